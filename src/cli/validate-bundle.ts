@@ -1,0 +1,12 @@
+import type { CliCommand } from "./types.js";
+import { BenchError } from "../util/errors.js";
+
+// Placeholder until this subcommand is built; it says so and fails.
+export const command: CliCommand = {
+  name: "validate-bundle",
+  summary: "(not built yet)",
+  usage: "Usage: a2a-bench validate-bundle (not built yet)",
+  async run() {
+    throw new BenchError("E_NOT_BUILT", "the validate-bundle subcommand is not built yet");
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * One interface for every place untrusted code runs. Backends: `local`
+ * (bubblewrap, or the strongest fallback available) and `e2b`.
+ */
+
+/** How strongly the code was isolated; recorded in results, never silently weaker. */
+export type IsolationLevel = "bwrap" | "unshare" | "none" | "e2b";
+
+export type SandboxLanguage = "python" | "bash" | "node";
+
+export interface ExecRequest {
+  language: SandboxLanguage;
+  /** Program text. */
+  code: string;
+  /** Wall-clock limit in milliseconds. */
+  timeoutMs: number;
+  /** Extra files to place in the job's working directory (relative path → content). */
+  files?: Record<string, string>;
+  /** Host directory to expose (read-write, copy-on-nothing) as the job's working directory; e.g. a git worktree. */
+  workDir?: string;
+  /** Extra environment for the program (the sandbox never inherits the host env). */
+  env?: Record<string, string>;
+  stdin?: string;
+}
+
+/** Flat outcome record, same shape on success and failure (execa style). */
+export interface ExecOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  isCanceled: boolean;
+  /** Output exceeded the sandbox's byte cap and the program was stopped. */
+  outputLimitExceeded: boolean;
+  durationMs: number;
+  /** Last bytes of stdout/stderr (bounded). */
+  stdoutTail: string;
+  stderrTail: string;
+  /** Sandbox infrastructure failure (not the program's own failure), if any. */
+  infraError?: string;
+}
+
+export interface SandboxLimits {
+  /** Address-space cap per program, bytes. */
+  memoryBytes: number;
+  /** Max processes/threads per program tree. */
+  maxProcesses: number;
+  /** Cap on captured output per stream, bytes; beyond it the program is stopped. */
+  maxOutputBytes: number;
+  /** CPU seconds per program (RLIMIT_CPU); wall limit comes from ExecRequest.timeoutMs. */
+  cpuSeconds: number;
+}
+
+export interface Sandbox {
+  readonly backend: "local" | "e2b";
+  readonly isolation: IsolationLevel;
+  /** Human-readable warnings (e.g. weaker isolation than bwrap). */
+  readonly warnings: readonly string[];
+  /** Run one program. Never rejects for a program failure; only for misuse after close(). */
+  exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome>;
+  /**
+   * Run many programs, results in order. Backends batch where it pays
+   * (E2B: one request for many solutions; local: a fork server).
+   */
+  execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]>;
+  /** Release every resource; kills anything still running. Idempotent. */
+  close(): Promise<void>;
+}

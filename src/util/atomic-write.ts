@@ -1,0 +1,32 @@
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import { dirname, basename, join } from "node:path";
+import { randomBytes } from "node:crypto";
+
+/**
+ * Write a file so that readers see either the old or the new content, never a
+ * partial one: write to a sibling temp file, fsync, rename over the target.
+ * On failure the temp file is removed and the target is untouched.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let handle;
+  try {
+    handle = await open(tmp, "wx", 0o644);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(tmp, path);
+  } catch (err) {
+    if (handle) await handle.close().catch(() => {});
+    await rm(tmp, { force: true }).catch(() => {});
+    throw err;
+  }
+}
+
+/** JSON variant of {@link writeFileAtomic}: pretty, trailing newline. */
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(value, null, 2) + "\n");
+}

@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { schemasDir } from "./package-root.js";
+import { ValidationError } from "./errors.js";
+
+// ajv-formats is CJS; under NodeNext its default export is the module object.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+const compiled = new Map<string, ValidateFunction>();
+
+/** Load (once) and compile a schema from `schemas/<file>`. */
+export function getValidator(file: string): ValidateFunction {
+  let v = compiled.get(file);
+  if (!v) {
+    const schema = JSON.parse(readFileSync(join(schemasDir, file), "utf8")) as Record<string, unknown>;
+    v = ajv.compile(schema);
+    compiled.set(file, v);
+  }
+  return v;
+}
+
+/** Read a schema's JSON (for docs generation, defaults). */
+export function readSchema(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(schemasDir, file), "utf8")) as Record<string, unknown>;
+}
+
+/** One human-readable line per Ajv error, each naming the JSON path. */
+export function formatAjvErrors(errors: ErrorObject[] | null | undefined, root = ""): string[] {
+  if (!errors) return [];
+  return errors.map((e) => {
+    const path = `${root}${e.instancePath}` || "/";
+    switch (e.keyword) {
+      case "additionalProperties":
+        return `${path}: unknown key "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+      case "required":
+        return `${path}: missing required key "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+      case "enum":
+        return `${path}: must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+      default:
+        return `${path}: ${e.message ?? e.keyword}`;
+    }
+  });
+}
+
+/** Validate `value` against `schemas/<file>`; returns the list of problems (empty = valid). */
+export function checkAgainst(file: string, value: unknown, root = ""): string[] {
+  const v = getValidator(file);
+  return v(value) ? [] : formatAjvErrors(v.errors, root);
+}
+
+/** Validate or throw a {@link ValidationError} listing every problem. */
+export function assertValid<T>(file: string, value: unknown, what: string): T {
+  const problems = checkAgainst(file, value);
+  if (problems.length > 0) throw new ValidationError(what, problems);
+  return value as T;
+}
