@@ -1,0 +1,25 @@
+/**
+ * A purple agent's brain: given what the participant was asked (text and
+ * structured data), produce a reply. The A2A executor wraps a Solver; modes
+ * (echo, gold, openai) are Solvers.
+ */
+export interface SolverInput {
+  /** Concatenated text parts of the incoming message. */
+  text: string;
+  /** First DataPart's data, if any (benchmarks put task id, entry point, ... here). */
+  data: Record<string, unknown> | undefined;
+  /** Message metadata, if any. */
+  metadata: Record<string, unknown> | undefined;
+}
+
+export interface SolverReply {
+  /** Text answer (code, diff, prose). */
+  text?: string;
+  /** Structured answer, published as a DataPart. */
+  data?: Record<string, unknown>;
+}
+
+export interface Solver {
+  readonly mode: string;
+  solve(input: SolverInput, signal: AbortSignal): Promise<SolverReply>;
+}

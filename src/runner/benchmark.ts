@@ -1,0 +1,52 @@
+/**
+ * The plug-in contract between the generic runner (sampling, sharding,
+ * concurrency, checkpoint/resume, results/events files, A2A_EVENT progress)
+ * and one benchmark. A benchmark supplies only what is its own: how to load
+ * items, how to evaluate one, how to aggregate rows.
+ */
+import type { Logger } from "../util/logger.js";
+import type { Sandbox } from "../sandbox/types.js";
+import type { RunOptions } from "./options.js";
+import type { Participant } from "./participant.js";
+
+export interface BenchmarkItem {
+  /** Stable id, used for sampling (FNV-1a), sharding, checkpoints. */
+  id: string;
+}
+
+/** One evaluated item: a row of the results file. Flat, JSON-serialisable. */
+export interface ItemResult {
+  id: string;
+  /** Benchmark vocabulary: passed/failed/timeout/error, RESOLVED_FULL/..., rejected/attack_success/... */
+  status: string;
+  /** Counted as a success for accuracy. */
+  passed: boolean;
+  elapsed_seconds: number;
+  /** Failure category for metrics.failure_modes (infrastructure_*, model_*, timeout, other_*), if failed. */
+  failure_mode?: string;
+  error?: string | null;
+  [key: string]: unknown;
+}
+
+export interface EvaluateContext {
+  options: RunOptions;
+  sandbox: Sandbox;
+  /** The participant under test; null when the benchmark needs none (e.g. predictions file, replay mode). */
+  participant: Participant | null;
+  logger: Logger;
+  signal: AbortSignal;
+  /** Per-run scratch directory (inside the run's out dir). */
+  workDir: string;
+}
+
+export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
+  readonly name: string;
+  /** Load every item of the dataset named by options.dataset (sampling is done by the runner). */
+  loadItems(options: RunOptions, logger: Logger): Promise<I[]>;
+  /** Whether a participant URL is required with these options. */
+  needsParticipant(options: RunOptions): boolean;
+  /** Evaluate one item. Must not throw for item-level failures: return a row saying so. */
+  evaluate(item: I, ctx: EvaluateContext): Promise<ItemResult>;
+  /** Benchmark-specific aggregate (pass@k, resolved rate, ASR, ...), merged with the runner's common metrics. */
+  aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown>;
+}

@@ -1,0 +1,27 @@
+/**
+ * The participant (purple agent) as the runner sees it: ask one question over
+ * A2A, get the reply's text and data back. Implemented on the SDK client.
+ */
+export interface ParticipantRequest {
+  /** The prompt, sent as a TextPart. */
+  text: string;
+  /** Structured task data (task id, entry point, ...), sent as a DataPart. */
+  data?: Record<string, unknown>;
+  /** Message metadata. */
+  metadata?: Record<string, unknown>;
+}
+
+export interface ParticipantReply {
+  /** All text parts of the reply (artifacts and final message), joined by newlines. */
+  text: string;
+  /** DataParts of the reply, in order. */
+  data: Record<string, unknown>[];
+  /** Final task state as a v0.3 string ("completed", "failed", ...), or "message" for a direct message reply. */
+  state: string;
+}
+
+export interface Participant {
+  readonly url: string;
+  ask(req: ParticipantRequest, signal: AbortSignal): Promise<ParticipantReply>;
+  close(): Promise<void>;
+}
