@@ -1,0 +1,219 @@
+/**
+ * The SWE-bench benchmark plug-in: per instance a fresh worktree at the base
+ * commit, the model patch (participant or predictions file) applied the
+ * SWE-bench way, then test_patch, the instance's tests run in the sandbox,
+ * the log parsed per test and graded as SWE-bench grades.
+ */
+import { mkdir, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import type { BenchmarkDefinition, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import type { RunOptions } from "../../runner/options.js";
+import type { Logger } from "../../util/logger.js";
+import { BenchError, errorMessage } from "../../util/errors.js";
+import { writeFileAtomic, writeJsonAtomic } from "../../util/atomic-write.js";
+import { loadInstanceFile, type SwebenchInstance, type SwebenchItem } from "./instance.js";
+import { loadPredictions, type Prediction } from "./predictions.js";
+import { ensureSampleDataset } from "./sample-dataset.js";
+import { locateRepo } from "./repo-locator.js";
+import { addWorktree, removeWorktree } from "./worktree.js";
+import { applyPatch } from "./apply-patch.js";
+import { git } from "./git.js";
+import { extractDiff } from "./extract-diff.js";
+import { buildRequest, repoContext } from "./prompt.js";
+import { testFilesOf, testSpecFor } from "./test-spec.js";
+import { LOG_PARSERS } from "./log-parsers.js";
+import { resolutionStatus, testsStatus, type TestsStatus } from "./grading.js";
+import { aggregateSwebench, type InstanceReport, type SwebenchStatus } from "./report.js";
+
+/** Name of the embedded instance set. */
+export const SAMPLE_DATASET = "sample";
+
+/** Model name recorded when the patch came from the participant. */
+export const PARTICIPANT_MODEL_NAME = "a2a-participant";
+
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100);
+}
+
+const predictionCache = new Map<string, Promise<Map<string, Prediction>>>();
+function predictionsFor(path: string): Promise<Map<string, Prediction>> {
+  const abs = resolve(path);
+  let p = predictionCache.get(abs);
+  if (!p) {
+    p = loadPredictions(abs);
+    predictionCache.set(abs, p);
+    p.catch(() => predictionCache.delete(abs));
+  }
+  return p;
+}
+
+async function reposDirFor(options: RunOptions): Promise<string> {
+  if (options.repos_dir) return resolve(options.repos_dir);
+  if ((options.dataset ?? SAMPLE_DATASET) === SAMPLE_DATASET) return (await ensureSampleDataset()).reposDir;
+  throw new BenchError("E_REPOS_DIR", "swebench: --repos-dir is required with a dataset file (one clone per repository)");
+}
+
+/** Per-instance artifact directory: `<out>/swebench/<instance>` (kept after the run). */
+export function artifactDir(options: RunOptions, instanceId: string): string {
+  return join(options.out, "swebench", safeName(instanceId));
+}
+
+interface Verdict {
+  status: SwebenchStatus;
+  report: InstanceReport;
+  error: string | null;
+  failureMode?: string;
+  applyStrategy?: string | null;
+  modelName: string;
+}
+
+/** The model patch for an instance: from the predictions file, else asked of the participant. */
+async function modelPatch(inst: SwebenchInstance, worktree: string, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string }> {
+  if (ctx.options.predictions) {
+    const pred = (await predictionsFor(ctx.options.predictions)).get(inst.instance_id);
+    return { patch: pred?.model_patch ?? null, modelName: pred?.model_name_or_path ?? "none" };
+  }
+  if (!ctx.participant) throw new BenchError("E_NO_PARTICIPANT", "swebench: no participant and no --predictions file");
+  const request = buildRequest(inst, await repoContext(worktree, inst.problem_statement));
+  const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
+  const reply = await ctx.participant.ask(request, AbortSignal.any([ctx.signal, timeout]));
+  return { patch: extractDiff(reply.text, reply.data), modelName: PARTICIPANT_MODEL_NAME };
+}
+
+/** Reset the test files to the base commit, then apply test_patch (SWE-bench's eval script does the same). */
+async function applyTestPatch(inst: SwebenchInstance, worktree: string, scratch: string): Promise<void> {
+  for (const file of testFilesOf(inst)) {
+    // Files new in test_patch do not exist at base; checkout fails for them, which is fine.
+    const r = await git(worktree, ["checkout", inst.base_commit, "--", file]);
+    if (r.exitCode !== 0) await rm(join(worktree, file), { force: true });
+  }
+  const file = join(scratch, "test.patch");
+  await writeFileAtomic(file, inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n");
+  const r = await git(worktree, ["apply", "--verbose", file]);
+  if (r.exitCode !== 0) throw new BenchError("E_TEST_PATCH", `test_patch does not apply: ${r.stderr.trim().slice(-500)}`);
+}
+
+async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, artifacts: string): Promise<Verdict> {
+  const reposDir = await reposDirFor(ctx.options);
+  const repoDir = locateRepo(reposDir, inst.repo);
+  const scratch = join(ctx.workDir, "swebench", `${safeName(inst.instance_id)}-${randomBytes(4).toString("hex")}`);
+  const worktree = join(scratch, "repo");
+  await mkdir(scratch, { recursive: true });
+  const empty: InstanceReport = { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false };
+  try {
+    await addWorktree(repoDir, worktree, inst.base_commit);
+    let got: { patch: string | null; modelName: string };
+    try {
+      got = await modelPatch(inst, worktree, ctx);
+    } catch (err) {
+      if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
+      return { status: "ERROR", report: empty, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME };
+    }
+    const patch = got.patch;
+    const report: InstanceReport = {
+      patch_is_None: patch === null,
+      patch_exists: patch !== null && patch.trim() !== "",
+      patch_successfully_applied: false,
+      resolved: false,
+    };
+    if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
+    if (!report.patch_exists) return { status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch", modelName: got.modelName };
+
+    const applied = await applyPatch(worktree, patch!, scratch);
+    await writeFileAtomic(join(artifacts, "apply.log"), applied.log + "\n");
+    if (!applied.applied) {
+      return { status: "PATCH_APPLY_FAILED", report, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null, modelName: got.modelName };
+    }
+    report.patch_successfully_applied = true;
+    await applyTestPatch(inst, worktree, scratch);
+
+    const spec = testSpecFor(inst.repo);
+    const outcome = await ctx.sandbox.exec(
+      {
+        language: "bash",
+        code: spec.command(testFilesOf(inst)),
+        timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
+        workDir: worktree,
+        env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONHASHSEED: "0" },
+      },
+      ctx.signal,
+    );
+    const log = `${outcome.stdoutTail}\n${outcome.stderrTail}`;
+    await writeFileAtomic(join(artifacts, "test_output.txt"), log);
+    const status: TestsStatus = testsStatus(inst.FAIL_TO_PASS, inst.PASS_TO_PASS, LOG_PARSERS[spec.framework](log));
+    report.tests_status = status;
+    if (outcome.infraError) {
+      return { status: "ERROR", report, error: `sandbox: ${outcome.infraError}`, failureMode: "infrastructure_sandbox", applyStrategy: applied.strategy, modelName: got.modelName };
+    }
+    if (outcome.timedOut) {
+      return { status: "TIMEOUT", report, error: `tests timed out after ${ctx.options.per_task_timeout_seconds ?? 3} s`, failureMode: "timeout", applyStrategy: applied.strategy, modelName: got.modelName };
+    }
+    const resolution = resolutionStatus(status);
+    report.resolved = resolution === "RESOLVED_FULL";
+    return {
+      status: resolution,
+      report,
+      error: null,
+      ...(report.resolved ? {} : { failureMode: "model_tests_failed" }),
+      applyStrategy: applied.strategy,
+      modelName: got.modelName,
+    };
+  } finally {
+    await removeWorktree(repoDir, worktree).catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Create the `swebench` benchmark definition. */
+export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
+  return {
+    name: "swebench",
+    async loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
+      const dataset = options.dataset ?? SAMPLE_DATASET;
+      const instances =
+        dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
+      logger.debug({ count: instances.length, dataset }, "swebench instances loaded");
+      return instances.map((instance) => ({ id: instance.instance_id, instance }));
+    },
+    needsParticipant(options: RunOptions): boolean {
+      return !options.predictions;
+    },
+    async evaluate(item: SwebenchItem, ctx: EvaluateContext): Promise<ItemResult> {
+      const started = performance.now();
+      const artifacts = artifactDir(ctx.options, item.id);
+      let verdict: Verdict;
+      try {
+        verdict = await evaluateInstance(item.instance, ctx, artifacts);
+      } catch (err) {
+        const code = err instanceof BenchError ? err.code : "E_SWEBENCH";
+        verdict = {
+          status: "ERROR",
+          report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false },
+          error: `${code}: ${errorMessage(err)}`,
+          failureMode: code === "E_TEST_PATCH" ? "infrastructure_test_patch" : "infrastructure_setup",
+          modelName: "unknown",
+        };
+      }
+      const reportPath = join(artifacts, "report.json");
+      await writeJsonAtomic(reportPath, { [item.id]: verdict.report });
+      const row: ItemResult = {
+        id: item.id,
+        status: verdict.status,
+        passed: verdict.status === "RESOLVED_FULL",
+        elapsed_seconds: (performance.now() - started) / 1000,
+        error: verdict.error,
+        model_name_or_path: verdict.modelName,
+        ...verdict.report,
+        apply_strategy: verdict.applyStrategy ?? null,
+        report_path: reportPath,
+        artifacts_dir: artifacts,
+      };
+      if (verdict.failureMode) row.failure_mode = verdict.failureMode;
+      return row;
+    },
+    aggregate(rows: ItemResult[]): Record<string, unknown> {
+      return aggregateSwebench(rows);
+    },
+  };
+}

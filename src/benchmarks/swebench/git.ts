@@ -1,0 +1,78 @@
+/**
+ * Running git (and patch) on the host for trusted bookkeeping only: creating
+ * worktrees, applying diffs, listing files. Nothing here executes repository
+ * code (hooks are disabled); tests run in the sandbox.
+ */
+import { spawn } from "node:child_process";
+
+/** Default limit for one git/patch command, ms. */
+export const GIT_TIMEOUT_MS = 60_000;
+
+/** Flat outcome of one command (same shape on success and failure). */
+export interface CommandOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+// A fixed identity and dates make the commits we create (sample repos) reproducible,
+// and an empty hooks path keeps a repository's hooks from running on the host.
+const GIT_ENV: Record<string, string> = {
+  GIT_AUTHOR_NAME: "a2a-bench",
+  GIT_AUTHOR_EMAIL: "a2a-bench@example.invalid",
+  GIT_COMMITTER_NAME: "a2a-bench",
+  GIT_COMMITTER_EMAIL: "a2a-bench@example.invalid",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_TERMINAL_PROMPT: "0",
+};
+
+/** Run a command; never rejects for a non-zero exit. */
+export function runCommand(
+  file: string,
+  args: string[],
+  opts: { cwd: string; input?: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<CommandOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? "/tmp", ...GIT_ENV, ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, opts.timeoutMs ?? GIT_TIMEOUT_MS);
+    timer.unref();
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      resolve({ exitCode: null, signal: null, timedOut, stdout, stderr: stderr + err.message });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code, signal, timedOut, stdout, stderr });
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+/** `git -c core.hooksPath=/dev/null <args>` in `cwd`. */
+export function git(cwd: string, args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CommandOutcome> {
+  return runCommand("git", ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", ...args], { cwd, ...opts });
+}
+
+/** Like {@link git} but throws with git's stderr on failure; returns stdout. */
+export async function gitOk(cwd: string, args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<string> {
+  const r = await git(cwd, args, opts);
+  if (r.exitCode !== 0) {
+    throw new Error(`git ${args.join(" ")} failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}): ${r.stderr.trim().slice(-500)}`);
+  }
+  return r.stdout;
+}
