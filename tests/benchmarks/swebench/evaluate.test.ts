@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, readFile, rm, readdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
+import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
+import { runReport } from "../../../src/benchmarks/swebench/report.js";
+import type { ExecOutcome, ExecRequest, Sandbox } from "../../../src/sandbox/types.js";
+import type { Participant } from "../../../src/runner/participant.js";
+import type { RunOptions } from "../../../src/runner/options.js";
+import type { ItemResult } from "../../../src/runner/benchmark.js";
+import { silentLogger } from "../../../src/util/logger.js";
+import { gitOk } from "../../../src/benchmarks/swebench/git.js";
+
+/**
+ * Test double for the sandbox: runs the (trusted, project-written) sample
+ * test commands directly with bash in workDir, with a wall-clock limit. The
+ * grading flow under test is the same; the real sandbox is exercised in
+ * sandboxed.test.ts.
+ */
+function hostSandbox(): Sandbox {
+  const exec = (req: ExecRequest): Promise<ExecOutcome> =>
+    new Promise((resolve) => {
+      const started = Date.now();
+      const child = spawn("bash", ["-c", req.code], { cwd: req.workDir, env: { ...process.env, ...req.env }, detached: true });
+      let out = "";
+      let err = "";
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        process.kill(-child.pid!, "SIGKILL");
+      }, req.timeoutMs);
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        resolve({ exitCode: code, signal, timedOut, isCanceled: false, outputLimitExceeded: false, durationMs: Date.now() - started, stdoutTail: out, stderrTail: err });
+      });
+    });
+  return {
+    backend: "local", isolation: "none", warnings: [], exec,
+    execMany: (reqs) => Promise.all(reqs.map(exec)), close: async () => {},
+  };
+}
+
+function fixedParticipant(reply: (data: Record<string, unknown> | undefined, text: string) => string): Participant & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    url: "http://127.0.0.1:1/", asked,
+    async ask(req) { asked.push(req.text); return { text: reply(req.data, req.text), data: [], state: "completed" }; },
+    async close() {},
+  };
+}
+
+let root: string;
+let ds: SampleDataset;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "swebench-eval-"));
+  ds = await ensureSampleDataset(join(root, "cache"));
+});
+afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+
+function options(extra: Partial<RunOptions> = {}): RunOptions {
+  return { benchmark: "swebench", out: join(root, "out"), run_id: "t", dataset: "sample", repos_dir: ds.reposDir, per_task_timeout_seconds: 30, agent_timeout_seconds: 10, ...extra };
+}
+
+async function evaluateAll(participant: Participant | null, opts: RunOptions, instances = ds.instances): Promise<ItemResult[]> {
+  const bench = createSwebenchBenchmark();
+  const rows: ItemResult[] = [];
+  for (const instance of instances) {
+    rows.push(await bench.evaluate({ id: instance.instance_id, instance }, {
+      options: opts, sandbox: hostSandbox(), participant, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work"),
+    }));
+  }
+  return rows;
+}
+
+describe("swebench evaluate (sample set)", () => {
+  it("the sample set has real commits and fails before the fix", async () => {
+    expect(ds.instances.length).toBeGreaterThanOrEqual(3);
+    for (const inst of ds.instances) {
+      expect(inst.base_commit).toMatch(/^[0-9a-f]{40}$/);
+      const dir = join(ds.reposDir, inst.repo.replace("/", "__"));
+      expect((await gitOk(dir, ["cat-file", "-t", inst.base_commit])).trim()).toBe("commit");
+    }
+    // Deterministic: building again elsewhere gives the same hashes.
+    const again = await ensureSampleDataset(join(root, "cache2"));
+    expect(again.instances.map((i) => i.base_commit)).toEqual(ds.instances.map((i) => i.base_commit));
+  });
+
+  it("gold patches from the participant resolve 100 %, with SWE-bench reports and no leftover worktrees", async () => {
+    const byId = new Map(ds.instances.map((i) => [i.instance_id, i.patch!]));
+    const p = fixedParticipant((data) => "Here you go:\n```diff\n" + byId.get(String(data?.["instance_id"])) + "```\n");
+    const rows = await evaluateAll(p, options());
+    expect(rows.map((r) => r.status)).toEqual(ds.instances.map(() => "RESOLVED_FULL"));
+    expect(p.asked[0]).toContain("slugify");
+    expect(p.asked[0]).not.toContain(ds.instances[0]!.patch!.split("\n").find((l) => l.startsWith("+    words")));
+    const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
+    expect(report[rows[0]!.id]).toMatchObject({ patch_is_None: false, patch_exists: true, patch_successfully_applied: true, resolved: true });
+    expect(report[rows[0]!.id].tests_status.FAIL_TO_PASS.success).toEqual(ds.instances[0]!.FAIL_TO_PASS);
+    expect(runReport(rows).resolved_instances).toBe(ds.instances.length);
+    for (const inst of ds.instances) {
+      const list = await gitOk(join(ds.reposDir, inst.repo.replace("/", "__")), ["worktree", "list"]);
+      expect(list.trim().split("\n")).toHaveLength(1);
+    }
+    expect(existsSync(join(root, "work", "swebench")) ? await readdir(join(root, "work", "swebench")) : []).toEqual([]);
+  });
+
+  it("predictions file: wrong patch → RESOLVED_NO, non-applying → PATCH_APPLY_FAILED, null → EMPTY_PATCH", async () => {
+    const [a, b, c] = ds.instances;
+    // Applies, fixes one of the two FAIL_TO_PASS tests only.
+    const partial = a!.patch!.replace(/^\+    words = .*$/m, '+    words = re.split(r"[^A-Za-z0-9]", text)')
+      .replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words).strip(sep)");
+    const bad = "diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1,2 +1,2 @@\n-x = 1\n+x = 2\n y = 3\n";
+    const { writeFile } = await import("node:fs/promises");
+    const predPath = join(root, "preds.jsonl");
+    await writeFile(predPath, [
+      { instance_id: a!.instance_id, model_name_or_path: "m", model_patch: partial },
+      { instance_id: b!.instance_id, model_name_or_path: "m", model_patch: bad },
+      { instance_id: c!.instance_id, model_name_or_path: "m", model_patch: null },
+    ].map((x) => JSON.stringify(x)).join("\n"));
+    const rows = await evaluateAll(null, options({ predictions: predPath }));
+    expect(rows.map((r) => r.status)).toEqual(["RESOLVED_PARTIAL", "PATCH_APPLY_FAILED", "EMPTY_PATCH"]);
+    expect(rows[0]).toMatchObject({ patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed", model_name_or_path: "m" });
+    expect(rows[1]).toMatchObject({ patch_exists: true, patch_successfully_applied: false });
+    expect(rows[2]).toMatchObject({ patch_is_None: true, patch_exists: false });
+  });
+
+  it("a wrong patch that breaks a PASS_TO_PASS test is not resolved", async () => {
+    const inst = ds.instances[0]!;
+    const wrong = inst.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.upper() for w in words if w)");
+    const rows = await evaluateAll(fixedParticipant(() => "```diff\n" + wrong + "```"), options(), [inst]);
+    expect(rows[0]).toMatchObject({ status: "RESOLVED_NO", passed: false, patch_successfully_applied: true });
+    const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
+    expect(report[inst.instance_id].tests_status.PASS_TO_PASS.failure).toContain("tests/test_slug.py::test_lowercases");
+  });
+
+  it("a hanging test hits the time limit → TIMEOUT, counted as an error instance", async () => {
+    const inst = ds.instances[0]!;
+    const hanging = { ...inst, instance_id: "hang-1", test_patch: inst.test_patch.replace('assert slugify("Hello, World!") == "hello-world"', 'import time; time.sleep(60)') };
+    const p = fixedParticipant(() => "```diff\n" + inst.patch + "```");
+    const started = Date.now();
+    const rows = await evaluateAll(p, options({ per_task_timeout_seconds: 3 }), [hanging]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(rows[0]).toMatchObject({ status: "TIMEOUT", passed: false, failure_mode: "timeout" });
+    expect(runReport(rows).error_ids).toEqual(["hang-1"]);
+  });
+
+  it("a participant that answers with prose only gets EMPTY_PATCH", async () => {
+    const rows = await evaluateAll(fixedParticipant(() => "Sorry, I cannot find the bug."), options(), ds.instances.slice(0, 1));
+    expect(rows[0]).toMatchObject({ status: "EMPTY_PATCH", patch_is_None: true });
+  });
+});
