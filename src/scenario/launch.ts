@@ -1,0 +1,192 @@
+/**
+ * Launch a scenario's agents: each in its own process group (spawn
+ * `detached`), logs prefixed with the agent's name, bounded wait for every
+ * card, then the pid file. `stop()` TERMs every group, KILLs after the grace
+ * and removes the pid file; a process 'exit' hook KILLs the groups if the
+ * launcher dies without stopping them.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
+import { BenchError, errorMessage } from "../util/errors.js";
+import type { Scenario, ScenarioAgent } from "./spec.js";
+import { procInfo } from "./proc-info.js";
+import { readPidFile, removePidFile, writePidFile, pidFilePath, type OwnerKind, type PidFile, type PidFileAgent } from "./pid-file.js";
+import { inspectPidFile } from "./state.js";
+import { isPortFree } from "./port-check.js";
+import { prefixLines } from "./prefix-lines.js";
+import { waitForCard, CARD_WAIT_MS } from "./wait-card.js";
+import { stopGroup, killGroupsSync, STOP_GRACE_MS, type StopOutcome } from "./stop-group.js";
+
+export interface LaunchOptions {
+  /** Where prefixed agent logs go. */
+  log: Writable;
+  /** Values from the env file: given to the agents only, never logged or written. */
+  secretEnv?: Record<string, string>;
+  /** Recorded in the pid file; only a `scenario-manager` owner is signalled by `--kill`. */
+  ownerKind: OwnerKind;
+  /** Bound on each card wait, ms; default 30 000. */
+  cardTimeoutMs?: number;
+  /** TERM→KILL grace on stop, ms; default {@link STOP_GRACE_MS}. */
+  stopGraceMs?: number;
+  /** Working directory of the agents; default the current one. */
+  cwd?: string;
+  /** Environment the agents inherit (before scenario and secret values); default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/** An agent we started. */
+export interface LaunchedAgent {
+  agent: ScenarioAgent;
+  child: ChildProcess;
+  pid: number;
+}
+
+/** How an agent process ended. */
+export interface AgentExit {
+  name: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface RunningScenario {
+  scenario: Scenario;
+  agents: LaunchedAgent[];
+  pidFile: PidFile;
+  /** Resolves with the first agent that exits (whatever the reason). */
+  firstExit: Promise<AgentExit>;
+  /** Stop every group and remove the pid file. Idempotent. */
+  stop(): Promise<StopOutcome[]>;
+}
+
+/** A scenario of this directory already runs. */
+export class AlreadyRunningError extends BenchError {
+  constructor(message: string) {
+    super("E_ALREADY_RUNNING", message);
+  }
+}
+
+/** Refuse to launch over a live launch; remove a stale pid file (reported through `log`). */
+async function claimDirectory(scenario: Scenario, log: Writable): Promise<void> {
+  const existing = readPidFile(scenario.dir);
+  if (!existing) return;
+  const state = await inspectPidFile(existing, { probeCards: false });
+  if (!state.stale) {
+    const live = state.agents.filter((a) => a.ownership.kind === "ours").map((a) => `${a.agent.name} pid ${a.agent.pid}`);
+    const who = state.owner.kind === "ours" ? `owner pid ${existing.owner.pid}` : "owner gone";
+    throw new AlreadyRunningError(
+      `scenario "${scenario.name}" is already running (${who}${live.length ? "; " + live.join(", ") : ""}); ` +
+        `see \`a2a-bench scenario ${scenario.dir} --status\`, stop it with --kill`,
+    );
+  }
+  log.write(`[scenario] removing stale pid file ${pidFilePath(scenario.dir)}\n`);
+  removePidFile(scenario.dir);
+}
+
+/** Start every agent that has a command; wait for every card (commandless agents must already serve theirs). */
+export async function launchScenario(scenario: Scenario, options: LaunchOptions): Promise<RunningScenario> {
+  const { log } = options;
+  await claimDirectory(scenario, log);
+  for (const a of scenario.agents) {
+    if (a.command && !(await isPortFree(a.host, a.port)))
+      throw new BenchError(
+        "E_PORT_BUSY",
+        `${a.name}: port ${a.host}:${a.port} is already in use; stop what listens there (this tool never kills by port) or change agent_port`,
+      );
+  }
+
+  const launched: LaunchedAgent[] = [];
+  const exits = new Map<string, AgentExit>();
+  let resolveFirst!: (e: AgentExit) => void;
+  const firstExit = new Promise<AgentExit>((r) => (resolveFirst = r));
+  const pgids = (): number[] => launched.map((l) => l.pid);
+  const onProcessExit = (): void => killGroupsSync(pgids());
+  process.on("exit", onProcessExit);
+
+  let stopped: Promise<StopOutcome[]> | undefined;
+  const ownerPid = process.pid;
+  const stop = (): Promise<StopOutcome[]> => {
+    stopped ??= (async () => {
+      const outcomes = await Promise.all(
+        launched.map((l) =>
+          exits.has(l.agent.name) && l.child.exitCode !== null
+            ? stopGroup(l.pid, 0) // leader gone; still sweep any member left in its group
+            : stopGroup(l.pid, options.stopGraceMs ?? STOP_GRACE_MS),
+        ),
+      );
+      removePidFile(scenario.dir, ownerPid);
+      process.off("exit", onProcessExit);
+      return outcomes;
+    })();
+    return stopped;
+  };
+
+  try {
+    for (const agent of scenario.agents) {
+      if (!agent.command) continue;
+      const child = spawn(agent.command.file, agent.command.args, {
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        cwd: options.cwd ?? process.cwd(),
+        env: { ...(options.baseEnv ?? process.env), ...agent.env, ...(options.secretEnv ?? {}) },
+      });
+      const pid = child.pid;
+      if (pid === undefined) {
+        const err = await new Promise<Error>((r) => child.once("error", r));
+        throw new BenchError("E_SPAWN", `${agent.name}: cannot start ${agent.command.file}: ${err.message}`);
+      }
+      child.on("error", () => {}); // reported through exit/card wait
+      launched.push({ agent, child, pid });
+      prefixLines(child.stdout!, log, `[${agent.name}] `);
+      prefixLines(child.stderr!, log, `[${agent.name}] `);
+      child.once("exit", (exitCode, signal) => {
+        const e = { name: agent.name, exitCode, signal };
+        exits.set(agent.name, e);
+        resolveFirst(e);
+      });
+    }
+    await Promise.all(
+      scenario.agents.map((agent) =>
+        waitForCard(agent.cardUrl, {
+          timeoutMs: options.cardTimeoutMs ?? CARD_WAIT_MS,
+          abortReason: () => {
+            const e = exits.get(agent.name);
+            return e ? `${agent.name} exited (code ${e.exitCode ?? "none"}, signal ${e.signal ?? "none"}) before serving its card` : undefined;
+          },
+        }),
+      ),
+    );
+    // Identities are read after the cards answer: a `sh -c "exec ..."` command has exec'd by then.
+    const owner = procInfo(process.pid);
+    const agents: PidFileAgent[] = launched.map((l) => {
+      const info = procInfo(l.pid);
+      if (!info) throw new BenchError("E_AGENT_EXITED", `${l.agent.name} (pid ${l.pid}) exited after serving its card`);
+      return {
+        name: l.agent.name,
+        is_green: l.agent.isGreen,
+        pid: l.pid,
+        pgid: info.pgid,
+        startTime: info.startTime,
+        cmdline: info.cmdline,
+        host: l.agent.host,
+        port: l.agent.port,
+        endpoint: l.agent.endpoint,
+        card_url: l.agent.cardUrl,
+      };
+    });
+    const pidFile: PidFile = {
+      schema_version: 1,
+      scenario_manager_pid: process.pid,
+      owner: { kind: options.ownerKind, pid: process.pid, startTime: owner?.startTime ?? 0, cmdline: owner?.cmdline ?? [] },
+      scenario_file: scenario.file,
+      started_at: new Date().toISOString(),
+      env_keys: Object.keys(options.secretEnv ?? {}).sort(),
+      agents,
+    };
+    await writePidFile(scenario.dir, pidFile);
+    return { scenario, agents: launched, pidFile, firstExit, stop };
+  } catch (err) {
+    await stop().catch(() => []);
+    if (err instanceof BenchError) throw err;
+    throw new BenchError("E_LAUNCH", `launching scenario "${scenario.name}" failed: ${errorMessage(err)}`, { cause: err });
+  }
+}

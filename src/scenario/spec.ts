@@ -1,0 +1,76 @@
+/**
+ * The normalized view of a scenario, whichever TOML layout it came from
+ * (smi_bench `[[agents]]` or the AgentBeats tutorial `[green_agent]` +
+ * `[[participants]]`). Everything downstream (launch, status, kill, smoke,
+ * preflight) works on this shape only.
+ */
+import type { AssessmentConfig } from "../runner/options.js";
+
+/** How to start one agent process. */
+export interface AgentCommand {
+  /** Executable (our own CLI: `process.execPath`). */
+  file: string;
+  args: string[];
+}
+
+/** One agent of a scenario. */
+export interface ScenarioAgent {
+  /** Log prefix and status name (`green`, `purple`, or a participant role). */
+  name: string;
+  isGreen: boolean;
+  /** Participant role in the assessment request; `green` for the green agent. */
+  role: string;
+  host: string;
+  port: number;
+  /** Base URL clients use, with a trailing slash (`http://127.0.0.1:9999/`). */
+  endpoint: string;
+  /** `<endpoint>.well-known/agent-card.json`. */
+  cardUrl: string;
+  /** Undefined when the scenario gives no command (agent expected to run already). */
+  command: AgentCommand | undefined;
+  /** Non-secret extra environment from the scenario file. */
+  env: Record<string, string>;
+}
+
+export type ScenarioLayout = "smi" | "agentbeats";
+
+/** A loaded, validated scenario. */
+export interface Scenario {
+  name: string;
+  /** Absolute scenario directory (pid file lives here). */
+  dir: string;
+  /** Absolute path of the scenario.toml it came from. */
+  file: string;
+  layout: ScenarioLayout;
+  /** Green first, then participants in file order. */
+  agents: ScenarioAgent[];
+  /** Assessment config the smoke client sends. */
+  config: AssessmentConfig;
+}
+
+/** Path of the agent card under an endpoint (A2A spec v0.3 §5.3 well-known URI). */
+export const AGENT_CARD_PATH = ".well-known/agent-card.json";
+
+/** The config `smoke` sends when the scenario has none: the embedded HumanEval sample. */
+export const DEFAULT_SMOKE_CONFIG: AssessmentConfig = { benchmark: "humaneval", dataset: "sample" };
+
+/** Green agent of a scenario (validation guarantees exactly one). */
+export function greenAgent(scenario: Scenario): ScenarioAgent {
+  const green = scenario.agents.find((a) => a.isGreen);
+  if (!green) throw new Error("scenario without green agent"); // unreachable after validation
+  return green;
+}
+
+/** `participants` map of an assessment request: role → endpoint of each non-green agent. */
+export function participantsOf(scenario: Scenario): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of scenario.agents) if (!a.isGreen) out[a.role] = a.endpoint;
+  return out;
+}
+
+/** Endpoint URL for a listening host: wildcard addresses are reached on loopback. */
+export function endpointFor(host: string, port: number): string {
+  const reach = host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host;
+  const h = reach.includes(":") && !reach.startsWith("[") ? `[${reach}]` : reach;
+  return `http://${h}:${port}/`;
+}
