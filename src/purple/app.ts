@@ -1,0 +1,24 @@
+import type { Express } from "express";
+import type { AgentCard } from "@a2a-js/sdk";
+import type { Solver } from "./solver.js";
+import { PurpleExecutor } from "./executor.js";
+import { createA2AExpressApp } from "../a2a/express-app.js";
+import { silentLogger, type Logger } from "../util/logger.js";
+
+export interface PurpleAppOptions {
+  card: AgentCard;
+  solver: Solver;
+  /** Default: a silent logger. */
+  logger?: Logger;
+}
+
+/** The purple agent's Express app (both A2A wire versions, card, `/health`). Never listens. */
+export function createPurpleApp(options: PurpleAppOptions): Express {
+  const logger = options.logger ?? silentLogger();
+  return createA2AExpressApp({
+    card: options.card,
+    executor: new PurpleExecutor(options.solver, logger),
+    logger,
+    routes: [{ path: "/health", handle: () => ({ status: 200, body: { status: "ok", mode: options.solver.mode } }) }],
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The purple agent's AgentExecutor: wraps a Solver. Publishes the task,
+ * `working` "ready", the `response` artifact, then `completed` (smi_bench's
+ * purple stub sequence). A solver error ends the task `failed` with the reason.
+ */
+import { randomUUID } from "node:crypto";
+import { TaskState, type Part } from "@a2a-js/sdk";
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import type { Solver, SolverReply } from "./solver.js";
+import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/parts.js";
+import type { Logger } from "../util/logger.js";
+import { errorMessage } from "../util/errors.js";
+
+/** Parts of the `response` artifact: echo → its DataPart; others → text (if any) then data (if any). */
+export function replyParts(reply: SolverReply): Part[] {
+  const parts: Part[] = [];
+  if (reply.text !== undefined && reply.text !== "") parts.push(textPart(reply.text));
+  if (reply.data !== undefined) parts.push(dataPart(reply.data));
+  if (parts.length === 0) parts.push(textPart(""));
+  return parts;
+}
+
+export class PurpleExecutor implements AgentExecutor {
+  private readonly running = new Map<string, { controller: AbortController; contextId: string }>();
+
+  constructor(
+    private readonly solver: Solver,
+    private readonly logger: Logger,
+  ) {}
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
+    const controller = new AbortController();
+    this.running.set(ctx.taskId, { controller, contextId: ctx.contextId });
+    const status = (state: TaskState, text?: string) =>
+      AgentEvent.statusUpdate({
+        ...ids,
+        status: {
+          state,
+          message: text === undefined ? undefined : agentMessage([textPart(text)], ids),
+          timestamp: new Date().toISOString(),
+        },
+        metadata: undefined,
+      });
+    try {
+      bus.publish(
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+          artifacts: [],
+          history: [ctx.userMessage],
+          metadata: undefined,
+        }),
+      );
+      bus.publish(status(TaskState.TASK_STATE_WORKING, "ready"));
+      const msg = ctx.userMessage;
+      const reply = await this.solver.solve(
+        { text: joinedText(msg.parts), data: firstData(msg.parts), metadata: msg.metadata },
+        controller.signal,
+      );
+      if (controller.signal.aborted) return; // cancelTask published CANCELED
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          ...ids,
+          artifact: {
+            artifactId: randomUUID(),
+            name: "response",
+            description: `${this.solver.mode} reply`,
+            parts: replyParts(reply),
+            metadata: undefined,
+            extensions: [],
+          },
+          append: false,
+          lastChunk: true,
+          metadata: undefined,
+        }),
+      );
+      bus.publish(status(TaskState.TASK_STATE_COMPLETED));
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      this.logger.warn({ err: errorMessage(err), taskId: ctx.taskId }, "solver failed");
+      bus.publish(status(TaskState.TASK_STATE_FAILED, `solver ${this.solver.mode} failed: ${errorMessage(err)}`));
+    } finally {
+      this.running.delete(ctx.taskId);
+      bus.finished();
+    }
+  };
+
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const job = this.running.get(taskId);
+    if (!job) return;
+    job.controller.abort();
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: job.contextId,
+        status: {
+          state: TaskState.TASK_STATE_CANCELED,
+          message: agentMessage([textPart("canceled")], { taskId, contextId: job.contextId }),
+          timestamp: new Date().toISOString(),
+        },
+        metadata: undefined,
+      }),
+    );
+  };
+}
