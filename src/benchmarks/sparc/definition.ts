@@ -1,0 +1,122 @@
+/**
+ * The `sparc` benchmark plugged into the generic runner: items are the test
+ * cases of a SPARC 2.0 config file (`sparc_config`, CLI `--config`); packages
+ * are installed in `loadItems`, i.e. before any test runs, so an unreachable
+ * package source fails the run up front; each item is executed in the sandbox
+ * and judged by the plan's rule; `aggregate` computes the four metrics and
+ * writes the plan's `BenchmarkResult` file next to results.json.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BenchmarkDefinition, BenchmarkItem, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import type { RunOptions } from "../../runner/options.js";
+import type { Logger } from "../../util/logger.js";
+import { UsageError } from "../../util/errors.js";
+import { loadSparcConfig, parseSparcConfig, type PackageLanguage, type SparcBenchmarkConfig, type SparcTestCase } from "./config.js";
+import { runTestCase } from "./execute-case.js";
+import { installPackages, type InstallOptions, type InstalledPackages } from "./packages/install.js";
+import { buildSparcResult, writeSparcResultSync, type SparcBenchmarkResult } from "./result.js";
+import { isSparcRow, type SparcRow } from "./row.js";
+
+/** File name of the plan-shaped result in the run's out directory. */
+export const SPARC_RESULT_FILE = "sparc_result.json";
+
+export interface SparcItem extends BenchmarkItem {
+  testCase: SparcTestCase;
+  type: SparcBenchmarkConfig["type"];
+  name: string;
+  packages: Partial<Record<PackageLanguage, InstalledPackages>>;
+}
+
+/** Installer options from run options (sources, cache dir). */
+export function installOptionsFrom(options: RunOptions, logger: Logger, signal?: AbortSignal): InstallOptions {
+  return {
+    ...(options.sparc_package_cache_dir ? { cacheDir: options.sparc_package_cache_dir } : {}),
+    ...(options.sparc_npm_registry ? { npmRegistry: options.sparc_npm_registry } : {}),
+    ...(options.sparc_pip_index_url ? { pipIndexUrl: options.sparc_pip_index_url } : {}),
+    logger,
+    ...(signal ? { signal } : {}),
+  };
+}
+
+/**
+ * Install the config's packages, one set per language; python first (the
+ * source most likely to be offline), each failing before any test runs.
+ */
+export async function installConfigPackages(
+  config: SparcBenchmarkConfig,
+  install: InstallOptions,
+): Promise<Partial<Record<PackageLanguage, InstalledPackages>>> {
+  const out: Partial<Record<PackageLanguage, InstalledPackages>> = {};
+  for (const language of ["python", "javascript"] as const) {
+    const specs = config.packages?.[language] ?? [];
+    const installed = await installPackages(specs, language, install);
+    if (installed) out[language] = installed;
+  }
+  return out;
+}
+
+function requireConfigPath(options: RunOptions): string {
+  if (!options.sparc_config) throw new UsageError("sparc needs a SPARC config file: --config <file.json> (key sparc_config)");
+  return options.sparc_config;
+}
+
+/** Build the plan-shaped result of a run from its rows (type and name from the config file). */
+export function sparcResultFromRows(rows: readonly ItemResult[], options: RunOptions): SparcBenchmarkResult {
+  const path = requireConfigPath(options);
+  // Synchronous on purpose: called from the runner's synchronous aggregate hook; the file was validated at load.
+  const config = parseSparcConfig(JSON.parse(readFileSync(path, "utf8")) as unknown, path);
+  const sparcRows: SparcRow[] = rows.filter(isSparcRow);
+  return buildSparcResult(sparcRows, {
+    type: config.type,
+    name: config.name,
+    planMetrics: options.sparc_metrics === true,
+    runId: options.run_id,
+  });
+}
+
+export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
+  name: "sparc",
+
+  async loadItems(options: RunOptions, logger: Logger): Promise<SparcItem[]> {
+    const config = await loadSparcConfig(requireConfigPath(options));
+    const packages = await installConfigPackages(config, installOptionsFrom(options, logger));
+    return config.testCases.map((testCase) => ({ id: testCase.id, testCase, type: config.type, name: config.name, packages }));
+  },
+
+  needsParticipant(): boolean {
+    // A SPARC config carries its programs; nothing is asked of a participant.
+    return false;
+  },
+
+  async evaluate(item: SparcItem, ctx: EvaluateContext): Promise<ItemResult> {
+    return runTestCase(item.testCase, {
+      type: item.type,
+      name: item.name,
+      sandbox: ctx.sandbox,
+      packages: item.packages,
+      signal: ctx.signal,
+    });
+  },
+
+  aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown> {
+    const result = sparcResultFromRows(rows, options);
+    writeSparcResultSync(join(options.out, SPARC_RESULT_FILE), result);
+    if (options.sparc_output_file) writeSparcResultSync(options.sparc_output_file, result);
+    return {
+      sparc: {
+        benchmarkType: result.benchmarkType,
+        benchmarkName: result.benchmarkName,
+        totalTests: result.totalTests,
+        passedTests: result.passedTests,
+        failedTests: result.failedTests,
+        skippedTests: result.skippedTests,
+        metrics: result.metrics,
+        ...(result.planMetrics ? { planMetrics: result.planMetrics } : {}),
+        metricDefinitions: result.metricDefinitions,
+        byLanguage: result.byLanguage,
+        resultFile: SPARC_RESULT_FILE,
+      },
+    };
+  },
+};

@@ -1,0 +1,124 @@
+/**
+ * Run one SPARC test case in the sandbox in its language and judge it by the
+ * plan's rule. python → python3; javascript → node (CommonJS); typescript →
+ * transpiled to CommonJS, then node. Installed packages are exposed through
+ * NODE_PATH / PYTHONPATH, read-only.
+ */
+import type { ExecOutcome, ExecRequest, Sandbox, SandboxLanguage } from "../../sandbox/types.js";
+import { assertNever, errorMessage } from "../../util/errors.js";
+import type { SparcBenchmarkType, SparcLanguage, SparcTestCase } from "./config.js";
+import { planDefaultTimeoutMs } from "./config.js";
+import { planPasses } from "./pass-rule.js";
+import type { SparcRow, SparcStatus } from "./row.js";
+import { transpileTypeScript } from "./transpile.js";
+import type { InstalledPackages } from "./packages/install.js";
+
+/** Characters of stderr kept in a row's `error`. */
+const ERROR_TAIL_CHARS = 2_000;
+
+/** What a case needs besides itself. */
+export interface CaseContext {
+  type: SparcBenchmarkType;
+  name: string;
+  sandbox: Sandbox;
+  /** Installed package sets by language (javascript also serves typescript). */
+  packages: Partial<Record<"python" | "javascript", InstalledPackages>>;
+  signal?: AbortSignal;
+}
+
+function sandboxLanguage(lang: SparcLanguage): SandboxLanguage {
+  switch (lang) {
+    case "python":
+      return "python";
+    case "javascript":
+    case "typescript":
+      return "node";
+    default:
+      return assertNever(lang, "language");
+  }
+}
+
+function packagesFor(lang: SparcLanguage, ctx: CaseContext): InstalledPackages | undefined {
+  return lang === "python" ? ctx.packages.python : ctx.packages.javascript;
+}
+
+/** The sandbox request for one case (exported for tests and other callers). */
+export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Promise<ExecRequest> {
+  const language = tc.language ?? "python";
+  const code = language === "typescript" ? await transpileTypeScript(tc.input, `${tc.id}.ts`) : tc.input;
+  const pkgs = packagesFor(language, ctx);
+  const req: ExecRequest = {
+    language: sandboxLanguage(language),
+    code,
+    timeoutMs: tc.timeout ?? planDefaultTimeoutMs(ctx.type),
+  };
+  if (pkgs) {
+    req.env = { ...pkgs.env };
+    req.binds = [{ source: pkgs.dir, target: pkgs.dir, readOnly: true }];
+  }
+  return req;
+}
+
+/** Why the program did not end cleanly, or undefined when it exited 0. */
+function errorText(o: ExecOutcome, timeoutMs: number): string | undefined {
+  if (o.timedOut) return `timed out after ${timeoutMs} ms`;
+  if (o.outputLimitExceeded) return "stopped: output limit exceeded";
+  if (o.exitCode === 0) return undefined;
+  const tail = o.stderrTail.trim().slice(-ERROR_TAIL_CHARS);
+  const status = o.signal ? `killed by ${o.signal}` : `exit code ${o.exitCode}`;
+  return tail ? `${status}: ${tail}` : status;
+}
+
+/** Classify a sandbox outcome into a row (pure; exported for tests). */
+export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseContext, "type" | "name">): SparcRow {
+  const language = tc.language ?? "python";
+  const timeoutMs = tc.timeout ?? planDefaultTimeoutMs(ctx.type);
+  const base = {
+    id: tc.id,
+    language,
+    benchmark_type: ctx.type,
+    benchmark_name: ctx.name,
+    execution_ms: Math.round(o.durationMs * 1000) / 1000,
+    elapsed_seconds: o.durationMs / 1000,
+    timeout_ms: timeoutMs,
+    output: o.stdoutTail,
+    exit_code: o.exitCode,
+  };
+  if (o.infraError !== undefined) {
+    return { ...base, status: "skipped", passed: false, stopped_by_sandbox: false, failure_mode: "infrastructure_sandbox", error: `sandbox failure: ${o.infraError}` };
+  }
+  const passed = planPasses(o.stdoutTail, tc.expectedOutput);
+  const stopped = o.timedOut || o.outputLimitExceeded || o.signal !== null;
+  const error = errorText(o, timeoutMs);
+  let status: SparcStatus;
+  if (passed) status = "passed";
+  else if (o.timedOut) status = "timeout";
+  else if (error !== undefined) status = "error";
+  else status = "failed";
+  const failure_mode =
+    status === "passed" ? undefined : status === "timeout" ? "timeout" : status === "error" ? "model_runtime_error" : "model_wrong_output";
+  return {
+    ...base,
+    status,
+    passed,
+    stopped_by_sandbox: stopped,
+    ...(failure_mode ? { failure_mode } : {}),
+    error: error ?? null,
+  };
+}
+
+/** Run and judge one case. Never throws for the case's own failures (transpile errors become an `error` row). */
+export async function runTestCase(tc: SparcTestCase, ctx: CaseContext): Promise<SparcRow> {
+  let req: ExecRequest;
+  try {
+    req = await buildExecRequest(tc, ctx);
+  } catch (err) {
+    const failed: ExecOutcome = {
+      exitCode: null, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false,
+      durationMs: 0, stdoutTail: "", stderrTail: errorMessage(err),
+    };
+    return { ...judgeOutcome(tc, failed, ctx), status: "error", passed: false, failure_mode: "model_compile_error", error: errorMessage(err) };
+  }
+  const outcome = await ctx.sandbox.exec(req, ctx.signal);
+  return judgeOutcome(tc, outcome, ctx);
+}

@@ -1,0 +1,16 @@
+/**
+ * The SPARC 2.0 plan's pass rule, reproduced exactly: a case passes when the
+ * output, trimmed, equals `expectedOutput` trimmed, or when stdout contains
+ * `expectedOutput` trimmed. The plan compared the E2B "main result" text for
+ * the first half; programs run here have no notebook result, so stdout serves
+ * both halves (the second half subsumes the first, as it did in the plan for
+ * any program whose result text was also printed).
+ *
+ * Consequences kept on purpose, for compatibility: an empty `expectedOutput`
+ * passes everything; the exit status is not consulted (a program that prints
+ * the expected text and then crashes passes).
+ */
+export function planPasses(stdout: string, expectedOutput: string): boolean {
+  const expected = expectedOutput.trim();
+  return stdout.trim() === expected || stdout.includes(expected);
+}

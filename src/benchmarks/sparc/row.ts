@@ -1,0 +1,28 @@
+/** The results-file row of one SPARC test case (an ItemResult with SPARC fields). */
+import type { ItemResult } from "../../runner/benchmark.js";
+import type { SparcBenchmarkType, SparcLanguage } from "./config.js";
+
+/** passed | failed (ran, wrong output) | timeout | error (non-zero exit, not passed) | skipped (sandbox failure). */
+export type SparcStatus = "passed" | "failed" | "timeout" | "error" | "skipped";
+
+export interface SparcRow extends ItemResult {
+  status: SparcStatus;
+  language: SparcLanguage;
+  benchmark_type: SparcBenchmarkType;
+  benchmark_name: string;
+  /** Program wall time in the sandbox, ms (the plan's `executionTime`). */
+  execution_ms: number;
+  /** The limit the case ran under, ms. */
+  timeout_ms: number;
+  /** Standard output (tail). */
+  output: string;
+  /** The sandbox had to stop the program (time, output or resource limit, or a killing signal). */
+  stopped_by_sandbox: boolean;
+  /** Process exit code, null when killed or not run. */
+  exit_code: number | null;
+}
+
+/** Narrow a generic row read back from results/checkpoint files. */
+export function isSparcRow(row: ItemResult): row is SparcRow {
+  return typeof row["language"] === "string" && typeof row["execution_ms"] === "number";
+}
