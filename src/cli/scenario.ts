@@ -77,32 +77,32 @@ async function runForeground(args: ScenarioArgs, io: CliIo): Promise<number> {
   for (const a of scenario.agents) io.stdout.write(`[scenario] ${a.name} ready: ${a.cardUrl}\n`);
   io.stdout.write(`[scenario] "${scenario.name}" running; pid file ${scenario.dir}/.scenario_pids.json; Ctrl-C to stop\n`);
 
-  let reason: string;
-  let status = 0;
+  let outcome: { reason: string; status: number };
   const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
   const handlers: Array<[NodeJS.Signals, () => void]> = [];
   try {
-    reason = await Promise.race([
-      new Promise<string>((r) => {
+    outcome = await Promise.race([
+      new Promise<{ reason: string; status: number }>((r) => {
         for (const s of signals) {
-          const h = (): void => r(`received ${s}`);
+          const h = (): void => r({ reason: `received ${s}`, status: 0 });
           handlers.push([s, h]);
           process.once(s, h);
         }
       }),
-      running.firstExit.then((e) => {
-        status = 1;
-        return `${e.name} exited (code ${e.exitCode ?? "none"}, signal ${e.signal ?? "none"})`;
-      }),
+      // An agent dying on its own is a failure; agents dying because we stop them come later and do not count.
+      running.firstExit.then((e) => ({
+        reason: `${e.name} exited (code ${e.exitCode ?? "none"}, signal ${e.signal ?? "none"})`,
+        status: 1,
+      })),
     ]);
   } finally {
     for (const [s, h] of handlers) process.off(s, h);
   }
-  io.stdout.write(`[scenario] ${reason}; stopping agents\n`);
+  io.stdout.write(`[scenario] ${outcome.reason}; stopping agents\n`);
   const outcomes = await running.stop();
   const forced = outcomes.filter((o) => o.forcefullyTerminated).length;
   io.stdout.write(`[scenario] stopped${forced ? ` (${forced} needed SIGKILL)` : ""}; pid file removed\n`);
-  return status;
+  return outcome.status;
 }
 
 export const command: CliCommand = {

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { loadScenario, parseScenario, ScenarioConfigError } from "../../src/scenario/load.js";
+import { defaultScenarioDir, cliEntry } from "../../src/util/package-root.js";
+
+const FILE = "/tmp/x/scenario.toml";
+
+const SMI = `[scenario]
+name = "t"
+
+[[agents]]
+card = "green_agent_card.toml"
+is_green = true
+agent_host = "127.0.0.1"
+agent_port = 9999
+
+[[agents]]
+card = "purple_agent_card.toml"
+is_green = false
+mode = "gold"
+agent_host = "127.0.0.1"
+agent_port = 9998
+`;
+
+function problemsOf(source: string): string[] {
+  try {
+    parseScenario(source, FILE);
+  } catch (err) {
+    if (err instanceof ScenarioConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error("expected a ScenarioConfigError");
+}
+
+describe("loadScenario", () => {
+  it("loads the shipped scenario_smi: green first, purple in gold mode, sample HumanEval config", () => {
+    const s = loadScenario(defaultScenarioDir);
+    expect(s.layout).toBe("smi");
+    expect(s.agents.map((a) => [a.name, a.port, a.isGreen])).toEqual([
+      ["green", 9999, true],
+      ["purple", 9998, false],
+    ]);
+    const purple = s.agents[1]!;
+    expect(purple.command?.file).toBe(process.execPath);
+    expect(purple.command?.args.slice(0, 2)).toEqual([cliEntry, "purple"]);
+    expect(purple.command?.args.join(" ")).toContain("--mode gold");
+    expect(purple.role).toBe("agent");
+    expect(s.agents[0]!.cardUrl).toBe("http://127.0.0.1:9999/.well-known/agent-card.json");
+    expect(s.config).toEqual({ benchmark: "humaneval", dataset: "sample" });
+  });
+
+  it("names file, key and line of an unknown key", () => {
+    const bad = SMI.replace("agent_port = 9998", "agent_prot = 9998");
+    const problems = problemsOf(bad);
+    expect(problems).toContain(`${FILE}:15: agents[1].agent_prot: unknown key`);
+    // The now-missing agent_port points at the [[agents]] header of that entry (line 10).
+    expect(problems).toContain(`${FILE}:10: agents[1].agent_port: missing required key`);
+  });
+
+  it("names the line of a value of the wrong type", () => {
+    const problems = problemsOf(SMI.replace("agent_port = 9999", 'agent_port = "x"'));
+    expect(problems).toEqual([`${FILE}:8: agents[0].agent_port: must be integer`]);
+  });
+
+  it("reports TOML syntax errors with their line", () => {
+    const problems = problemsOf(SMI.replace('mode = "gold"', "mode = "));
+    expect(problems[0]).toMatch(new RegExp(`^${FILE}:13: TOML syntax`));
+  });
+
+  it("validates [config] against the assessment schema, with its line", () => {
+    const problems = problemsOf(SMI + '\n[config]\nbenchmark = "humaneval"\nsamplez = 3\n');
+    expect(problems).toEqual([`${FILE}:19: config.samplez: unknown key`]);
+  });
+
+  it("requires exactly one green agent", () => {
+    const problems = problemsOf(SMI.replace("is_green = false", "is_green = true"));
+    expect(problems[0]).toContain("exactly one agent must have is_green = true (found 2)");
+  });
+
+  it("accepts the AgentBeats tutorial layout and runs a2a-bench commands through this package's CLI", () => {
+    const s = parseScenario(
+      `[green_agent]
+endpoint = "http://127.0.0.1:9009"
+cmd = "a2a-bench green --host 127.0.0.1 --port 9009"
+
+[[participants]]
+role = "agent"
+endpoint = "http://127.0.0.1:9019"
+cmd = "a2a-bench purple --port 9019 --mode gold"
+
+[config]
+benchmark = "humaneval"
+samples = 2
+`,
+      FILE,
+    );
+    expect(s.layout).toBe("agentbeats");
+    expect(s.agents.map((a) => [a.role, a.port, a.endpoint])).toEqual([
+      ["green", 9009, "http://127.0.0.1:9009/"],
+      ["agent", 9019, "http://127.0.0.1:9019/"],
+    ]);
+    expect(s.agents[0]!.command?.file).toBe("/bin/sh");
+    expect(s.agents[0]!.command?.args[1]).toContain(cliEntry);
+    expect(s.config).toEqual({ benchmark: "humaneval", samples: 2 });
+  });
+
+  it("flags an unknown key in a tutorial participant with its line", () => {
+    const problems = problemsOf(`[green_agent]
+endpoint = "http://127.0.0.1:9009"
+
+[[participants]]
+role = "agent"
+endpoint = "http://127.0.0.1:9019"
+comand = "x"
+`);
+    expect(problems).toEqual([`${FILE}:7: participants[0].comand: unknown key`]);
+  });
+
+  it("says which file is missing", () => {
+    expect(() => loadScenario(join("/nonexistent", "dir"))).toThrow(/\/nonexistent\/dir\/scenario.toml: cannot read \(ENOENT\)/);
+  });
+});
