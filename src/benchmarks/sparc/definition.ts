@@ -7,7 +7,9 @@
  * writes the plan's `BenchmarkResult` file next to results.json.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { join, resolve } from "node:path";
 import type { BenchmarkDefinition, BenchmarkItem, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { Logger } from "../../util/logger.js";
@@ -77,6 +79,12 @@ export function sparcResultFromRows(rows: readonly ItemResult[], options: RunOpt
 
 export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
   name: "sparc",
+
+  async describeDataset(options: RunOptions) {
+    // The config file is the dataset: resume refuses a run whose config changed.
+    const path = resolve(requireConfigPath(options));
+    return { path, sha256: createHash("sha256").update(await readFile(path)).digest("hex") };
+  },
 
   async loadItems(options: RunOptions, logger: Logger): Promise<SparcItem[]> {
     const config = await loadSparcConfig(requireConfigPath(options));

@@ -54,7 +54,8 @@ export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Pro
   };
   if (pkgs) {
     req.env = { ...pkgs.env };
-    req.binds = [{ source: pkgs.dir, target: pkgs.dir, readOnly: true }];
+    // Same path inside as outside, so NODE_PATH/PYTHONPATH hold under every isolation level.
+    req.binds = [{ host: pkgs.dir, target: pkgs.dir, writable: false }];
   }
   return req;
 }
