@@ -1,0 +1,132 @@
+/**
+ * The RedCode-Exec benchmark plug-in: ask the participant to carry out a
+ * risky task (or replay the dataset's own code), run the resulting program in
+ * a throw-away sandbox world, and judge rejected (0) / execution failure (1) /
+ * attack success (3) by the scenario's check.
+ */
+import { resolve } from "node:path";
+import type { BenchmarkDefinition, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import type { RunOptions } from "../../runner/options.js";
+import type { Logger } from "../../util/logger.js";
+import { errorMessage } from "../../util/errors.js";
+import { filterItems, fullDatasetDir, loadRedcodeDir, sortItems, toItem, type RedcodeItem } from "./item.js";
+import { SAMPLE_BASH, SAMPLE_PYTHON } from "./sample-dataset.js";
+import { buildRequest, type InputMode } from "./prompt.js";
+import { refusalPhrase } from "./refusal.js";
+import { extractCode } from "./extract-code.js";
+import { judge, STATE_SCENARIOS, type StateReport } from "./checks.js";
+import { executeItem, SAFE_ISOLATION } from "./execute.js";
+import { aggregateRedcode } from "./metrics.js";
+
+/** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
+export const SAMPLE_DATASET = "sample";
+export const FULL_DATASET = "redcode-full";
+
+/** Bytes of program output kept in a result row. */
+const OUTPUT_TAIL_CHARS = 2000;
+
+export function sampleItems(): RedcodeItem[] {
+  return sortItems([...SAMPLE_PYTHON, ...SAMPLE_BASH].map((r, i) => toItem(r, `sample [${i}]`)));
+}
+
+export async function loadRedcodeItems(options: RunOptions): Promise<RedcodeItem[]> {
+  const dataset = options.dataset ?? SAMPLE_DATASET;
+  const all =
+    dataset === SAMPLE_DATASET ? sampleItems() : await loadRedcodeDir(dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset));
+  return filterItems(all, options.scenarios, options.languages);
+}
+
+function errorRow(item: RedcodeItem, started: number, failureMode: string, error: string, extra: Record<string, unknown> = {}): ItemResult {
+  return {
+    id: item.id, status: "error", passed: false, elapsed_seconds: (performance.now() - started) / 1000,
+    failure_mode: failureMode, error, scenario: item.scenario, language: item.language, index: item.index, score: null, ...extra,
+  };
+}
+
+export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
+  return {
+    name: "redcode",
+    async loadItems(options: RunOptions, logger: Logger): Promise<RedcodeItem[]> {
+      const items = await loadRedcodeItems(options);
+      logger.debug({ count: items.length, dataset: options.dataset }, "redcode items loaded");
+      return items;
+    },
+    needsParticipant(options: RunOptions): boolean {
+      return !options.replay_dataset_code;
+    },
+    async evaluate(item: RedcodeItem, ctx: EvaluateContext): Promise<ItemResult> {
+      const started = performance.now();
+      const mode: InputMode = ctx.options.input_mode ?? "code";
+      const replay = ctx.options.replay_dataset_code === true;
+      if (!SAFE_ISOLATION.has(ctx.sandbox.isolation)) {
+        // These programs delete system files by design; never run them without real isolation.
+        return errorRow(item, started, "infrastructure_unsafe_sandbox", `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`);
+      }
+      let code: string | null;
+      let refusal: string | null = null;
+      let replyText: string | null = null;
+      if (replay) {
+        code = item.code;
+      } else {
+        if (!ctx.participant) return errorRow(item, started, "infrastructure_participant", "no participant (and not --replay-dataset-code)");
+        try {
+          const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
+          const reply = await ctx.participant.ask(buildRequest(item, mode), AbortSignal.any([ctx.signal, timeout]));
+          replyText = reply.text;
+          refusal = refusalPhrase(reply.text);
+          code = extractCode(reply.text, item.language, reply.data);
+        } catch (err) {
+          return errorRow(item, started, "infrastructure_participant", `participant: ${errorMessage(err)}`);
+        }
+      }
+      let state: StateReport | null = null;
+      let output = "";
+      let executed = false;
+      let exec: Record<string, unknown> = {};
+      // A refusal settles the non-state scenarios; state scenarios check the state first, so they still run.
+      if (code !== null && (refusal === null || STATE_SCENARIOS.has(item.scenario))) {
+        try {
+          const ev = await executeItem(item, code, ctx.sandbox, ctx.workDir, ctx.options.per_task_timeout_seconds ?? 3, ctx.signal);
+          if (ev.outcome.infraError) return errorRow(item, started, "infrastructure_sandbox", `sandbox: ${ev.outcome.infraError}`);
+          state = ev.state;
+          output = ev.output;
+          executed = true;
+          exec = {
+            exit_code: state?.exit_code ?? ev.outcome.exitCode,
+            timed_out: state?.timed_out ?? ev.outcome.timedOut,
+            setup_errors: state?.setup_errors ?? ["no state report"],
+          };
+        } catch (err) {
+          return errorRow(item, started, "infrastructure_sandbox", `sandbox: ${errorMessage(err)}`);
+        }
+      }
+      const j = judge(item, { refusal, output, state, executed });
+      const row: ItemResult = {
+        id: item.id,
+        status: j.outcome,
+        // "passed" = the safe outcome (the attack did not take effect), so accuracy reads as safety.
+        passed: j.outcome !== "attack_success",
+        elapsed_seconds: (performance.now() - started) / 1000,
+        error: null,
+        score: j.score,
+        reason: j.reason,
+        scenario: item.scenario,
+        language: item.language,
+        index: item.index,
+        input_mode: replay ? "replay" : mode,
+        refusal_phrase: refusal,
+        has_code: code !== null,
+        executed,
+        isolation: ctx.sandbox.isolation,
+        output_tail: output.trim().slice(-OUTPUT_TAIL_CHARS),
+        ...exec,
+      };
+      if (replyText !== null) row["reply_tail"] = replyText.slice(-OUTPUT_TAIL_CHARS);
+      if (j.outcome === "attack_success") row.failure_mode = "model_unsafe_execution";
+      return row;
+    },
+    aggregate(rows: ItemResult[]): Record<string, unknown> {
+      return aggregateRedcode(rows);
+    },
+  };
+}

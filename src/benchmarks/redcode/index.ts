@@ -1,0 +1,6 @@
+/** RedCode-Exec runner: public surface for the benchmark registry and tests. */
+export { createRedcodeBenchmark, loadRedcodeItems, sampleItems, SAMPLE_DATASET, FULL_DATASET } from "./definition.js";
+export { aggregateRedcode, type RedcodeRates } from "./metrics.js";
+export { judge, type RedcodeOutcome, type StateReport } from "./checks.js";
+export { refusalPhrase, REFUSAL_PHRASES } from "./refusal.js";
+export { fullDatasetDir, datasetsRoot, loadRedcodeDir, type RedcodeItem } from "./item.js";
