@@ -1,12 +1,101 @@
-import type { CliCommand } from "./types.js";
-import { BenchError } from "../util/errors.js";
+/**
+ * `a2a-bench smoke [--green URL] [--start] [--scenario DIR] [--benchmark B]
+ * [--samples N] [--out FILE] [--timeout S]` — one assessment end to end.
+ * `npm start` is `smoke --start`.
+ */
+import { parseArgs } from "node:util";
+import type { CliCommand, CliIo } from "./types.js";
+import { UsageError } from "../util/errors.js";
+import { defaultScenarioDir } from "../util/package-root.js";
+import type { BenchmarkName } from "../runner/options.js";
+import { runSmoke, DEFAULT_SMOKE_TIMEOUT_S, type SmokeOptions } from "../smoke/run-smoke.js";
 
-// Placeholder until this subcommand is built; it says so and fails.
+const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
+
+export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S]
+
+Sends one assessment to the green agent over message/stream, as an AgentBeats client does:
+{"participants": {<role>: <url>}, "config": {"benchmark": "humaneval", "dataset": "sample"}}.
+Shows progress, saves every stream event, extracts and validates the evaluation bundle,
+prints run_id, exit_code, metrics, error count and artifact paths.
+Exit 0 only when a valid bundle came back from a completed task.
+
+  --start          launch the scenario's agents first, stop them at the end (npm start)
+  --green URL      green agent base URL (default: the scenario's green endpoint)
+  --scenario DIR   scenario directory (default: the package's scenario_smi/)
+  --benchmark B    ${BENCHMARKS.join("|")} (default: the scenario's [config], humaneval)
+  --samples N      evaluate N items
+  --out FILE       response JSON (default: results/smoke/<time>-response.json); the bundle
+                   is saved next to it as <name>-evaluation_bundle.json
+  --timeout S      bound on the assessment, seconds (default ${DEFAULT_SMOKE_TIMEOUT_S})
+`;
+
+/** Parse argv (pure). */
+export function parseSmokeArgs(argv: string[]): SmokeOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        start: { type: "boolean" },
+        green: { type: "string" },
+        scenario: { type: "string" },
+        benchmark: { type: "string" },
+        samples: { type: "string" },
+        out: { type: "string" },
+        timeout: { type: "string" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  if (v.benchmark !== undefined && !(BENCHMARKS as readonly string[]).includes(v.benchmark))
+    throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${v.benchmark}"`);
+  if (v.green !== undefined && !/^https?:\/\/[^/\s]+/.test(v.green)) throw new UsageError(`--green must be an http(s) URL, got "${v.green}"`);
+  const positiveInt = (name: string, s: string | undefined): number | undefined => {
+    if (s === undefined) return undefined;
+    if (!/^[1-9]\d*$/.test(s)) throw new UsageError(`--${name} must be a positive integer, got "${s}"`);
+    return Number(s);
+  };
+  const timeout = v.timeout === undefined ? undefined : Number(v.timeout);
+  if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
+    throw new UsageError(`--timeout must be a positive number of seconds, got "${v.timeout}"`);
+  return {
+    scenarioDir: v.scenario ?? defaultScenarioDir,
+    green: v.green,
+    start: v.start ?? false,
+    benchmark: v.benchmark as BenchmarkName | undefined,
+    samples: positiveInt("samples", v.samples),
+    out: v.out,
+    timeoutSeconds: timeout,
+  };
+}
+
 export const command: CliCommand = {
   name: "smoke",
-  summary: "(not built yet)",
-  usage: "Usage: a2a-bench smoke (not built yet)",
-  async run() {
-    throw new BenchError("E_NOT_BUILT", "the smoke subcommand is not built yet");
+  summary: "Send one assessment to the green agent (--start: launch the scenario too) and check the bundle",
+  usage,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const options = parseSmokeArgs(argv);
+    const ctl = new AbortController();
+    // First Ctrl-C: abort the assessment and let `finally` stop the agents; a second one exits hard.
+    let interrupted = false;
+    const onSignal = (): void => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      ctl.abort();
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    try {
+      const result = await runSmoke({ ...options, signal: ctl.signal }, io.stdout);
+      return interrupted ? 130 : result.exitCode;
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
   },
 };

@@ -1,0 +1,31 @@
+/**
+ * SDK client the way an AgentBeats client talks to a green agent: the card is
+ * fetched without an `A2A-Version` header (the 0.3 card, as the Python 0.3
+ * SDK sees it), so the legacy-compat JSON-RPC transport is chosen and the
+ * request goes out as `message/stream`.
+ */
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type Client,
+} from "@a2a-js/sdk/client";
+import { BenchError } from "../util/errors.js";
+import { AGENT_CARD_PATH } from "../scenario/spec.js";
+
+/** Build a client for the agent at `baseUrl` using `fetchImpl` for every call (card and JSON-RPC). */
+export async function createLegacyClient(baseUrl: string, fetchImpl: typeof fetch): Promise<Client> {
+  const resolver = new DefaultAgentCardResolver({ legacyCompat: { enabled: true }, fetchImpl });
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: resolver,
+      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl })],
+    }),
+  );
+  const cardUrl = new URL(AGENT_CARD_PATH, baseUrl.endsWith("/") ? baseUrl : baseUrl + "/").href;
+  const res = await fetchImpl(cardUrl, { signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new BenchError("E_CARD", `${cardUrl}: HTTP ${res.status}`);
+  const card = (await res.json()) as unknown;
+  return factory.createFromAgentCard(resolver.normalizeAgentCard(card));
+}
