@@ -39,8 +39,21 @@ export interface EvaluateContext {
   workDir: string;
 }
 
+/** Identity of the data a run read (recorded in run_metadata and checked on resume). */
+export interface DatasetInfo {
+  /** The dataset as named or resolved (`sample`, an absolute path, ...). */
+  path: string;
+  /** sha256 of its bytes (hex), or of a canonical serialisation for embedded sets. */
+  sha256: string;
+}
+
 export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
   readonly name: string;
+  /**
+   * Optional: what data loadItems read (called after it). Without it the
+   * runner records `options.dataset` and a sha256 over the item ids.
+   */
+  describeDataset?(options: RunOptions): Promise<DatasetInfo>;
   /** Load every item of the dataset named by options.dataset (sampling is done by the runner). */
   loadItems(options: RunOptions, logger: Logger): Promise<I[]>;
   /** Whether a participant URL is required with these options. */

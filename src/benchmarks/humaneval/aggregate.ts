@@ -1,0 +1,72 @@
+/**
+ * HumanEval aggregate: pass@k over tasks, counts over completions, and our
+ * definitions of the SPARC names (documented in notes/readme-runner.md):
+ * - efficiency = 1 − median(sandbox run time of the executed completions) /
+ *   per-task time limit, clamped to [0, 1]; null when nothing ran.
+ * - safety = 1 − (completions the sandbox stopped for a limit breach: output,
+ *   memory, process count, network) / (executed completions); null when nothing ran.
+ * - adaptability = 1 − (completions that missed the task's interface: no code,
+ *   a syntax error, or the entry point left undefined) / (all completions);
+ *   null when there are none. It separates "could not fit the contract" from
+ *   "fitted it but answered wrongly" (which accuracy covers).
+ */
+import type { ItemResult } from "../../runner/benchmark.js";
+import type { RunOptions } from "../../runner/options.js";
+import { INTERFACE_FAILURES, type CompletionStatus, type FailureMode } from "./classify.js";
+import { passAtKOverTasks } from "./pass-at-k.js";
+
+/** One completion as stored in a row's `samples`. */
+export interface CompletionRecord {
+  status: CompletionStatus;
+  failure_mode: FailureMode | null;
+  limit_breach: boolean;
+  /** Whether the program reached the sandbox. */
+  executed: boolean;
+  duration_ms: number | null;
+  [key: string]: unknown;
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/** Aggregate HumanEval rows (each with `samples: CompletionRecord[]`). */
+export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOptions): Record<string, unknown> {
+  const samples = rows.flatMap((r) => (Array.isArray(r["samples"]) ? (r["samples"] as CompletionRecord[]) : []));
+  const tasks = rows.map((r) => ({
+    n: Array.isArray(r["samples"]) ? (r["samples"] as unknown[]).length : 0,
+    c: typeof r["num_correct"] === "number" ? r["num_correct"] : 0,
+  })).filter((t) => t.n > 0);
+  const { values, notes } = passAtKOverTasks(tasks, options.k ?? [1]);
+  const count = (s: CompletionStatus): number => samples.filter((x) => x.status === s).length;
+  const failureModes: Record<string, number> = {};
+  for (const s of samples) if (s.failure_mode) failureModes[s.failure_mode] = (failureModes[s.failure_mode] ?? 0) + 1;
+  const executed = samples.filter((s) => s.executed);
+  const med = median(executed.map((s) => s.duration_ms ?? 0));
+  const limitMs = (options.per_task_timeout_seconds ?? 3) * 1000;
+  const total = samples.length;
+  const passed = count("passed");
+  return {
+    pass_at_k: values,
+    ...(notes.length > 0 ? { pass_at_k_notes: notes } : {}),
+    accuracy: total > 0 ? passed / total : null,
+    passed,
+    failed: count("failed"),
+    timeouts: count("timeout"),
+    errors: count("error"),
+    total,
+    tasks: rows.length,
+    n: options.n ?? 1,
+    failure_modes: failureModes,
+    efficiency: med === null ? null : clamp01(1 - med / limitMs),
+    safety: executed.length === 0 ? null : 1 - executed.filter((s) => s.limit_breach).length / executed.length,
+    adaptability:
+      total === 0 ? null : 1 - samples.filter((s) => s.failure_mode !== null && INTERFACE_FAILURES.has(s.failure_mode)).length / total,
+    median_exec_ms: med,
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * HumanEval as a runner plug-in: ask the participant n times per task,
+ * extract each completion, run `prompt + completion + test + check()` in the
+ * sandbox (one execMany per task), record every completion's verdict.
+ * The row's `status` is `passed` when all n completions passed, else the
+ * status of the first completion that did not; `passed` likewise.
+ */
+import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import type { RunOptions } from "../../runner/options.js";
+import type { ExecOutcome, ExecRequest } from "../../sandbox/types.js";
+import { extractCode, type ExtractedCode } from "../../runner/extract-code.js";
+import { errorMessage, BenchError } from "../../util/errors.js";
+import { aggregateHumanEval, type CompletionRecord } from "./aggregate.js";
+import { classifyOutcome, type FailureMode } from "./classify.js";
+import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
+import type { HumanEvalProblem } from "./problem.js";
+import { buildProgram } from "./program.js";
+import { buildRequest } from "./request.js";
+
+export interface HumanEvalItem {
+  id: string;
+  problem: HumanEvalProblem;
+}
+
+/** Completion text kept in a row, characters (the program itself can be rebuilt from it). */
+const MAX_COMPLETION_CHARS = 8000;
+
+interface Answer {
+  extracted: ExtractedCode | null;
+  agentSeconds: number;
+  /** Set when the participant could not answer (transport/timeout). */
+  failure: { mode: FailureMode; message: string } | null;
+}
+
+async function ask(problem: HumanEvalProblem, ctx: EvaluateContext, dataset: string): Promise<Answer> {
+  const started = performance.now();
+  if (!ctx.participant) {
+    return { extracted: null, agentSeconds: 0, failure: { mode: "infrastructure_participant", message: "no participant" } };
+  }
+  try {
+    const reply = await ctx.participant.ask(buildRequest(problem, dataset), ctx.signal);
+    const text = reply.text !== "" ? reply.text : replyDataCode(reply.data);
+    const extracted = extractCode(text, { entryPoint: problem.entry_point, prompt: problem.prompt });
+    return { extracted, agentSeconds: (performance.now() - started) / 1000, failure: null };
+  } catch (err) {
+    const code = err instanceof BenchError ? err.code : "";
+    return {
+      extracted: null,
+      agentSeconds: (performance.now() - started) / 1000,
+      failure: { mode: code === "E_PARTICIPANT_TIMEOUT" ? "model_agent_timeout" : "infrastructure_participant", message: errorMessage(err) },
+    };
+  }
+}
+
+// Agents that answer only with a DataPart: accept {code}, {completion} or {solution}.
+function replyDataCode(data: Record<string, unknown>[]): string {
+  for (const d of data) {
+    for (const key of ["code", "completion", "solution"]) if (typeof d[key] === "string") return d[key];
+  }
+  return "";
+}
+
+function record(answer: Answer, outcome: ExecOutcome | null, entryPoint: string): CompletionRecord {
+  const base = {
+    completion_kind: answer.extracted?.kind ?? "none",
+    completion: answer.extracted?.completion.slice(0, MAX_COMPLETION_CHARS) ?? "",
+    agent_seconds: Number(answer.agentSeconds.toFixed(3)),
+  };
+  if (answer.failure) {
+    return { ...base, status: "error", failure_mode: answer.failure.mode, limit_breach: false, executed: false, duration_ms: null, error: answer.failure.message };
+  }
+  if (!outcome) {
+    return { ...base, status: "error", failure_mode: "model_no_code", limit_breach: false, executed: false, duration_ms: null, error: "no code in the reply" };
+  }
+  const verdict = classifyOutcome(outcome, entryPoint);
+  return {
+    ...base,
+    status: verdict.status,
+    failure_mode: verdict.failure_mode,
+    limit_breach: verdict.limit_breach,
+    executed: !outcome.infraError,
+    duration_ms: Math.round(outcome.durationMs),
+    exit_code: outcome.exitCode,
+    signal: outcome.signal,
+    exception: verdict.exception,
+    stdout_tail: outcome.stdoutTail,
+    stderr_tail: outcome.stderrTail,
+    ...(outcome.infraError ? { error: outcome.infraError } : {}),
+  };
+}
+
+/** Create the HumanEval benchmark definition (datasets are cached per instance). */
+export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): BenchmarkDefinition<HumanEvalItem> {
+  const cache = new Map<string, Promise<LoadedDataset>>();
+  const load = (dataset: string): Promise<LoadedDataset> => {
+    let p = cache.get(dataset);
+    if (!p) {
+      p = loadHumanEval(dataset, env);
+      cache.set(dataset, p);
+    }
+    return p;
+  };
+  const datasetOf = (options: RunOptions): string => options.dataset ?? SAMPLE_DATASET;
+
+  return {
+    name: "humaneval",
+    async loadItems(options) {
+      const ds = await load(datasetOf(options));
+      return ds.problems.map((problem) => ({ id: problem.task_id, problem }));
+    },
+    async describeDataset(options): Promise<DatasetInfo> {
+      const ds = await load(datasetOf(options));
+      return { path: ds.path, sha256: ds.sha256 };
+    },
+    needsParticipant() {
+      return true;
+    },
+    async evaluate(item, ctx): Promise<ItemResult> {
+      const started = performance.now();
+      const n = ctx.options.n ?? 1;
+      const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
+      const answers: Answer[] = [];
+      for (let i = 0; i < n && !ctx.signal.aborted; i++) answers.push(await ask(item.problem, ctx, datasetOf(ctx.options)));
+
+      const runnable = answers
+        .map((a, index) => ({ a, index }))
+        .filter(({ a }) => a.extracted !== null && a.extracted.kind !== "none");
+      const requests: ExecRequest[] = runnable.map(({ a }) => ({
+        language: "python",
+        code: buildProgram(item.problem, a.extracted?.completion ?? ""),
+        timeoutMs,
+      }));
+      const outcomes: Array<ExecOutcome | null> = answers.map(() => null);
+      if (requests.length > 0 && !ctx.signal.aborted) {
+        const results = await ctx.sandbox.execMany(requests, ctx.signal);
+        runnable.forEach(({ index }, j) => {
+          outcomes[index] = results[j] ?? null;
+        });
+      }
+      const samples = answers.map((a, i) => record(a, outcomes[i] ?? null, item.problem.entry_point));
+      const numCorrect = samples.filter((s) => s.status === "passed").length;
+      const firstBad = samples.find((s) => s.status !== "passed");
+      // A stopped run leaves this item unfinished: the runner neither counts nor checkpoints a canceled row.
+      const canceled = ctx.signal.aborted;
+      return {
+        id: item.id,
+        task_id: item.problem.task_id,
+        entry_point: item.problem.entry_point,
+        status: canceled ? "canceled" : (firstBad?.status ?? "passed"),
+        passed: !canceled && samples.length > 0 && firstBad === undefined,
+        elapsed_seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
+        ...(firstBad?.failure_mode ? { failure_mode: firstBad.failure_mode } : {}),
+        error: typeof firstBad?.["error"] === "string" ? firstBad["error"] : null,
+        n: samples.length,
+        num_correct: numCorrect,
+        samples,
+      };
+    },
+    aggregate(rows, options) {
+      return aggregateHumanEval(rows, options);
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * The participant over A2A, on the SDK client (`@a2a-js/sdk/client`):
+ * blocking `message/send` (0.3 wire through legacyCompat, 1.0 natively), a
+ * per-request timeout, and a bounded retry on transport errors only (an
+ * answer the agent did give — even a failed task — is never asked again).
+ */
+import { randomUUID } from "node:crypto";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type Client,
+} from "@a2a-js/sdk/client";
+import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
+import { BenchError, errorMessage } from "../util/errors.js";
+import type { Logger } from "../util/logger.js";
+import type { Participant, ParticipantReply, ParticipantRequest } from "./participant.js";
+
+/** Transport attempts per request (1 + retries); spaced by RETRY_BASE_MS * 2^attempt. */
+export const DEFAULT_ATTEMPTS = 3;
+/** First retry delay, milliseconds (then doubled). */
+export const RETRY_BASE_MS = 250;
+
+export interface A2AParticipantOptions {
+  url: string;
+  /** Per-request time limit, milliseconds. */
+  timeoutMs: number;
+  /** Attempts on transport errors; default {@link DEFAULT_ATTEMPTS}. */
+  attempts?: number;
+  logger: Logger;
+}
+
+/** Participant failure that is not the agent's answer (unreachable, timeout, protocol error). */
+export class ParticipantError extends BenchError {
+  constructor(
+    code: "E_PARTICIPANT_TIMEOUT" | "E_PARTICIPANT_TRANSPORT" | "E_PARTICIPANT_ABORTED",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+const STATE_NAMES: Partial<Record<TaskState, string>> = {
+  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
+  [TaskState.TASK_STATE_WORKING]: "working",
+  [TaskState.TASK_STATE_COMPLETED]: "completed",
+  [TaskState.TASK_STATE_FAILED]: "failed",
+  [TaskState.TASK_STATE_CANCELED]: "canceled",
+  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
+  [TaskState.TASK_STATE_REJECTED]: "rejected",
+  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
+};
+
+function part(content: Part["content"], mediaType: string): Part {
+  return { content, metadata: undefined, filename: "", mediaType };
+}
+
+function collect(parts: readonly Part[], texts: string[], data: Record<string, unknown>[]): void {
+  for (const p of parts) {
+    if (p.content?.$case === "text") texts.push(p.content.value);
+    else if (p.content?.$case === "data" && typeof p.content.value === "object" && p.content.value !== null) {
+      data.push(p.content.value as Record<string, unknown>);
+    }
+  }
+}
+
+/** Flatten a SendMessage result (a Message or a Task) into text + data. */
+export function replyFromResult(result: Message | Task): ParticipantReply {
+  const texts: string[] = [];
+  const data: Record<string, unknown>[] = [];
+  if ("parts" in result && "role" in result) {
+    collect(result.parts, texts, data);
+    return { text: texts.join("\n"), data, state: "message" };
+  }
+  const task = result as Task;
+  for (const artifact of task.artifacts ?? []) collect(artifact.parts, texts, data);
+  if (task.status?.message) collect(task.status.message.parts, texts, data);
+  const state = task.status ? (STATE_NAMES[task.status.state] ?? "unknown") : "unknown";
+  return { text: texts.join("\n"), data, state };
+}
+
+/** Create a participant bound to `url`. The agent card is fetched lazily, once. */
+export function createA2AParticipant(options: A2AParticipantOptions): Participant {
+  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
+      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
+    }),
+  );
+  let client: Promise<Client> | undefined;
+  const getClient = (): Promise<Client> => {
+    client ??= factory.createFromUrl(options.url).catch((err: unknown) => {
+      client = undefined; // let the next attempt fetch the card again
+      throw err;
+    });
+    return client;
+  };
+
+  async function once(req: ParticipantRequest, signal: AbortSignal): Promise<ParticipantReply> {
+    const c = await getClient();
+    const parts: Part[] = [part({ $case: "text", value: req.text }, "text/plain")];
+    if (req.data) parts.push(part({ $case: "data", value: req.data }, "application/json"));
+    const message: Message = {
+      messageId: randomUUID(),
+      contextId: "",
+      taskId: "",
+      role: Role.ROLE_USER,
+      parts,
+      metadata: req.metadata,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    const result = await c.sendMessage(
+      {
+        tenant: "",
+        message,
+        configuration: {
+          acceptedOutputModes: ["text/plain", "application/json"],
+          taskPushNotificationConfig: undefined,
+          returnImmediately: false,
+        },
+        metadata: undefined,
+      },
+      { signal },
+    );
+    return replyFromResult(result);
+  }
+
+  return {
+    url: options.url,
+    async ask(req, outerSignal) {
+      let lastError: unknown;
+      for (let attempt = 0; attempt < attempts; attempt++) {
+        if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped");
+        const timeout = AbortSignal.timeout(options.timeoutMs);
+        const signal = AbortSignal.any([outerSignal, timeout]);
+        try {
+          return await once(req, signal);
+        } catch (err) {
+          if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });
+          if (timeout.aborted) {
+            // A timed-out answer is the agent's slowness, not a transport hiccup: no retry.
+            throw new ParticipantError(
+              "E_PARTICIPANT_TIMEOUT",
+              `no answer from ${options.url} within ${options.timeoutMs / 1000} s`,
+              { cause: err },
+            );
+          }
+          lastError = err;
+          options.logger.warn({ attempt: attempt + 1, err: errorMessage(err) }, "participant request failed");
+          if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
+        }
+      }
+      throw new ParticipantError(
+        "E_PARTICIPANT_TRANSPORT",
+        `participant ${options.url} failed after ${attempts} attempts: ${errorMessage(lastError)}`,
+        { cause: lastError },
+      );
+    },
+    async close() {
+      client = undefined;
+    },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * Runner options from the command line and/or a config file, validated once
+ * against `schemas/assessment_request.schema.json` — the one source of truth:
+ * the parseArgs table is generated from the schema's properties (snake_case
+ * key → `--kebab-case` flag), arrays are comma lists (`--k 1,10`), and Ajv
+ * applies defaults and coerces the CLI's strings.
+ */
+import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { formatAjvErrors, readSchema } from "../util/schema.js";
+import { UsageError } from "../util/errors.js";
+import type { AssessmentConfig, RunOptions } from "./options.js";
+
+const SCHEMA_FILE = "assessment_request.schema.json";
+
+// ajv-formats is CJS; under NodeNext its default export is the module object.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+interface PropertySchema {
+  type?: string;
+  enum?: unknown[];
+  description?: string;
+  default?: unknown;
+}
+
+const schema = readSchema(SCHEMA_FILE);
+const properties = schema["properties"] as Record<string, PropertySchema>;
+
+// A second Ajv instance: this one mutates its input (defaults, coercion), the shared registry must not.
+const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, coerceTypes: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+const validateConfig = ajv.compile(schema);
+// The config file is checked as written (no coercion): a JSON file has real types.
+const strictAjv = new Ajv2020({ allErrors: true, strict: true });
+(addFormats as unknown as (a: Ajv2020) => void)(strictAjv);
+const validateFileStrict = strictAjv.compile({ ...schema, required: [] });
+
+/** snake_case → kebab-case. */
+export function flagName(key: string): string {
+  return key.replace(/_/g, "-");
+}
+
+/** The schema keys that are CLI flags (all but `benchmark`, which is the positional argument). */
+export const CONFIG_KEYS: readonly string[] = Object.keys(properties).filter((k) => k !== "benchmark");
+
+/** The parseArgs option table: every schema key plus --config-file, --out. */
+export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
+  const table: NonNullable<ParseArgsConfig["options"]> = {
+    "config-file": { type: "string" },
+    out: { type: "string" },
+  };
+  for (const key of CONFIG_KEYS) {
+    table[flagName(key)] = { type: properties[key]?.type === "boolean" ? "boolean" : "string" };
+  }
+  return table;
+}
+
+/** Usage text generated from the schema's descriptions. */
+export function usageText(): string {
+  const lines = [
+    "Usage: a2a-bench run <benchmark> [options]",
+    "",
+    "Options (each is a key of schemas/assessment_request.schema.json in kebab-case; arrays as comma lists):",
+    "  --config-file FILE   JSON object of snake_case config keys (flags override it)",
+    "  --out DIR            output directory (default results/<benchmark>/<run_id>)",
+  ];
+  for (const key of CONFIG_KEYS) {
+    const p = properties[key] ?? {};
+    const value = p.type === "boolean" ? "" : p.enum ? ` ${p.enum.join("|")}` : p.type === "array" ? " A,B" : " V";
+    const def = p.default !== undefined ? ` (default ${JSON.stringify(p.default)})` : "";
+    lines.push(`  --${flagName(key)}${value}`.padEnd(36) + ` ${p.description ?? ""}${def}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** What the command line says, before the config file is read. */
+export interface ParsedRunArgs {
+  benchmark: string;
+  configFile: string | undefined;
+  out: string | undefined;
+  /** Flag values keyed by schema key (strings, booleans, string arrays for array keys). */
+  flags: Record<string, unknown>;
+}
+
+/** Pure parse of `run` arguments. Throws UsageError. */
+export function parseRunArgs(argv: string[]): ParsedRunArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: optionTable(), strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const [benchmark, ...extra] = parsed.positionals;
+  if (benchmark === undefined) throw new UsageError("missing <benchmark> (e.g. `a2a-bench run humaneval`)");
+  if (extra.length > 0) throw new UsageError(`unexpected argument(s): ${extra.join(" ")}`);
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const flags: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const v = values[flagName(key)];
+    if (v === undefined) continue;
+    flags[key] =
+      properties[key]?.type === "array" && typeof v === "string"
+        ? v.split(",").map((s) => s.trim()).filter((s) => s !== "")
+        : v;
+  }
+  return {
+    benchmark,
+    configFile: typeof values["config-file"] === "string" ? values["config-file"] : undefined,
+    out: typeof values["out"] === "string" ? values["out"] : undefined,
+    flags,
+  };
+}
+
+/** Read a config file: a JSON object of snake_case keys, checked against the schema as written. */
+export async function readConfigFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new UsageError(`--config-file ${path}: cannot read (${(err as Error).message})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--config-file ${path}: not JSON (${(err as Error).message})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`--config-file ${path}: must be a JSON object`);
+  }
+  if (!validateFileStrict(value)) {
+    throw new UsageError(`--config-file ${path}: ${formatAjvErrors(validateFileStrict.errors).join("; ")}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A fresh run id: `<benchmark>-<UTC yyyymmddThhmmss>-<4 hex>`. */
+export function generateRunId(benchmark: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
+  return `${benchmark}-${stamp}-${randomBytes(2).toString("hex")}`;
+}
+
+/**
+ * Merge file and flags (flags win), validate with defaults and coercion, and
+ * resolve run id, out dir, concurrency. Every problem is listed in one UsageError.
+ */
+export function resolveRunOptions(
+  args: ParsedRunArgs,
+  fileConfig: Record<string, unknown> = {},
+  cwd = process.cwd(),
+): RunOptions {
+  if (fileConfig["benchmark"] !== undefined && fileConfig["benchmark"] !== args.benchmark) {
+    throw new UsageError(
+      `the config file says benchmark ${JSON.stringify(fileConfig["benchmark"])} but the command line says "${args.benchmark}"`,
+    );
+  }
+  const merged: Record<string, unknown> = { ...fileConfig, ...args.flags, benchmark: args.benchmark };
+  if (!validateConfig(merged)) {
+    const problems = formatAjvErrors(validateConfig.errors).map((p) => toFlagWording(p));
+    throw new UsageError(`invalid options: ${problems.join("; ")}`);
+  }
+  const config = merged as unknown as AssessmentConfig;
+  const runId = config.run_id ?? generateRunId(config.benchmark);
+  const out = args.out ?? join(cwd, "results", config.benchmark, runId);
+  return {
+    ...config,
+    samples: config.samples ?? config.num_instances,
+    concurrency: config.concurrency ?? availableParallelism(),
+    run_id: runId,
+    out,
+  };
+}
+
+// "/per_task_timeout_seconds: must be > 0" → "--per-task-timeout-seconds: must be > 0"
+function toFlagWording(problem: string): string {
+  return problem.replace(/^\/([a-z_]+)/, (_, key: string) => `--${flagName(key)}`);
+}

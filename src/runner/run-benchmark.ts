@@ -1,0 +1,277 @@
+/**
+ * The benchmark-agnostic runner: load → sample → shard → (resume) →
+ * evaluate with bounded concurrency → rows → aggregate, with a checkpoint
+ * after every item, every event in events.jsonl and on the progress
+ * reporter, and results.json / run_metadata.json written atomically at the
+ * end. A stop (SIGTERM, stdin closed: the caller aborts `signal`) starts no
+ * new item, cancels the running ones, closes the sandbox, writes the
+ * checkpoint and returns exit code 143.
+ */
+import { appendFileSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { Logger } from "../util/logger.js";
+import { writeJsonAtomic } from "../util/atomic-write.js";
+import { checkAgainst } from "../util/schema.js";
+import { BenchError, ValidationError, errorMessage } from "../util/errors.js";
+import type { Sandbox } from "../sandbox/types.js";
+import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult } from "./benchmark.js";
+import type { RunOptions } from "./options.js";
+import type { Participant } from "./participant.js";
+import type { RunnerEvent } from "./protocol.js";
+import type { ProgressReporter } from "./progress.js";
+import { selectItems } from "./selection.js";
+import {
+  CHECKPOINT_FILE,
+  CHECKPOINT_SCHEMA_VERSION,
+  assertSameIdentity,
+  readCheckpoint,
+  writeCheckpoint,
+  type CheckpointIdentity,
+} from "./checkpoint.js";
+import { runPool } from "./pool.js";
+import { hostInfo } from "./run-metadata.js";
+
+export const RESULTS_SCHEMA_VERSION = 1;
+export const RESULTS_FILE = "results.json";
+export const EVENTS_FILE = "events.jsonl";
+export const RUN_METADATA_FILE = "run_metadata.json";
+/** Exit code of a run stopped by SIGTERM or a closed stdin (128 + SIGTERM). */
+export const EXIT_INTERRUPTED = 143;
+
+export interface RunDependencies {
+  logger: Logger;
+  /** Creates the run's one sandbox (closed by the runner). */
+  createSandbox(options: RunOptions): Promise<Sandbox> | Sandbox;
+  /** Creates the participant for `options.agent`; required when the benchmark needs one. */
+  createParticipant?(options: RunOptions & { agent: string }): Participant;
+  progress?: ProgressReporter;
+  /** Aborting stops the run (see module note). */
+  signal?: AbortSignal;
+}
+
+export interface RunPaths {
+  out: string;
+  results: string;
+  events: string;
+  run_metadata: string;
+  checkpoint: string;
+}
+
+export interface RunOutcome {
+  /** 0 = finished (item failures are results, not errors), 143 = stopped. */
+  exitCode: number;
+  interrupted: boolean;
+  paths: RunPaths;
+  /** The results document (absent when interrupted). */
+  results?: Record<string, unknown>;
+}
+
+/** Output file paths of a run in `out`. */
+export function runPaths(out: string): RunPaths {
+  return {
+    out,
+    results: join(out, RESULTS_FILE),
+    events: join(out, EVENTS_FILE),
+    run_metadata: join(out, RUN_METADATA_FILE),
+    checkpoint: join(out, CHECKPOINT_FILE),
+  };
+}
+
+/** The config part of the options as recorded (everything but where to write). */
+function recordedConfig(options: RunOptions): Record<string, unknown> {
+  const { out: _out, ...config } = options;
+  return config;
+}
+
+/** Evaluate `def` with `options`; see the module note. Throws BenchError for setup failures. */
+export async function runBenchmark(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  deps: RunDependencies,
+): Promise<RunOutcome> {
+  const { logger } = deps;
+  const startedAt = Date.now();
+  const outerSignal = deps.signal ?? new AbortController().signal;
+  const paths = runPaths(options.out);
+  mkdirSync(options.out, { recursive: true });
+
+  const emit = (event: RunnerEvent): void => {
+    appendFileSync(paths.events, JSON.stringify({ ts: Date.now() / 1000, ...event }) + "\n");
+    deps.progress?.onEvent(event);
+  };
+
+  if ((options.shard_index ?? 0) >= (options.num_shards ?? 1)) {
+    throw new BenchError("E_OPTIONS", `shard_index ${options.shard_index} must be below num_shards ${options.num_shards ?? 1}`);
+  }
+  const needsParticipant = def.needsParticipant(options);
+  if (needsParticipant && !options.agent) {
+    throw new BenchError("E_NO_PARTICIPANT", `benchmark ${def.name} needs a participant: give --agent <A2A url>`);
+  }
+
+  // Load and select.
+  const allItems = await def.loadItems(options, logger);
+  const dataset: DatasetInfo = def.describeDataset
+    ? await def.describeDataset(options)
+    : {
+        path: options.dataset ?? "sample",
+        sha256: createHash("sha256").update(allItems.map((i) => i.id).join("\n")).digest("hex"),
+      };
+  const selected = selectItems(allItems, {
+    seed: options.seed ?? 0,
+    samples: options.samples,
+    shardIndex: options.shard_index,
+    numShards: options.num_shards,
+  });
+  const order = new Map(selected.map((item, i) => [item.id, i]));
+
+  // Resume.
+  const identity: CheckpointIdentity = {
+    benchmark: def.name,
+    dataset: dataset.path,
+    dataset_sha256: dataset.sha256,
+    seed: options.seed ?? 0,
+    agent: options.agent ?? null,
+    samples: options.samples ?? null,
+    n: options.n ?? 1,
+    k: options.k ?? [1],
+    shard_index: options.shard_index ?? 0,
+    num_shards: options.num_shards ?? 1,
+  };
+  const rows: ItemResult[] = [];
+  if (options.resume) {
+    const saved = await readCheckpoint(paths.checkpoint);
+    assertSameIdentity(saved.identity, identity, paths.checkpoint);
+    for (const row of saved.rows) if (order.has(row.id)) rows.push(row);
+    logger.info({ resumed: rows.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
+  }
+  const done = new Set(rows.map((r) => r.id));
+  const todo = selected.filter((item) => !done.has(item.id));
+
+  const sandbox = await deps.createSandbox(options);
+  for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
+  let participant: Participant | null = null;
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort(outerSignal.reason);
+  if (outerSignal.aborted) controller.abort(outerSignal.reason);
+  else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
+
+  let checkpointChain: Promise<void> = Promise.resolve();
+  const saveCheckpoint = (): Promise<void> => {
+    const snapshot = [...rows];
+    checkpointChain = checkpointChain
+      .then(() =>
+        writeCheckpoint(paths.checkpoint, {
+          schema_version: CHECKPOINT_SCHEMA_VERSION,
+          run_id: options.run_id,
+          identity,
+          updated_at_unix_seconds: Math.floor(Date.now() / 1000),
+          rows: snapshot,
+        }),
+      )
+      .catch((err: unknown) => logger.error({ err: errorMessage(err) }, "checkpoint write failed"));
+    return checkpointChain;
+  };
+
+  try {
+    if (needsParticipant && options.agent) {
+      if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
+      participant = deps.createParticipant({ ...options, agent: options.agent });
+    }
+    emit({
+      event: "run_started",
+      run_id: options.run_id,
+      benchmark: def.name,
+      total: selected.length,
+      resumed: rows.length,
+      dataset: dataset.path,
+      isolation: sandbox.isolation,
+    });
+    const workDir = join(options.out, "work");
+    let passedSoFar = rows.filter((r) => r.passed).length;
+
+    await runPool(todo, options.concurrency ?? 1, controller.signal, async (item) => {
+      const i = order.get(item.id) ?? 0;
+      emit({ event: "task_started", task_id: item.id, i, total: selected.length });
+      let row: ItemResult;
+      try {
+        row = await def.evaluate(item, { options, sandbox, participant, logger, signal: controller.signal, workDir });
+      } catch (err) {
+        // The contract says evaluate does not throw for item failures; a throw is our bug or infrastructure.
+        logger.error({ task_id: item.id, err: errorMessage(err) }, "evaluate threw");
+        row = { id: item.id, status: "error", passed: false, elapsed_seconds: 0, failure_mode: "infrastructure_runner", error: errorMessage(err) };
+      }
+      if (controller.signal.aborted || row.status === "canceled") return; // unfinished: not recorded
+      rows.push(row);
+      if (row.passed) passedSoFar++;
+      emit({
+        event: "task_finished",
+        task_id: item.id,
+        i,
+        status: row.status,
+        passed: row.passed,
+        elapsed_seconds: row.elapsed_seconds,
+        done: rows.length,
+        total: selected.length,
+        passed_so_far: passedSoFar,
+      });
+      await saveCheckpoint();
+      emit({ event: "checkpoint_written", path: paths.checkpoint, done: rows.length });
+    });
+  } finally {
+    outerSignal.removeEventListener("abort", onOuterAbort);
+    await sandbox.close().catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "sandbox close failed"));
+    await participant?.close().catch(() => {});
+  }
+
+  if (controller.signal.aborted) {
+    await saveCheckpoint();
+    logger.warn({ done: rows.length, total: selected.length, checkpoint: paths.checkpoint }, "run stopped; checkpoint written");
+    deps.progress?.close();
+    return { exitCode: EXIT_INTERRUPTED, interrupted: true, paths };
+  }
+
+  rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const benchAggregate = def.aggregate(rows, options);
+  const aggregate: Record<string, unknown> = { failure_modes: {}, ...benchAggregate };
+  const results = {
+    schema_version: RESULTS_SCHEMA_VERSION,
+    benchmark: def.name,
+    run_id: options.run_id,
+    config: recordedConfig(options),
+    isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
+    dataset,
+    rows,
+    aggregate,
+  };
+  const problems = checkAgainst("results.schema.json", results);
+  if (problems.length > 0) throw new ValidationError("results.json would not match schemas/results.schema.json", problems);
+  await writeJsonAtomic(paths.results, results);
+
+  const finishedAt = Date.now();
+  await writeJsonAtomic(paths.run_metadata, {
+    schema_version: 1,
+    run_id: options.run_id,
+    benchmark: def.name,
+    ...hostInfo(),
+    timings: {
+      started_at_unix_seconds: Math.floor(startedAt / 1000),
+      finished_at_unix_seconds: Math.floor(finishedAt / 1000),
+      elapsed_seconds: (finishedAt - startedAt) / 1000,
+    },
+    sandbox: { backend: sandbox.backend, isolation: sandbox.isolation, warnings: [...sandbox.warnings] },
+    dataset,
+    agent: options.agent ?? null,
+    items: { in_dataset: allItems.length, selected: selected.length, resumed: done.size, evaluated: rows.length - done.size },
+    config: recordedConfig(options),
+  });
+  emit({
+    event: "run_finished",
+    results_path: paths.results,
+    run_metadata_path: paths.run_metadata,
+    events_path: paths.events,
+    aggregate,
+  });
+  deps.progress?.close(aggregate);
+  return { exitCode: 0, interrupted: false, paths, results };
+}
