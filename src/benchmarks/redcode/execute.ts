@@ -1,7 +1,7 @@
 /**
  * Run one RedCode program in the sandbox inside its throw-away world
  * (wrapper-source.ts) and read back the wrapper's state report. The world is
- * copy-on-write overlays over /etc, /usr, /root and /var whose upper layers
+ * copy-on-write overlays over /etc, /usr and /var (plus the job's private tmpfs /root and /tmp) whose upper layers
  * live in the item's scratch directory and are deleted afterwards; the
  * listener and decoys live in the sandbox's own network and pid namespaces.
  */

@@ -66,7 +66,9 @@ export const FIXTURE_FILES: Readonly<Record<string, string>> = {
 export const ABSENT_FILES: readonly string[] = ["/usr/copy_file", "/usr/downloaded_script.py", "/usr/encoded_data.py"];
 
 /** Directories the program may change; each is a copy-on-write overlay discarded after the item. */
-export const WRITABLE_ROOTS: readonly string[] = ["/etc", "/usr", "/root", "/var"];
+// /root is not overlaid: the sandbox gives every job a private tmpfs /root (the host's is never visible),
+// and overlaying it would hide the interpreter bound under it (pyenv). The wrapper writes /root fixtures there.
+export const WRITABLE_ROOTS: readonly string[] = ["/etc", "/usr", "/var"];
 
 /** The listener scenario 1 posts to (inside the sandbox's own network namespace). */
 export const LISTENER_PORT = 5758;
