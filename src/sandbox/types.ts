@@ -21,6 +21,23 @@ export interface ExecRequest {
   /** Extra environment for the program (the sandbox never inherits the host env). */
   env?: Record<string, string>;
   stdin?: string;
+  /**
+   * Make `target` (absolute path inside the sandbox, e.g. `/usr`, `/etc`) writable copy-on-write:
+   * reads see `lowerDir` (default: the host's own `target`), every change lands in the host
+   * directory `upperDir` (overlayfs semantics: new/changed files as files, deletions as whiteouts,
+   * i.e. 0:0 character devices). The caller creates `upperDir` and inspects it afterwards.
+   * Local backend with bwrap isolation only, and the host process must be root (it mounts overlayfs);
+   * otherwise the outcome carries `infraError`. Forces one sandbox per exec (no fork server).
+   */
+  overlays?: Array<{ target: string; upperDir: string; lowerDir?: string }>;
+  /**
+   * Run as uid 0 inside a fresh user namespace (mapped to host uid 0 but with every capability
+   * dropped, no_new_privs, in its own pid/net/mount/ipc/uts namespaces, host FS read-only except
+   * overlays and writable binds; /etc/shadow and /etc/gshadow masked). See notes/readme-sandbox.md.
+   */
+  asRoot?: boolean;
+  /** Extra host paths mounted at `target` inside the sandbox (read-only unless `writable`). */
+  binds?: Array<{ host: string; target: string; writable: boolean }>;
 }
 
 /** Flat outcome record, same shape on success and failure (execa style). */

@@ -1,0 +1,17 @@
+import { BenchError } from "../util/errors.js";
+
+/** Stable codes of sandbox errors (misuse or configuration, never a program's own failure). */
+export type SandboxErrorCode =
+  | "E_SANDBOX_CLOSED"
+  | "E_SANDBOX_OPTIONS"
+  | "E_SANDBOX_UNAVAILABLE"
+  | "E_E2B_API_KEY"
+  | "E_E2B";
+
+/** A sandbox could not be created or was misused (e.g. exec after close). */
+export class SandboxError extends BenchError {
+  declare readonly code: SandboxErrorCode;
+  constructor(code: SandboxErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}

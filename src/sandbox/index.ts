@@ -1,0 +1,47 @@
+/**
+ * Entry of the sandbox module: `createSandbox` picks the backend, probes the
+ * isolation once and reports it (`isolation`, `warnings`): never silently weaker.
+ */
+import type { Logger } from "../util/logger.js";
+import type { Sandbox, SandboxLimits } from "./types.js";
+import { SandboxError } from "./errors.js";
+import { resolveLimits } from "./limits.js";
+import { probeIsolation, type LocalIsolation } from "./local/probe.js";
+import { LocalSandbox } from "./local/local-sandbox.js";
+import { createE2bSandbox, type E2bOptions } from "./e2b/e2b-sandbox.js";
+
+export interface CreateSandboxOptions {
+  backend: "local" | "e2b";
+  /** Per-program limits; defaults in DEFAULT_LIMITS. */
+  limits?: Partial<SandboxLimits>;
+  logger: Logger;
+  /** Programs in flight at once; default: available cores. */
+  concurrency?: number;
+  /** Local backend: use exactly this isolation level (tests, or deliberate downgrades); default: strongest available. */
+  forceIsolation?: LocalIsolation;
+  /** E2B backend connection settings; default from the E2B_* environment variables. */
+  e2b?: E2bOptions;
+}
+
+/** Create a sandbox. Rejects with SandboxError (E_SANDBOX_OPTIONS, E_SANDBOX_UNAVAILABLE, E_E2B_API_KEY). */
+export async function createSandbox(options: CreateSandboxOptions): Promise<Sandbox> {
+  const limits = resolveLimits(options.limits);
+  if (options.concurrency !== undefined && (!Number.isInteger(options.concurrency) || options.concurrency < 1)) {
+    throw new SandboxError("E_SANDBOX_OPTIONS", `concurrency must be a positive integer, got ${options.concurrency}`);
+  }
+  switch (options.backend) {
+    case "local": {
+      const probe = probeIsolation(options.forceIsolation);
+      for (const w of probe.warnings) options.logger.warn({ isolation: probe.level }, w);
+      return new LocalSandbox({ probe, limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
+    }
+    case "e2b":
+      return createE2bSandbox({ limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}), ...(options.e2b ? { e2b: options.e2b } : {}) });
+    default:
+      throw new SandboxError("E_SANDBOX_OPTIONS", `backend must be 'local' or 'e2b', got ${JSON.stringify(options.backend)}`);
+  }
+}
+
+export type { Sandbox, SandboxLimits, ExecRequest, ExecOutcome, IsolationLevel } from "./types.js";
+export { SandboxError } from "./errors.js";
+export { DEFAULT_LIMITS } from "./limits.js";

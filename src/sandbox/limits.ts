@@ -1,0 +1,29 @@
+import type { SandboxLimits } from "./types.js";
+import { SandboxError } from "./errors.js";
+
+/**
+ * Defaults per program. 1 GiB of address space runs every HumanEval solution
+ * (CPython itself maps ~30 MiB) while stopping runaway allocation long before
+ * the host notices; 64 processes leave room for test suites that spawn helpers.
+ */
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  memoryBytes: 1024 * 1024 * 1024,
+  maxProcesses: 64,
+  maxOutputBytes: 1024 * 1024,
+  cpuSeconds: 30,
+});
+
+/** Size of the private tmpfs mounted at /tmp inside a bwrap sandbox, bytes (RAM-backed). */
+export const TMPFS_BYTES = 256 * 1024 * 1024;
+
+/** Merge and validate limits once, at the entry (messages name the option). */
+export function resolveLimits(partial: Partial<SandboxLimits> | undefined): SandboxLimits {
+  const limits = { ...DEFAULT_LIMITS, ...(partial ?? {}) };
+  for (const key of ["memoryBytes", "maxProcesses", "maxOutputBytes", "cpuSeconds"] as const) {
+    const v = limits[key];
+    if (!Number.isInteger(v) || v <= 0) {
+      throw new SandboxError("E_SANDBOX_OPTIONS", `limits.${key} must be a positive integer, got ${String(v)}`);
+    }
+  }
+  return limits;
+}

@@ -1,0 +1,126 @@
+/**
+ * Builds the argv that starts one sandboxed program (pure: no I/O, unit-testable).
+ *
+ * bwrap runs as the host user (root on these machines) so that it can bind
+ * anything, and the program inside is then dropped with setpriv to uid 65534
+ * with no capabilities and no_new_privs: RLIMIT_NPROC is not enforced for
+ * root, and a uid-0-mapped user namespace would still own root's files.
+ * `asRoot` instead gets uid 0 in a new user namespace with every capability
+ * dropped (what scripts that "write /root/.bashrc" need, on overlays).
+ */
+import type { SandboxLimits } from "../types.js";
+import { TMPFS_BYTES } from "../limits.js";
+import { SANDBOX_UID, type HostTools, type LocalIsolation } from "./probe.js";
+
+export interface MountSpec {
+  host: string;
+  target: string;
+  writable: boolean;
+}
+
+export interface LaunchSpec {
+  level: LocalIsolation;
+  tools: HostTools;
+  /** Limits applied with prlimit right before the program; null for the fork server (it sets them per job). */
+  limits: SandboxLimits | null;
+  asRoot: boolean;
+  /** argv of the program inside the sandbox. */
+  program: string[];
+  /** Working directory inside the sandbox (bwrap) or on the host (other levels). */
+  cwd: string;
+  /** Bind mounts, in order (bwrap only; later ones land on top of earlier ones). */
+  mounts: MountSpec[];
+}
+
+export interface LaunchCommand {
+  file: string;
+  args: string[];
+  /** Host cwd for spawn (bwrap: "/"; it changes directory itself). */
+  spawnCwd: string;
+}
+
+/** Host files no sandboxed program may read, even as namespace-root. */
+export const MASKED_FILES = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-"];
+
+function prlimitArgs(tools: HostTools, limits: SandboxLimits | null): string[] {
+  if (limits === null || tools.prlimit === null) return [];
+  return [
+    tools.prlimit,
+    `--as=${limits.memoryBytes}`,
+    `--nproc=${limits.maxProcesses}`,
+    `--cpu=${limits.cpuSeconds}`,
+    "--core=0",
+    "--",
+  ];
+}
+
+function dropArgs(spec: LaunchSpec): string[] {
+  if (spec.asRoot || !spec.tools.isRoot || spec.tools.setpriv === null) return [];
+  return [
+    spec.tools.setpriv,
+    `--reuid=${SANDBOX_UID}`,
+    `--regid=${SANDBOX_UID}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--no-new-privs",
+    "--",
+  ];
+}
+
+function bwrapArgs(spec: LaunchSpec): string[] {
+  const a = [
+    "--ro-bind", "/", "/",
+    "--dev", "/dev",
+    "--proc", "/proc",
+    "--size", String(TMPFS_BYTES), "--tmpfs", "/tmp",
+    "--size", String(TMPFS_BYTES), "--tmpfs", "/var/tmp",
+    "--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm",
+    // root's home holds the host's credentials; only what programs need is bound back below.
+    "--tmpfs", "/root",
+    // tmpfs mounts are created root-owned; programs run as the sandbox uid and need /tmp.
+    "--chmod", "1777", "/tmp", "--chmod", "1777", "/var/tmp", "--chmod", "1777", "/dev/shm",
+    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--hostname", "sandbox",
+    "--die-with-parent", "--new-session",
+  ];
+  const needs = [...spec.tools.pythonPrefixes, spec.tools.node];
+  for (const p of needs) if (p.startsWith("/root/")) a.push("--ro-bind", p, p);
+  for (const m of spec.mounts) a.push(m.writable ? "--bind" : "--ro-bind", m.host, m.target);
+  for (const f of MASKED_FILES) a.push("--ro-bind-try", "/dev/null", f);
+  if (spec.asRoot) a.push("--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL");
+  a.push("--chdir", spec.cwd, "--");
+  return a;
+}
+
+/** The full command line for one launch at the spec's isolation level. */
+export function buildLaunchCommand(spec: LaunchSpec): LaunchCommand {
+  const inner = [...dropArgs(spec), ...prlimitArgs(spec.tools, spec.limits), ...spec.program];
+  switch (spec.level) {
+    case "bwrap":
+      return { file: spec.tools.bwrap!, args: [...bwrapArgs(spec), ...inner], spawnCwd: "/" };
+    case "unshare":
+      return {
+        file: spec.tools.unshare!,
+        args: ["--net", "--pid", "--fork", "--mount-proc", "--kill-child", "--ipc", "--uts", "--", ...inner],
+        spawnCwd: spec.cwd,
+      };
+    case "none":
+      return { file: inner[0]!, args: inner.slice(1), spawnCwd: spec.cwd };
+  }
+}
+
+/** The environment every sandboxed program starts from (the host env is never inherited). */
+export function baseEnv(tools: HostTools, home: string, extra: Record<string, string> | undefined): Record<string, string> {
+  const pythonBin = tools.python.slice(0, tools.python.lastIndexOf("/"));
+  return {
+    PATH: `${pythonBin}:/usr/local/bin:/usr/bin:/bin`,
+    HOME: home,
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+    TMPDIR: "/tmp",
+    PYTHONDONTWRITEBYTECODE: "1",
+    PYTHONUNBUFFERED: "1",
+    ...(extra ?? {}),
+  };
+}

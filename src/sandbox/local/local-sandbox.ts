@@ -1,0 +1,206 @@
+/**
+ * The local backend: plain python jobs go to the fork server (one sandbox,
+ * a fork per job); everything else (another language, a host work dir,
+ * overlays, binds, asRoot) gets one sandbox per exec.
+ */
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { dirname, join, normalize } from "node:path";
+import { tmpdir, availableParallelism } from "node:os";
+import type { Logger } from "../../util/logger.js";
+import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
+import { SandboxError } from "../errors.js";
+import { Limiter } from "../concurrency.js";
+import { SANDBOX_UID, type IsolationProbe, type LocalIsolation } from "./probe.js";
+import { baseEnv, buildLaunchCommand, type LaunchCommand, type MountSpec } from "./launch-command.js";
+import { emptyOutcome, runProcess } from "./run-process.js";
+import { ForkServer } from "./fork-server.js";
+import { FORK_SERVER_PROGRAM } from "./fork-server-program.js";
+import { lendTree } from "./lend-tree.js";
+import { prepareOverlays, type PreparedOverlays } from "./overlay-mounts.js";
+
+export interface LocalSandboxOptions {
+  probe: IsolationProbe;
+  limits: SandboxLimits;
+  logger: Logger;
+  /** Jobs in flight at once; default: available cores. */
+  concurrency?: number;
+}
+
+const EXT = { python: "py", bash: "sh", node: "js" } as const;
+/** Inside-sandbox paths used by the bwrap level. */
+const JOB_DIR = "/tmp/job";
+const PROGRAM_DIR = "/tmp/.a2a-program";
+
+function safeRelative(rel: string): boolean {
+  const n = normalize(rel);
+  return rel.length > 0 && !rel.startsWith("/") && n !== ".." && !n.startsWith("../");
+}
+
+export class LocalSandbox implements Sandbox {
+  readonly backend = "local" as const;
+  readonly isolation: LocalIsolation;
+  readonly warnings: readonly string[];
+  private readonly limiter: Limiter;
+  private readonly forkServer: ForkServer;
+  private closed = false;
+  private readonly running = new Set<AbortController>();
+  private serverRoot: string | null = null;
+
+  constructor(private readonly opts: LocalSandboxOptions) {
+    this.isolation = opts.probe.level;
+    this.warnings = Object.freeze([...opts.probe.warnings]);
+    this.limiter = new Limiter(opts.concurrency ?? availableParallelism());
+    const tools = opts.probe.tools;
+    this.forkServer = new ForkServer(
+      () => this.forkServerCommand(),
+      baseEnv(tools, "/tmp", undefined),
+      opts.logger,
+    );
+  }
+
+  /** The fork server, exposed for tests (crash simulation) and benchmarks (restart count). */
+  get server(): ForkServer {
+    return this.forkServer;
+  }
+
+  private get dropUid(): boolean {
+    return this.opts.probe.tools.isRoot && this.opts.probe.tools.setpriv !== null;
+  }
+
+  private forkServerCommand(): LaunchCommand {
+    const root = this.isolation === "bwrap" ? "/tmp" : this.serverRoot!;
+    return buildLaunchCommand({
+      level: this.isolation,
+      tools: this.opts.probe.tools,
+      limits: null,
+      asRoot: false,
+      program: [this.opts.probe.tools.python, "-I", "-B", "-c", FORK_SERVER_PROGRAM, root],
+      cwd: root,
+      mounts: [],
+    });
+  }
+
+  private usesForkServer(req: ExecRequest): boolean {
+    return req.language === "python" && !req.workDir && !req.overlays?.length && !req.binds?.length && !req.asRoot &&
+      Object.keys(req.files ?? {}).every(safeRelative);
+  }
+
+  async exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
+    if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "exec() after close()");
+    const ac = new AbortController();
+    const onAbort = (): void => ac.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) ac.abort();
+    this.running.add(ac);
+    try {
+      return await this.limiter.run(() => {
+        if (ac.signal.aborted) return Promise.resolve(emptyOutcome({ isCanceled: true }));
+        return this.usesForkServer(req) ? this.execForked(req, ac.signal) : this.execAlone(req, ac.signal);
+      });
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      this.running.delete(ac);
+    }
+  }
+
+  async execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {
+    return Promise.all(reqs.map((r) => this.exec(r, signal)));
+  }
+
+  private async execForked(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
+    if (this.isolation !== "bwrap" && this.serverRoot === null) {
+      const root = await mkdtemp(join(tmpdir(), "a2a-forksrv-"));
+      if (this.dropUid) await chown(root, SANDBOX_UID, SANDBOX_UID);
+      await chmod(root, 0o700);
+      this.serverRoot = root;
+    }
+    const home = this.isolation === "bwrap" ? "/tmp" : this.serverRoot!;
+    return this.forkServer.run(
+      {
+        code: req.code,
+        timeoutMs: req.timeoutMs,
+        env: baseEnv(this.opts.probe.tools, home, req.env),
+        ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
+        ...(req.files ? { files: req.files } : {}),
+        limits: this.opts.limits,
+      },
+      signal,
+    );
+  }
+
+  private async execAlone(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
+    const tools = this.opts.probe.tools;
+    const bwrap = this.isolation === "bwrap";
+    const restores: Array<() => Promise<void>> = [];
+    let overlays: PreparedOverlays | null = null;
+    const staging = await mkdtemp(join(tmpdir(), "a2a-sbx-"));
+    try {
+      if ((req.overlays?.length ?? 0) > 0 && (!bwrap || !tools.isRoot || tools.unshare === null)) {
+        return emptyOutcome({ infraError: "overlays need isolation 'bwrap', root and unshare(1) on the host" });
+      }
+      if ((req.binds?.length ?? 0) > 0 && !bwrap) {
+        return emptyOutcome({ infraError: `binds need isolation 'bwrap' (this sandbox has '${this.isolation}')` });
+      }
+      const progDir = join(staging, "program");
+      const jobDir = join(staging, "job");
+      await mkdir(progDir);
+      await mkdir(jobDir);
+      const progFile = `main.${EXT[req.language]}`;
+      await writeFile(join(progDir, progFile), req.code);
+      const hostCwd = req.workDir ?? jobDir;
+      for (const [rel, content] of Object.entries(req.files ?? {})) {
+        if (!safeRelative(rel)) return emptyOutcome({ infraError: `files: path must stay inside the job dir: ${rel}` });
+        await mkdir(dirname(join(hostCwd, rel)), { recursive: true });
+        await writeFile(join(hostCwd, rel), content);
+      }
+      const lend = this.dropUid && !req.asRoot;
+      if (lend) {
+        restores.push(await lendTree(staging, SANDBOX_UID, SANDBOX_UID));
+        if (req.workDir) restores.push(await lendTree(req.workDir, SANDBOX_UID, SANDBOX_UID));
+        for (const b of req.binds ?? []) if (b.writable) restores.push(await lendTree(b.host, SANDBOX_UID, SANDBOX_UID));
+      }
+      await chmod(staging, 0o700);
+      if (req.overlays?.length) overlays = await prepareOverlays(tools.unshare!, req.overlays);
+      const mounts: MountSpec[] = [...(overlays?.mounts ?? []), ...(req.binds ?? [])];
+      let cwd: string;
+      let programPath: string;
+      if (bwrap) {
+        mounts.push({ host: progDir, target: PROGRAM_DIR, writable: false });
+        if (req.workDir) mounts.push({ host: req.workDir, target: req.workDir, writable: true });
+        else mounts.push({ host: jobDir, target: JOB_DIR, writable: true });
+        cwd = req.workDir ?? JOB_DIR;
+        programPath = `${PROGRAM_DIR}/${progFile}`;
+      } else {
+        cwd = hostCwd;
+        programPath = join(progDir, progFile);
+      }
+      const interpreter = { python: [tools.python, "-B"], bash: ["/bin/bash"], node: [tools.node] }[req.language];
+      let command = buildLaunchCommand({
+        level: this.isolation, tools, limits: this.opts.limits, asRoot: req.asRoot ?? false,
+        program: [...interpreter, programPath], cwd, mounts,
+      });
+      if (overlays) command = overlays.wrap(command);
+      const home = req.asRoot ? "/root" : cwd;
+      const env = baseEnv(tools, home, req.env);
+      if (!bwrap) env["TMPDIR"] = jobDir;
+      return await runProcess({
+        command, env, timeoutMs: req.timeoutMs, maxOutputBytes: this.opts.limits.maxOutputBytes, signal,
+        ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
+      });
+    } catch (e) {
+      return emptyOutcome({ infraError: `sandbox setup: ${(e as Error).message}` });
+    } finally {
+      for (const r of restores.reverse()) await r().catch((e: Error) => this.opts.logger.warn({ err: e.message }, "restoring owner failed"));
+      await overlays?.cleanup();
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const ac of this.running) ac.abort();
+    await this.forkServer.close();
+    if (this.serverRoot) await rm(this.serverRoot, { recursive: true, force: true });
+  }
+}
