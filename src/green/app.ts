@@ -1,0 +1,72 @@
+/**
+ * `createGreenApp(options)`: the green agent as an Express app plus the
+ * handles the process needs (shutdown). Never listens (see src/a2a/serve.ts).
+ */
+import type { Express } from "express";
+import type { AgentCard } from "@a2a-js/sdk";
+import { createA2AExpressApp } from "../a2a/express-app.js";
+import { silentLogger, type Logger } from "../util/logger.js";
+import { GreenExecutor } from "./executor.js";
+import { defaultRunnerProbe, healthReport, type RunnerProbe } from "./health.js";
+import { TaskQueue } from "./queue.js";
+import { defaultRunnerCommand, type RunnerCommandFn } from "./runner-command.js";
+import { settingsFromEnv, type GreenSettings } from "./settings.js";
+
+export interface GreenAppOptions {
+  card: AgentCard;
+  /** Runner command builder; default: built-in runner, smi-inhabit from GREEN_SMI_INHABIT_COMMAND. */
+  runnerCommand?: RunnerCommandFn;
+  /** Overrides of the env-derived settings (tests: short grace/heartbeat, temp results root). */
+  settings?: Partial<GreenSettings>;
+  /** Environment for settings and the runner's allow-listed env; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Base of relative request paths; default process.cwd(). */
+  cwd?: string;
+  /** Runner facts for /health; default checks the built-in runner entry. */
+  runnerProbe?: () => RunnerProbe;
+  logger?: Logger;
+}
+
+export interface GreenApp {
+  app: Express;
+  executor: GreenExecutor;
+  settings: GreenSettings;
+  /** Cancel every task (runners: SIGTERM, SIGKILL after 2 s) and wait for them. */
+  shutdown(): Promise<void>;
+}
+
+export function createGreenApp(options: GreenAppOptions): GreenApp {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const logger = options.logger ?? silentLogger();
+  const settings: GreenSettings = { ...settingsFromEnv(env, cwd), ...options.settings };
+  const queue = new TaskQueue(settings.maxConcurrent);
+  const executor = new GreenExecutor({
+    settings,
+    runnerCommand: options.runnerCommand ?? defaultRunnerCommand(env),
+    queue,
+    env,
+    cwd,
+    logger,
+  });
+  const probe = options.runnerProbe ?? defaultRunnerProbe(env);
+  const app = createA2AExpressApp({
+    card: options.card,
+    executor,
+    logger,
+    routes: [
+      {
+        path: "/health",
+        handle: () =>
+          healthReport({
+            activeTasks: queue.running,
+            queued: queue.queued,
+            maxConcurrent: queue.maxConcurrent,
+            resultsRoot: settings.resultsRoot,
+            probe,
+          }),
+      },
+    ],
+  });
+  return { app, executor, settings, shutdown: () => executor.shutdown() };
+}

@@ -1,0 +1,307 @@
+/**
+ * The green agent's AgentExecutor: request → validation → queue → runner
+ * supervision → evaluation bundle. No Express here.
+ *
+ * Terminal states are published only by `execute` (one writer); `cancelTask`
+ * asks the job to stop and waits until `execute` has published CANCELED,
+ * because the SDK's cancel handler waits for that terminal event on the bus.
+ */
+import { randomUUID } from "node:crypto";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { join } from "node:path";
+import { TaskState } from "@a2a-js/sdk";
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { agentMessage, dataPart, textPart } from "../a2a/parts.js";
+import { buildBundle, bundleSummary } from "../bundle/build.js";
+import { readRunFiles, type ArtifactPaths } from "../bundle/run-files.js";
+import { validateBundle } from "../bundle/validate.js";
+import type { RunnerEvent } from "../runner/protocol.js";
+import type { AssessmentConfig } from "../runner/options.js";
+import { writeJsonAtomic } from "../util/atomic-write.js";
+import { BenchError, errorMessage } from "../util/errors.js";
+import type { Logger } from "../util/logger.js";
+import { validateAssessmentConfig } from "./config-validation.js";
+import { Heartbeat } from "./heartbeat.js";
+import { ProgressTracker } from "./progress-message.js";
+import type { TaskQueue } from "./queue.js";
+import { parseAssessmentRequest } from "./request.js";
+import { createRunDir, newRunId } from "./run-dir.js";
+import { isExternalBenchmark, type RunnerCommandFn } from "./runner-command.js";
+import type { GreenSettings } from "./settings.js";
+import { runnerEnv } from "./supervisor/env.js";
+import { describeOutcome, type RunnerOutcome } from "./supervisor/outcome.js";
+import { spawnRunner, type RunnerHandle } from "./supervisor/spawn.js";
+
+/** Grace between SIGTERM and SIGKILL when the server itself shuts down, ms (smi_bench: 2 s). */
+export const SHUTDOWN_GRACE_MS = 2_000;
+
+type StopReason = "cancel" | "shutdown";
+
+interface Job {
+  taskId: string;
+  contextId: string;
+  /** Aborted by cancel/shutdown; `reason` is the StopReason. */
+  stop: AbortController;
+  handle?: RunnerHandle;
+  /** Resolves after execute has published the terminal state. */
+  settled: Promise<void>;
+}
+
+export interface GreenExecutorOptions {
+  settings: GreenSettings;
+  runnerCommand: RunnerCommandFn;
+  queue: TaskQueue;
+  /** Source of the runner's (filtered) environment. */
+  env: NodeJS.ProcessEnv;
+  /** Base for relative request paths. */
+  cwd: string;
+  logger: Logger;
+}
+
+export class GreenExecutor implements AgentExecutor {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(private readonly o: GreenExecutorOptions) {}
+
+  /** Number of tasks known to the executor (queued, starting or running). */
+  get jobCount(): number {
+    return this.jobs.size;
+  }
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
+    if (this.jobs.has(ctx.taskId)) {
+      bus.publish(AgentEvent.message(agentMessage([textPart("This assessment is already running; send a new message (no taskId) to start another.")], ids)));
+      return;
+    }
+    let settle!: () => void;
+    const job: Job = { ...ids, stop: new AbortController(), settled: new Promise((r) => (settle = r)) };
+    this.jobs.set(ctx.taskId, job);
+    const publisher = new StatusPublisher(bus, ids);
+    try {
+      bus.publish(
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+          artifacts: [],
+          history: [ctx.userMessage],
+          metadata: undefined,
+        }),
+      );
+      await this.run(ctx, job, publisher);
+    } catch (err) {
+      // Unexpected (a bug or I/O failure): no valid bundle can be made.
+      this.o.logger.error({ err: errorMessage(err), taskId: ctx.taskId }, "assessment failed");
+      publisher.status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${errorMessage(err)}`);
+    } finally {
+      this.jobs.delete(ctx.taskId);
+      settle();
+    }
+  };
+
+  cancelTask = async (taskId: string, _bus: ExecutionEventBus): Promise<void> => {
+    const job = this.jobs.get(taskId);
+    if (!job) return;
+    if (!job.stop.signal.aborted) job.stop.abort("cancel" satisfies StopReason);
+    await job.settled;
+  };
+
+  /** Stop every task (server shutdown): runners get SIGTERM, SIGKILL after 2 s. */
+  async shutdown(): Promise<void> {
+    const jobs = [...this.jobs.values()];
+    for (const job of jobs) if (!job.stop.signal.aborted) job.stop.abort("shutdown" satisfies StopReason);
+    await Promise.all(jobs.map((j) => j.settled));
+  }
+
+  private async run(ctx: RequestContext, job: Job, pub: StatusPublisher): Promise<void> {
+    const { settings, logger } = this.o;
+    const parsed = parseAssessmentRequest(ctx.userMessage);
+    if (!parsed.ok) return pub.rejected(parsed.problems);
+    const validated = validateAssessmentConfig(parsed.request.config, parsed.request.participants, settings.allowedRoots, this.o.cwd);
+    if (!validated.ok) return pub.rejected(validated.problems);
+    const { config, participantUrl } = validated.value;
+    const runId = config.run_id ?? newRunId();
+    config.run_id = runId;
+    let workDir: string;
+    try {
+      workDir = await createRunDir(settings.resultsRoot, runId, config.resume === true);
+    } catch (err) {
+      if (err instanceof BenchError && err.code === "E_RUN_EXISTS") return pub.rejected([err.message]);
+      throw err;
+    }
+    const configPath = join(workDir, "config.json");
+    await writeJsonAtomic(configPath, config);
+    const participants = { ...parsed.request.participants };
+    if (Object.keys(participants).length === 0 && participantUrl) participants["agent"] = participantUrl;
+    const progress = new ProgressTracker(runId, config.benchmark);
+
+    if (this.o.queue.full) {
+      const ahead = this.o.queue.queued + this.o.queue.running;
+      pub.status(
+        TaskState.TASK_STATE_SUBMITTED,
+        `Queued: ${ahead} assessment(s) ahead; at most ${this.o.queue.maxConcurrent} run at once (GREEN_MAX_CONCURRENT_TASKS)`,
+        { ...progress.snapshot("queued"), queued_behind: ahead },
+      );
+    }
+    let release: () => void;
+    try {
+      release = await this.o.queue.acquire(job.stop.signal);
+    } catch {
+      return pub.status(TaskState.TASK_STATE_CANCELED, `Task canceled while queued (run ${runId} never started)`, progress.snapshot("canceled"));
+    }
+    try {
+      if (job.stop.signal.aborted) {
+        return pub.status(TaskState.TASK_STATE_CANCELED, `Task canceled before the runner started (run ${runId})`, progress.snapshot("canceled"));
+      }
+      const runnerCtx = { runId, workDir, configPath, participantUrl };
+      const { command, args } = this.o.runnerCommand(config, runnerCtx);
+      pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, { ...progress.snapshot("starting"), work_dir: workDir });
+      logger.info({ taskId: job.taskId, runId, command, args }, "starting runner");
+
+      const external = isExternalBenchmark(config);
+      const eventsLog: WriteStream | undefined = external ? createWriteStream(join(workDir, "events.jsonl"), { flags: "a" }) : undefined;
+      let finished: RunnerEvent | undefined;
+      const heartbeat = new Heartbeat(settings.heartbeatMs, (quietMs) => {
+        const p = progress.heartbeat(quietMs);
+        pub.status(TaskState.TASK_STATE_WORKING, p.text, p.data);
+      });
+      const handle = spawnRunner({
+        command,
+        args,
+        cwd: workDir,
+        env: runnerEnv(this.o.env, settings.runnerEnvAllow),
+        graceMs: settings.graceMs,
+        ...(settings.runnerTimeoutMs !== undefined ? { timeoutMs: settings.runnerTimeoutMs } : {}),
+        onEvent: (ev) => {
+          if (ev.event === "run_finished") finished = ev;
+          eventsLog?.write(JSON.stringify({ ...ev, ts: new Date().toISOString() }) + "\n");
+          const p = progress.apply(ev);
+          heartbeat.touch();
+          pub.status(TaskState.TASK_STATE_WORKING, p.text, p.data);
+        },
+      });
+      job.handle = handle;
+      heartbeat.start();
+      const onStop = () => {
+        const reason = job.stop.signal.reason as StopReason;
+        const grace = reason === "shutdown" ? SHUTDOWN_GRACE_MS : settings.graceMs;
+        pub.status(
+          TaskState.TASK_STATE_WORKING,
+          `Sent SIGTERM to the runner's process group; SIGKILL in ${grace / 1000} s if it is still running`,
+          progress.snapshot("canceling"),
+        );
+        void handle.terminate(reason, grace);
+      };
+      if (job.stop.signal.aborted) onStop();
+      else job.stop.signal.addEventListener("abort", onStop, { once: true });
+      const outcome = await handle.done;
+      heartbeat.stop();
+      await new Promise<void>((r) => (eventsLog ? eventsLog.end(() => r()) : r()));
+      logger.info({ taskId: job.taskId, runId, outcome: describeOutcome(outcome) }, "runner ended");
+
+      if (outcome.isCanceled) {
+        const why = job.stop.signal.reason === "shutdown" ? "green agent shutting down" : "canceled";
+        return pub.status(
+          TaskState.TASK_STATE_CANCELED,
+          `Task ${why} (exit_code=${outcome.exitCode ?? "null"}, signal=${outcome.signal ?? "none"}${outcome.isForcefullyTerminated ? ", SIGKILL after grace" : ""})`,
+          { ...progress.snapshot("canceled"), exit_code: outcome.exitCode, signal: outcome.signal, forcefully_terminated: outcome.isForcefullyTerminated, elapsed_seconds: outcome.durationMs / 1000 },
+        );
+      }
+      await this.finish(pub, { config, runId, workDir, participants, outcome, finished, external, command });
+    } finally {
+      release();
+    }
+  }
+
+  private async finish(
+    pub: StatusPublisher,
+    r: {
+      config: AssessmentConfig;
+      runId: string;
+      workDir: string;
+      participants: Record<string, string>;
+      outcome: RunnerOutcome;
+      finished: RunnerEvent | undefined;
+      external: boolean;
+      command: string;
+    },
+  ): Promise<void> {
+    const ev = r.finished?.event === "run_finished" ? r.finished : undefined;
+    const str = (v: unknown, fallback: string) => (typeof v === "string" && v.length > 0 ? v : fallback);
+    const artifacts: ArtifactPaths = {
+      results_path: str(ev?.results_path, join(r.workDir, "results.json")),
+      run_metadata_path: str(ev?.run_metadata_path, join(r.workDir, "run_metadata.json")),
+      events_path: str(ev?.events_path, join(r.workDir, "events.jsonl")),
+    };
+    if (r.external) {
+      // External runners (smi-inhabit) write only their results JSON; we record the rest.
+      await writeJsonAtomic(artifacts.run_metadata_path, {
+        run_id: r.runId,
+        benchmark: r.config.benchmark,
+        command: r.command,
+        started_at: new Date(r.outcome.startedAtMs).toISOString(),
+        finished_at: new Date(r.outcome.finishedAtMs).toISOString(),
+        exit_code: r.outcome.exitCode,
+        signal: r.outcome.signal,
+        written_by: "green agent (external runner)",
+      });
+    }
+    const files = await readRunFiles(artifacts);
+    const aggregate = ev?.aggregate && typeof ev.aggregate === "object" ? ev.aggregate : undefined;
+    const bundle = buildBundle({
+      benchmark: r.config.benchmark,
+      runId: r.runId,
+      config: r.config as unknown as Record<string, unknown>,
+      participants: r.participants,
+      outcome: r.outcome,
+      artifacts,
+      files,
+      eventAggregate: aggregate,
+    });
+    const problems = validateBundle(bundle);
+    if (problems.length > 0) {
+      this.o.logger.error({ runId: r.runId, problems }, "bundle invalid");
+      return pub.status(TaskState.TASK_STATE_FAILED, `No valid evaluation bundle could be built: ${problems.join("; ")}`, { problems });
+    }
+    await writeJsonAtomic(join(r.workDir, "evaluation_bundle.json"), bundle);
+    const summary = bundleSummary(bundle);
+    pub.artifact("evaluation_bundle", [dataPart(bundle as unknown as Record<string, unknown>), textPart(summary)]);
+    pub.status(TaskState.TASK_STATE_COMPLETED, summary);
+  }
+}
+
+/** Publishes status updates and artifacts of one task on its bus. */
+class StatusPublisher {
+  constructor(
+    private readonly bus: ExecutionEventBus,
+    private readonly ids: { taskId: string; contextId: string },
+  ) {}
+
+  status(state: TaskState, text: string, data?: Record<string, unknown>): void {
+    const parts = [textPart(text), ...(data ? [dataPart(data)] : [])];
+    this.bus.publish(
+      AgentEvent.statusUpdate({
+        ...this.ids,
+        status: { state, message: agentMessage(parts, this.ids), timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
+  }
+
+  rejected(problems: string[]): void {
+    this.status(TaskState.TASK_STATE_REJECTED, `Request rejected (${problems.length} problem(s)): ${problems.join("; ")}`, { problems });
+  }
+
+  artifact(name: string, parts: ReturnType<typeof textPart>[]): void {
+    this.bus.publish(
+      AgentEvent.artifactUpdate({
+        ...this.ids,
+        artifact: { artifactId: randomUUID(), name, description: "", parts, metadata: undefined, extensions: [] },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    );
+  }
+}

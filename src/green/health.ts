@@ -1,0 +1,78 @@
+/**
+ * `GET /health`: 200 `{status:"ok", activeTasks, queued, runner:{...}}`, or
+ * 503 `degraded` with `missing` naming what is missing.
+ */
+import { access, mkdir } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+import { cliEntry, schemasDir } from "../util/package-root.js";
+import { DEFAULT_SMI_INHABIT_COMMAND } from "./runner-command.js";
+
+export interface RunnerProbe {
+  /** Runner facts for the report. */
+  info: Record<string, unknown>;
+  /** What is missing for runs to work (empty = fine). */
+  missing: string[];
+}
+
+/** Find an executable on PATH (or check an absolute/relative path). */
+export function findExecutable(cmd: string, env: NodeJS.ProcessEnv): string | null {
+  const candidates = isAbsolute(cmd) || cmd.includes("/") ? [cmd] : (env["PATH"] ?? "").split(delimiter).filter(Boolean).map((d) => join(d, cmd));
+  for (const c of candidates) {
+    try {
+      if (existsSync(c)) return c;
+    } catch {
+      // unreadable dir
+    }
+  }
+  return null;
+}
+
+/**
+ * Default probe: the built-in runner entry (dist/cli.js) must exist; the
+ * external smi-inhabit command is reported but optional (only its benchmark needs it).
+ */
+export function defaultRunnerProbe(env: NodeJS.ProcessEnv): () => RunnerProbe {
+  return () => {
+    const smiCmd = env["GREEN_SMI_INHABIT_COMMAND"] || DEFAULT_SMI_INHABIT_COMMAND;
+    const smiPath = findExecutable(smiCmd, env);
+    const builtin = existsSync(cliEntry);
+    return {
+      info: {
+        builtin: { entry: cliEntry, present: builtin },
+        smi_inhabit: { command: smiCmd, found: smiPath !== null },
+      },
+      missing: [...(builtin ? [] : [`built-in runner ${cliEntry} (run npm run build)`])],
+    };
+  };
+}
+
+export interface HealthInput {
+  activeTasks: number;
+  queued: number;
+  maxConcurrent: number;
+  resultsRoot: string;
+  probe: () => RunnerProbe;
+}
+
+export async function healthReport(h: HealthInput): Promise<{ status: number; body: Record<string, unknown> }> {
+  const probe = h.probe();
+  const missing = [...probe.missing];
+  if (!existsSync(schemasDir)) missing.push(`schemas directory ${schemasDir}`);
+  try {
+    await mkdir(h.resultsRoot, { recursive: true });
+    await access(h.resultsRoot, constants.W_OK);
+  } catch {
+    missing.push(`writable results directory ${h.resultsRoot}`);
+  }
+  const body = {
+    status: missing.length === 0 ? "ok" : "degraded",
+    ...(missing.length > 0 ? { missing } : {}),
+    activeTasks: h.activeTasks,
+    queued: h.queued,
+    maxConcurrentTasks: h.maxConcurrent,
+    resultsRoot: h.resultsRoot,
+    runner: probe.info,
+  };
+  return { status: missing.length === 0 ? 200 : 503, body };
+}

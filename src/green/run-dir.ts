@@ -1,0 +1,34 @@
+/**
+ * Per-task work directory `<resultsRoot>/a2a/<run_id>/`: fresh state per
+ * assessment (AgentBeats best practice), namespaced by run id. Nothing the
+ * green agent writes goes elsewhere.
+ */
+import { mkdir, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+import { BenchError } from "../util/errors.js";
+
+/** A fresh run id: `a2a-<UTC yyyymmddThhmmss>-<6 hex>`. */
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
+  return `a2a-${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+/** `<resultsRoot>/a2a/<runId>` (runId is schema-checked: no separators). */
+export function runDirPath(resultsRoot: string, runId: string): string {
+  return join(resolve(resultsRoot), "a2a", runId);
+}
+
+/**
+ * Create the work dir. An existing one is reused only when `resume` is set
+ * (the runner continues from its checkpoint there); otherwise E_RUN_EXISTS.
+ */
+export async function createRunDir(resultsRoot: string, runId: string, resume: boolean): Promise<string> {
+  const dir = runDirPath(resultsRoot, runId);
+  const existing = await stat(dir).catch(() => undefined);
+  if (existing && !resume) {
+    throw new BenchError("E_RUN_EXISTS", `run_id "${runId}" was already used (${dir} exists); pick another run_id or set resume`);
+  }
+  await mkdir(dir, { recursive: true });
+  return dir;
+}

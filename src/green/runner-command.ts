@@ -1,0 +1,80 @@
+/**
+ * Which program the green agent starts for a request. The request chooses
+ * only the benchmark; the program comes from the operator: our own CLI
+ * (`a2a-bench run <benchmark>`) or, for `smi-inhabit`, the command in env
+ * GREEN_SMI_INHABIT_COMMAND (default `smi-inhabit` on PATH).
+ */
+import { join } from "node:path";
+import type { AssessmentConfig } from "../runner/options.js";
+import { cliEntry } from "../util/package-root.js";
+
+export interface RunnerContext {
+  runId: string;
+  /** The task's work dir (also the runner's cwd and `--out`). */
+  workDir: string;
+  /** `<workDir>/config.json`: the validated config. */
+  configPath: string;
+  /** Participant under test, or null. */
+  participantUrl: string | null;
+}
+
+export interface RunnerCommand {
+  command: string;
+  args: string[];
+}
+
+/** Builds the runner command line for a request. Injectable in createGreenApp (tests use fixture runners). */
+export type RunnerCommandFn = (config: AssessmentConfig, ctx: RunnerContext) => RunnerCommand;
+
+/** Default external program for `benchmark: "smi-inhabit"`. */
+export const DEFAULT_SMI_INHABIT_COMMAND = "smi-inhabit";
+
+/**
+ * The built-in runner: `<node> <entry> run <benchmark> --config-file <workDir>/config.json
+ * --agent <url> --out <workDir> --run-id <run_id>` (`--agent` omitted without participant).
+ */
+export function builtinRunnerCommand(entry: string = cliEntry, execPath: string = process.execPath): RunnerCommandFn {
+  return (config, ctx) => ({
+    command: execPath,
+    args: [
+      entry, "run", config.benchmark,
+      "--config-file", ctx.configPath,
+      ...(ctx.participantUrl ? ["--agent", ctx.participantUrl] : []),
+      "--out", ctx.workDir,
+      "--run-id", ctx.runId,
+    ],
+  });
+}
+
+/** smi_bench's `smi-inhabit` flags; results JSON goes to `<workDir>/results.json`. */
+export function smiInhabitCommand(program: string): RunnerCommandFn {
+  return (config, ctx) => {
+    const args: string[] = [];
+    const add = (flag: string, value: string | number | undefined | null) => {
+      if (value !== undefined && value !== null) args.push(flag, String(value));
+    };
+    add("--corpus-root", config.corpus_root);
+    add("--package-ids-file", config.package_ids_file);
+    add("--agent", ctx.participantUrl);
+    add("--rpc-url", config.rpc_url);
+    add("--simulation-mode", config.simulation_mode);
+    add("--per-package-timeout-seconds", config.per_package_timeout_seconds);
+    add("--max-plan-attempts", config.max_plan_attempts);
+    add("--out", join(ctx.workDir, "results.json"));
+    add("--run-id", ctx.runId);
+    add("--samples", config.samples ?? config.num_instances);
+    return { command: program, args };
+  };
+}
+
+/** Default dispatch: smi-inhabit → the operator's external command; everything else → built-in runner. */
+export function defaultRunnerCommand(env: NodeJS.ProcessEnv, entry: string = cliEntry): RunnerCommandFn {
+  const builtin = builtinRunnerCommand(entry);
+  const smi = smiInhabitCommand(env["GREEN_SMI_INHABIT_COMMAND"] || DEFAULT_SMI_INHABIT_COMMAND);
+  return (config, ctx) => (config.benchmark === "smi-inhabit" ? smi(config, ctx) : builtin(config, ctx));
+}
+
+/** Whether a runner writes its own events.jsonl and run_metadata.json (external ones may not). */
+export function isExternalBenchmark(config: AssessmentConfig): boolean {
+  return config.benchmark === "smi-inhabit";
+}
