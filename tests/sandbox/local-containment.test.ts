@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createServer, type Server } from "node:net";
+import { chmod, mkdtemp, readdir, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
+import { silentLogger } from "../../src/util/logger.js";
+
+const hasBwrap = existsSync("/usr/bin/bwrap") || existsSync("/usr/local/bin/bwrap");
+const py = (code: string, timeoutMs = 5000) => ({ language: "python" as const, code, timeoutMs });
+const sh = (code: string, timeoutMs = 5000) => ({ language: "bash" as const, code, timeoutMs });
+
+describe.skipIf(!hasBwrap)("local sandbox (bwrap) containment", () => {
+  let sb: Sandbox;
+  let hostDir: string;
+  let server: Server;
+  let port = 0;
+  let connections = 0;
+
+  beforeAll(async () => {
+    process.env["A2A_TEST_SECRET"] = "hunter2-secret-value";
+    sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 4, limits: { maxProcesses: 32, memoryBytes: 512 * 1024 * 1024, maxOutputBytes: 256 * 1024 } });
+    // Under the checkout, not /tmp: the sandbox has its own /tmp, the checkout is the host FS it sees (read-only).
+    hostDir = await mkdtemp(join(process.cwd(), ".a2a-host-"));
+    await chmod(hostDir, 0o777); // writable by anyone on the host: only the sandbox may stop the write
+    server = createServer((s) => { connections++; s.destroy(); });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    delete process.env["A2A_TEST_SECRET"];
+    await sb.close();
+    server.close();
+    await rm(hostDir, { recursive: true, force: true });
+  });
+
+  test("reports bwrap isolation without warnings", () => {
+    expect(sb.isolation).toBe("bwrap");
+    expect(sb.backend).toBe("local");
+  });
+
+  test("a write outside its dir does not reach the host", async () => {
+    const target = join(hostDir, "escaped.txt");
+    const [forked, alone] = await Promise.all([
+      sb.exec(py(`open(${JSON.stringify(target)}, "w").write("x")`)),
+      sb.exec(sh(`echo x > ${target}`)),
+    ]);
+    expect(forked.exitCode).not.toBe(0);
+    expect(forked.stderrTail).toMatch(/Read-only file system|Permission denied/);
+    expect(alone.exitCode).not.toBe(0);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  test("a symlink in its dir pointing at a host path does not let it write there", async () => {
+    const target = join(hostDir, "via-link.txt");
+    const r = await sb.exec(py(`import os\nos.symlink(${JSON.stringify(hostDir)}, "link")\nopen("link/via-link.txt", "w").write("x")`));
+    expect(r.exitCode).not.toBe(0);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  test("/etc/shadow cannot be read", async () => {
+    const r = await sb.exec(py(`print(open("/etc/shadow").read())`));
+    expect(r.exitCode).toBe(1);
+    expect(r.stdoutTail).not.toMatch(/root:/);
+  });
+
+  test("no network: neither a host loopback port nor an outside address", async () => {
+    const code = (host: string, p: number) =>
+      `import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect((${JSON.stringify(host)}, ${p}))\nprint("connected")`;
+    const [local, outside] = await sb.execMany([py(code("127.0.0.1", port)), py(code("1.1.1.1", 53))]);
+    expect(local!.exitCode).toBe(1);
+    expect(local!.stderrTail).toMatch(/ConnectionRefused|Network is unreachable/);
+    expect(outside!.exitCode).toBe(1);
+    expect(outside!.stdoutTail).not.toContain("connected");
+    expect(connections).toBe(0);
+  });
+
+  test("a fork bomb is stopped, the host is fine and nothing is left behind", async () => {
+    const r = await sb.exec(py(`import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass`, 1500));
+    expect(r.timedOut).toBe(true);
+    await new Promise((res) => setTimeout(res, 300));
+    const left = execFileSync("ps", ["-u", "65534", "-o", "pid=,cmd="], { encoding: "utf8" }).split("\n").filter((l) => l.trim() && !l.includes("-I -B -c"));
+    expect(left).toEqual([]);
+    const after = await sb.exec(py(`print("still fine")`));
+    expect(after.stdoutTail).toBe("still fine\n");
+  });
+
+  test("endless allocation is stopped by the address-space limit", async () => {
+    const r = await sb.exec(py(`a = []\nwhile True:\n    a.append(bytearray(10**7))`, 10_000));
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderrTail).toContain("MemoryError");
+  });
+
+  test("printing gigabytes is stopped at the cap with bounded memory here", async () => {
+    const rss0 = process.memoryUsage().rss;
+    const [forked, alone] = await Promise.all([
+      sb.exec(py(`import sys\nb = "x" * (1 << 20)\nwhile True:\n    sys.stdout.write(b)`, 20_000)),
+      sb.exec(sh(`yes xxxxxxxxxxxxxxxx`, 20_000)),
+    ]);
+    for (const r of [forked, alone]) {
+      expect(r.outputLimitExceeded).toBe(true);
+      expect(r.timedOut).toBe(false);
+      expect(r.stdoutTail.length).toBeLessThanOrEqual(256 * 1024);
+    }
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  test("an infinite loop times out", async () => {
+    const [forked, alone] = await Promise.all([sb.exec(py(`while True: pass`, 500)), sb.exec(sh(`while :; do :; done`, 500))]);
+    for (const r of [forked, alone]) {
+      expect(r.timedOut).toBe(true);
+      expect(r.durationMs).toBeLessThan(3000);
+    }
+  });
+
+  test("host environment secrets are invisible", async () => {
+    const [forked, alone] = await Promise.all([
+      sb.exec(py(`import os\nprint(dict(os.environ))`)),
+      sb.exec(sh(`env; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n'`)),
+    ]);
+    expect(forked.stdoutTail).not.toContain("hunter2");
+    expect(alone.stdoutTail).not.toContain("hunter2");
+    expect(alone.stdoutTail).toContain("PATH=");
+  });
+
+  test("host processes are invisible and cannot be signalled", async () => {
+    const r = await sb.exec(sh(`ls /proc | grep -c '^[0-9]'; cat /proc/*/cmdline 2>/dev/null | tr '\\0' ' '; kill -9 ${process.pid}; kill -9 $PPID; kill -9 -1; echo survived`));
+    expect(r.stdoutTail).not.toContain("vitest");
+    expect(r.stdoutTail).not.toMatch(/node /);
+    const forked = await sb.exec(py(`import os\nos.kill(${process.pid}, 9)`));
+    expect(forked.stderrTail).toContain("ProcessLookupError");
+    // Still alive: this line runs.
+    expect(process.pid).toBeGreaterThan(0);
+  });
+
+  test("killing the fork server reports infraError, then a fresh server serves", async () => {
+    const r = await sb.exec(py(`import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\ntime.sleep(5)`));
+    expect(r.infraError).toMatch(/fork server exited/);
+    expect(r.exitCode).toBeNull();
+    const after = await sb.exec(py(`print(6 * 7)`));
+    expect(after.stdoutTail).toBe("42\n");
+  });
+
+  test("200 jobs run concurrently with correct per-job results, in order", async () => {
+    const reqs = Array.from({ length: 200 }, (_, i) => py(`import time\ntime.sleep(${(199 - i) % 7} / 1000)\nprint(${i} * ${i})`));
+    const rs = await sb.execMany(reqs);
+    expect(rs.map((r) => r.stdoutTail)).toEqual(reqs.map((_, i) => `${i * i}\n`));
+    expect(rs.every((r) => r.exitCode === 0)).toBe(true);
+  });
+
+  test("exit codes, stdin, files and SystemExit map like a plain python run", async () => {
+    const [a, b, c] = await sb.execMany([
+      { ...py(`import sys\nsys.exit(3)`) },
+      { ...py(`import sys\nprint(sys.stdin.read().upper())`), stdin: "hello" },
+      { ...py(`import helper\nprint(helper.X, open("data/x.txt").read())`), files: { "helper.py": "X = 5", "data/x.txt": "d" } },
+    ]);
+    expect(a!.exitCode).toBe(3);
+    expect(b!.stdoutTail).toBe("HELLO\n");
+    expect(c!.stdoutTail).toBe("5 d\n");
+  });
+
+  test("abort kills running jobs (fork server and one-off)", async () => {
+    const ac = new AbortController();
+    const started = Date.now();
+    const p = sb.execMany([py(`import time\ntime.sleep(30)`, 60_000), sh(`sleep 30`, 60_000)], ac.signal);
+    setTimeout(() => ac.abort(), 300);
+    const rs = await p;
+    expect(rs.every((r) => r.isCanceled)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test("workDir is writable, its owner is restored afterwards", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-work-"));
+    try {
+      const r = await sb.exec({ ...sh(`echo made > out.txt; pwd`), workDir: dir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdoutTail.trim()).toBe(dir);
+      expect(await readdir(dir)).toEqual(["out.txt"]);
+      const owner = execFileSync("stat", ["-c", "%u", join(dir, "out.txt")], { encoding: "utf8" }).trim();
+      expect(owner).toBe(String(process.getuid!()));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("exec after close is refused", async () => {
+    const s = await createSandbox({ backend: "local", logger: silentLogger() });
+    await s.close();
+    await s.close();
+    await expect(s.exec(py("print(1)"))).rejects.toMatchObject({ code: "E_SANDBOX_CLOSED" });
+  });
+});
