@@ -183,10 +183,15 @@ export class LocalSandbox implements Sandbox {
       const home = req.asRoot ? "/root" : cwd;
       const env = baseEnv(tools, home, req.env);
       if (!bwrap) env["TMPDIR"] = jobDir;
-      return await runProcess({
+      const outcome = await runProcess({
         command, env, timeoutMs: req.timeoutMs, maxOutputBytes: this.opts.limits.maxOutputBytes, signal,
         ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
       });
+      // bwrap reports its own setup failures (e.g. a bind target it cannot create on the
+      // read-only root) as "bwrap: ..." with exit 1 before the program starts.
+      const setup = /^bwrap: .*/.exec(outcome.stderrTail);
+      if (bwrap && outcome.exitCode === 1 && setup && outcome.stdoutTail === "") return { ...outcome, infraError: setup[0] };
+      return outcome;
     } catch (e) {
       return emptyOutcome({ infraError: `sandbox setup: ${(e as Error).message}` });
     } finally {

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "vitest";
+import { existsSync } from "node:fs";
+import { createSandbox } from "../../src/sandbox/index.js";
+import { silentLogger } from "../../src/util/logger.js";
+
+const py = (code: string, timeoutMs = 5000) => ({ language: "python" as const, code, timeoutMs });
+
+describe("local sandbox fallbacks report their isolation level", () => {
+  test.skipIf(!existsSync("/usr/bin/unshare"))("unshare: own network and PID namespaces, rlimits, a warning", async () => {
+    const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "unshare" });
+    try {
+      expect(sb.isolation).toBe("unshare");
+      expect(sb.warnings.join(" ")).toMatch(/bubblewrap unavailable/);
+      const [net, ok, bash] = await sb.execMany([
+        py(`import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect(("1.1.1.1", 53))`),
+        py(`import os\nprint(os.getuid() != 0, len([p for p in os.listdir("/proc") if p.isdigit()]) < 20)`),
+        { language: "bash", code: "echo $((6*7))", timeoutMs: 5000 },
+      ]);
+      expect(net!.exitCode).toBe(1);
+      expect(ok!.stdoutTail).toBe("True True\n");
+      expect(bash!.stdoutTail).toBe("42\n");
+    } finally {
+      await sb.close();
+    }
+  });
+
+  test("none: runs, with a loud warning", async () => {
+    const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
+    try {
+      expect(sb.isolation).toBe("none");
+      expect(sb.warnings.join(" ")).toMatch(/NOT contained/);
+      const r = await sb.exec(py(`print("ran")`));
+      expect(r.stdoutTail).toBe("ran\n");
+      const t = await sb.exec(py(`while True: pass`, 300));
+      expect(t.timedOut).toBe(true);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  test("invalid options are refused at the entry with the option named", async () => {
+    await expect(createSandbox({ backend: "local", logger: silentLogger(), limits: { maxProcesses: 0 } })).rejects.toThrow(/limits.maxProcesses/);
+    await expect(createSandbox({ backend: "local", logger: silentLogger(), concurrency: -1 })).rejects.toThrow(/concurrency/);
+  });
+});
