@@ -1,12 +1,74 @@
-import type { CliCommand } from "./types.js";
-import { BenchError } from "../util/errors.js";
+/**
+ * `a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH]
+ * [--sandbox local|e2b] [--samples N]`: is this machine ready for a full run?
+ */
+import { parseArgs } from "node:util";
+import type { CliCommand, CliIo } from "./types.js";
+import { UsageError } from "../util/errors.js";
+import { defaultScenarioDir } from "../util/package-root.js";
+import type { BenchmarkName } from "../runner/options.js";
+import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";
 
-// Placeholder until this subcommand is built; it says so and fails.
+const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
+
+export const usage = `Usage: a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH] [--sandbox local|e2b] [--samples N]
+
+Checks, in order, each printed as ✓ or ✗ (with what to do about a ✗):
+node version; dataset readable and parseable; sandbox available (runs print(6*7), reports
+the isolation level); E2B_API_KEY when --sandbox e2b; runner command resolvable (external
+smi-inhabit too); scenario ports free or agents healthy; then one smoke assessment.
+Ends with ready_for_full_run=true|false; exit 0 only when true.
+
+  --scenario DIR    scenario directory (default: the package's scenario_smi/)
+  --benchmark B     ${BENCHMARKS.join("|")} (default humaneval)
+  --dataset PATH    sample | humaneval-full | a data file (default sample)
+  --sandbox S       local | e2b (default local)
+  --samples N       items in the smoke assessment (default 2)
+`;
+
+/** Parse argv (pure). */
+export function parsePreflightArgs(argv: string[]): PreflightOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        scenario: { type: "string" },
+        benchmark: { type: "string" },
+        dataset: { type: "string" },
+        sandbox: { type: "string" },
+        samples: { type: "string" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  const benchmark = v.benchmark ?? "humaneval";
+  if (!(BENCHMARKS as readonly string[]).includes(benchmark))
+    throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${benchmark}"`);
+  const sandbox = v.sandbox ?? "local";
+  if (sandbox !== "local" && sandbox !== "e2b") throw new UsageError(`--sandbox must be local or e2b, got "${sandbox}"`);
+  if (v.samples !== undefined && !/^[1-9]\d*$/.test(v.samples)) throw new UsageError(`--samples must be a positive integer, got "${v.samples}"`);
+  if (v.dataset === "") throw new UsageError("--dataset must not be empty");
+  return {
+    scenarioDir: v.scenario ?? defaultScenarioDir,
+    benchmark: benchmark as BenchmarkName,
+    dataset: v.dataset ?? "sample",
+    sandbox,
+    smokeSamples: v.samples === undefined ? 2 : Number(v.samples),
+  };
+}
+
 export const command: CliCommand = {
   name: "preflight",
-  summary: "(not built yet)",
-  usage: "Usage: a2a-bench preflight (not built yet)",
-  async run() {
-    throw new BenchError("E_NOT_BUILT", "the preflight subcommand is not built yet");
+  summary: "Check node, dataset, sandbox, keys, runner, ports, then run one smoke assessment",
+  usage,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const options = parsePreflightArgs(argv);
+    const report = await runPreflight(options, await defaultPreflightDeps(io.env), io.stdout);
+    return report.ready ? 0 : 1;
   },
 };

@@ -5,7 +5,7 @@
  * bundle, print the summary. Success = a valid bundle from a `completed` task.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { writeJsonAtomic } from "../util/atomic-write.js";
@@ -124,7 +124,16 @@ export async function runSmoke(options: SmokeOptions, stdout: Writable): Promise
       await mkdir(dirname(logPath), { recursive: true });
       agentLog = createWriteStream(logPath);
       say(`starting scenario "${scenario.name}" (${scenario.agents.map((a) => `${a.name} ${a.endpoint}`).join(", ")}); agent logs: ${logPath}`);
-      running = await launchScenario(scenario, { log: agentLog, ownerKind: "smoke", cwd });
+      try {
+        running = await launchScenario(scenario, { log: agentLog, ownerKind: "smoke", cwd });
+      } catch (err) {
+        // Show why: the last lines the agents wrote before the launch gave up.
+        await new Promise<void>((r) => agentLog!.end(r));
+        agentLog = undefined;
+        const tail = (await readFile(logPath, "utf8").catch(() => "")).trimEnd().split("\n").slice(-15);
+        for (const line of tail) if (line !== "") say(`  ${line}`);
+        throw err;
+      }
     }
     const green = options.green ?? greenAgent(scenario).endpoint;
     const greenBase = green.endsWith("/") ? green : green + "/";

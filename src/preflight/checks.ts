@@ -1,0 +1,153 @@
+/**
+ * The individual preflight checks, each a function of its inputs and
+ * injected probes (so tests can drive "missing dataset", "no sandbox", busy
+ * ports without touching the machine).
+ */
+import { existsSync, statSync } from "node:fs";
+import { errorMessage } from "../util/errors.js";
+import type { BenchmarkName } from "../runner/options.js";
+import type { ScenarioAgent } from "../scenario/spec.js";
+import { fail, pass, type CheckResult } from "./check.js";
+
+/** Minimum Node version (package.json `engines`; @e2b/code-interpreter needs 20.18.1). */
+export const MIN_NODE = "20.18.1";
+
+function versionAtLeast(actual: string, min: string): boolean {
+  const a = actual.replace(/^v/, "").split(".").map(Number);
+  const b = min.split(".").map(Number);
+  for (let i = 0; i < 3; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (x !== y) return x > y;
+  }
+  return true;
+}
+
+export function checkNode(version: string): CheckResult {
+  return versionAtLeast(version, MIN_NODE)
+    ? pass("node", `${version} (>= ${MIN_NODE})`)
+    : fail("node", `${version} is older than ${MIN_NODE}`, `install Node ${MIN_NODE} or newer (e.g. \`nvm install 20\`)`);
+}
+
+/** Loads a benchmark's dataset and returns its item count (throws when unreadable/unparsable). */
+export type DatasetLoader = (benchmark: BenchmarkName, dataset: string) => Promise<number>;
+
+export async function checkDataset(benchmark: BenchmarkName, dataset: string, load: DatasetLoader): Promise<CheckResult> {
+  if (benchmark === "smi-inhabit") {
+    // The external runner reads its own corpus; the dataset argument is its corpus root.
+    if (dataset === "sample") return pass("dataset", "smi-inhabit reads its own corpus (pass --dataset <corpus root> to check it)");
+    return existsSync(dataset) && statSync(dataset).isDirectory()
+      ? pass("dataset", `corpus root ${dataset} exists`)
+      : fail("dataset", `corpus root ${dataset} is not a directory`, "point --dataset (config corpus_root) at smi_bench's corpus");
+  }
+  try {
+    const n = await load(benchmark, dataset);
+    if (n === 0) return fail("dataset", `${benchmark} dataset "${dataset}" has no items`, "check the file: it parsed but held no task");
+    return pass("dataset", `${benchmark} dataset "${dataset}": ${n} items parsed`);
+  } catch (err) {
+    return fail(
+      "dataset",
+      `${benchmark} dataset "${dataset}" unusable: ${errorMessage(err)}`,
+      "pass --dataset sample (embedded) or a readable file; for the full sets set A2A_BENCH_DATASETS to the directory holding them (see the README's datasets section)",
+    );
+  }
+}
+
+/** What a sandbox probe found after running a tiny program. */
+export interface SandboxProbe {
+  isolation: string;
+  warnings: readonly string[];
+  /** The tiny program's output (expected "42"). */
+  output: string;
+}
+export type SandboxProber = (backend: "local" | "e2b") => Promise<SandboxProbe>;
+
+export async function checkSandbox(backend: "local" | "e2b", env: NodeJS.ProcessEnv, probe: SandboxProber): Promise<CheckResult> {
+  if (backend === "e2b" && !env["E2B_API_KEY"])
+    return fail("sandbox", "e2b sandbox not tried: E2B_API_KEY is not set", "export E2B_API_KEY=... (or use --sandbox local)");
+  try {
+    const p = await probe(backend);
+    if (p.output.trim() !== "42")
+      return fail("sandbox", `${backend} sandbox ran print(6*7) but printed ${JSON.stringify(p.output.slice(0, 200))}`, "check python3 inside the sandbox (`python3 -c 'print(6*7)'`)", [...p.warnings]);
+    if (p.isolation === "none")
+      return fail(
+        "sandbox",
+        `${backend} sandbox works but isolates nothing (isolation=none)`,
+        "install bubblewrap (`apt-get install bubblewrap`) and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1); in Docker see the README's Docker section",
+        [...p.warnings],
+      );
+    return pass("sandbox", `${backend} sandbox ran print(6*7) → 42, isolation=${p.isolation}`, [...p.warnings]);
+  } catch (err) {
+    return fail(
+      "sandbox",
+      `${backend} sandbox unavailable: ${errorMessage(err)}`,
+      backend === "local"
+        ? "install python3 and bubblewrap (`apt-get install python3 bubblewrap`)"
+        : "check E2B_API_KEY and network access to E2B (E2B_DOMAIN / E2B_API_URL)",
+    );
+  }
+}
+
+export function checkE2bKey(backend: "local" | "e2b", env: NodeJS.ProcessEnv): CheckResult {
+  if (backend !== "e2b") return pass("e2b_key", "not needed (sandbox=local)");
+  return env["E2B_API_KEY"]
+    ? pass("e2b_key", "E2B_API_KEY is set")
+    : fail("e2b_key", "E2B_API_KEY is not set", "export E2B_API_KEY=<your key> in the green agent's environment (or put it in .env for `scenario`)");
+}
+
+/** Benchmarks the built-in runner knows (from the benchmark manager). */
+export type KnownBenchmarks = () => string[];
+
+export function checkRunner(
+  benchmark: BenchmarkName,
+  env: NodeJS.ProcessEnv,
+  deps: { cliEntry: string; known: KnownBenchmarks; resolve: (program: string) => string | undefined },
+): CheckResult {
+  if (benchmark === "smi-inhabit") {
+    const program = env["GREEN_SMI_INHABIT_COMMAND"] || "smi-inhabit";
+    const found = deps.resolve(program);
+    return found
+      ? pass("runner", `smi-inhabit runner: ${found}`)
+      : fail("runner", `smi-inhabit runner "${program}" not found on PATH`, "install smi_bench's smi-inhabit or set GREEN_SMI_INHABIT_COMMAND to its path");
+  }
+  if (!existsSync(deps.cliEntry)) return fail("runner", `${deps.cliEntry} missing`, "run `npm run build`");
+  const known = deps.known();
+  return known.includes(benchmark)
+    ? pass("runner", `\`a2a-bench run ${benchmark}\` via ${deps.cliEntry}`)
+    : fail("runner", `benchmark "${benchmark}" is not registered (known: ${known.join(", ")})`, "pick one of the known benchmarks with --benchmark");
+}
+
+export type PortProbe = (host: string, port: number) => Promise<boolean>;
+export type CardProbe = (cardUrl: string) => Promise<boolean>;
+
+/** Verdict on the scenario's ports: "free" (smoke will start the agents), "running" (smoke uses them) or a ✗. */
+export async function checkPorts(
+  agents: readonly ScenarioAgent[],
+  portFree: PortProbe,
+  cardServed: CardProbe,
+): Promise<{ result: CheckResult; mode: "free" | "running" | "blocked" }> {
+  const states = await Promise.all(
+    agents.map(async (a) => {
+      if (await portFree(a.host, a.port)) return { a, state: "free" as const };
+      return { a, state: (await cardServed(a.cardUrl)) ? ("healthy" as const) : ("busy" as const) };
+    }),
+  );
+  const notes = states.map(({ a, state }) => `${a.name} ${a.host}:${a.port} ${state === "free" ? "free" : state === "healthy" ? "agent healthy" : "in use, no agent card"}`);
+  const busy = states.filter((s) => s.state === "busy");
+  if (busy.length > 0)
+    return {
+      mode: "blocked",
+      result: fail(
+        "ports",
+        `${busy.map((s) => `${s.a.host}:${s.a.port}`).join(", ")} in use by something that is not an agent`,
+        "stop that program (`ss -ltnp` shows it) or change agent_port in scenario.toml; a2a-bench never kills by port",
+        notes,
+      ),
+    };
+  if (states.every((s) => s.state === "free")) return { mode: "free", result: pass("ports", "all free (smoke will start the scenario)", notes) };
+  if (states.every((s) => s.state === "healthy")) return { mode: "running", result: pass("ports", "agents already running and healthy", notes) };
+  return {
+    mode: "blocked",
+    result: fail("ports", "some agents run and others do not", "stop the running ones (`a2a-bench scenario --kill`) or start the rest", notes),
+  };
+}
