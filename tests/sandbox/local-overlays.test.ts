@@ -68,7 +68,7 @@ describe.skipIf(!canOverlay)("overlays, binds and asRoot (RedCode-style throw-aw
     const r = await sb.exec({
       language: "bash", timeoutMs: 5000,
       binds: [{ host: ro, target: "/tmp/in", writable: false }, { host: rw, target: "/tmp/out", writable: true }],
-      code: "cat /tmp/in/in.txt; echo x > /tmp/in/new 2>/dev/null || echo ro-refused; echo y > /tmp/out/made",
+      code: "cat /tmp/in/in.txt; (echo x > /tmp/in/new) 2>/dev/null || echo ro-refused; echo y > /tmp/out/made",
     });
     expect(r.stderrTail).toBe("");
     expect(r.stdoutTail).toBe("dataro-refused\n");
