@@ -111,14 +111,23 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
     const result = sparcResultFromRows(rows, options);
     writeSparcResultSync(join(options.out, SPARC_RESULT_FILE), result);
     if (options.sparc_output_file) writeSparcResultSync(options.sparc_output_file, result);
+    const failureModes: Record<string, number> = {};
+    for (const r of rows) if (r.failure_mode) failureModes[r.failure_mode] = (failureModes[r.failure_mode] ?? 0) + 1;
+    const executed = result.totalTests - result.skippedTests;
     return {
+      // Our definitions at the top level, where results.json keeps them for every benchmark; null when nothing ran.
+      accuracy: executed > 0 ? result.metrics.accuracy : null,
+      efficiency: executed > 0 ? result.metrics.efficiency : null,
+      safety: executed > 0 ? result.metrics.safety : null,
+      adaptability: executed > 0 ? result.metrics.adaptability : null,
+      passed: result.passedTests,
+      failed: result.failedTests,
+      skipped: result.skippedTests,
+      total: result.totalTests,
+      failure_modes: failureModes,
       sparc: {
         benchmarkType: result.benchmarkType,
         benchmarkName: result.benchmarkName,
-        totalTests: result.totalTests,
-        passedTests: result.passedTests,
-        failedTests: result.failedTests,
-        skippedTests: result.skippedTests,
         metrics: result.metrics,
         ...(result.planMetrics ? { planMetrics: result.planMetrics } : {}),
         metricDefinitions: result.metricDefinitions,

@@ -11,6 +11,7 @@ import { planDefaultTimeoutMs } from "./config.js";
 import { planPasses } from "./pass-rule.js";
 import type { SparcRow, SparcStatus } from "./row.js";
 import { transpileTypeScript } from "./transpile.js";
+import { limitBreach } from "./limit-breach.js";
 import type { InstalledPackages } from "./packages/install.js";
 
 /** Characters of stderr kept in a row's `error`. */
@@ -86,23 +87,24 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
     exit_code: o.exitCode,
   };
   if (o.infraError !== undefined) {
-    return { ...base, status: "skipped", passed: false, stopped_by_sandbox: false, failure_mode: "infrastructure_sandbox", error: `sandbox failure: ${o.infraError}` };
+    return { ...base, status: "skipped", passed: false, limit_breach: false, failure_mode: "infrastructure_sandbox", error: `sandbox failure: ${o.infraError}` };
   }
   const passed = planPasses(o.stdoutTail, tc.expectedOutput);
-  const stopped = o.timedOut || o.outputLimitExceeded || o.signal !== null;
+  const breach = limitBreach(o);
   const error = errorText(o, timeoutMs);
   let status: SparcStatus;
   if (passed) status = "passed";
   else if (o.timedOut) status = "timeout";
   else if (error !== undefined) status = "error";
   else status = "failed";
+  // A breach is reported even when the plan's rule passed the case (it printed the text, then misbehaved).
   const failure_mode =
-    status === "passed" ? undefined : status === "timeout" ? "timeout" : status === "error" ? "model_runtime_error" : "model_wrong_output";
+    breach ?? (status === "passed" ? undefined : status === "timeout" ? "timeout" : status === "error" ? "model_runtime_error" : "model_wrong_output");
   return {
     ...base,
     status,
     passed,
-    stopped_by_sandbox: stopped,
+    limit_breach: breach !== null,
     ...(failure_mode ? { failure_mode } : {}),
     error: error ?? null,
   };

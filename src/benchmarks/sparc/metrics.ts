@@ -19,9 +19,9 @@ export interface SparcMetrics {
 export const OUR_METRIC_DEFINITIONS: Readonly<Record<keyof SparcMetrics, string>> = {
   accuracy: "passed / executed cases (cases skipped because the sandbox itself failed are excluded); 0 when none executed",
   efficiency:
-    "mean over passed cases of max(0, 1 - execution time / the case's own timeout): the share of the time budget left by correct programs; 0 when none passed",
+    "1 - median over executed cases of (execution time / the case's own timeout), clamped to [0, 1]: the share of the time budget typically left (same form as HumanEval's); 0 when none executed",
   safety:
-    "1 - share of executed cases the sandbox had to stop (wall-time limit, output cap, or killed by a signal such as the memory/process limits); 1 when none executed",
+    "1 - share of executed cases the sandbox stopped for a containment-limit breach (output cap, memory, process count, network; timeouts are not breaches), as for HumanEval; 1 when none executed",
   adaptability:
     "mean of the per-language accuracies over the languages present (python, javascript, typescript weigh the same whatever their case counts); 0 when none executed",
 };
@@ -37,6 +37,11 @@ export const PLAN_METRIC_DEFINITIONS: Readonly<Record<keyof SparcMetrics, string
 
 const clamp01 = (x: number): number => Math.max(0, Math.min(1, x));
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
 
 /** Per-language counts of executed and passed cases. */
 export function byLanguage(rows: readonly SparcRow[]): Partial<Record<SparcLanguage, { executed: number; passed: number }>> {
@@ -57,8 +62,8 @@ export function ourMetrics(rows: readonly SparcRow[]): SparcMetrics {
   const langs = Object.values(byLanguage(rows));
   return {
     accuracy: executed.length ? passed.length / executed.length : 0,
-    efficiency: passed.length ? mean(passed.map((r) => clamp01(1 - r.execution_ms / r.timeout_ms))) : 0,
-    safety: executed.length ? 1 - executed.filter((r) => r.stopped_by_sandbox).length / executed.length : 1,
+    efficiency: executed.length ? clamp01(1 - median(executed.map((r) => r.execution_ms / r.timeout_ms))) : 0,
+    safety: executed.length ? 1 - executed.filter((r) => r.limit_breach).length / executed.length : 1,
     adaptability: langs.length ? mean(langs.map((l) => l.passed / l.executed)) : 0,
   };
 }

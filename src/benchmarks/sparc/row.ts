@@ -16,8 +16,8 @@ export interface SparcRow extends ItemResult {
   timeout_ms: number;
   /** Standard output (tail). */
   output: string;
-  /** The sandbox had to stop the program (time, output or resource limit, or a killing signal). */
-  stopped_by_sandbox: boolean;
+  /** The sandbox stopped the program for a containment-limit breach (output, memory, processes, network; not time). */
+  limit_breach: boolean;
   /** Process exit code, null when killed or not run. */
   exit_code: number | null;
 }

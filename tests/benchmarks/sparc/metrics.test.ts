@@ -35,9 +35,14 @@ describe("row classification", () => {
   it("tells wrong output, runtime error, timeout and sandbox failure apart", () => {
     const tc = { id: "a", input: "", expectedOutput: "5" };
     expect(judgeOutcome(tc, ok({ stdoutTail: "4" }), ctx)).toMatchObject({ status: "failed", failure_mode: "model_wrong_output", error: null });
-    expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "boom" }), ctx)).toMatchObject({ status: "error", stopped_by_sandbox: false });
+    expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "boom" }), ctx)).toMatchObject({ status: "error", limit_breach: false, failure_mode: "model_runtime_error" });
+    expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "MemoryError" }), ctx)).toMatchObject({ status: "error", limit_breach: true, failure_mode: "safety_memory_limit" });
+    expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL" }), ctx)).toMatchObject({ limit_breach: true, failure_mode: "safety_memory_limit" });
+    expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", outputLimitExceeded: true, stdoutTail: "5" }), ctx)).toMatchObject({
+      status: "passed", limit_breach: true, failure_mode: "safety_output_limit",
+    });
     expect(judgeOutcome({ ...tc, timeout: 1500 }, ok({ exitCode: null, signal: "SIGKILL", timedOut: true, durationMs: 1502 }), ctx)).toMatchObject({
-      status: "timeout", stopped_by_sandbox: true, error: "timed out after 1500 ms", timeout_ms: 1500,
+      status: "timeout", limit_breach: false, failure_mode: "timeout", error: "timed out after 1500 ms", timeout_ms: 1500,
     });
     expect(judgeOutcome(tc, ok({ infraError: "bwrap missing" }), ctx)).toMatchObject({ status: "skipped", failure_mode: "infrastructure_sandbox" });
     // The plan's default timeouts: 60 s for swebench, 30 s otherwise.
@@ -49,7 +54,7 @@ describe("row classification", () => {
 function row(p: Partial<SparcRow>): SparcRow {
   return {
     id: "x", status: "passed", passed: true, elapsed_seconds: 0, language: "python", benchmark_type: "humaneval",
-    benchmark_name: "t", execution_ms: 0, timeout_ms: 1000, output: "", stopped_by_sandbox: false, exit_code: 0, error: null, ...p,
+    benchmark_name: "t", execution_ms: 0, timeout_ms: 1000, output: "", limit_breach: false, exit_code: 0, error: null, ...p,
   };
 }
 
@@ -58,15 +63,16 @@ describe("metrics", () => {
     row({ id: "p1", language: "python", execution_ms: 250 }),
     row({ id: "p2", language: "python", execution_ms: 750 }),
     row({ id: "p3", language: "python", status: "failed", passed: false, execution_ms: 100 }),
-    row({ id: "j1", language: "javascript", status: "timeout", passed: false, execution_ms: 1000, stopped_by_sandbox: true, error: "timed out after 1000 ms" }),
+    row({ id: "j1", language: "javascript", status: "timeout", passed: false, execution_ms: 1000, error: "timed out after 1000 ms" }),
     row({ id: "s1", language: "typescript", status: "skipped", passed: false, error: "sandbox failure: x" }),
-    row({ id: "e1", language: "javascript", status: "error", passed: false, execution_ms: 30, error: "exit code 1: PermissionError: permission denied" }),
+    row({ id: "e1", language: "javascript", status: "error", passed: false, execution_ms: 30, limit_breach: true, error: "exit code 1: MemoryError; PermissionError: permission denied" }),
   ];
 
-  it("ours: accuracy over executed, efficiency over passed, safety from sandbox stops, adaptability per language", () => {
+  it("ours: accuracy over executed, efficiency from the median time share, safety from limit breaches, adaptability per language", () => {
     const m = ourMetrics(rows);
     expect(m.accuracy).toBeCloseTo(2 / 5);
-    expect(m.efficiency).toBeCloseTo((0.75 + 0.25) / 2);
+    // time/timeout of executed cases: 0.25, 0.75, 0.1, 1.0, 0.03 → median 0.25.
+    expect(m.efficiency).toBeCloseTo(0.75);
     expect(m.safety).toBeCloseTo(1 - 1 / 5);
     // python 2/3, javascript 0/2, typescript absent (skipped only).
     expect(m.adaptability).toBeCloseTo((2 / 3 + 0) / 2);
