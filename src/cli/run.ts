@@ -20,12 +20,9 @@ import type { Logger } from "../util/logger.js";
 export const STOP_GRACE_MS = 2000;
 
 async function openSandbox(options: RunOptions, logger: Logger): Promise<Sandbox> {
-  // The sandbox module is another part of the project; imported lazily so `run --help` does not load it.
-  const specifier = "../sandbox/index.js";
-  const mod = (await import(specifier)) as {
-    createSandbox(o: { backend: "local" | "e2b"; logger: Logger; limits?: unknown }): Promise<Sandbox> | Sandbox;
-  };
-  return mod.createSandbox({ backend: options.sandbox ?? "local", logger });
+  // Imported lazily so `run --help` does not load the sandbox backends.
+  const { createSandbox } = await import("../sandbox/index.js");
+  return createSandbox({ backend: options.sandbox ?? "local", logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
 }
 
 // stdin closing means our parent (the green agent) is gone — but only a pipe says so; a TTY or /dev/null does not.

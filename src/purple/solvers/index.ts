@@ -6,6 +6,8 @@ import type { Solver } from "../solver.js";
 import { UsageError } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
 import { createEchoSolver } from "./echo.js";
+import { createGoldSolver } from "./gold.js";
+import { createOpenAISolver } from "./openai.js";
 
 /** Options every solver factory receives (from the purple CLI flags / env). */
 export interface SolverOptions {
@@ -22,6 +24,8 @@ export type SolverFactory = (options: SolverOptions) => Solver | Promise<Solver>
 /** Mode name → factory. Extend by adding an entry. */
 export const SOLVERS: Record<string, SolverFactory> = {
   echo: () => createEchoSolver(),
+  gold: (options) => createGoldSolver(options),
+  openai: (options) => createOpenAISolver(options),
 };
 
 /** Names of the registered modes, in table order. */

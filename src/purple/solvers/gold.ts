@@ -1,0 +1,90 @@
+/**
+ * `gold` mode: answer each benchmark task with the dataset's reference
+ * solution, as SWE-bench validates its harness with gold patches — a gold
+ * run that does not score 100% exposes a harness bug, not a model's.
+ *
+ * One table entry per benchmark (GOLD_ANSWERERS). The task names its
+ * benchmark and ids in the request's DataPart (or metadata); the dataset is
+ * the one the request names (`sample`, `humaneval-full`, or a readable path)
+ * or, failing that, one given to the purple CLI with `--dataset`.
+ */
+import type { Solver, SolverInput, SolverReply } from "../solver.js";
+import type { SolverOptions } from "./index.js";
+import { BenchError } from "../../util/errors.js";
+import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "../../benchmarks/humaneval/dataset.js";
+
+/** Looks up the reference answer of one task. */
+export type GoldAnswerer = (task: Record<string, unknown>, ctx: GoldContext) => Promise<SolverReply>;
+
+export interface GoldContext {
+  /** Datasets given to the purple CLI (`--dataset`), tried after the request's own. */
+  datasets: readonly string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/** Typed failure: no reference answer for this task. */
+export class GoldError extends BenchError {
+  constructor(message: string) {
+    super("E_GOLD", message);
+  }
+}
+
+const humanEvalCache = new Map<string, Promise<LoadedDataset>>();
+
+function loadCached(dataset: string, env: NodeJS.ProcessEnv): Promise<LoadedDataset> {
+  let p = humanEvalCache.get(dataset);
+  if (!p) {
+    p = loadHumanEval(dataset, env);
+    p.catch(() => humanEvalCache.delete(dataset)); // a missing file may appear later
+    humanEvalCache.set(dataset, p);
+  }
+  return p;
+}
+
+async function humanEvalGold(task: Record<string, unknown>, ctx: GoldContext): Promise<SolverReply> {
+  const taskId = task["task_id"];
+  if (typeof taskId !== "string") throw new GoldError("humaneval task without a task_id");
+  const named = typeof task["dataset"] === "string" ? [task["dataset"]] : [];
+  const candidates = [...new Set([...named, ...ctx.datasets, SAMPLE_DATASET])];
+  const tried: string[] = [];
+  for (const dataset of candidates) {
+    let ds: LoadedDataset;
+    try {
+      ds = await loadCached(dataset, ctx.env);
+    } catch (err) {
+      tried.push(`${dataset} (${(err as Error).message})`);
+      continue;
+    }
+    const problem = ds.problems.find((p) => p.task_id === taskId);
+    if (problem) return { text: "```python\n" + problem.canonical_solution + "```\n" };
+    tried.push(`${dataset} (no ${taskId})`);
+  }
+  throw new GoldError(`no reference solution for ${taskId}; tried ${tried.join(", ")}`);
+}
+
+/** Benchmark name → reference-answer lookup. Add a benchmark with one entry. */
+export const GOLD_ANSWERERS: Record<string, GoldAnswerer> = {
+  humaneval: humanEvalGold,
+};
+
+function taskOf(input: SolverInput): Record<string, unknown> {
+  return input.data ?? input.metadata ?? {};
+}
+
+/** Create the gold solver. */
+export function createGoldSolver(options: SolverOptions = {}): Solver {
+  const ctx: GoldContext = { datasets: options.datasets ?? [], env: options.env ?? process.env };
+  return {
+    mode: "gold",
+    async solve(input) {
+      const task = taskOf(input);
+      const benchmark = task["benchmark"];
+      if (typeof benchmark !== "string") throw new GoldError("the request names no benchmark (DataPart or metadata `benchmark`)");
+      const answer = Object.hasOwn(GOLD_ANSWERERS, benchmark) ? GOLD_ANSWERERS[benchmark] : undefined;
+      if (!answer) {
+        throw new GoldError(`no gold answers for benchmark "${benchmark}" (known: ${Object.keys(GOLD_ANSWERERS).join(", ")})`);
+      }
+      return answer(task, ctx);
+    },
+  };
+}

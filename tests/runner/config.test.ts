@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CONFIG_KEYS, optionTable, parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../../src/runner/config.js";
+import { readSchema } from "../../src/util/schema.js";
+import { UsageError } from "../../src/util/errors.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cfg-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("run options from the schema", () => {
+  it("has one flag per schema key (kebab-case) plus --config-file and --out", () => {
+    const keys = Object.keys((readSchema("assessment_request.schema.json")["properties"] as object)).filter((k) => k !== "benchmark");
+    expect([...CONFIG_KEYS].sort()).toEqual(keys.sort());
+    const flags = Object.keys(optionTable());
+    for (const k of keys) expect(flags).toContain(k.replace(/_/g, "-"));
+    expect(flags).toContain("config-file");
+    expect(flags).toContain("out");
+    expect(usageText()).toContain("--per-task-timeout-seconds");
+  });
+
+  it("parses flags, comma lists and coerces types with defaults applied", () => {
+    const args = parseRunArgs(["humaneval", "--k", "1,10", "--n", "20", "--per-task-timeout-seconds", "2.5", "--resume", "--run-id", "r1"]);
+    const o = resolveRunOptions(args, {}, dir);
+    expect(o).toMatchObject({ benchmark: "humaneval", k: [1, 10], n: 20, per_task_timeout_seconds: 2.5, resume: true, run_id: "r1", dataset: "sample", seed: 0, sandbox: "local" });
+    expect(o.out).toBe(join(dir, "results", "humaneval", "r1"));
+    expect(o.concurrency).toBeGreaterThanOrEqual(1);
+  });
+
+  it("lets flags override the config file and maps num_instances to samples", async () => {
+    const file = join(dir, "config.json");
+    await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: 3, num_instances: 4, n: 2 }));
+    const fileConfig = await readConfigFile(file);
+    const o = resolveRunOptions(parseRunArgs(["humaneval", "--config-file", file, "--seed", "9", "--out", dir]), fileConfig);
+    expect(o).toMatchObject({ seed: 9, samples: 4, n: 2, out: dir });
+    expect(o.run_id).toMatch(/^humaneval-\d{8}T\d{6}-[0-9a-f]{4}$/);
+  });
+
+  it("lists every problem in one usage error", () => {
+    const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "docker", "--seed", "x"]);
+    try {
+      resolveRunOptions(args, {}, dir);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      const msg = (err as Error).message;
+      expect(msg).toMatch(/--n: must be >= 1/);
+      expect(msg).toMatch(/--sandbox: must be one of \["local","e2b"\]/);
+      expect(msg).toMatch(/--seed: must be integer/);
+    }
+  });
+
+  it("rejects unknown flags, a missing benchmark and a config file of the wrong shape", async () => {
+    expect(() => parseRunArgs(["humaneval", "--bogus", "1"])).toThrow(UsageError);
+    expect(() => parseRunArgs([])).toThrow(/missing <benchmark>/);
+    const file = join(dir, "bad.json");
+    await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: "3", extra: 1 }));
+    await expect(readConfigFile(file)).rejects.toThrow(/seed: must be integer.*unknown key "extra"|unknown key "extra".*seed/);
+    await writeFile(file, "[1]");
+    await expect(readConfigFile(file)).rejects.toThrow(/must be a JSON object/);
+  });
+
+  it("refuses a config file naming another benchmark", () => {
+    expect(() => resolveRunOptions(parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir)).toThrow(/config file says benchmark "swebench"/);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Unit tests of the generic runner with a FAKE sandbox and a fake benchmark
+ * (framework behaviour only: selection, resume, checkpoint, events, stop).
+ * HumanEval scoring runs in the real sandbox in tests/benchmarks/humaneval.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runBenchmark } from "../../src/runner/run-benchmark.js";
+import type { BenchmarkDefinition, ItemResult } from "../../src/runner/benchmark.js";
+import type { RunOptions } from "../../src/runner/options.js";
+import type { Sandbox, ExecOutcome } from "../../src/sandbox/types.js";
+import type { RunnerEvent } from "../../src/runner/protocol.js";
+import { silentLogger } from "../../src/util/logger.js";
+import { checkAgainst } from "../../src/util/schema.js";
+
+/** Fake sandbox: records calls, runs nothing. */
+function fakeSandbox(): Sandbox & { closed: boolean } {
+  const ok: ExecOutcome = { exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 1, stdoutTail: "", stderrTail: "" };
+  return {
+    backend: "local",
+    isolation: "none",
+    warnings: ["fake sandbox: nothing is isolated"],
+    closed: false,
+    async exec() {
+      return ok;
+    },
+    async execMany(reqs) {
+      return reqs.map(() => ok);
+    },
+    async close() {
+      this.closed = true;
+    },
+  };
+}
+
+interface Item {
+  id: string;
+  good: boolean;
+}
+
+function fakeBenchmark(count: number, evaluated: string[], delayMs = 0): BenchmarkDefinition<Item> {
+  return {
+    name: "fake",
+    async loadItems() {
+      return Array.from({ length: count }, (_, i) => ({ id: `t/${i}`, good: i % 3 !== 0 }));
+    },
+    needsParticipant: () => false,
+    async evaluate(item, ctx): Promise<ItemResult> {
+      evaluated.push(item.id);
+      if (delayMs) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, delayMs);
+          ctx.signal.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true });
+        });
+      }
+      if (ctx.signal.aborted) return { id: item.id, status: "canceled", passed: false, elapsed_seconds: 0 };
+      return item.good
+        ? { id: item.id, status: "passed", passed: true, elapsed_seconds: 0.01 }
+        : { id: item.id, status: "failed", passed: false, elapsed_seconds: 0.01, failure_mode: "model_wrong_answer" };
+    },
+    aggregate(rows) {
+      return { accuracy: rows.filter((r) => r.passed).length / rows.length, total: rows.length, failure_modes: {} };
+    },
+  };
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "runner-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const opts = (over: Partial<RunOptions> = {}): RunOptions => ({ benchmark: "humaneval", run_id: "r1", out: dir, seed: 0, n: 1, k: [1], concurrency: 2, ...over });
+
+describe("runBenchmark (fake sandbox)", () => {
+  it("writes results, events and run_metadata; results match the schema; events in order", async () => {
+    const events: RunnerEvent[] = [];
+    const sandbox = fakeSandbox();
+    const evaluated: string[] = [];
+    const out = await runBenchmark(fakeBenchmark(6, evaluated) as unknown as BenchmarkDefinition, opts(), {
+      logger: silentLogger(),
+      createSandbox: () => sandbox,
+      progress: { onEvent: (e) => events.push(e), close() {} },
+    });
+    expect(out.exitCode).toBe(0);
+    expect(sandbox.closed).toBe(true);
+    const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8")) as { rows: ItemResult[]; aggregate: Record<string, unknown>; isolation: unknown };
+    expect(checkAgainst("results.schema.json", results)).toEqual([]);
+    expect(results.rows.map((r) => r.id)).toEqual(["t/0", "t/1", "t/2", "t/3", "t/4", "t/5"]);
+    expect(results.aggregate["accuracy"]).toBeCloseTo(4 / 6);
+    expect(results.isolation).toEqual({ backend: "local", level: "none", warnings: ["fake sandbox: nothing is isolated"] });
+    const names = events.map((e) => e.event);
+    expect(names[0]).toBe("run_started");
+    expect(names.at(-1)).toBe("run_finished");
+    expect(names.filter((n) => n === "task_finished")).toHaveLength(6);
+    expect(names.filter((n) => n === "checkpoint_written")).toHaveLength(6);
+    const finished = events.filter((e) => e.event === "task_finished");
+    expect(finished.at(-1)).toMatchObject({ done: 6, total: 6, passed_so_far: 4 });
+    const lines = (await readFile(join(dir, "events.jsonl"), "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(events.length);
+    const meta = JSON.parse(await readFile(join(dir, "run_metadata.json"), "utf8")) as Record<string, unknown>;
+    expect(meta).toMatchObject({ run_id: "r1", benchmark: "fake", items: { in_dataset: 6, selected: 6, resumed: 0, evaluated: 6 } });
+    expect((meta["dataset"] as { sha256: string }).sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("samples and shards before evaluating", async () => {
+    const evaluated: string[] = [];
+    await runBenchmark(fakeBenchmark(40, evaluated) as unknown as BenchmarkDefinition, opts({ samples: 10, shard_index: 1, num_shards: 3 }), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
+    expect(evaluated).toHaveLength(3); // 10 sampled, round-robin positions 1, 4, 7
+  });
+
+  it("resumes: skips finished items, refuses other settings and a tampered checkpoint", async () => {
+    const first: string[] = [];
+    await runBenchmark(fakeBenchmark(5, first) as unknown as BenchmarkDefinition, opts(), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    const ck = JSON.parse(await readFile(join(dir, "checkpoint.json"), "utf8")) as { rows: ItemResult[] };
+    expect(ck.rows).toHaveLength(5);
+
+    // Resume with everything done evaluates nothing and reproduces the results.
+    const second: string[] = [];
+    const out = await runBenchmark(fakeBenchmark(5, second) as unknown as BenchmarkDefinition, opts({ resume: true }), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    expect(second).toEqual([]);
+    expect((out.results?.["rows"] as unknown[]).length).toBe(5);
+
+    // Other settings than the checkpoint's are refused before any item runs.
+    const third: string[] = [];
+    await expect(
+      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true, seed: 4 }), { logger: silentLogger(), createSandbox: () => fakeSandbox() }),
+    ).rejects.toThrow(/settings differ \(seed: checkpoint 0, now 4\)/);
+    await expect(
+      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true, agent: "http://127.0.0.1:9/" }), { logger: silentLogger(), createSandbox: () => fakeSandbox() }),
+    ).rejects.toThrow(/agent: checkpoint null/);
+    expect(third).toEqual([]);
+
+    const text = await readFile(join(dir, "checkpoint.json"), "utf8");
+    await writeFile(join(dir, "checkpoint.json"), text.replace('"status": "failed"', '"status": "passed"'));
+    await expect(
+      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true }), { logger: silentLogger(), createSandbox: () => fakeSandbox() }),
+    ).rejects.toMatchObject({ code: "E_CHECKPOINT_CORRUPT" });
+    expect(third).toEqual([]);
+  });
+
+  it("a partial checkpoint makes resume evaluate only the rest", async () => {
+    const controller = new AbortController();
+    const first: string[] = [];
+    const events: RunnerEvent[] = [];
+    const sandbox = fakeSandbox();
+    const run = runBenchmark(fakeBenchmark(8, first, 50) as unknown as BenchmarkDefinition, opts({ concurrency: 1 }), {
+      logger: silentLogger(),
+      createSandbox: () => sandbox,
+      signal: controller.signal,
+      progress: {
+        onEvent: (e) => {
+          events.push(e);
+          if (e.event === "task_finished" && e.done === 3) controller.abort();
+        },
+        close() {},
+      },
+    });
+    const out = await run;
+    expect(out).toMatchObject({ exitCode: 143, interrupted: true });
+    expect(sandbox.closed).toBe(true);
+    const ck = JSON.parse(await readFile(join(dir, "checkpoint.json"), "utf8")) as { rows: ItemResult[] };
+    expect(ck.rows.map((r) => r.id)).toEqual(["t/0", "t/1", "t/2"]);
+    await expect(readFile(join(dir, "results.json"))).rejects.toThrow();
+
+    const second: string[] = [];
+    const done = await runBenchmark(fakeBenchmark(8, second) as unknown as BenchmarkDefinition, opts({ resume: true }), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    expect(second.sort()).toEqual(["t/3", "t/4", "t/5", "t/6", "t/7"]);
+    expect((done.results?.["rows"] as ItemResult[]).map((r) => r.id)).toEqual(["t/0", "t/1", "t/2", "t/3", "t/4", "t/5", "t/6", "t/7"]);
+  });
+
+  it("requires a participant URL when the benchmark needs one", async () => {
+    const def = { ...fakeBenchmark(1, []), needsParticipant: () => true };
+    await expect(runBenchmark(def as unknown as BenchmarkDefinition, opts(), { logger: silentLogger(), createSandbox: () => fakeSandbox() })).rejects.toMatchObject({ code: "E_NO_PARTICIPANT" });
+  });
+});
