@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
+import { runPreflight, type PreflightDeps } from "../../src/preflight/run-preflight.js";
+import { parsePreflightArgs } from "../../src/cli/preflight.js";
+import { loadDatasetItems } from "../../src/preflight/default-probes.js";
+import { defaultScenarioDir } from "../../src/util/package-root.js";
+import type { SmokeResult } from "../../src/smoke/run-smoke.js";
+
+function sink(): { stream: Writable; text: () => string } {
+  let text = "";
+  return {
+    stream: new Writable({
+      write(chunk, _enc, cb) {
+        text += chunk.toString();
+        cb();
+      },
+    }),
+    text: () => text,
+  };
+}
+
+const okSmoke: SmokeResult = {
+  exitCode: 0,
+  finalState: "completed",
+  responsePath: "/r/response.json",
+  bundlePath: "/r/bundle.json",
+  bundle: {},
+  problems: [],
+  methods: ["message/stream"],
+};
+
+/** Every probe healthy; tests break one at a time. */
+function deps(over: Partial<PreflightDeps> = {}): PreflightDeps & { smokeCalls: unknown[] } {
+  const smokeCalls: unknown[] = [];
+  return {
+    nodeVersion: "v20.19.0",
+    env: {},
+    loadDataset: async () => 12,
+    probeSandbox: async () => ({ isolation: "bwrap", warnings: [], output: "42\n" }),
+    knownBenchmarks: () => ["humaneval"],
+    resolveCommand: () => undefined,
+    cliEntry: process.execPath, // any existing file
+    portFree: async () => true,
+    cardServed: async () => false,
+    smoke: async (o) => {
+      smokeCalls.push(o);
+      return okSmoke;
+    },
+    smokeCalls,
+    ...over,
+  };
+}
+
+const options = parsePreflightArgs(["--scenario", defaultScenarioDir]);
+
+describe("preflight", () => {
+  it("passes every check in order and ends ready_for_full_run=true", async () => {
+    const out = sink();
+    const d = deps();
+    const report = await runPreflight(options, d, out.stream);
+    expect(report.ready).toBe(true);
+    expect(report.results.map((r) => r.name)).toEqual(["node", "dataset", "sandbox", "e2b_key", "runner", "ports", "smoke"]);
+    expect(out.text()).toContain("✓ sandbox: local sandbox ran print(6*7) → 42, isolation=bwrap");
+    expect(out.text().trimEnd().endsWith("ready_for_full_run=true")).toBe(true);
+    expect(d.smokeCalls).toEqual([expect.objectContaining({ start: true, benchmark: "humaneval", samples: 2 })]);
+  });
+
+  it("a missing dataset is a ✗ with the fix, and the run is not ready", async () => {
+    const out = sink();
+    const report = await runPreflight(
+      { ...options, dataset: "/nonexistent/HumanEval.jsonl.gz" },
+      deps({ loadDataset: loadDatasetItems }), // the real loader
+      out.stream,
+    );
+    expect(report.ready).toBe(false);
+    expect(out.text()).toMatch(/✗ dataset: humaneval dataset "\/nonexistent\/HumanEval.jsonl.gz" unusable: .*ENOENT/);
+    expect(out.text()).toContain("→ pass --dataset sample");
+    expect(out.text()).toContain("ready_for_full_run=false");
+  });
+
+  it("the embedded sample parses through the real loader", async () => {
+    expect(await loadDatasetItems("humaneval", "sample")).toBeGreaterThanOrEqual(10);
+  });
+
+  it("no sandbox is a ✗ naming why", async () => {
+    const out = sink();
+    const report = await runPreflight(
+      options,
+      deps({
+        probeSandbox: async () => {
+          throw new Error("neither bwrap nor unshare nor python3 available");
+        },
+      }),
+      out.stream,
+    );
+    expect(report.ready).toBe(false);
+    expect(out.text()).toContain("✗ sandbox: local sandbox unavailable: neither bwrap nor unshare nor python3 available");
+    expect(out.text()).toContain("→ install python3 and bubblewrap");
+  });
+
+  it("a sandbox that isolates nothing is not ready", async () => {
+    const out = sink();
+    const report = await runPreflight(options, deps({ probeSandbox: async () => ({ isolation: "none", warnings: ["no isolation"], output: "42" }) }), out.stream);
+    expect(report.ready).toBe(false);
+    expect(out.text()).toContain("✗ sandbox: local sandbox works but isolates nothing (isolation=none)");
+  });
+
+  it("sandbox=e2b without E2B_API_KEY fails both the sandbox and the key check", async () => {
+    const out = sink();
+    const report = await runPreflight({ ...options, sandbox: "e2b" }, deps(), out.stream);
+    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual(["sandbox", "e2b_key"]);
+    expect(out.text()).toContain("→ export E2B_API_KEY=");
+  });
+
+  it("an old node, an unregistered benchmark and a missing smi-inhabit are reported", async () => {
+    const out = sink();
+    await runPreflight({ ...options, benchmark: "smi-inhabit" }, deps({ nodeVersion: "v18.20.0" }), out.stream);
+    expect(out.text()).toContain("✗ node: v18.20.0 is older than 20.18.1");
+    expect(out.text()).toContain('✗ runner: smi-inhabit runner "smi-inhabit" not found on PATH');
+  });
+
+  it("a port held by a non-agent blocks the smoke run (and nothing is killed)", async () => {
+    const out = sink();
+    const d = deps({ portFree: async (_h, port) => port !== 9999, cardServed: async () => false });
+    const report = await runPreflight(options, d, out.stream);
+    expect(report.ready).toBe(false);
+    expect(out.text()).toContain("✗ ports: 127.0.0.1:9999 in use by something that is not an agent");
+    expect(out.text()).toContain("✗ smoke: not run: ports blocked");
+    expect(d.smokeCalls).toEqual([]);
+  });
+
+  it("uses running healthy agents instead of starting them", async () => {
+    const out = sink();
+    const d = deps({ portFree: async () => false, cardServed: async () => true });
+    await runPreflight(options, d, out.stream);
+    expect(d.smokeCalls).toEqual([expect.objectContaining({ start: false })]);
+  });
+
+  it("a failed smoke is a ✗ pointing at the saved response", async () => {
+    const out = sink();
+    const report = await runPreflight(
+      options,
+      deps({ smoke: async () => ({ ...okSmoke, exitCode: 1, finalState: "failed", problems: ['task ended "failed"'] }) }),
+      out.stream,
+    );
+    expect(report.ready).toBe(false);
+    expect(out.text()).toContain('✗ smoke: failed: task ended "failed"');
+    expect(out.text()).toContain("→ inspect /r/response.json");
+  });
+
+  it("rejects bad flags", () => {
+    expect(() => parsePreflightArgs(["--sandbox", "docker"])).toThrow("--sandbox must be local or e2b");
+    expect(() => parsePreflightArgs(["--benchmark", "mmlu"])).toThrow("--benchmark must be one of");
+  });
+});
