@@ -3,8 +3,8 @@
  * TOML against the layout's schema; every problem names the file, the key
  * (TOML dotted path) and its line in the source.
  */
-import { readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { ErrorObject } from "ajv";
 import { BenchError } from "../util/errors.js";
@@ -133,8 +133,9 @@ interface TutorialToml {
 }
 
 /** Arguments of our own `green`/`purple` subcommand for an smi-layout agent. */
-export function ownAgentArgs(a: SmiAgentToml, dir: string): string[] {
-  const card = isAbsolute(a.card) ? a.card : join(dir, a.card);
+export function ownAgentArgs(a: SmiAgentToml): string[] {
+  // `card` is not passed on: our agents build their card from the package's scenario_smi/*_agent_card.toml
+  // and --card-url; the key is kept (and checked to exist) for smi_bench compatibility.
   const args = [
     cliEntry,
     a.is_green ? "green" : "purple",
@@ -144,8 +145,6 @@ export function ownAgentArgs(a: SmiAgentToml, dir: string): string[] {
     String(a.agent_port),
     "--card-url",
     endpointFor(a.agent_host, a.agent_port),
-    "--card",
-    card,
   ];
   if (!a.is_green) {
     if (a.mode !== undefined) args.push("--mode", a.mode);
@@ -154,7 +153,7 @@ export function ownAgentArgs(a: SmiAgentToml, dir: string): string[] {
   return [...args, ...(a.args ?? [])];
 }
 
-function fromSmi(doc: SmiToml, dir: string): ScenarioAgent[] {
+function fromSmi(doc: SmiToml): ScenarioAgent[] {
   const agents = doc.agents.map((a): ScenarioAgent => {
     const endpoint = endpointFor(a.agent_host, a.agent_port);
     const role = a.is_green ? "green" : (a.role ?? "agent");
@@ -166,7 +165,7 @@ function fromSmi(doc: SmiToml, dir: string): ScenarioAgent[] {
       port: a.agent_port,
       endpoint,
       cardUrl: endpoint + AGENT_CARD_PATH,
-      command: { file: process.execPath, args: ownAgentArgs(a, dir) },
+      command: { file: process.execPath, args: ownAgentArgs(a) },
       env: {},
     };
   });
@@ -209,6 +208,10 @@ function semanticProblems(file: string, source: string, layout: ScenarioLayout, 
       if (prev !== undefined)
         problems.push(`${file}:${lineOfPath(source, ["agents", String(i), "agent_port"])}: agents[${i}].agent_port: port ${a.agent_port} already used by agents[${prev}]`);
       seen.set(a.agent_port, i);
+    });
+    agents.forEach((a, i) => {
+      const card = isAbsolute(a.card) ? a.card : join(dirname(file), a.card);
+      if (!existsSync(card)) problems.push(`${file}:${lineOfPath(source, ["agents", String(i), "card"])}: agents[${i}].card: file ${card} not found`);
     });
     const roles = new Set<string>();
     agents.forEach((a, i) => {
@@ -264,7 +267,7 @@ export function parseScenario(source: string, file: string): Scenario {
     config = rawConfig as unknown as AssessmentConfig;
   }
   const dir = resolve(file, "..");
-  const agents = layout === "smi" ? fromSmi(doc as unknown as SmiToml, dir) : fromTutorial(doc as unknown as TutorialToml);
+  const agents = layout === "smi" ? fromSmi(doc as unknown as SmiToml) : fromTutorial(doc as unknown as TutorialToml);
   const name =
     layout === "smi" ? (doc as unknown as SmiToml).scenario.name : (dir.split("/").filter(Boolean).pop() ?? "scenario");
   return { name, dir, file, layout, agents, config };

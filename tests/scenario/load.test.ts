@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { loadScenario, parseScenario, ScenarioConfigError } from "../../src/scenario/load.js";
 import { defaultScenarioDir, cliEntry } from "../../src/util/package-root.js";
 
-const FILE = "/tmp/x/scenario.toml";
+// Next to the shipped card files, so `card` references resolve.
+const FILE = join(defaultScenarioDir, "scenario.toml");
 
 const SMI = `[scenario]
 name = "t"
@@ -70,6 +71,11 @@ describe("loadScenario", () => {
   it("validates [config] against the assessment schema, with its line", () => {
     const problems = problemsOf(SMI + '\n[config]\nbenchmark = "humaneval"\nsamplez = 3\n');
     expect(problems).toEqual([`${FILE}:19: config.samplez: unknown key`]);
+  });
+
+  it("names a card file that does not exist", () => {
+    const problems = problemsOf(SMI.replace('card = "purple_agent_card.toml"', 'card = "nope.toml"'));
+    expect(problems).toEqual([`${FILE}:11: agents[1].card: file ${join(defaultScenarioDir, "nope.toml")} not found`]);
   });
 
   it("requires exactly one green agent", () => {
