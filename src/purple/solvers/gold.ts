@@ -12,6 +12,7 @@ import type { Solver, SolverInput, SolverReply } from "../solver.js";
 import type { SolverOptions } from "./index.js";
 import { BenchError } from "../../util/errors.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "../../benchmarks/humaneval/dataset.js";
+import { goldPatchFor } from "../../benchmarks/swebench/gold-lookup.js";
 
 /** Looks up the reference answer of one task. */
 export type GoldAnswerer = (task: Record<string, unknown>, ctx: GoldContext) => Promise<SolverReply>;
@@ -65,6 +66,8 @@ async function humanEvalGold(task: Record<string, unknown>, ctx: GoldContext): P
 /** Benchmark name → reference-answer lookup. Add a benchmark with one entry. */
 export const GOLD_ANSWERERS: Record<string, GoldAnswerer> = {
   humaneval: humanEvalGold,
+  // The instance's gold `patch`, from purple's --dataset instance files or the embedded sample set.
+  swebench: async (task, ctx) => ({ text: "```diff\n" + (await goldPatchFor(String(task["instance_id"]), ctx.datasets)) + "```\n" }),
 };
 
 function taskOf(input: SolverInput): Record<string, unknown> {
