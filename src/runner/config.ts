@@ -53,6 +53,8 @@ export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
   const table: NonNullable<ParseArgsConfig["options"]> = {
     "config-file": { type: "string" },
     out: { type: "string" },
+    // sparc: the SPARC 2.0 plan's CLI name for its BenchmarkConfig file; an alias of --sparc-config.
+    config: { type: "string" },
   };
   for (const key of CONFIG_KEYS) {
     table[flagName(key)] = { type: properties[key]?.type === "boolean" ? "boolean" : "string" };
@@ -68,6 +70,7 @@ export function usageText(): string {
     "Options (each is a key of schemas/assessment_request.schema.json in kebab-case; arrays as comma lists):",
     "  --config-file FILE   JSON object of snake_case config keys (flags override it)",
     "  --out DIR            output directory (default results/<benchmark>/<run_id>)",
+    "  --config FILE        sparc: the SPARC 2.0 BenchmarkConfig file (alias of --sparc-config)",
   ];
   for (const key of CONFIG_KEYS) {
     const p = properties[key] ?? {};
@@ -107,6 +110,12 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
       properties[key]?.type === "array" && typeof v === "string"
         ? v.split(",").map((s) => s.trim()).filter((s) => s !== "")
         : v;
+  }
+  if (typeof values["config"] === "string") {
+    if (flags["sparc_config"] !== undefined && flags["sparc_config"] !== values["config"]) {
+      throw new UsageError("--config and --sparc-config name different files; give one");
+    }
+    flags["sparc_config"] = values["config"];
   }
   return {
     benchmark,

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import type { BenchmarkDefinition, BenchmarkItem, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { Logger } from "../../util/logger.js";
-import { UsageError } from "../../util/errors.js";
+import { BenchError, UsageError } from "../../util/errors.js";
 import { loadSparcConfig, parseSparcConfig, type PackageLanguage, type SparcBenchmarkConfig, type SparcTestCase } from "./config.js";
 import { runTestCase } from "./execute-case.js";
 import { installPackages, type InstallOptions, type InstalledPackages } from "./packages/install.js";
@@ -88,6 +88,10 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
 
   async loadItems(options: RunOptions, logger: Logger): Promise<SparcItem[]> {
     const config = await loadSparcConfig(requireConfigPath(options));
+    if (options.sandbox === "e2b" && Object.values(config.packages ?? {}).some((list) => list.length > 0)) {
+      // The cache lives on this host; an E2B sandbox is remote and cannot mount it.
+      throw new BenchError("E_SPARC_PACKAGES_E2B", "SPARC package installs need the local sandbox (--sandbox local); the e2b backend cannot mount the host package cache");
+    }
     const packages = await installConfigPackages(config, installOptionsFrom(options, logger));
     return config.testCases.map((testCase) => ({ id: testCase.id, testCase, type: config.type, name: config.name, packages }));
   },

@@ -14,6 +14,12 @@ import { transpileTypeScript } from "./transpile.js";
 import { limitBreach } from "./limit-breach.js";
 import type { InstalledPackages } from "./packages/install.js";
 
+/** Where package sets appear inside a bwrap sandbox (read-only). */
+export const PACKAGE_MOUNT: Readonly<Record<"python" | "javascript", string>> = {
+  javascript: "/tmp/a2a-bench-node_modules",
+  python: "/tmp/a2a-bench-python-site",
+};
+
 /** Characters of stderr kept in a row's `error`. */
 const ERROR_TAIL_CHARS = 2_000;
 
@@ -54,9 +60,18 @@ export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Pro
     timeoutMs: tc.timeout ?? planDefaultTimeoutMs(ctx.type),
   };
   if (pkgs) {
-    req.env = { ...pkgs.env };
-    // Same path inside as outside, so NODE_PATH/PYTHONPATH hold under every isolation level.
-    req.binds = [{ host: pkgs.dir, target: pkgs.dir, writable: false }];
+    if (ctx.sandbox.isolation === "bwrap") {
+      // Bound read-only at a fixed one-level path under the sandbox's own /tmp: mount points that bwrap
+      // has to create deeper inside its tmpfs come out root-only (0700) and the unprivileged program
+      // could not traverse them; /tmp itself is world-traversable.
+      const target = PACKAGE_MOUNT[pkgs.language];
+      req.binds = [{ host: pkgs.dir, target, writable: false }];
+      req.env = { [pkgs.language === "python" ? "PYTHONPATH" : "NODE_PATH"]: target };
+    } else {
+      // Weaker isolation levels see the host file system as it is (and refuse binds): point at the
+      // cache directly; the program runs as another uid and cannot write to the root-owned set.
+      req.env = { ...pkgs.env };
+    }
   }
   return req;
 }
