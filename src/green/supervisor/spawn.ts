@@ -29,6 +29,8 @@ export const DEFAULT_GRACE_MS = 5_000;
  * long after SIGTERM before SIGKILL, ms.
  */
 export const LEFTOVER_GRACE_MS = 1_000;
+/** Longest wait for the output pipes to drain after the group is gone, ms. */
+export const PIPE_DRAIN_MS = 5_000;
 
 export interface SpawnRunnerOptions {
   command: string;
@@ -122,8 +124,9 @@ export function spawnRunner(options: SpawnRunnerOptions): RunnerHandle {
     }
     if (killTimer) clearTimeout(killTimer);
     if (timeoutTimer) clearTimeout(timeoutTimer);
-    // Pipes may be held by a process outside the group (setsid): do not wait forever.
-    await Promise.race([Promise.all([stdoutDone, stderrDone]), new Promise((r) => setTimeout(r, 500).unref())]);
+    // Drain what is still buffered in the pipes; a process that left the group
+    // (setsid) may hold them open, so this wait is bounded.
+    await Promise.race([Promise.all([stdoutDone, stderrDone]), new Promise((r) => setTimeout(r, PIPE_DRAIN_MS).unref())]);
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();
