@@ -1,0 +1,121 @@
+/**
+ * HumanEval scoring in the REAL local sandbox, with a scripted participant
+ * (a Participant that returns fixed replies) so each verdict is provoked on
+ * purpose: correct, wrong, endless loop, exception, syntax error, no code.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox } from "../../../src/sandbox/index.js";
+import type { Sandbox } from "../../../src/sandbox/types.js";
+import type { Participant, ParticipantRequest } from "../../../src/runner/participant.js";
+import { createHumanEvalBenchmark, type HumanEvalItem } from "../../../src/benchmarks/humaneval/benchmark.js";
+import { aggregateHumanEval } from "../../../src/benchmarks/humaneval/aggregate.js";
+import { buildProgram } from "../../../src/benchmarks/humaneval/program.js";
+import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
+import type { RunOptions } from "../../../src/runner/options.js";
+import { silentLogger } from "../../../src/util/logger.js";
+
+const problem = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root");
+if (!problem) throw new Error("fixture problem missing");
+const item: HumanEvalItem = { id: problem.task_id, problem };
+
+function scripted(replies: string[]): Participant & { asked: ParticipantRequest[] } {
+  let i = 0;
+  const asked: ParticipantRequest[] = [];
+  return {
+    url: "scripted:",
+    asked,
+    async ask(req) {
+      asked.push(req);
+      return { text: replies[i++ % replies.length] ?? "", data: [], state: "completed" };
+    },
+    async close() {},
+  };
+}
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await createSandbox({ backend: "local", logger: silentLogger() });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const options = (over: Partial<RunOptions> = {}): RunOptions => ({
+  benchmark: "humaneval", run_id: "t", out: "/nonexistent", dataset: "sample", n: 1, k: [1], per_task_timeout_seconds: 3, ...over,
+});
+
+async function evaluate(replies: string[], over: Partial<RunOptions> = {}) {
+  const def = createHumanEvalBenchmark();
+  const participant = scripted(replies);
+  const row = await def.evaluate(item, {
+    options: options(over), sandbox, participant, logger: silentLogger(), signal: new AbortController().signal, workDir: "/nonexistent",
+  });
+  return { row, participant };
+}
+
+describe("HumanEval scoring (real sandbox)", () => {
+  it("builds the program exactly as the authors' harness", () => {
+    expect(buildProgram(problem, "    return 1\n")).toBe(problem.prompt + "    return 1\n" + "\n" + problem.test + "\n" + "check(digit_root)");
+  });
+
+  it("sends the prompt with an instruction, the task as DataPart and metadata", async () => {
+    const { participant } = await evaluate(["```python\n" + problem.canonical_solution + "```"]);
+    const req = participant.asked[0];
+    expect(req?.text).toContain(problem.prompt);
+    expect(req?.data).toEqual({ benchmark: "humaneval", task_id: problem.task_id, entry_point: "digit_root", dataset: "sample" });
+    expect(req?.metadata).toEqual(req?.data);
+  });
+
+  it("passes a correct whole function with prose around it", async () => {
+    const { row } = await evaluate(["Sure:\n```python\ndef digit_root(n):\n    return 0 if n == 0 else 1 + (n - 1) % 9\n```\nDone."]);
+    expect(row).toMatchObject({ status: "passed", passed: true, num_correct: 1 });
+  });
+
+  it("fails a wrong answer (AssertionError)", async () => {
+    const { row } = await evaluate(["```python\n    return n % 10\n```"]);
+    expect(row).toMatchObject({ status: "failed", passed: false, failure_mode: "model_wrong_answer" });
+    expect((row["samples"] as Array<{ stderr_tail: string }>)[0]?.stderr_tail).toMatch(/AssertionError/);
+  });
+
+  it("times out an endless loop within the per-task limit", async () => {
+    const started = Date.now();
+    const { row } = await evaluate(["```python\n    while True:\n        pass\n```"], { per_task_timeout_seconds: 1 });
+    expect(row).toMatchObject({ status: "timeout", passed: false, failure_mode: "timeout" });
+    expect(Date.now() - started).toBeLessThan(8000);
+  });
+
+  it("counts an exception and a syntax error as errors, apart from failures", async () => {
+    const { row: exc } = await evaluate(["```python\n    raise ValueError('boom')\n```"]);
+    expect(exc).toMatchObject({ status: "error", failure_mode: "model_exception" });
+    expect((exc["samples"] as Array<{ exception: string }>)[0]?.exception).toBe("ValueError");
+    const { row: syn } = await evaluate(["```python\ndef digit_root(n)\n    return n\n```"]);
+    expect(syn).toMatchObject({ status: "error", failure_mode: "model_syntax_error" });
+  });
+
+  it("records a reply without code as an error without running anything", async () => {
+    const { row } = await evaluate(["I would rather not."]);
+    expect(row).toMatchObject({ status: "error", failure_mode: "model_no_code" });
+    expect((row["samples"] as Array<{ executed: boolean }>)[0]?.executed).toBe(false);
+  });
+
+  it("records a limit breach (memory) for the safety metric", async () => {
+    const { row } = await evaluate(["```python\n    x = bytearray(8 * 1024 ** 3)\n    return 0\n```"]);
+    expect(row).toMatchObject({ status: "error", failure_mode: "safety_memory_limit" });
+    const agg = aggregateHumanEval([row], options());
+    expect(agg["safety"]).toBe(0);
+  });
+
+  it("asks n times and scores pass@k over the n completions", async () => {
+    const good = "```python\n" + problem.canonical_solution + "```";
+    const bad = "```python\n    return -1\n```";
+    const { row } = await evaluate([good, bad, bad, good], { n: 4, k: [1, 2, 5] });
+    expect(row).toMatchObject({ n: 4, num_correct: 2, status: "failed", passed: false });
+    const agg = aggregateHumanEval([row], options({ n: 4, k: [1, 2, 5] }));
+    const pk = agg["pass_at_k"] as Record<string, number | null>;
+    expect(pk["pass@1"]).toBeCloseTo(0.5, 12);
+    expect(pk["pass@2"]).toBeCloseTo(1 - 1 / 6, 12); // 1 - C(2,2)/C(4,2)
+    expect(pk["pass@5"]).toBeNull();
+    expect(agg).toMatchObject({ passed: 2, failed: 2, total: 4, accuracy: 0.5, adaptability: 1, safety: 1 });
+    expect(agg["efficiency"] as number).toBeGreaterThan(0.5);
+  });
+});
