@@ -1,7 +1,103 @@
+/**
+ * The E2B backend: one E2B sandbox per Sandbox instance, created up front and
+ * killed on close(). Every exec/execMany is ONE `runCode` request carrying a
+ * batch driver (see batch-driver.ts), so a benchmark pays at most one request
+ * per solution. Note: unlike the local backend, output is capped after the
+ * fact (the driver collects it), not by stopping the program.
+ */
+import { Sandbox as E2bClient } from "@e2b/code-interpreter";
 import type { Logger } from "../../util/logger.js";
-import type { Sandbox, SandboxLimits } from "../types.js";
+import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
-export interface E2bOptions { apiKey?: string; apiUrl?: string; sandboxUrl?: string }
-export async function createE2bSandbox(_o: { limits: SandboxLimits; logger: Logger; concurrency?: number; e2b?: E2bOptions }): Promise<Sandbox> {
-  throw new SandboxError("E_E2B", "not yet");
+import { emptyOutcome } from "../local/run-process.js";
+import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
+import { availableParallelism } from "node:os";
+
+export interface E2bOptions {
+  /** Default: env E2B_API_KEY (required). */
+  apiKey?: string;
+  /** Default: env E2B_API_URL, else the SDK's (https://api.e2b.app). */
+  apiUrl?: string;
+  /** Default: env E2B_SANDBOX_URL, else the SDK's. */
+  sandboxUrl?: string;
+  /** Template; default "code-interpreter-v1" (the SDK's default). */
+  template?: string;
+  /** Lifetime of the remote sandbox, ms; default 1 hour. */
+  sandboxTimeoutMs?: number;
+}
+
+/** Slack added to a batch's own time budget before the request is abandoned (ms). */
+const REQUEST_SLACK_MS = 30_000;
+
+class E2bSandbox implements Sandbox {
+  readonly backend = "e2b" as const;
+  readonly isolation = "e2b" as const;
+  readonly warnings: readonly string[] = [];
+  private closed = false;
+  constructor(private readonly client: E2bClient, private readonly limits: SandboxLimits, private readonly concurrency: number, private readonly logger: Logger) {}
+
+  exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
+    return this.execMany([req], signal).then((r) => r[0]!);
+  }
+
+  async execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {
+    if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "execMany() after close()");
+    if (reqs.length === 0) return [];
+    const unsupported = reqs.find((r) => r.workDir || r.overlays?.length || r.binds?.length || r.asRoot);
+    if (unsupported) return reqs.map(() => emptyOutcome({ infraError: "the e2b backend supports neither workDir, overlays, binds nor asRoot" }));
+    const jobs: DriverJob[] = reqs.map((r) => ({ language: r.language, code: r.code, timeoutMs: r.timeoutMs, env: r.env ?? {}, stdin: r.stdin ?? "", files: r.files ?? {} }));
+    const budget = Math.ceil(reqs.reduce((s, r) => s + r.timeoutMs, 0) / this.concurrency) + REQUEST_SLACK_MS;
+    const canceled = new Promise<"canceled">((resolve) => {
+      if (signal?.aborted) resolve("canceled");
+      signal?.addEventListener("abort", () => resolve("canceled"), { once: true });
+    });
+    try {
+      const run = this.client.runCode(batchDriver(jobs, this.concurrency, this.limits.maxOutputBytes), {
+        language: "python", timeoutMs: budget, requestTimeoutMs: budget,
+      });
+      const got = await Promise.race([run, canceled]);
+      if (got === "canceled") {
+        // The remote batch cannot be stopped alone; killing the sandbox stops it.
+        run.catch(() => {});
+        await this.close();
+        return reqs.map(() => emptyOutcome({ isCanceled: true }));
+      }
+      const byIndex = new Map<number, ExecOutcome>();
+      for (const line of got.logs.stdout.join("").split("\n")) {
+        if (!line.startsWith(RESULT_MARK)) continue;
+        const r = JSON.parse(line.slice(RESULT_MARK.length)) as { i: number; exitCode: number | null; signal: string | null; timedOut: boolean; outputLimitExceeded: boolean; stdout: string; stderr: string; durationMs: number };
+        byIndex.set(r.i, emptyOutcome({ exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, outputLimitExceeded: r.outputLimitExceeded, durationMs: r.durationMs, stdoutTail: r.stdout, stderrTail: r.stderr }));
+      }
+      const driverError = got.error ? `batch driver failed: ${got.error.name}: ${got.error.value}: ${got.error.traceback.slice(-300)}` : "batch driver returned no result for this job";
+      return reqs.map((_, i) => byIndex.get(i) ?? emptyOutcome({ infraError: driverError }));
+    } catch (e) {
+      this.logger.warn({ err: (e as Error).message }, "e2b runCode failed");
+      return reqs.map(() => emptyOutcome({ infraError: `e2b: ${(e as Error).message}` }));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.kill().catch((e: Error) => this.logger.warn({ err: e.message }, "e2b kill failed"));
+  }
+}
+
+/** Create the remote sandbox. Missing API key → SandboxError E_E2B_API_KEY before any request. */
+export async function createE2bSandbox(o: { limits: SandboxLimits; logger: Logger; concurrency?: number; e2b?: E2bOptions }): Promise<Sandbox> {
+  const apiKey = o.e2b?.apiKey ?? process.env["E2B_API_KEY"];
+  if (!apiKey) throw new SandboxError("E_E2B_API_KEY", "the e2b sandbox needs an API key: set E2B_API_KEY (or pass e2b.apiKey)");
+  const apiUrl = o.e2b?.apiUrl ?? process.env["E2B_API_URL"];
+  const sandboxUrl = o.e2b?.sandboxUrl ?? process.env["E2B_SANDBOX_URL"];
+  try {
+    const client = await E2bClient.create(o.e2b?.template ?? "code-interpreter-v1", {
+      apiKey,
+      ...(apiUrl ? { apiUrl } : {}),
+      ...(sandboxUrl ? { sandboxUrl } : {}),
+      timeoutMs: o.e2b?.sandboxTimeoutMs ?? 3_600_000,
+    });
+    return new E2bSandbox(client, o.limits, o.concurrency ?? availableParallelism(), o.logger);
+  } catch (e) {
+    throw new SandboxError("E_E2B", `cannot create the e2b sandbox: ${(e as Error).message}`, { cause: e });
+  }
 }

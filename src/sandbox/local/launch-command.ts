@@ -77,7 +77,7 @@ function bwrapArgs(spec: LaunchSpec): string[] {
     "--size", String(TMPFS_BYTES), "--tmpfs", "/var/tmp",
     "--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm",
     // root's home holds the host's credentials; only what programs need is bound back below.
-    "--tmpfs", "/root",
+    "--perms", "0755", "--tmpfs", "/root",
     // tmpfs mounts are created root-owned; programs run as the sandbox uid and need /tmp.
     "--chmod", "1777", "/tmp", "--chmod", "1777", "/var/tmp", "--chmod", "1777", "/dev/shm",
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -85,7 +85,18 @@ function bwrapArgs(spec: LaunchSpec): string[] {
     "--die-with-parent", "--new-session",
   ];
   const needs = [...spec.tools.pythonPrefixes, spec.tools.node];
-  for (const p of needs) if (p.startsWith("/root/")) a.push("--ro-bind", p, p);
+  const made = new Set<string>();
+  for (const p of needs) {
+    if (!p.startsWith("/root/")) continue;
+    // bwrap creates missing mount-point parents 0700 (root-owned): the dropped uid could not
+    // traverse them, so create each parent world-traversable first.
+    const parts = p.split("/").slice(2, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const dir = `/root/${parts.slice(0, i).join("/")}`;
+      if (!made.has(dir)) { made.add(dir); a.push("--perms", "0755", "--dir", dir); }
+    }
+    a.push("--ro-bind", p, p);
+  }
   for (const m of spec.mounts) a.push(m.writable ? "--bind" : "--ro-bind", m.host, m.target);
   for (const f of MASKED_FILES) a.push("--ro-bind-try", "/dev/null", f);
   if (spec.asRoot) a.push("--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL");
