@@ -141,13 +141,19 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ar
     );
     const log = `${outcome.stdoutTail}\n${outcome.stderrTail}`;
     await writeFileAtomic(join(artifacts, "test_output.txt"), log);
-    const status: TestsStatus = testsStatus(inst.FAIL_TO_PASS, inst.PASS_TO_PASS, LOG_PARSERS[spec.framework](log));
+    const statuses = LOG_PARSERS[spec.framework](log);
+    const status: TestsStatus = testsStatus(inst.FAIL_TO_PASS, inst.PASS_TO_PASS, statuses);
     report.tests_status = status;
     if (outcome.infraError) {
       return { status: "ERROR", report, error: `sandbox: ${outcome.infraError}`, failureMode: "infrastructure_sandbox", applyStrategy: applied.strategy, modelName: got.modelName };
     }
     if (outcome.timedOut) {
       return { status: "TIMEOUT", report, error: `tests timed out after ${ctx.options.per_task_timeout_seconds ?? 3} s`, failureMode: "timeout", applyStrategy: applied.strategy, modelName: got.modelName };
+    }
+    if (Object.keys(statuses).length === 0 && outcome.exitCode !== 0) {
+      // Not a single test reported (e.g. the test runner is not importable): a harness problem, not the model's.
+      const tail = (outcome.stderrTail || outcome.stdoutTail).trim().split("\n").slice(-3).join(" | ");
+      return { status: "ERROR", report, error: `no test results (exit ${outcome.exitCode}): ${tail}`, failureMode: "infrastructure_test_run", applyStrategy: applied.strategy, modelName: got.modelName };
     }
     const resolution = resolutionStatus(status);
     report.resolved = resolution === "RESOLVED_FULL";

@@ -108,7 +108,7 @@ describe("swebench evaluate (sample set)", () => {
     expect(existsSync(join(root, "work", "swebench")) ? await readdir(join(root, "work", "swebench")) : []).toEqual([]);
   });
 
-  it("predictions file: wrong patch → RESOLVED_NO, non-applying → PATCH_APPLY_FAILED, null → EMPTY_PATCH", async () => {
+  it("predictions file: half-fixing patch → RESOLVED_PARTIAL, non-applying → PATCH_APPLY_FAILED, null → EMPTY_PATCH", async () => {
     const [a, b, c] = ds.instances;
     // Applies, fixes one of the two FAIL_TO_PASS tests only.
     const partial = a!.patch!.replace(/^\+    words = .*$/m, '+    words = re.split(r"[^A-Za-z0-9]", text)')
@@ -146,6 +146,15 @@ describe("swebench evaluate (sample set)", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(rows[0]).toMatchObject({ status: "TIMEOUT", passed: false, failure_mode: "timeout" });
     expect(runReport(rows).error_ids).toEqual(["hang-1"]);
+  });
+
+  it("a test run that reports no test at all is an infrastructure ERROR, not a model failure", async () => {
+    const inst = ds.instances[0]!;
+    const bench = createSwebenchBenchmark();
+    const broken: Sandbox = { ...hostSandbox(), exec: async () => ({ exitCode: 1, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "/usr/bin/python3: No module named pytest\n" }) };
+    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: broken, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_test_run", patch_successfully_applied: true });
+    expect(String(row.error)).toContain("No module named pytest");
   });
 
   it("a participant that answers with prose only gets EMPTY_PATCH", async () => {

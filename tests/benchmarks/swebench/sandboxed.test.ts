@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSandbox } from "../../../src/sandbox/index.js";
+import type { Sandbox } from "../../../src/sandbox/types.js";
+import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
+import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
+import type { Participant } from "../../../src/runner/participant.js";
+import type { RunOptions } from "../../../src/runner/options.js";
+import { silentLogger } from "../../../src/util/logger.js";
+
+let sandbox: Sandbox;
+let root: string;
+let ds: SampleDataset;
+beforeAll(async () => {
+  sandbox = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 2 });
+  root = await mkdtemp(join(tmpdir(), "swebench-sbx-"));
+  ds = await ensureSampleDataset(join(root, "cache"));
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const gold = (): Participant => ({
+  url: "http://127.0.0.1:1/",
+  ask: async (req) => ({ text: "```diff\n" + ds.instances.find((i) => i.instance_id === req.data?.["instance_id"])!.patch + "```", data: [], state: "completed" }),
+  close: async () => {},
+});
+
+describe("swebench with the real sandbox", () => {
+  it("runs each instance's tests in the sandbox on the worktree: gold resolves 100 %, no patch resolves 0 %", async () => {
+    const options: RunOptions = { benchmark: "swebench", out: join(root, "out"), run_id: "s", dataset: "sample", repos_dir: ds.reposDir, per_task_timeout_seconds: 60, agent_timeout_seconds: 10 };
+    const bench = createSwebenchBenchmark();
+    const ctx = (participant: Participant) => ({ options, sandbox, participant, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    const rows = await Promise.all(ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx(gold()))));
+    expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`));
+    expect(bench.aggregate(rows, options)).toMatchObject({ resolved_rate: 1, patch_apply_rate: 1 });
+    // The unfixed code fails its FAIL_TO_PASS tests under the same harness (the gold result is not vacuous).
+    const noop: Participant = { ...gold(), ask: async () => ({ text: "```diff\n" + ds.instances[0]!.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)") + "```", data: [], state: "completed" }) };
+    const bad = await bench.evaluate({ id: ds.instances[0]!.instance_id, instance: ds.instances[0]! }, ctx(noop));
+    expect(bad.status).not.toBe("RESOLVED_FULL");
+  });
+});
