@@ -5,3 +5,25 @@ export type * from "./sandbox/types.js";
 export * from "./api/index.js";
 export { createSandbox, SandboxError, DEFAULT_LIMITS, type CreateSandboxOptions } from "./sandbox/index.js";
 export { startE2bStandIn, type StandInServer, type StandInOptions } from "./sandbox/e2b/stand-in-server.js";
+// Benchmark runner core (the CLI `run`, the green agent's runner and the API above all go through it).
+// Exported as runBenchmarkCore: the name runBenchmark is the SPARC-plan API's.
+export {
+  runBenchmark as runBenchmarkCore,
+  runPaths,
+  EXIT_INTERRUPTED,
+  type RunDependencies,
+  type RunOutcome,
+  type RunPaths,
+} from "./runner/run-benchmark.js";
+export { getBenchmark, knownBenchmarks } from "./benchmarks/index.js";
+export { parseRunArgs, resolveRunOptions, readConfigFile } from "./runner/config.js";
+export { createA2AParticipant, ParticipantError } from "./runner/a2a-participant.js";
+export { extractCode, type ExtractedCode } from "./runner/extract-code.js";
+export { selectItems, sampleItems, shardItems } from "./runner/selection.js";
+export { fnv1a32 } from "./runner/fnv1a.js";
+export { computeChecksum, readCheckpoint, writeCheckpoint, CheckpointError } from "./runner/checkpoint.js";
+export { passAtK, passAtKOverTasks } from "./benchmarks/humaneval/pass-at-k.js";
+export { createHumanEvalBenchmark } from "./benchmarks/humaneval/benchmark.js";
+export type { BenchmarkDefinition, BenchmarkItem, ItemResult, EvaluateContext, DatasetInfo } from "./runner/benchmark.js";
+export type { RunOptions, AssessmentConfig } from "./runner/options.js";
+export type { Participant, ParticipantRequest, ParticipantReply } from "./runner/participant.js";

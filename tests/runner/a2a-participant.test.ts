@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPurpleApp } from "../../src/purple/app.js";
+import type { Solver } from "../../src/purple/solver.js";
+import { createA2AParticipant } from "../../src/runner/a2a-participant.js";
+import { serveOnLoopback } from "../a2a/helpers.js";
+import type { ServedApp } from "../../src/a2a/serve.js";
+import { silentLogger } from "../../src/util/logger.js";
+
+let agent: ServedApp & { url: string };
+const seen: Array<{ text: string; data: unknown; metadata: unknown }> = [];
+const solver: Solver = {
+  mode: "probe",
+  async solve(input) {
+    seen.push({ text: input.text, data: input.data, metadata: input.metadata });
+    if (input.text === "slow") await new Promise((r) => setTimeout(r, 1500));
+    return { text: `got ${input.text}` };
+  },
+};
+
+beforeAll(async () => {
+  agent = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
+});
+afterAll(async () => {
+  await agent.close();
+});
+
+describe("A2A participant (SDK client)", () => {
+  it("sends text, DataPart and metadata; returns the reply text and final state", async () => {
+    const p = createA2AParticipant({ url: agent.url, timeoutMs: 10_000, logger: silentLogger() });
+    const reply = await p.ask({ text: "hello", data: { task_id: "t/1" }, metadata: { task_id: "t/1" } }, new AbortController().signal);
+    expect(reply.text).toContain("got hello");
+    expect(reply.state).toBe("completed");
+    expect(seen.at(-1)).toMatchObject({ text: "hello", data: { task_id: "t/1" } });
+    await p.close();
+  });
+
+  it("times out a slow answer without retrying it", async () => {
+    const p = createA2AParticipant({ url: agent.url, timeoutMs: 300, logger: silentLogger() });
+    const before = seen.length;
+    await expect(p.ask({ text: "slow" }, new AbortController().signal)).rejects.toMatchObject({ code: "E_PARTICIPANT_TIMEOUT" });
+    expect(seen.length - before).toBe(1);
+  });
+
+  it("retries transport errors a bounded number of times", async () => {
+    const p = createA2AParticipant({ url: "http://127.0.0.1:1/", timeoutMs: 2000, attempts: 2, logger: silentLogger() });
+    await expect(p.ask({ text: "x" }, new AbortController().signal)).rejects.toMatchObject({ code: "E_PARTICIPANT_TRANSPORT", message: expect.stringMatching(/after 2 attempts/) });
+  });
+});
