@@ -5,6 +5,15 @@ export type * from "./sandbox/types.js";
 export * from "./api/index.js";
 export { createSandbox, SandboxError, DEFAULT_LIMITS, type CreateSandboxOptions } from "./sandbox/index.js";
 export { startE2bStandIn, type StandInServer, type StandInOptions } from "./sandbox/e2b/stand-in-server.js";
+export { createGreenApp, type GreenApp, type GreenAppOptions } from "./green/app.js";
+export { createPurpleApp, type PurpleAppOptions } from "./purple/app.js";
+export { validateBundle, bundleProblems } from "./bundle/validate.js";
+export { extractBundle } from "./bundle/extract.js";
+export type { EvaluationBundle } from "./bundle/build.js";
+export { createSolver, SOLVERS, solverModes, type SolverOptions, type SolverFactory } from "./purple/solvers/index.js";
+export { loadAgentCard, cardFromToml } from "./a2a/card.js";
+export { createA2AClient, type WireVersion } from "./a2a/client.js";
+export { serveApp } from "./a2a/serve.js";
 // Benchmark runner core (the CLI `run`, the green agent's runner and the API above all go through it).
 // Exported as runBenchmarkCore: the name runBenchmark is the SPARC-plan API's.
 export {
