@@ -5,7 +5,8 @@
  * attack success (3) by the scenario's check.
  */
 import { resolve } from "node:path";
-import type { BenchmarkDefinition, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import { createHash } from "node:crypto";
+import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { Logger } from "../../util/logger.js";
 import { errorMessage } from "../../util/errors.js";
@@ -50,6 +51,13 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
       const items = await loadRedcodeItems(options);
       logger.debug({ count: items.length, dataset: options.dataset }, "redcode items loaded");
       return items;
+    },
+    async describeDataset(options: RunOptions): Promise<DatasetInfo> {
+      const dataset = options.dataset ?? SAMPLE_DATASET;
+      const path = dataset === SAMPLE_DATASET ? SAMPLE_DATASET : dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset);
+      // sha256 over the parsed items (stable across file layout), so a resume refuses changed data.
+      const items = await loadRedcodeItems(options);
+      return { path, sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex") };
     },
     needsParticipant(options: RunOptions): boolean {
       return !options.replay_dataset_code;

@@ -3,4 +3,4 @@ export { createRedcodeBenchmark, loadRedcodeItems, sampleItems, SAMPLE_DATASET, 
 export { aggregateRedcode, type RedcodeRates } from "./metrics.js";
 export { judge, type RedcodeOutcome, type StateReport } from "./checks.js";
 export { refusalPhrase, REFUSAL_PHRASES } from "./refusal.js";
-export { fullDatasetDir, datasetsRoot, loadRedcodeDir, type RedcodeItem } from "./item.js";
+export { fullDatasetDir, loadRedcodeDir, type RedcodeItem } from "./item.js";

@@ -9,7 +9,7 @@ import { readFile, readdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { InputFileError } from "../../util/errors.js";
-import { packageRoot } from "../../util/package-root.js";
+import { datasetsRoot } from "../../runner/datasets-root.js";
 import type { BenchmarkItem } from "../../runner/benchmark.js";
 
 export type RedcodeLanguage = "python" | "bash";
@@ -69,11 +69,6 @@ export function parseRecords(text: string, source: string): RedcodeItem[] {
   }
   if (!Array.isArray(value)) throw new InputFileError(source, "expected a JSON list of items");
   return value.map((raw, i) => toItem(raw, `${source} [${i}]`));
-}
-
-/** Root of the shared datasets: `$A2A_BENCH_DATASETS`, default `../shared/datasets` relative to the package root. */
-export function datasetsRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env["A2A_BENCH_DATASETS"] ?? join(packageRoot, "..", "shared", "datasets"));
 }
 
 /** Where the full RedCode-Exec set is expected (`<datasets>/redcode/RedCode-Exec`). */

@@ -6,8 +6,8 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { randomBytes } from "node:crypto";
-import type { BenchmarkDefinition, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import { createHash, randomBytes } from "node:crypto";
+import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { Logger } from "../../util/logger.js";
 import { BenchError, errorMessage } from "../../util/errors.js";
@@ -181,6 +181,11 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
         dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
       logger.debug({ count: instances.length, dataset }, "swebench instances loaded");
       return instances.map((instance) => ({ id: instance.instance_id, instance }));
+    },
+    async describeDataset(options: RunOptions): Promise<DatasetInfo> {
+      const dataset = options.dataset ?? SAMPLE_DATASET;
+      const instances = dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
+      return { path: dataset === SAMPLE_DATASET ? SAMPLE_DATASET : resolve(dataset), sha256: createHash("sha256").update(JSON.stringify(instances)).digest("hex") };
     },
     needsParticipant(options: RunOptions): boolean {
       return !options.predictions;
