@@ -1,12 +1,98 @@
-import type { CliCommand } from "./types.js";
-import { BenchError } from "../util/errors.js";
+/**
+ * `a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR]`:
+ * serve the green (assessor) agent until SIGTERM/SIGINT.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { join, resolve } from "node:path";
+import type { CliCommand, CliIo } from "./types.js";
+import { UsageError } from "../util/errors.js";
+import { createLogger } from "../util/logger.js";
+import { defaultScenarioDir } from "../util/package-root.js";
+import { loadAgentCard } from "../a2a/card.js";
+import { serveApp } from "../a2a/serve.js";
+import { createGreenApp } from "../green/app.js";
+import { installShutdownHandlers } from "../green/shutdown.js";
+import { settingsFromEnv } from "../green/settings.js";
 
-// Placeholder until this subcommand is built; it says so and fails.
+export interface AgentServerArgs {
+  host: string;
+  port: number;
+  cardUrl: string | undefined;
+  scenarioDir: string;
+}
+
+/** Parse `--host --port --card-url --scenario` (shared by green and purple). */
+export function parseServerArgs(argv: string[], defaultPort: number, extra: ParseArgsConfig["options"] = {}) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        "card-url": { type: "string" },
+        scenario: { type: "string" },
+        ...extra,
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const portRaw = (v["port"] as string | undefined) ?? String(defaultPort);
+  const port = Number(portRaw);
+  if (!/^\d+$/.test(portRaw) || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got "${portRaw}"`);
+  const cardUrl = v["card-url"] as string | undefined;
+  if (cardUrl !== undefined && !/^https?:\/\/\S+$/.test(cardUrl)) throw new UsageError(`--card-url must be an http(s) URL, got "${cardUrl}"`);
+  const server: AgentServerArgs = {
+    host: (v["host"] as string | undefined) ?? "127.0.0.1",
+    port,
+    cardUrl,
+    scenarioDir: resolve((v["scenario"] as string | undefined) ?? defaultScenarioDir),
+  };
+  return { server, values: v };
+}
+
+/** Pure parse of the green command line. */
+export function parseGreenArgs(argv: string[]): AgentServerArgs {
+  return parseServerArgs(argv, 9999).server;
+}
+
+const usage = `Usage: a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR]
+
+Serve the green (assessor) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint).
+  --host H         bind address (default 127.0.0.1; AgentBeats passes 0.0.0.0)
+  --port P         port (default 9999)
+  --card-url URL   URL advertised in the agent card (default http://H:P/)
+  --scenario DIR   directory holding green_agent_card.toml (default: the package's scenario_smi/)
+Environment: GREEN_MAX_CONCURRENT_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS,
+GREEN_CANCEL_GRACE_SECONDS, GREEN_HEARTBEAT_SECONDS, GREEN_RUNNER_TIMEOUT_SECONDS,
+GREEN_RUNNER_ENV_ALLOW, GREEN_SMI_INHABIT_COMMAND, A2A_BENCH_DATASETS, LOG_LEVEL.
+`;
+
 export const command: CliCommand = {
   name: "green",
-  summary: "(not built yet)",
-  usage: "Usage: a2a-bench green (not built yet)",
-  async run() {
-    throw new BenchError("E_NOT_BUILT", "the green subcommand is not built yet");
+  summary: "serve the green (assessor) A2A agent",
+  usage,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const args = parseGreenArgs(argv);
+    settingsFromEnv(io.env); // validate env settings at the entry
+    const logger = createLogger({ component: "green", destination: io.stdout });
+    let green: ReturnType<typeof createGreenApp> | undefined;
+    const served = await serveApp(args.host, args.port, async (port) => {
+      const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
+        host: args.host,
+        port,
+        ...(args.cardUrl ? { cardUrl: args.cardUrl } : {}),
+      });
+      green = createGreenApp({ card, env: io.env, logger });
+      logger.info({ url: card.supportedInterfaces[0]?.url, host: args.host, port }, "green agent listening");
+      return green.app;
+    });
+    return new Promise<number>((resolveExit) => {
+      installShutdownHandlers({ shutdown: () => green!.shutdown(), close: () => served.close() }, logger, resolveExit);
+    });
   },
 };

@@ -1,12 +1,58 @@
-import type { CliCommand } from "./types.js";
-import { BenchError } from "../util/errors.js";
+/**
+ * `a2a-bench validate-bundle FILE`: exit 0 valid; 1 invalid (every Ajv error
+ * printed with its JSON path); 2 unreadable or usage.
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import type { CliCommand, CliIo } from "./types.js";
+import { UsageError, errorMessage } from "../util/errors.js";
+import { extractBundle } from "../bundle/extract.js";
+import { validateBundle } from "../bundle/validate.js";
 
-// Placeholder until this subcommand is built; it says so and fails.
+/** Pure parse: exactly one FILE. */
+export function parseValidateArgs(argv: string[]): { file: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: {} });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError("expected exactly one FILE");
+  return { file: parsed.positionals[0]! };
+}
+
 export const command: CliCommand = {
   name: "validate-bundle",
-  summary: "(not built yet)",
-  usage: "Usage: a2a-bench validate-bundle (not built yet)",
-  async run() {
-    throw new BenchError("E_NOT_BUILT", "the validate-bundle subcommand is not built yet");
+  summary: "check an evaluation bundle (or a saved JSON-RPC response) against the schemas",
+  usage: `Usage: a2a-bench validate-bundle FILE
+
+FILE is a bare evaluation bundle or a saved JSON-RPC response / task whose
+evaluation_bundle artifact holds it (DataPart or JSON TextPart). Checked against
+schemas/evaluation_bundle.schema.json and smi_bench's v1 schema.
+Exit: 0 valid, 1 invalid (each error with its JSON path), 2 unreadable or usage error.
+`,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const { file } = parseValidateArgs(argv);
+    let doc: unknown;
+    try {
+      doc = JSON.parse(await readFile(file, "utf8"));
+    } catch (err) {
+      io.stderr.write(`a2a-bench validate-bundle: cannot read ${file}: ${errorMessage(err)}\n`);
+      return 2;
+    }
+    const found = extractBundle(doc);
+    if (!found.ok) {
+      io.stderr.write(`a2a-bench validate-bundle: ${file}: ${found.reason}\n`);
+      return 2;
+    }
+    const problems = validateBundle(found.bundle);
+    if (problems.length > 0) {
+      for (const p of problems) io.stdout.write(`${file}: ${p}\n`);
+      io.stdout.write(`invalid (${problems.length} problem(s), bundle from ${found.source})\n`);
+      return 1;
+    }
+    const b = found.bundle as { run_id?: string; benchmark?: string; exit_code?: number };
+    io.stdout.write(`valid: ${b.benchmark} run ${b.run_id}, exit_code ${b.exit_code} (bundle from ${found.source})\n`);
+    return 0;
   },
 };
