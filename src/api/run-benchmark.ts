@@ -16,6 +16,7 @@ import { eventLineReporter } from "../runner/progress.js";
 import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js";
 import { parseSparcConfig, resolveFileInputs, type PackageLanguage } from "../benchmarks/sparc/config.js";
 import { sparcBenchmark, SPARC_RESULT_FILE } from "../benchmarks/sparc/definition.js";
+import { writeSparcResult } from "../benchmarks/sparc/result.js";
 import type { BenchmarkConfig, BenchmarkOptions, BenchmarkResult, BenchmarkType } from "./types.js";
 
 /** File the API writes the given config to, inside the run directory. */
@@ -70,7 +71,6 @@ export async function runSparc(
     sparc_config: configPath,
     sparc_metrics: options.sparcMetrics === true,
     run_id: runId,
-    ...(options.outputFile ? { sparc_output_file: isAbsolute(options.outputFile) ? options.outputFile : resolve(cwd, options.outputFile) } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.cacheDir ? { sparc_package_cache_dir: options.cacheDir } : {}),
@@ -92,7 +92,11 @@ export async function runSparc(
   if (outcome.interrupted) {
     throw new BenchError("E_INTERRUPTED", `the run was stopped; its checkpoint is ${outcome.paths.checkpoint}`);
   }
-  return JSON.parse(await readFile(join(out, SPARC_RESULT_FILE), "utf8")) as BenchmarkResult;
+  const result = JSON.parse(await readFile(join(out, SPARC_RESULT_FILE), "utf8")) as BenchmarkResult;
+  // The plan's outputFile is a library option only: a run's own copy is <out>/sparc_result.json, and no
+  // request-controlled key may name a file to write (the green agent passes configs through).
+  if (options.outputFile) await writeSparcResult(isAbsolute(options.outputFile) ? options.outputFile : resolve(cwd, options.outputFile), result);
+  return result;
 }
 
 /** The plan's HumanEval runner: run `config`'s test cases with the humaneval defaults (30 s timeout). */

@@ -30,7 +30,6 @@ export interface AssessmentConfig {
   languages?: Array<"python" | "bash">;
   sparc_config?: string;
   sparc_metrics?: boolean;
-  sparc_output_file?: string;
   sparc_package_cache_dir?: string;
   sparc_npm_registry?: string;
   sparc_pip_index_url?: string;

@@ -114,7 +114,6 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
   aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown> {
     const result = sparcResultFromRows(rows, options);
     writeSparcResultSync(join(options.out, SPARC_RESULT_FILE), result);
-    if (options.sparc_output_file) writeSparcResultSync(options.sparc_output_file, result);
     const failureModes: Record<string, number> = {};
     for (const r of rows) if (r.failure_mode) failureModes[r.failure_mode] = (failureModes[r.failure_mode] ?? 0) + 1;
     const executed = result.totalTests - result.skippedTests;
