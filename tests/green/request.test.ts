@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { TaskState, type Task } from "@a2a-js/sdk";
+import { createA2AClient } from "../../src/a2a/client.js";
+import { dataPart, partData, partText, userMessage } from "../../src/a2a/parts.js";
+import { parseAssessmentRequest } from "../../src/green/request.js";
+import { validateAssessmentConfig } from "../../src/green/config-validation.js";
+import { assessment, fixtureRunner, requestOf, startGreen, type StartedGreen } from "./helpers.js";
+
+describe("parseAssessmentRequest", () => {
+  test("accepts the AgentBeats shape in a TextPart and the smi shape in a DataPart", () => {
+    const a = parseAssessmentRequest(requestOf(assessment()).message!);
+    expect(a).toMatchObject({ ok: true, request: { participants: { agent: "http://127.0.0.1:9/" } } });
+    const b = parseAssessmentRequest(userMessage([dataPart({ config: { benchmark: "humaneval" } })]));
+    expect(b).toMatchObject({ ok: true, request: { participants: {}, config: { benchmark: "humaneval" } } });
+  });
+  test("lists every problem", () => {
+    const r = parseAssessmentRequest(requestOf({ participants: { agent: "ftp://x" }, extra: 1 }).message!);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems).toHaveLength(3);
+  });
+});
+
+describe("validateAssessmentConfig", () => {
+  const roots = ["/work/allowed"];
+  test("names unknown keys and wrong types", () => {
+    const r = validateAssessmentConfig({ benchmark: "humaneval", bogus: 1, samples: "x" }, { agent: "http://a/" }, roots);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.problems.join("\n")).toMatch(/unknown key "bogus"/);
+      expect(r.problems.join("\n")).toMatch(/config\/samples: must be integer/);
+    }
+  });
+  test("paths must be inside the allowed roots; dataset names are not paths", () => {
+    const bad = validateAssessmentConfig({ benchmark: "swebench", predictions: "/etc/passwd" }, {}, roots, "/work/allowed");
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.problems[0]).toMatch(/config\.predictions: path "\/etc\/passwd" is outside the allowed roots/);
+    const ok = validateAssessmentConfig({ benchmark: "swebench", predictions: "preds.jsonl", dataset: "sample" }, {}, roots, "/work/allowed");
+    expect(ok).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/work/allowed/preds.jsonl", dataset: "sample" } } });
+  });
+  test("participant: role agent, else the single one, else rejected when needed", () => {
+    expect(validateAssessmentConfig({ benchmark: "humaneval" }, { solver: "http://s/" }, roots)).toMatchObject({ ok: true, value: { participantUrl: "http://s/" } });
+    const none = validateAssessmentConfig({ benchmark: "humaneval" }, {}, roots);
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.problems[0]).toMatch(/needs a participant/);
+    const two = validateAssessmentConfig({ benchmark: "humaneval" }, { a: "http://a/", b: "http://b/" }, roots);
+    expect(two.ok).toBe(false);
+  });
+});
+
+describe("invalid requests end rejected with reasons (never a 500)", () => {
+  let green: StartedGreen | undefined;
+  afterEach(async () => {
+    await green?.close();
+    green = undefined;
+  });
+
+  test.each([
+    ["not JSON", requestOf(undefined, "run humaneval please"), /not JSON/],
+    ["missing config", requestOf({ participants: { agent: "http://127.0.0.1:9/" } }), /missing "config"/],
+    ["unknown key", requestOf(assessment({ bogus: true })), /unknown key "bogus"/],
+    ["wrong types", requestOf(assessment({ samples: "ten", seed: -1 })), /samples: must be integer.*seed: must be >= 0/],
+    ["no participant", requestOf({ config: { benchmark: "humaneval" } }), /needs a participant/],
+  ])("%s", async (_name, req, reason) => {
+    green ??= await startGreen(fixtureRunner("events.mjs"));
+    for (const wire of ["1.0", "0.3"] as const) {
+      const client = await createA2AClient(green.url, wire);
+      const task = (await client.sendMessage(req)) as Task;
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+      const parts = task.status?.message?.parts ?? [];
+      expect(parts.map(partText).join(" ")).toMatch(reason);
+      expect(partData(parts[1]!)?.["problems"]).toBeInstanceOf(Array);
+    }
+  });
+
+  test("raw garbage JSON-RPC never yields a 500", async () => {
+    green = await startGreen(fixtureRunner("events.mjs"));
+    for (const body of ["{not json", JSON.stringify({ id: 1, method: "message/send" }), JSON.stringify({ jsonrpc: "2.0", id: 2, method: "nope" })]) {
+      const res = await fetch(green.url, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers.get("a2a-version")).toBe("0.3.0");
+    }
+  });
+
+  test("a reused run_id is rejected", async () => {
+    green = await startGreen(fixtureRunner("events.mjs"));
+    const client = await createA2AClient(green.url);
+    await client.sendMessage(requestOf(assessment({ run_id: "dup" })));
+    const again = (await client.sendMessage(requestOf(assessment({ run_id: "dup" })))) as Task;
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect((again.status?.message?.parts ?? []).map(partText).join(" ")).toMatch(/already used/);
+  });
+});
