@@ -18,6 +18,12 @@ export const FORK_SERVER_PROGRAM = String.raw`
 import os, sys, json, signal, selectors, resource, time, shutil, traceback, ctypes, errno
 
 ROOT = sys.argv[1]
+# Modules solutions commonly import are loaded once here, so forked jobs find them ready.
+import importlib, gc
+for _m in ("math", "re", "collections", "itertools", "functools", "hashlib", "string", "heapq", "bisect",
+           "random", "statistics", "fractions", "decimal", "typing", "copy", "operator", "unittest"):
+    try: importlib.import_module(_m)
+    except Exception: pass
 PR_SET_CHILD_SUBREAPER = 36
 try:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -226,6 +232,7 @@ def handle_line(line):
 
 sel.register(0, selectors.EVENT_READ, ("stdin", None))
 sel.register(wake_r, selectors.EVENT_READ, ("wake", None))
+gc.freeze()  # keep the preloaded heap shared copy-on-write across forks
 emit({"ready": True})
 while stdin_open or jobs:
     now = time.monotonic()
