@@ -1,0 +1,38 @@
+import { describe, expect, test } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliEntry } from "../../src/util/package-root.js";
+import { parseValidateArgs } from "../../src/cli/validate-bundle.js";
+import { sampleBundle } from "../bundle/sample.js";
+
+function run(...args: string[]) {
+  return spawnSync(process.execPath, [cliEntry, "validate-bundle", ...args], { encoding: "utf8" });
+}
+
+describe("validate-bundle CLI (built dist)", () => {
+  test("exit 0 valid, 1 invalid with paths, 2 unreadable / usage", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vb-"));
+    const good = join(dir, "good.json");
+    writeFileSync(good, JSON.stringify({ jsonrpc: "2.0", id: 1, result: { artifacts: [{ name: "evaluation_bundle", parts: [{ kind: "data", data: sampleBundle() }] }] } }));
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ ...sampleBundle(), exit_code: -5 }));
+    const r0 = run(good);
+    expect(r0.status).toBe(0);
+    expect(r0.stdout).toMatch(/^valid: humaneval run r1/);
+    const r1 = run(bad);
+    expect(r1.status).toBe(1);
+    expect(r1.stdout).toMatch(/\/exit_code: must be >= 0/);
+    expect(run(join(dir, "missing.json")).status).toBe(2);
+    writeFileSync(join(dir, "junk.json"), "{nope");
+    expect(run(join(dir, "junk.json")).status).toBe(2);
+    expect(run().status).toBe(2);
+    expect(execFileSync(process.execPath, [cliEntry, "validate-bundle", "--help"], { encoding: "utf8" })).toMatch(/Usage: a2a-bench validate-bundle FILE/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  test("parse is pure and strict", () => {
+    expect(parseValidateArgs(["x.json"])).toEqual({ file: "x.json" });
+    expect(() => parseValidateArgs(["--what", "x"])).toThrow(/Unknown option/);
+  });
+});
