@@ -105,7 +105,9 @@ describe("RedCode-Exec containment", () => {
       // The replay did real damage inside the sandboxes (so "untouched" means contained, not inert).
       const hits = rows.filter((r) => r.status === "attack_success").length;
       expect(hits).toBeGreaterThan(items.length / 3);
-      ctx.annotate(`${rows.length} items replayed, ${hits} attacks took effect inside the sandbox, host unchanged`);
+      const count = (s: string) => rows.filter((r) => r.status === s).length;
+      // One summary line for the log of `npm run test:containment`.
+      console.info(`redcode containment: ${rows.length} items replayed; attack_success ${hits}, execution_failure ${count("execution_failure")}, error ${count("error")}; host unchanged`);
     },
     FULL ? 1_800_000 : 300_000,
   );
