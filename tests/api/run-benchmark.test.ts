@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   runBenchmark,
@@ -69,8 +70,18 @@ describe("library API (src/index.ts)", () => {
     expect(swe.benchmarkType).toBe("swebench");
     const rows = (JSON.parse(await readFile(join(root, "swe", "results.json"), "utf8")) as { rows: Array<Record<string, unknown>> }).rows;
     expect(rows[0]?.["timeout_ms"]).toBe(60_000);
-    const he = await runHumanEval({ ...cfg, type: "redcode" }, { out: join(root, "he") });
+    // The plan's stream/verbose: progress events and logs on streams the caller gives.
+    const events = new PassThrough();
+    const logs = new PassThrough();
+    let eventText = "";
+    let logText = "";
+    events.on("data", (d: Buffer) => (eventText += d.toString()));
+    logs.on("data", (d: Buffer) => (logText += d.toString()));
+    const he = await runHumanEval({ ...cfg, type: "redcode" }, { out: join(root, "he"), stream: true, eventStream: events, verbose: true, logStream: logs });
     expect(he.benchmarkType).toBe("humaneval");
+    expect(eventText).toContain('A2A_EVENT:{"event":"task_finished","task_id":"a"');
+    expect(eventText).toContain('A2A_EVENT:{"event":"run_finished"');
+    expect(logText).toContain('"component":"sparc"');
   }, 60_000);
 
   it("rejects a bad config naming the case and key, before running anything", async () => {

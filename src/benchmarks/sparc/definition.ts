@@ -102,13 +102,16 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
   },
 
   async evaluate(item: SparcItem, ctx: EvaluateContext): Promise<ItemResult> {
-    return runTestCase(item.testCase, {
+    const row = await runTestCase(item.testCase, {
       type: item.type,
       name: item.name,
       sandbox: ctx.sandbox,
       packages: item.packages,
       signal: ctx.signal,
     });
+    // What the plan's verbose mode printed per case, as a structured line.
+    ctx.logger.info({ testId: row.id, language: row.language, status: row.status, executionTime: row.execution_ms }, "sparc test case finished");
+    return row;
   },
 
   aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown> {
