@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskState, type Task } from "@a2a-js/sdk";
@@ -16,26 +16,32 @@ import { validateBundle } from "../../../src/bundle/validate.js";
 import { builtinRunnerCommand } from "../../../src/green/runner-command.js";
 import { createPurpleApp } from "../../../src/purple/app.js";
 import { createGoldSolver } from "../../../src/purple/solvers/gold.js";
-import { cliEntry } from "../../../src/util/package-root.js";
+import { cliEntry, packageRoot } from "../../../src/util/package-root.js";
 import { serveOnLoopback } from "../../a2a/helpers.js";
 import { requestOf, startGreen, type StartedGreen } from "../../green/helpers.js";
 
 let cache: string;
 let purple: Awaited<ReturnType<typeof serveOnLoopback>>;
 let green: StartedGreen;
+let resultsRoot: string;
 beforeAll(async () => {
   if (!existsSync(cliEntry)) throw new Error("dist/cli.js missing: run `npm run build` first");
   // One throw-away cache for the runner child and the in-process gold solver (same deterministic commits).
   cache = await mkdtemp(join(tmpdir(), "swebench-green-cache-"));
   process.env["A2A_BENCH_CACHE_DIR"] = cache;
   purple = await serveOnLoopback((card) => createPurpleApp({ card, solver: createGoldSolver() }));
-  green = await startGreen(builtinRunnerCommand(), {}, { ...process.env, A2A_BENCH_CACHE_DIR: cache });
+  // Results under the package (git-ignored .cache/), not /tmp: see sandboxed.test.ts for why.
+  await mkdir(join(packageRoot, ".cache"), { recursive: true });
+  resultsRoot = await mkdtemp(join(packageRoot, ".cache", "swebench-green-"));
+  await chmod(resultsRoot, 0o755); // traversable by the sandbox uid (mkdtemp makes 0700)
+  green = await startGreen(builtinRunnerCommand(), { resultsRoot }, { ...process.env, A2A_BENCH_CACHE_DIR: cache });
 });
 afterAll(async () => {
   await green?.close();
   await purple?.close();
   delete process.env["A2A_BENCH_CACHE_DIR"];
   await rm(cache, { recursive: true, force: true });
+  await rm(resultsRoot, { recursive: true, force: true });
 });
 
 describe("green agent with benchmark swebench", () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
@@ -9,13 +8,19 @@ import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks
 import type { Participant } from "../../../src/runner/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { packageRoot } from "../../../src/util/package-root.js";
 
 let sandbox: Sandbox;
 let root: string;
 let ds: SampleDataset;
 beforeAll(async () => {
   sandbox = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 2 });
-  root = await mkdtemp(join(tmpdir(), "swebench-sbx-"));
+  // Under the package (like the CLI's default results/ dir), not the host's /tmp: inside the sandbox /tmp is a
+  // fresh tmpfs, and the mount-point parents bwrap creates there for a workDir are not traversable by the
+  // sandbox uid (reported to the sandbox part); on the host the same holds for 0700 parents. Git-ignored (.cache/).
+  await mkdir(join(packageRoot, ".cache"), { recursive: true });
+  root = await mkdtemp(join(packageRoot, ".cache", "swebench-sbx-"));
+  await chmod(root, 0o755); // the sandbox uid must traverse the workDir's parents (mkdtemp makes 0700)
   ds = await ensureSampleDataset(join(root, "cache"));
 });
 afterAll(async () => {
