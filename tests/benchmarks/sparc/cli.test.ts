@@ -11,6 +11,10 @@ import { checkAgainst } from "../../../src/util/schema.js";
 const fixtures = join(import.meta.dirname, "../../fixtures/sparc");
 const root = await mkdtemp(join(tmpdir(), "sparc-cli-"));
 afterAll(async () => rm(root, { recursive: true, force: true }));
+const registryReachable = await fetch("https://registry.npmjs.org/is-number", { signal: AbortSignal.timeout(8000) })
+  .then((res) => res.ok)
+  .catch(() => false);
+if (!registryReachable) process.stderr.write("[sparc] SKIP mixed example with an npm package: the npm registry is unreachable\n");
 if (!existsSync(cliEntry)) process.stderr.write(`[sparc] SKIP CLI tests: ${cliEntry} is missing (run npm run build)\n`);
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -43,6 +47,21 @@ describe.skipIf(!existsSync(cliEntry))("a2a-bench run sparc", () => {
     expect(results.aggregate.accuracy).toBe(1);
     expect(results.aggregate.sparc).toMatchObject({ benchmarkType: "humaneval", resultFile: "sparc_result.json" });
   }, 90_000);
+
+  it.skipIf(!registryReachable)(
+    "runs the mixed Python/JavaScript/TypeScript example with an npm package in the real sandbox",
+    async () => {
+      const out = join(root, "mixed");
+      const r = await cli(["run", "sparc", "--config", join(fixtures, "mixed-languages.json"), "--out", out]);
+      expect(r.code, r.stderr).toBe(0);
+      const result = JSON.parse(await readFile(join(out, "sparc_result.json"), "utf8")) as { testResults: Array<{ testId: string; status: string }> };
+      expect(Object.fromEntries(result.testResults.map((t) => [t.testId, t.status]))).toEqual({
+        "py-sum": "passed", "py-default-language": "passed", "py-wrong": "failed", "js-contains": "passed", "js-crash": "error",
+        "js-package": "passed", "ts-typed": "passed", "ts-package-import": "passed", "ts-wrong": "failed", "py-timeout": "timeout",
+      });
+    },
+    120_000,
+  );
 
   it("stops before any test with one clear line when the Python index is unreachable", async () => {
     const cfg = join(root, "needs-pytest.json");
