@@ -218,11 +218,23 @@ describe("queue", () => {
   test("a second assessment waits in submitted with a message, then runs (FIFO)", async () => {
     green = await startGreen(fixtureRunner("slow.mjs"), { maxConcurrent: 1 });
     const client = await createA2AClient(green.url);
-    const a = collect(client.sendMessageStream(requestOf(assessment({ run_id: "q-a" }))));
-    await new Promise((r) => setTimeout(r, 150));
+    // A must hold the only slot before B is sent: read A's stream up to its "starting" update.
+    const aStream = client.sendMessageStream(requestOf(assessment({ run_id: "q-a" })));
+    const aHead: StreamResponse[] = [];
+    // next() by hand: breaking out of for-await would close the stream.
+    for (;;) {
+      const { value, done } = await aStream.next();
+      if (done) break;
+      aHead.push(value);
+      if (statusTexts([value])[0]?.data?.["event"] === "starting") break;
+    }
+    const a = collect(aStream).then((rest) => [...aHead, ...rest]);
     const bEvents = collect(client.sendMessageStream(requestOf(assessment({ run_id: "q-b" }))));
-    await new Promise((r) => setTimeout(r, 150));
-    const health = (await (await fetch(new URL("health", green.url))).json()) as Record<string, unknown>;
+    let health: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && health["queued"] !== 1; i++) {
+      health = (await (await fetch(new URL("health", green.url))).json()) as Record<string, unknown>;
+      if (health["queued"] !== 1) await new Promise((r) => setTimeout(r, 20));
+    }
     expect(health).toMatchObject({ activeTasks: 1, queued: 1 });
     const [ea, eb] = await Promise.all([a, bEvents]);
     const sb = statusTexts(eb);
