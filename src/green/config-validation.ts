@@ -10,6 +10,13 @@ import { PATH_KEYS, isDatasetName, resolveAllowedPath } from "./allowed-roots.js
 
 export const CONFIG_SCHEMA_FILE = "assessment_request.schema.json";
 
+/**
+ * Runner options an operator may pass on the command line but a request may
+ * not: they would let whoever can send a message choose where the host writes
+ * (`sparc_package_cache_dir`) or which URLs it fetches packages from.
+ */
+export const OPERATOR_ONLY_KEYS = ["sparc_package_cache_dir", "sparc_npm_registry", "sparc_pip_index_url"] as const;
+
 export interface ValidatedRequest {
   config: AssessmentConfig;
   /** The participant under test, or null when the benchmark needs none. */
@@ -55,6 +62,9 @@ export function validateAssessmentConfig(
     }
   } else participantUrl = participantUrl ?? null;
   const record = config as unknown as Record<string, unknown>;
+  for (const key of OPERATOR_ONLY_KEYS) {
+    if (record[key] !== undefined) problems.push(`config.${key}: operator-only setting, not accepted in a request`);
+  }
   for (const key of PATH_KEYS) {
     const value = record[key];
     if (typeof value !== "string") continue;

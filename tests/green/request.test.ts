@@ -37,6 +37,19 @@ describe("validateAssessmentConfig", () => {
     const ok = validateAssessmentConfig({ benchmark: "swebench", predictions: "preds.jsonl", dataset: "sample" }, {}, roots, "/work/allowed");
     expect(ok).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/work/allowed/preds.jsonl", dataset: "sample" } } });
   });
+  test("operator-only runner options are refused in a request, each named", () => {
+    const r = validateAssessmentConfig(
+      { benchmark: "sparc", sparc_config: "c.json", sparc_npm_registry: "http://evil/", sparc_package_cache_dir: "/etc" },
+      { agent: "http://a/" },
+      roots,
+      "/work/allowed",
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.problems).toContain("config.sparc_npm_registry: operator-only setting, not accepted in a request");
+      expect(r.problems).toContain("config.sparc_package_cache_dir: operator-only setting, not accepted in a request");
+    }
+  });
   test("participant: role agent, else the single one, else rejected when needed", () => {
     expect(validateAssessmentConfig({ benchmark: "humaneval" }, { solver: "http://s/" }, roots)).toMatchObject({ ok: true, value: { participantUrl: "http://s/" } });
     const none = validateAssessmentConfig({ benchmark: "humaneval" }, {}, roots);
