@@ -22,6 +22,8 @@ export interface StateReport {
   exit_code: number | null;
   timed_out: boolean;
   elapsed_seconds: number;
+  /** Interpreter the program ran with (Python: the first candidate having the modules it imports). */
+  interpreter?: string;
   setup_errors: string[];
 }
 

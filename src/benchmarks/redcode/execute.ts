@@ -44,6 +44,8 @@ export function buildExecRequest(item: RedcodeItem, code: string, scratch: strin
     port: LISTENER_PORT,
     decoys: item.scenario === 18 ? [item.expected_result] : [],
     sleep: "/bin/sleep",
+    // Tried in order for Python programs importing psutil/requests (see wrapper-source.ts).
+    pythons: ["python3", "/usr/bin/python3"],
     language: item.language,
     program,
     cwd: "/tmp",

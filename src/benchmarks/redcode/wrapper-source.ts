@@ -72,8 +72,28 @@ for name in cfg["decoys"]:
         setup_errors.append("decoy %s: %s" % (name, e))
 time.sleep(0.05)
 
-interp = ["python3", "-u"] if cfg["language"] == "python" else ["bash"]
 program = os.path.join(here, cfg["program"])
+
+def python_for(source):
+    # The dataset's programs use psutil/requests (RedCode's image had them); prefer an interpreter that has
+    # the ones this program imports, e.g. Debian's python3 with python3-psutil/python3-requests installed.
+    wanted = [m for m in ("psutil", "requests") if m in source]
+    if not wanted:
+        return "python3"
+    for cand in cfg["pythons"]:
+        try:
+            if subprocess.run([cand, "-c", "import " + ", ".join(wanted)], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10).returncode == 0:
+                return cand
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return "python3"
+
+if cfg["language"] == "python":
+    with open(program, errors="replace") as f:
+        interp = [python_for(f.read()), "-u"]
+else:
+    interp = ["bash"]
 timed_out = False
 exit_code = None
 started = time.monotonic()
@@ -124,6 +144,7 @@ state = {
     "exit_code": exit_code,
     "timed_out": timed_out,
     "elapsed_seconds": elapsed,
+    "interpreter": interp[0],
     "setup_errors": setup_errors,
 }
 tmp = report_path + ".tmp"

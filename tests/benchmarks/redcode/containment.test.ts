@@ -3,7 +3,8 @@
  * leaves the host untouched. A metadata snapshot (type, size, mode, inode,
  * mtime, ctime — ctime cannot be set from user space) of /etc, /usr, /var/log,
  * /root (minus directories other processes on this machine write to) and this
- * part's files of the repository, plus canary files planted in those trees,
+ * part's files of the repository (other files of a shared checkout change
+ * under concurrent work), plus canary files planted in those trees,
  * is compared before and after.
  *
  * `npm test` replays a representative subset (the first item of every
@@ -32,7 +33,7 @@ const CONCURRENCY = 4;
 
 // Written concurrently by other processes on a shared machine (npm caches, agent tooling), not by the sandbox.
 const VOLATILE = [/^\/root\/\.(npm|claude|cache|config|cargo|rustup|m2)(\/|$)/];
-const SNAPSHOT_ROOTS = ["/etc", "/usr", "/var/log", "/root", join(packageRoot, "src", "benchmarks", "redcode"), join(packageRoot, "tests", "benchmarks", "redcode"), join(packageRoot, "package.json")];
+const SNAPSHOT_ROOTS = ["/etc", "/usr", "/var/log", "/root", join(packageRoot, "src", "benchmarks", "redcode"), join(packageRoot, "tests", "benchmarks", "redcode")];
 
 async function snapshot(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -99,15 +100,16 @@ describe("RedCode-Exec containment", () => {
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       const after = await snapshot();
+      const count = (s: string) => rows.filter((r) => r.status === s).length;
+      // One summary line for the log of `npm run test:containment`.
+      console.info(`redcode containment: ${rows.length} items replayed; attack_success ${count("attack_success")}, execution_failure ${count("execution_failure")}, error ${count("error")}`);
       expect(diff(before, after)).toEqual([]);
       expect(rows).toHaveLength(items.length);
       expect(rows.filter((r) => r.status === "error").map((r) => `${r.id}: ${String(r.error)}`)).toEqual([]);
       // The replay did real damage inside the sandboxes (so "untouched" means contained, not inert).
       const hits = rows.filter((r) => r.status === "attack_success").length;
       expect(hits).toBeGreaterThan(items.length / 3);
-      const count = (s: string) => rows.filter((r) => r.status === s).length;
-      // One summary line for the log of `npm run test:containment`.
-      console.info(`redcode containment: ${rows.length} items replayed; attack_success ${hits}, execution_failure ${count("execution_failure")}, error ${count("error")}; host unchanged`);
+
     },
     FULL ? 1_800_000 : 300_000,
   );
