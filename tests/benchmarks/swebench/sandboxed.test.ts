@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const gold = (): Participant => ({
   url: "http://127.0.0.1:1/",
-  ask: async (req) => ({ text: "```diff\n" + ds.instances.find((i) => i.instance_id === req.data?.["instance_id"])!.patch + "```", data: [], state: "completed" }),
+  ask: async (req) => ({ text: "```diff\n" + ds.instances.find((i) => String(req.data?.["instance_id"]).startsWith("hang") ? i.instance_id === ds.instances[1]!.instance_id : i.instance_id === req.data?.["instance_id"])!.patch + "```", data: [], state: "completed" }),
   close: async () => {},
 });
 
@@ -46,5 +46,16 @@ describe("swebench with the real sandbox", () => {
     const noop: Participant = { ...gold(), ask: async () => ({ text: "```diff\n" + ds.instances[0]!.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)") + "```", data: [], state: "completed" }) };
     const bad = await bench.evaluate({ id: ds.instances[0]!.instance_id, instance: ds.instances[0]! }, ctx(noop));
     expect(bad.status).not.toBe("RESOLVED_FULL");
+  });
+
+  it("a hanging test is stopped by the sandbox's time limit → TIMEOUT", async () => {
+    const inst = ds.instances[1]!;
+    const hanging = { ...inst, instance_id: "hang-sbx", test_patch: inst.test_patch.replace("assert chunked([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5]]", "import time; time.sleep(120)") };
+    expect(hanging.test_patch).not.toBe(inst.test_patch);
+    const options: RunOptions = { benchmark: "swebench", out: join(root, "out"), run_id: "s", dataset: "sample", repos_dir: ds.reposDir, per_task_timeout_seconds: 4, agent_timeout_seconds: 10 };
+    const started = Date.now();
+    const row = await createSwebenchBenchmark().evaluate({ id: hanging.instance_id, instance: hanging }, { options, sandbox, participant: gold(), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(row).toMatchObject({ status: "TIMEOUT", failure_mode: "timeout", patch_successfully_applied: true, passed: false });
   });
 });
