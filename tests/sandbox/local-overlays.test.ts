@@ -59,6 +59,28 @@ describe.skipIf(!canOverlay)("overlays, binds and asRoot (RedCode-style throw-aw
     expect(existsSync("/usr/copy_file")).toBe(false);
   });
 
+  test("under an /etc overlay the host's /etc/shadow stays hidden, yet a program may write its own fake", async () => {
+    const up = join(scratch, "etc-shadow");
+    await mkdir(up);
+    const hostShadow = md5("/etc/shadow");
+    const r = await sb.exec({
+      language: "bash",
+      timeoutMs: 10_000,
+      asRoot: true,
+      overlays: [{ target: "/etc", upperDir: up }],
+      code: [
+        "printf 'seen=%s\\n' \"$(wc -c < /etc/shadow)\"",
+        "echo 'root:fake-hash:19000:0:99999:7:::' > /etc/shadow",
+        "cat /etc/shadow",
+      ].join("\n"),
+    });
+    expect(r.infraError).toBeUndefined();
+    expect(r.stdoutTail).toContain("seen=0"); // the host's content never shows, only the empty stand-in
+    expect(r.stdoutTail).toContain("root:fake-hash:");
+    expect(await readFile(join(up, "shadow"), "utf8")).toContain("root:fake-hash:");
+    expect(md5("/etc/shadow")).toBe(hostShadow);
+  });
+
   test("a read-only bind is visible but not writable; a writable one is", async () => {
     const ro = join(scratch, "ro");
     const rw = join(scratch, "rw");

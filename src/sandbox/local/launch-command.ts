@@ -30,6 +30,8 @@ export interface LaunchSpec {
   cwd: string;
   /** Bind mounts, in order (bwrap only; later ones land on top of earlier ones). */
   mounts: MountSpec[];
+  /** Masked files already hidden by an overlay (left unmasked so the program can replace them). */
+  unmasked?: readonly string[];
 }
 
 export interface LaunchCommand {
@@ -98,7 +100,7 @@ function bwrapArgs(spec: LaunchSpec): string[] {
     a.push("--ro-bind", p, p);
   }
   for (const m of spec.mounts) a.push(m.writable ? "--bind" : "--ro-bind", m.host, m.target);
-  for (const f of MASKED_FILES) a.push("--ro-bind-try", "/dev/null", f);
+  for (const f of MASKED_FILES) if (!spec.unmasked?.includes(f)) a.push("--ro-bind-try", "/dev/null", f);
   if (spec.asRoot) a.push("--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL");
   a.push("--chdir", spec.cwd, "--");
   return a;

@@ -178,6 +178,7 @@ export class LocalSandbox implements Sandbox {
       let command = buildLaunchCommand({
         level: this.isolation, tools, limits: this.opts.limits, asRoot: req.asRoot ?? false,
         program: [...interpreter, programPath], cwd, mounts,
+        ...(overlays ? { unmasked: overlays.shadowed } : {}),
       });
       if (overlays) command = overlays.wrap(command);
       const home = req.asRoot ? "/root" : cwd;
