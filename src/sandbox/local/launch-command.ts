@@ -41,6 +41,9 @@ export interface LaunchCommand {
   spawnCwd: string;
 }
 
+/** The sandbox's own tmpfs mounts: bind targets below them need their parents created. */
+const TMPFS_TOPS = ["/tmp", "/var/tmp", "/dev/shm", "/root"];
+
 /** Host files no sandboxed program may read, even as namespace-root. */
 export const MASKED_FILES = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-"];
 
@@ -86,20 +89,28 @@ function bwrapArgs(spec: LaunchSpec): string[] {
     "--hostname", "sandbox",
     "--die-with-parent", "--new-session",
   ];
-  const needs = [...spec.tools.pythonPrefixes, spec.tools.node];
   const made = new Set<string>();
-  for (const p of needs) {
-    if (!p.startsWith("/root/")) continue;
-    // bwrap creates missing mount-point parents 0700 (root-owned): the dropped uid could not
-    // traverse them, so create each parent world-traversable first.
-    const parts = p.split("/").slice(2, -1);
+  // bwrap creates missing mount-point parents 0700 (root-owned) inside its tmpfs mounts: the
+  // dropped uid could not traverse them (e.g. a workDir under the host's /tmp), so create each
+  // parent below a tmpfs world-traversable first.
+  const traversableParents = (target: string): void => {
+    const top = TMPFS_TOPS.find((t) => target.startsWith(t + "/"));
+    if (!top) return;
+    const parts = target.slice(top.length + 1).split("/").slice(0, -1);
     for (let i = 1; i <= parts.length; i++) {
-      const dir = `/root/${parts.slice(0, i).join("/")}`;
+      const dir = `${top}/${parts.slice(0, i).join("/")}`;
       if (!made.has(dir)) { made.add(dir); a.push("--perms", "0755", "--dir", dir); }
     }
+  };
+  for (const p of [...spec.tools.pythonPrefixes, spec.tools.node]) {
+    if (!p.startsWith("/root/")) continue;
+    traversableParents(p);
     a.push("--ro-bind", p, p);
   }
-  for (const m of spec.mounts) a.push(m.writable ? "--bind" : "--ro-bind", m.host, m.target);
+  for (const m of spec.mounts) {
+    traversableParents(m.target);
+    a.push(m.writable ? "--bind" : "--ro-bind", m.host, m.target);
+  }
   for (const f of MASKED_FILES) if (!spec.unmasked?.includes(f)) a.push("--ro-bind-try", "/dev/null", f);
   if (spec.asRoot) a.push("--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL");
   a.push("--chdir", spec.cwd, "--");
