@@ -11,6 +11,9 @@ import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from "@a
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
+import { bearerMatches, withBearerSecurity } from "./bearer-auth.js";
+import { DEFAULT_MAX_BODY_BYTES, jsonBodyWithLimit } from "./body-limit.js";
+import { ParamGuardRequestHandler } from "./param-guard.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
 export const LEGACY_RESPONSE_VERSION = "0.3.0";
@@ -27,6 +30,13 @@ export interface A2AAppOptions {
   executor: AgentExecutor;
   logger: Logger;
   routes?: JsonRoute[];
+  /** Largest accepted JSON-RPC body, bytes; larger ones get HTTP 413. Default {@link DEFAULT_MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
+  /**
+   * When set, JSON-RPC requests need `Authorization: Bearer <authToken>` (else 401);
+   * the card (public) advertises the scheme. Default: no authentication.
+   */
+  authToken?: string;
 }
 
 /** The version the request negotiated: "1.0" when it asked for 1.x, else the legacy one. */
@@ -36,7 +46,8 @@ export function responseVersion(requested: string | undefined): string {
 
 /** Build the Express app for an agent. Never listens (see serve.ts). */
 export function createA2AExpressApp(options: A2AAppOptions): Express {
-  const requestHandler = new DefaultRequestHandler(options.card, new InMemoryTaskStore(), options.executor);
+  const card = options.authToken ? withBearerSecurity(options.card) : options.card;
+  const requestHandler = new ParamGuardRequestHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), options.executor));
   const app = express();
   app.disable("x-powered-by");
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -56,6 +67,15 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   }
   const legacyCompat = { enabled: true };
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
+  const token = options.authToken;
+  if (token) {
+    app.post("/", (req: Request, res: Response, next: NextFunction) => {
+      if (bearerMatches(req.header("authorization"), token)) return next();
+      res.setHeader("WWW-Authenticate", 'Bearer realm="a2a"');
+      res.status(401).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Unauthorized: send Authorization: Bearer <token>" } });
+    });
+  }
+  app.post("/", ...jsonBodyWithLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   app.use("/", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   // Last-resort handler: an error escaping a route becomes a JSON-RPC error, never an HTML 500 page.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

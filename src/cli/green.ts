@@ -5,7 +5,8 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { join, resolve } from "node:path";
 import type { CliCommand, CliIo } from "./types.js";
-import { UsageError } from "../util/errors.js";
+import { UsageError, errorMessage } from "../util/errors.js";
+import { parseMaxBodyBytes } from "../a2a/body-limit.js";
 import { createLogger } from "../util/logger.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import { loadAgentCard } from "../a2a/card.js";
@@ -19,6 +20,8 @@ export interface AgentServerArgs {
   port: number;
   cardUrl: string | undefined;
   scenarioDir: string;
+  /** `--max-body-bytes`; undefined → env A2A_MAX_BODY_BYTES or the 1 MiB default. */
+  maxBodyBytes: number | undefined;
 }
 
 /** Parse `--host --port --card-url --scenario` (shared by green and purple). */
@@ -34,6 +37,7 @@ export function parseServerArgs(argv: string[], defaultPort: number, extra: Pars
         port: { type: "string" },
         "card-url": { type: "string" },
         scenario: { type: "string" },
+        "max-body-bytes": { type: "string" },
         ...extra,
       },
     });
@@ -50,9 +54,18 @@ export function parseServerArgs(argv: string[], defaultPort: number, extra: Pars
     host: (v["host"] as string | undefined) ?? "127.0.0.1",
     port,
     cardUrl,
+    maxBodyBytes: parseMaxBodyBytesArg(v["max-body-bytes"] as string | undefined),
     scenarioDir: resolve((v["scenario"] as string | undefined) ?? defaultScenarioDir),
   };
   return { server, values: v };
+}
+
+function parseMaxBodyBytesArg(raw: string | undefined): number | undefined {
+  try {
+    return parseMaxBodyBytes(raw, "--max-body-bytes");
+  } catch (err) {
+    throw new UsageError(errorMessage(err));
+  }
 }
 
 /** Pure parse of the green command line. */
@@ -67,7 +80,8 @@ Serve the green (assessor) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint).
   --port P         port (default 9999)
   --card-url URL   URL advertised in the agent card (default http://H:P/)
   --scenario DIR   directory holding green_agent_card.toml (default: the package's scenario_smi/)
-Environment: GREEN_MAX_CONCURRENT_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS,
+  --max-body-bytes N  largest JSON-RPC request body; larger ones get HTTP 413 (default: env A2A_MAX_BODY_BYTES, else 1048576)
+Environment: GREEN_AUTH_TOKEN (bearer auth on JSON-RPC; the card stays public), A2A_MAX_BODY_BYTES, GREEN_MAX_CONCURRENT_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS,
 GREEN_CANCEL_GRACE_SECONDS, GREEN_HEARTBEAT_SECONDS, GREEN_RUNNER_TIMEOUT_SECONDS,
 GREEN_RUNNER_ENV_ALLOW, GREEN_SMI_INHABIT_COMMAND, A2A_BENCH_DATASETS, LOG_LEVEL.
 `;
@@ -87,7 +101,7 @@ export const command: CliCommand = {
         port,
         ...(args.cardUrl ? { cardUrl: args.cardUrl } : {}),
       });
-      green = createGreenApp({ card, env: io.env, logger });
+      green = createGreenApp({ card, env: io.env, logger, ...(args.maxBodyBytes !== undefined ? { settings: { maxBodyBytes: args.maxBodyBytes } } : {}) });
       logger.info({ url: card.supportedInterfaces[0]?.url, host: args.host, port }, "green agent listening");
       return green.app;
     });

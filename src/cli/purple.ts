@@ -8,6 +8,7 @@ import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { createLogger } from "../util/logger.js";
 import { loadAgentCard } from "../a2a/card.js";
+import { MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/body-limit.js";
 import { serveApp } from "../a2a/serve.js";
 import { createPurpleApp } from "../purple/app.js";
 import { createSolver, solverModes } from "../purple/solvers/index.js";
@@ -44,9 +45,11 @@ Serve the purple (participant) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint)
   --mode MODE      solver: ${solverModes().join(", ")} (default echo)
   --model M        model name for LLM-backed modes
   --dataset PATH   dataset for modes that look answers up (repeatable)
+  --max-body-bytes N  largest JSON-RPC request body; larger ones get HTTP 413 (default: env A2A_MAX_BODY_BYTES, else 1048576)
 `,
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parsePurpleArgs(argv);
+    const maxBodyBytes = args.maxBodyBytes ?? parseMaxBodyBytes(io.env[MAX_BODY_ENV], MAX_BODY_ENV);
     const logger = createLogger({ component: "purple", destination: io.stdout });
     const solver = await createSolver(args.mode, {
       ...(args.model !== undefined ? { model: args.model } : {}),
@@ -61,7 +64,7 @@ Serve the purple (participant) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint)
         ...(args.cardUrl ? { cardUrl: args.cardUrl } : {}),
       });
       logger.info({ url: card.supportedInterfaces[0]?.url, mode: solver.mode }, "purple agent listening");
-      return createPurpleApp({ card, solver, logger });
+      return createPurpleApp({ card, solver, logger, ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}) });
     });
     return new Promise<number>((resolveExit) => {
       const stop = (signal: NodeJS.Signals) => {

@@ -54,6 +54,8 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
     card: options.card,
     executor,
     logger,
+    maxBodyBytes: settings.maxBodyBytes,
+    ...(settings.authToken ? { authToken: settings.authToken } : {}),
     routes: [
       {
         path: "/health",

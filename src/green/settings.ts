@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { BenchError } from "../util/errors.js";
+import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/body-limit.js";
 import { allowedRoots } from "./allowed-roots.js";
 import { DEFAULT_HEARTBEAT_MS } from "./heartbeat.js";
 import { DEFAULT_GRACE_MS } from "./supervisor/spawn.js";
@@ -23,6 +24,10 @@ export interface GreenSettings {
   runnerTimeoutMs: number | undefined;
   /** Extra env names passed to runners. Env GREEN_RUNNER_ENV_ALLOW (comma list). */
   runnerEnvAllow: string[];
+  /** Bearer token JSON-RPC requests must carry; none (no auth) unless env GREEN_AUTH_TOKEN is set. */
+  authToken: string | undefined;
+  /** Largest JSON-RPC request body, bytes. Env A2A_MAX_BODY_BYTES, default 1 MiB. */
+  maxBodyBytes: number;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, integer: boolean): number | undefined {
@@ -44,6 +49,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): Gr
     graceMs: (positive(env, "GREEN_CANCEL_GRACE_SECONDS", false) ?? DEFAULT_GRACE_MS / 1000) * 1000,
     heartbeatMs: (positive(env, "GREEN_HEARTBEAT_SECONDS", false) ?? DEFAULT_HEARTBEAT_MS / 1000) * 1000,
     runnerTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    authToken: env["GREEN_AUTH_TOKEN"] || undefined,
+    maxBodyBytes: parseMaxBodyBytes(env[MAX_BODY_ENV], MAX_BODY_ENV) ?? DEFAULT_MAX_BODY_BYTES,
     runnerEnvAllow: (env["GREEN_RUNNER_ENV_ALLOW"] ?? "").split(",").map((s) => s.trim()).filter(Boolean),
   };
 }

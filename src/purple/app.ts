@@ -10,6 +10,8 @@ export interface PurpleAppOptions {
   solver: Solver;
   /** Default: a silent logger. */
   logger?: Logger;
+  /** Largest JSON-RPC request body, bytes (default 1 MiB; see src/a2a/body-limit.ts). */
+  maxBodyBytes?: number;
 }
 
 /** The purple agent's Express app (both A2A wire versions, card, `/health`). Never listens. */
@@ -19,6 +21,7 @@ export function createPurpleApp(options: PurpleAppOptions): Express {
     card: options.card,
     executor: new PurpleExecutor(options.solver, logger),
     logger,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     routes: [{ path: "/health", handle: () => ({ status: 200, body: { status: "ok", mode: options.solver.mode } }) }],
   });
 }

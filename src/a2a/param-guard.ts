@@ -1,0 +1,113 @@
+/**
+ * A request-handler decorator that refuses parameters the SDK lets through but
+ * the A2A spec (v0.3.0 §7.1 MessageSendParams, §6.4 Message, §7.3
+ * TaskQueryParams) does not allow, with JSON-RPC -32602 (Invalid params) on
+ * both wire versions:
+ * - a message with no parts (`parts` is a required, non-empty list of content),
+ * - a missing/empty `messageId` (required; the SDK already checks most paths),
+ * - a negative `historyLength` (a count of recent messages).
+ * Protocol logic only: no transport here (the Express adapter mounts it).
+ */
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from "@a2a-js/sdk";
+import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+
+/** Problems of a send request's params (empty when valid). */
+export function sendParamProblems(params: SendMessageRequest): string[] {
+  const problems: string[] = [];
+  const message = params.message;
+  if (!message) return ["message is required"];
+  if (!message.messageId) problems.push("message.messageId is required");
+  if (!Array.isArray(message.parts) || message.parts.length === 0) problems.push("message.parts must contain at least one part");
+  const hl = params.configuration?.historyLength;
+  if (hl !== undefined && hl < 0) problems.push(`configuration.historyLength must be non-negative, got ${hl}`);
+  return problems;
+}
+
+/** Problems of a tasks/get request's params (empty when valid). */
+export function getTaskParamProblems(params: GetTaskRequest): string[] {
+  const hl = params.historyLength;
+  return hl !== undefined && hl < 0 ? [`historyLength must be non-negative, got ${hl}`] : [];
+}
+
+function refuse(problems: string[]): void {
+  if (problems.length > 0) throw new RequestMalformedError(problems.join("; "));
+}
+
+/** Wraps a request handler; every method delegates after the checks above. */
+export class ParamGuardRequestHandler implements A2ARequestHandler {
+  constructor(private readonly inner: A2ARequestHandler) {}
+
+  getAgentCard(): Promise<AgentCard> {
+    return this.inner.getAgentCard();
+  }
+
+  getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+    return this.inner.getAuthenticatedExtendedAgentCard(params, context);
+  }
+
+  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    refuse(sendParamProblems(params));
+    return this.inner.sendMessage(params, context);
+  }
+
+  // Checked inside the generator: the SDK pulls the first event before it
+  // commits to SSE, so a refusal here becomes a plain JSON-RPC error response.
+  async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    refuse(sendParamProblems(params));
+    yield* this.inner.sendMessageStream(params, context);
+  }
+
+  async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    refuse(getTaskParamProblems(params));
+    return this.inner.getTask(params, context);
+  }
+
+  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.inner.cancelTask(params, context);
+  }
+
+  createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return this.inner.createTaskPushNotificationConfig(params, context);
+  }
+
+  getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return this.inner.getTaskPushNotificationConfig(params, context);
+  }
+
+  listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.inner.listTaskPushNotificationConfigs(params, context);
+  }
+
+  deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+    return this.inner.deleteTaskPushNotificationConfig(params, context);
+  }
+
+  resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.inner.resubscribe(params, context);
+  }
+
+  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.inner.listTasks(params, context);
+  }
+}
