@@ -5,7 +5,9 @@
  * both wire versions:
  * - a message with no parts (`parts` is a required, non-empty list of content),
  * - a missing/empty `messageId` (required; the SDK already checks most paths),
- * - a negative `historyLength` (a count of recent messages).
+ * - a negative `historyLength` (a count of recent messages),
+ * - a part whose content has the wrong JSON type (§6.5: TextPart.text is a
+ *   string, DataPart.data an object), which the SDK stores as it came.
  * Protocol logic only: no transport here (the Express adapter mounts it).
  */
 import type {
@@ -36,6 +38,13 @@ export function sendParamProblems(params: SendMessageRequest): string[] {
   if (!message) return ["message is required"];
   if (!message.messageId) problems.push("message.messageId is required");
   if (!Array.isArray(message.parts) || message.parts.length === 0) problems.push("message.parts must contain at least one part");
+  else message.parts.forEach((part, i) => {
+    const content = part?.content;
+    if (content?.$case === "text" && typeof content.value !== "string") problems.push(`message.parts[${i}].text must be a string`);
+    if (content?.$case === "data" && (typeof content.value !== "object" || content.value === null || Array.isArray(content.value))) {
+      problems.push(`message.parts[${i}].data must be an object`);
+    }
+  });
   const hl = params.configuration?.historyLength;
   if (hl !== undefined && hl < 0) problems.push(`configuration.historyLength must be non-negative, got ${hl}`);
   return problems;
