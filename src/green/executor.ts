@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { join } from "node:path";
+import { finished as streamFinished } from "node:stream/promises";
 import { TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { agentMessage, dataPart, textPart } from "../a2a/parts.js";
@@ -161,6 +162,9 @@ export class GreenExecutor implements AgentExecutor {
 
       const external = isExternalBenchmark(config);
       const eventsLog: WriteStream | undefined = external ? createWriteStream(join(workDir, "events.jsonl"), { flags: "a" }) : undefined;
+      // A write error (disk full) must not become an uncaught 'error' event that
+      // takes the whole agent down; the run goes on and later writes report it.
+      eventsLog?.on("error", (err) => logger.error({ taskId: job.taskId, runId, err: errorMessage(err) }, "events.jsonl write failed"));
       let finished: RunnerEvent | undefined;
       const heartbeat = new Heartbeat(settings.heartbeatMs, (quietMs) => {
         const p = progress.heartbeat(quietMs);
@@ -197,7 +201,11 @@ export class GreenExecutor implements AgentExecutor {
       else job.stop.signal.addEventListener("abort", onStop, { once: true });
       const outcome = await handle.done;
       heartbeat.stop();
-      await new Promise<void>((r) => (eventsLog ? eventsLog.end(() => r()) : r()));
+      if (eventsLog) {
+        eventsLog.end();
+        // Resolves on close, rejects if the stream failed (already logged); never hangs.
+        await streamFinished(eventsLog).catch(() => {});
+      }
       logger.info({ taskId: job.taskId, runId, outcome: describeOutcome(outcome) }, "runner ended");
 
       if (outcome.isCanceled) {
