@@ -3,10 +3,10 @@
  * assessment (AgentBeats best practice), namespaced by run id. Nothing the
  * green agent writes goes elsewhere.
  */
-import { mkdir, stat } from "node:fs/promises";
+import { access, constants, mkdir, stat } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import { BenchError } from "../util/errors.js";
+import { BenchError, errorMessage } from "../util/errors.js";
 
 /** A fresh run id: `a2a-<UTC yyyymmddThhmmss>-<6 hex>`. */
 export function newRunId(now = new Date()): string {
@@ -29,6 +29,16 @@ export async function createRunDir(resultsRoot: string, runId: string, resume: b
   if (existing && !resume) {
     throw new BenchError("E_RUN_EXISTS", `run_id "${runId}" was already used (${dir} exists); pick another run_id or set resume`);
   }
-  await mkdir(dir, { recursive: true });
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    // A recursive mkdir on a read-only file system reports ENOENT; name the real cause.
+    const root = resolve(resultsRoot);
+    const why = await access(root, constants.W_OK).then(
+      () => errorMessage(err),
+      (e: NodeJS.ErrnoException) => `the results dir ${root} is not writable (${e.code ?? errorMessage(e)})`,
+    );
+    throw new BenchError("E_RESULTS_DIR", `cannot create the work dir ${dir}: ${why}`, { cause: err });
+  }
   return dir;
 }
