@@ -27,7 +27,7 @@ describe("green agent with GREEN_AUTH_TOKEN", () => {
   });
 
   test("JSON-RPC without the token, or with a wrong one, gets 401 and WWW-Authenticate", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: "Bearer wrong" }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }]) {
       const r = await post(green.url, getTask, headers);
       expect(r.status, JSON.stringify(headers)).toBe(401);
       expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/);
