@@ -146,6 +146,8 @@ export class GreenExecutor implements AgentExecutor {
       );
     }
     let release: () => void;
+    // Logged in the same tick as the queue entry, so log order == queue order (load test checks FIFO).
+    logger.debug({ taskId: job.taskId, runId, running: this.o.queue.running, queued: this.o.queue.queued }, "queued");
     try {
       release = await this.o.queue.acquire(job.stop.signal);
     } catch {
