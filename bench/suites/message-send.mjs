@@ -1,0 +1,79 @@
+/**
+ * Row 3: `message/send` to the purple echo agent (the real CLI process) vs a
+ * bare Express JSON-RPC echo, both served by their own process on loopback;
+ * closed-loop clients (each sends its next request when the previous answer
+ * arrives) at 1 / 16 / 64 concurrency, from the bench process.
+ */
+import { join } from "node:path";
+import { BENCH, CLI } from "../lib/paths.mjs";
+import { call, userMessage } from "../lib/jsonrpc.mjs";
+import { median, quantile } from "../lib/stats.mjs";
+import { freePort, ok200, start, stop, waitFor } from "../lib/proc.mjs";
+
+async function load(url, clients, total) {
+  const lat = [];
+  let sent = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (sent < total) {
+      sent++;
+      const s = performance.now();
+      const r = await call(url, "message/send", { message: userMessage("ping") });
+      if (!r.result) throw new Error(`no result: ${JSON.stringify(r).slice(0, 200)}`);
+      lat.push(performance.now() - s);
+    }
+  }));
+  const wall = performance.now() - t0;
+  return { p50: median(lat), p99: quantile(lat, 0.99), rps: lat.length / (wall / 1000) };
+}
+
+async function serve(kind) {
+  const port = await freePort();
+  const child = kind === "purple"
+    ? start(process.execPath, [CLI, "purple", "--mode", "echo", "--port", String(port)], { env: { ...process.env, LOG_LEVEL: "silent" } })
+    : start(process.execPath, [join(BENCH, "servers", "bare-echo.mjs"), String(port)]);
+  const url = `http://127.0.0.1:${port}/`;
+  if (kind === "purple") await waitFor(() => ok200(`${url}.well-known/agent-card.json`), { what: "purple card" });
+  else await waitFor(async () => { try { return (await call(url, "message/send", { message: userMessage("x") })).result; } catch { return false; } }, { what: "bare echo" });
+  return { url, child };
+}
+
+export async function runMessageSend(ctx) {
+  const perLevel = ctx.quick ? 400 : 2000;
+  const res = { bare: {}, purple: {} };
+  ctx.log("message/send: bare echo and purple echo, interleaved runs");
+  const servers = { bare: await serve("bare"), purple: await serve("purple") };
+  try {
+    for (const kind of ["bare", "purple"]) await load(servers[kind].url, 16, 300); // warm-up: JIT, sockets
+    for (const c of [1, 16, 64]) {
+      // Interleave the two servers run by run so that load from elsewhere on the box hits both alike;
+      // median over the runs (5, or 3 with --quick) of each run's p50 / p99 / req/s.
+      const reps = { bare: [], purple: [] };
+      for (let i = 0; i < (ctx.quick ? 3 : 5); i++) {
+        for (const kind of ["bare", "purple"]) reps[kind].push(await load(servers[kind].url, c, Math.max(perLevel / 5, c * 10)));
+      }
+      for (const kind of ["bare", "purple"]) {
+        const r = reps[kind];
+        res[kind][c] = { p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), rps: median(r.map((x) => x.rps)) };
+      }
+    }
+  } finally {
+    await stop(servers.bare.child);
+    await stop(servers.purple.child);
+  }
+  const f = (r) => `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`;
+  const ratio = res.purple[16].p50 / res.bare[16].p50;
+  return [
+    {
+      id: "3", measure: "`message/send` → purple echo (CLI process), 16 concurrent clients",
+      figures: f(res.purple[16]), baseline: `bare Express JSON-RPC echo: ${f(res.bare[16])}`,
+      ratio, target: "p50 ≤ 1.3×", met: ratio <= 1.3,
+      limit: "one loopback HTTP round trip + JSON parse/serialise on both sides (the bare echo is that floor); purple adds the SDK's request handler, task/event bus and the echo solver",
+    },
+    {
+      id: "3b", measure: "`message/send` growth, purple vs bare at 1 / 16 / 64 concurrent clients",
+      figures: [1, 16, 64].map((c) => `c${c}: purple ${f(res.purple[c])} | bare ${f(res.bare[c])}`).join("; "),
+      target: "—", met: null, limit: "server CPU (one core per node process); client and server share the 2 cores",
+    },
+  ];
+}
