@@ -19,7 +19,7 @@ async function green(runnerFile, env = {}) {
   const port = await freePort();
   const results = mkdtempSync(join(tmpdir(), "a2a-bench-green-"));
   const child = start(process.execPath, [join(BENCH, "servers", "green-fixture.mjs"), String(port), join(BENCH, "fixtures", runnerFile)], {
-    env: { ...process.env, GREEN_RESULTS_DIR: results, LOG_LEVEL: "silent", ...env },
+    env: { ...process.env, GREEN_RESULTS_DIR: results, LOG_LEVEL: "silent", GREEN_RUNNER_ENV_ALLOW: "BENCH_EVENTS,BENCH_IGNORE_TERM", ...env },
   });
   const url = `http://127.0.0.1:${port}/`;
   await waitFor(() => ok200(`${url}.well-known/agent-card.json`), { what: "green card", timeoutMs: 15000 });
@@ -47,10 +47,12 @@ async function eventLatency(ctx) {
   try {
     const lat = [];
     const ac = new AbortController();
-    openAssessment(g.url, ac, (sent, at) => lat.push(at - sent)).catch(() => {});
-    await waitFor(() => lat.length >= n, { timeoutMs: 30000, what: "events" });
+    let last = performance.now();
+    openAssessment(g.url, ac, (sent, at) => { lat.push(at - sent); last = performance.now(); }).catch(() => {});
+    // Stop at n events, or once none arrived for 3 s (the agent may coalesce status updates).
+    await waitFor(() => lat.length >= n || (lat.length > 0 && performance.now() - last > 3000), { timeoutMs: 30000, what: "events" });
     ac.abort();
-    return { p50: median(lat), p99: quantile(lat, 0.99), n: lat.length };
+    return { p50: median(lat), p99: quantile(lat, 0.99), n: lat.length, sent: n };
   } finally {
     await g.close();
   }
@@ -145,13 +147,13 @@ export async function runGreen(ctx) {
   const rows = [];
   ctx.log("green: runner event → SSE latency");
   const ev = await eventLatency(ctx);
-  rows.push({ id: "4", measure: "runner `A2A_EVENT:` line → SSE event at the client (message/stream)", figures: `p50 ${ev.p50.toFixed(2)} ms, p99 ${ev.p99.toFixed(2)} ms over ${ev.n} events`, target: "p50 ≤ 5 ms", met: ev.p50 <= 5, limit: "pipe read + line split + JSON parse + SDK event bus + SSE write + loopback; floor ≈ two process wake-ups (runner→green, green→client)" });
+  rows.push({ id: "4", measure: "runner `A2A_EVENT:` line → SSE event at the client (message/stream)", figures: `p50 ${ev.p50.toFixed(2)} ms, p99 ${ev.p99.toFixed(2)} ms over ${ev.n} of ${ev.sent} events printed`, target: "p50 ≤ 5 ms", met: ev.p50 <= 5, limit: "pipe read + line split + JSON parse + SDK event bus + SSE write + loopback; floor ≈ two process wake-ups (runner→green, green→client)" });
   ctx.log("green: cancel, TERM obeyed");
   const c1 = await cancelLatency(ctx, false, 2);
   rows.push({ id: "5a", measure: "`tasks/cancel` → runner process group gone (runner obeys SIGTERM)", figures: `median ${c1.median.toFixed(1)} ms (min ${c1.min.toFixed(1)}, max ${c1.max.toFixed(1)})`, target: "≤ 50 ms", met: c1.median <= 50, limit: "HTTP round trip + SIGTERM delivery + node runner exit + reap; floor ≈ a node process exit (few ms)" });
   ctx.log("green: cancel, TERM ignored (grace 1 s)");
   const c2 = await cancelLatency(ctx, true, 1);
-  rows.push({ id: "5b", measure: "same for a runner that ignores SIGTERM (GREEN_CANCEL_GRACE_SECONDS=1)", figures: `median ${c2.median.toFixed(1)} ms = grace 1000 ms + ${(c2.median - 1000).toFixed(1)} ms`, target: "grace + ≤ 50 ms", met: c2.median - 1000 <= 50, limit: "the named grace period, then SIGKILL of the group" });
+  rows.push({ id: "5b", measure: "same for a runner that ignores SIGTERM (GREEN_CANCEL_GRACE_SECONDS=1)", figures: `median ${c2.median.toFixed(1)} ms = grace 1000 ms + ${(c2.median - 1000).toFixed(1)} ms`, target: "grace + ≤ 50 ms", met: c2.min >= 1000 && c2.median - 1000 <= 50, limit: "the named grace period, then SIGKILL of the group" });
   ctx.log("green: cold start");
   const cs = await coldStart(ctx);
   rows.push({ id: "6", measure: "green agent cold start (`node dist/cli.js green --port P`) → card served", figures: `median ${cs.m.median.toFixed(0)} ms (min ${cs.m.min.toFixed(0)}, max ${cs.m.max.toFixed(0)})`, target: "≤ 300 ms", met: cs.m.median <= 300, limit: `node start-up alone (\`node -e ""\`) ${cs.nodeStart.median.toFixed(0)} ms; the rest is module loading (SDK, express, ajv schemas, pino)` });
