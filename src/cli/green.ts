@@ -2,7 +2,7 @@
  * `a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR]`:
  * serve the green (assessor) agent until SIGTERM/SIGINT.
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { join, resolve } from "node:path";
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError, errorMessage } from "../util/errors.js";
@@ -14,6 +14,7 @@ import { serveApp } from "../a2a/serve.js";
 import { createGreenApp } from "../green/app.js";
 import { installShutdownHandlers } from "../green/shutdown.js";
 import { settingsFromEnv } from "../green/settings.js";
+import { parseUsage } from "../util/parse-usage.js";
 
 export interface AgentServerArgs {
   host: string;
@@ -26,24 +27,18 @@ export interface AgentServerArgs {
 
 /** Parse `--host --port --card-url --scenario` (shared by green and purple). */
 export function parseServerArgs(argv: string[], defaultPort: number, extra: ParseArgsConfig["options"] = {}) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        "card-url": { type: "string" },
-        scenario: { type: "string" },
-        "max-body-bytes": { type: "string" },
-        ...extra,
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseUsage({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      "card-url": { type: "string" },
+      scenario: { type: "string" },
+      "max-body-bytes": { type: "string" },
+      ...extra,
+    },
+  });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const portRaw = (v["port"] as string | undefined) ?? String(defaultPort);
   const port = Number(portRaw);

@@ -2,12 +2,12 @@
  * `a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH]
  * [--sandbox local|e2b] [--samples N]`: is this machine ready for a full run?
  */
-import { parseArgs } from "node:util";
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import type { BenchmarkName } from "../runner/options.js";
 import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";
+import { parseUsage } from "../util/parse-usage.js";
 
 const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
 
@@ -28,23 +28,17 @@ Ends with ready_for_full_run=true|false; exit 0 only when true.
 
 /** Parse argv (pure). */
 export function parsePreflightArgs(argv: string[]): PreflightOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        scenario: { type: "string" },
-        benchmark: { type: "string" },
-        dataset: { type: "string" },
-        sandbox: { type: "string" },
-        samples: { type: "string" },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseUsage({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      scenario: { type: "string" },
+      benchmark: { type: "string" },
+      dataset: { type: "string" },
+      sandbox: { type: "string" },
+      samples: { type: "string" },
+    },
+  });
   const v = parsed.values;
   const benchmark = v.benchmark ?? "humaneval";
   if (!(BENCHMARKS as readonly string[]).includes(benchmark))

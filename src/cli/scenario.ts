@@ -5,7 +5,6 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
@@ -14,6 +13,7 @@ import { readEnvFile } from "../scenario/env-file.js";
 import { scenarioStatus } from "../scenario/status.js";
 import { killScenario } from "../scenario/kill.js";
 import { launchScenario } from "../scenario/launch.js";
+import { parseUsage } from "../util/parse-usage.js";
 
 export type ScenarioAction = "launch" | "status" | "kill";
 
@@ -38,21 +38,15 @@ foreground, each in its own process group, logs prefixed with the agent name; Ct
 
 /** Parse argv (pure). */
 export function parseScenarioArgs(argv: string[]): ScenarioArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        status: { type: "boolean" },
-        kill: { type: "boolean" },
-        "env-file": { type: "string" },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseUsage({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      status: { type: "boolean" },
+      kill: { type: "boolean" },
+      "env-file": { type: "string" },
+    },
+  });
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new UsageError(`expected at most one DIR, got ${positionals.length}: ${positionals.join(" ")}`);
   if (values.status && values.kill) throw new UsageError("--status and --kill are exclusive");

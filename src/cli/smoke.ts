@@ -3,12 +3,12 @@
  * [--samples N] [--out FILE] [--timeout S]` — one assessment end to end.
  * `npm start` is `smoke --start`.
  */
-import { parseArgs } from "node:util";
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import type { BenchmarkName } from "../runner/options.js";
 import { runSmoke, DEFAULT_SMOKE_TIMEOUT_S, type SmokeOptions } from "../smoke/run-smoke.js";
+import { parseUsage } from "../util/parse-usage.js";
 
 const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
 
@@ -32,25 +32,19 @@ Exit 0 only when a valid bundle came back from a completed task.
 
 /** Parse argv (pure). */
 export function parseSmokeArgs(argv: string[]): SmokeOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        start: { type: "boolean" },
-        green: { type: "string" },
-        scenario: { type: "string" },
-        benchmark: { type: "string" },
-        samples: { type: "string" },
-        out: { type: "string" },
-        timeout: { type: "string" },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseUsage({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      start: { type: "boolean" },
+      green: { type: "string" },
+      scenario: { type: "string" },
+      benchmark: { type: "string" },
+      samples: { type: "string" },
+      out: { type: "string" },
+      timeout: { type: "string" },
+    },
+  });
   const v = parsed.values;
   if (v.benchmark !== undefined && !(BENCHMARKS as readonly string[]).includes(v.benchmark))
     throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${v.benchmark}"`);

@@ -3,20 +3,15 @@
  * printed with its JSON path); 2 unreadable or usage.
  */
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError, errorMessage } from "../util/errors.js";
 import { extractBundle } from "../bundle/extract.js";
 import { validateBundle } from "../bundle/validate.js";
+import { parseUsage } from "../util/parse-usage.js";
 
 /** Pure parse: exactly one FILE. */
 export function parseValidateArgs(argv: string[]): { file: string } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: {} });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseUsage({ args: argv, allowPositionals: true, options: {} });
   if (parsed.positionals.length !== 1) throw new UsageError("expected exactly one FILE");
   return { file: parsed.positionals[0]! };
 }

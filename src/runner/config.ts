@@ -9,12 +9,13 @@ import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { formatAjvErrors, readSchema } from "../util/schema.js";
 import { UsageError } from "../util/errors.js";
 import type { AssessmentConfig, RunOptions } from "./options.js";
+import { parseUsage } from "../util/parse-usage.js";
 
 const SCHEMA_FILE = "assessment_request.schema.json";
 
@@ -92,12 +93,7 @@ export interface ParsedRunArgs {
 
 /** Pure parse of `run` arguments. Throws UsageError. */
 export function parseRunArgs(argv: string[]): ParsedRunArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: optionTable(), strict: true, allowPositionals: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseUsage({ args: argv, options: optionTable(), allowPositionals: true });
   const [benchmark, ...extra] = parsed.positionals;
   if (benchmark === undefined) throw new UsageError("missing <benchmark> (e.g. `a2a-bench run humaneval`)");
   if (extra.length > 0) throw new UsageError(`unexpected argument(s): ${extra.join(" ")}`);
