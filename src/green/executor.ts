@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { finished as streamFinished } from "node:stream/promises";
 import { TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { submittedTaskEvent } from "../a2a/task-events.js";
 import { agentMessage, dataPart, textPart } from "../a2a/parts.js";
 import { buildBundle, bundleSummary } from "../bundle/build.js";
 import { readRunFiles, type ArtifactPaths } from "../bundle/run-files.js";
@@ -80,16 +81,7 @@ export class GreenExecutor implements AgentExecutor {
     this.jobs.set(ctx.taskId, job);
     const publisher = new StatusPublisher(bus, ids);
     try {
-      bus.publish(
-        AgentEvent.task({
-          id: ctx.taskId,
-          contextId: ctx.contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
-          artifacts: [],
-          history: [ctx.userMessage],
-          metadata: undefined,
-        }),
-      );
+      bus.publish(submittedTaskEvent(ctx));
       await this.run(ctx, job, publisher);
     } catch (err) {
       // Unexpected (a bug or I/O failure): no valid bundle can be made.

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { TaskState, type Part } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Solver, SolverReply } from "./solver.js";
+import { submittedTaskEvent } from "../a2a/task-events.js";
 import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/parts.js";
 import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
@@ -43,16 +44,7 @@ export class PurpleExecutor implements AgentExecutor {
         metadata: undefined,
       });
     try {
-      bus.publish(
-        AgentEvent.task({
-          id: ctx.taskId,
-          contextId: ctx.contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
-          artifacts: [],
-          history: [ctx.userMessage],
-          metadata: undefined,
-        }),
-      );
+      bus.publish(submittedTaskEvent(ctx));
       bus.publish(status(TaskState.TASK_STATE_WORKING, "ready"));
       const msg = ctx.userMessage;
       const reply = await this.solver.solve(
