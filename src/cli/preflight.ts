@@ -58,7 +58,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
 
 export const command: CliCommand = {
   name: "preflight",
-  summary: "Check node, dataset, sandbox, keys, runner, ports, then run one smoke assessment",
+  summary: "check node, dataset, sandbox, keys, runner, ports, then run one smoke assessment",
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
     const options = parsePreflightArgs(argv);

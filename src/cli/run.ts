@@ -90,7 +90,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
 export const command: CliCommand = {
   name: "run",
-  summary: "Run a benchmark (humaneval, ...) against a participant agent, in the sandbox",
+  summary: "run a benchmark (humaneval, swebench, redcode, sparc) against a participant agent, in the sandbox",
   usage: usageText(),
   run: runCommand,
 };

@@ -101,7 +101,7 @@ async function runForeground(args: ScenarioArgs, io: CliIo): Promise<number> {
 
 export const command: CliCommand = {
   name: "scenario",
-  summary: "Start/inspect/stop the green + purple agents of a scenario directory",
+  summary: "start/inspect/stop the green + purple agents of a scenario directory",
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parseScenarioArgs(argv);

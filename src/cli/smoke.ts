@@ -70,7 +70,7 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions {
 
 export const command: CliCommand = {
   name: "smoke",
-  summary: "Send one assessment to the green agent (--start: launch the scenario too) and check the bundle",
+  summary: "send one assessment to the green agent (--start: launch the scenario too) and check the bundle",
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
     const options = parseSmokeArgs(argv);
