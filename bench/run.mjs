@@ -71,7 +71,7 @@ async function main() {
     }
   }
   const meta = {
-    command: `npm run bench${args.quick ? " -- --quick" : ""}${process.env.HUMAN_EVAL_DIR ? ` (HUMAN_EVAL_DIR=${process.env.HUMAN_EVAL_DIR})` : ""}`,
+    command: `${process.env.HUMAN_EVAL_DIR ? "HUMAN_EVAL_DIR=<openai/human-eval checkout> " : ""}npm run bench${args.quick ? " -- --quick" : ""}`,
     cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "?", date: new Date().toISOString(), quick: args.quick,
     wallS: ((performance.now() - t0) / 1000).toFixed(0),
     baseline: process.env.HUMAN_EVAL_DIR ? `openai/human-eval checkout at \`$HUMAN_EVAL_DIR\`, python \`${process.env.HUMAN_EVAL_PYTHON ?? "/usr/bin/python3"}\`` : "absent (HUMAN_EVAL_DIR not set)",

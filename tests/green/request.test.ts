@@ -21,7 +21,7 @@ describe("parseAssessmentRequest", () => {
 });
 
 describe("validateAssessmentConfig", () => {
-  const roots = ["/work/allowed"];
+  const roots = ["/srv/allowed"];
   test("names unknown keys and wrong types", () => {
     const r = validateAssessmentConfig({ benchmark: "humaneval", bogus: 1, samples: "x" }, { agent: "http://a/" }, roots);
     expect(r.ok).toBe(false);
@@ -31,18 +31,18 @@ describe("validateAssessmentConfig", () => {
     }
   });
   test("paths must be inside the allowed roots; dataset names are not paths", () => {
-    const bad = validateAssessmentConfig({ benchmark: "swebench", predictions: "/etc/passwd" }, {}, roots, "/work/allowed");
+    const bad = validateAssessmentConfig({ benchmark: "swebench", predictions: "/etc/passwd" }, {}, roots, "/srv/allowed");
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.problems[0]).toMatch(/config\.predictions: path "\/etc\/passwd" is outside the allowed roots/);
-    const ok = validateAssessmentConfig({ benchmark: "swebench", predictions: "preds.jsonl", dataset: "sample" }, {}, roots, "/work/allowed");
-    expect(ok).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/work/allowed/preds.jsonl", dataset: "sample" } } });
+    const ok = validateAssessmentConfig({ benchmark: "swebench", predictions: "preds.jsonl", dataset: "sample" }, {}, roots, "/srv/allowed");
+    expect(ok).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/srv/allowed/preds.jsonl", dataset: "sample" } } });
   });
   test("operator-only runner options are refused in a request, each named", () => {
     const r = validateAssessmentConfig(
       { benchmark: "sparc", sparc_config: "c.json", sparc_npm_registry: "http://evil/", sparc_package_cache_dir: "/etc" },
       { agent: "http://a/" },
       roots,
-      "/work/allowed",
+      "/srv/allowed",
     );
     expect(r.ok).toBe(false);
     if (!r.ok) {
