@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -18,17 +17,11 @@ import {
 import { checkAgainst } from "../../src/util/schema.js";
 import { ValidationError } from "../../src/util/errors.js";
 import { packageRoot } from "../../src/util/package-root.js";
+import { closedPort } from "../support/closed-port.js";
 
 const root = await mkdtemp(join(tmpdir(), "sparc-api-"));
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const mixed: BenchmarkConfig = {
   type: "humaneval",

@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliEntry } from "../../../src/util/package-root.js";
 import { checkAgainst } from "../../../src/util/schema.js";
+import { closedPort } from "../../support/closed-port.js";
 
 const fixtures = join(import.meta.dirname, "../../fixtures/sparc");
 const root = await mkdtemp(join(tmpdir(), "sparc-cli-"));
@@ -25,13 +25,6 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe.skipIf(!existsSync(cliEntry))("a2a-bench run sparc", () => {
   it("runs a plan-shaped config given with --config and writes the BenchmarkResult next to results.json", async () => {

@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { installPackages } from "../../../../src/benchmarks/sparc/packages/install.js";
 import { PackageSourceUnreachableError } from "../../../../src/benchmarks/sparc/packages/errors.js";
 import { packageSetKey } from "../../../../src/benchmarks/sparc/packages/cache.js";
+import { closedPort } from "../../../support/closed-port.js";
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -17,14 +17,6 @@ async function tempDir(): Promise<string> {
   return d;
 }
 
-/** A 127.0.0.1 port with nothing listening: bind, note the port, close. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const REGISTRY = "https://registry.npmjs.org/";
 const registryReachable = await fetch(REGISTRY + "is-number", { signal: AbortSignal.timeout(8000) })
