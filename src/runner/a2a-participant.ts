@@ -5,13 +5,8 @@
  * answer the agent did give — even a failed task — is never asked again).
  */
 import { randomUUID } from "node:crypto";
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  type Client,
-} from "@a2a-js/sdk/client";
+import type { Client } from "@a2a-js/sdk/client";
+import { createA2AClient } from "../a2a/client.js";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -84,15 +79,9 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
 /** Create a participant bound to `url`. The agent card is fetched lazily, once. */
 export function createA2AParticipant(options: A2AParticipantOptions): Participant {
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
-    }),
-  );
   let client: Promise<Client> | undefined;
   const getClient = (): Promise<Client> => {
-    client ??= factory.createFromUrl(options.url).catch((err: unknown) => {
+    client ??= createA2AClient(options.url).catch((err: unknown) => {
       client = undefined; // let the next attempt fetch the card again
       throw err;
     });
