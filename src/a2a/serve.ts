@@ -1,9 +1,11 @@
 /**
  * Listen first, then build the app: the agent card must advertise the real
  * port (port 0 in tests picks a free one), so the app factory receives the
- * bound address.
+ * bound address. Requests that arrive while the app is still being built
+ * (an orchestrator polling the card during start-up) are held and served
+ * once it is ready, never dropped.
  */
-import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ServedApp {
@@ -17,14 +19,23 @@ export interface ServedApp {
 
 /**
  * Bind `host:port` (port 0 = any free port), then call `makeApp(port)` and
- * serve it. Resolves once listening.
+ * serve it. Resolves once listening with the app in place; rejects (and
+ * closes the server) when binding or `makeApp` fails. Requests that raced
+ * the build get HTTP 503 in that case.
  */
 export async function serveApp(
   host: string,
   port: number,
   makeApp: (boundPort: number) => RequestListener | Promise<RequestListener>,
 ): Promise<ServedApp> {
-  const server = createServer();
+  let app: RequestListener | null = null;
+  let failed = false;
+  const held: Array<[IncomingMessage, ServerResponse]> = [];
+  const server = createServer((req, res) => {
+    if (app) app(req, res);
+    else if (failed) unavailable(res);
+    else held.push([req, res]);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -32,17 +43,24 @@ export async function serveApp(
       resolve();
     });
   });
+  const close = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   const bound = (server.address() as AddressInfo).port;
-  const app = await makeApp(bound);
-  server.on("request", app);
-  return {
-    server,
-    host,
-    port: bound,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  try {
+    app = await makeApp(bound);
+  } catch (err) {
+    failed = true;
+    for (const [, res] of held.splice(0)) unavailable(res);
+    await close();
+    throw err;
+  }
+  for (const [req, res] of held.splice(0)) app(req, res);
+  return { server, host, port: bound, close };
+}
+
+function unavailable(res: ServerResponse): void {
+  res.writeHead(503, { "content-type": "text/plain", connection: "close" }).end("agent failed to start\n");
 }
