@@ -141,8 +141,15 @@ describe.each(["green", "purple"] as const)("%s agent under malformed JSON-RPC",
   beforeAll(async () => {
     agent = await startAgent(which);
   });
-  afterAll(() => {
-    agent?.child.kill("SIGKILL");
+  afterAll(async () => {
+    const child = agent?.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    // Disconnecting lets the agent close and remove its results dir; SIGKILL only if it hangs.
+    const gone = new Promise((r) => child.once("exit", r));
+    child.disconnect();
+    const kill = setTimeout(() => child.kill("SIGKILL"), 3000);
+    await gone;
+    clearTimeout(kill);
   });
 
   test("every malformed request gets a JSON-RPC error or 413; the process survives; heap returns to baseline", { timeout: 120_000 }, async () => {

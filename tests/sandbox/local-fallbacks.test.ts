@@ -43,3 +43,39 @@ describe("local sandbox fallbacks report their isolation level", () => {
     await expect(createSandbox({ backend: "local", logger: silentLogger(), concurrency: -1 })).rejects.toThrow(/concurrency/);
   });
 });
+
+describe("local sandbox leaves nothing behind", () => {
+  test("an owner killed by SIGKILL leaves no fork-server directory (isolation none)", { timeout: 30_000 }, async () => {
+    const { mkdtempSync, readdirSync, rmSync, chmodSync } = await import("node:fs");
+    const { spawn } = await import("node:child_process");
+    const { join, resolve } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    // A private TMPDIR (sticky and world-writable like /tmp, so the dropped uid can use it).
+    const tmp = mkdtempSync(join(tmpdir(), "a2a-leak-"));
+    chmodSync(tmp, 0o1777);
+    const dist = resolve(import.meta.dirname, "..", "..", "dist");
+    const script = `
+      const { createSandbox } = await import(${JSON.stringify(join(dist, "sandbox/index.js"))});
+      const { silentLogger } = await import(${JSON.stringify(join(dist, "util/logger.js"))});
+      const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
+      const r = await sb.exec({ language: "python", code: "print('ran')", timeoutMs: 5000 });
+      process.stdout.write(r.stdoutTail);
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const ran = await new Promise<string>((res) => child.stdout.once("data", (b: Buffer) => res(b.toString())));
+      expect(ran).toBe("ran\n");
+      expect(readdirSync(tmp).filter((n) => n.startsWith("a2a-forksrv-"))).toHaveLength(1);
+      child.kill("SIGKILL");
+      let left = readdirSync(tmp);
+      for (let i = 0; i < 100 && left.length > 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        left = readdirSync(tmp);
+      }
+      expect(left).toEqual([]);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});

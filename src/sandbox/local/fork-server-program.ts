@@ -267,4 +267,10 @@ while stdin_open or jobs:
                 line = bytes(inbuf[:i]); del inbuf[:i + 1]
                 if line.strip(): handle_line(line)
     reap()
+# Stdin closed and every job reaped: the owner closed us or died. Outside bwrap
+# ROOT is a host directory made for this server alone; remove it (if empty) so
+# an owner killed by SIGKILL leaves nothing behind.
+if ROOT != "/tmp":
+    try: os.rmdir(ROOT)
+    except OSError: pass
 `;
