@@ -60,9 +60,9 @@ export async function waitFor(fn, { timeoutMs = 10000, everyMs = 2, what = "cond
 }
 
 /**
- * GET `url` once; true when it answers 200. Bounded (`timeoutMs`, default 1 s):
- * a connect racing the server's listen() was seen to hang forever once the
- * E2B SDK is loaded in the same process.
+ * GET `url` once; true when it answers 200. Bounded (`timeoutMs`, default 1 s)
+ * so a server that accepts but never answers fails the poll instead of
+ * hanging the bench.
  */
 export async function ok200(url, timeoutMs = 1000) {
   try {

@@ -22,6 +22,26 @@ export async function measure(fn, { warmup = 1, runs = 5 } = {}) {
     await fn(i);
     samples.push(performance.now() - t0);
   }
+  return summary(samples);
+}
+
+/**
+ * Like {@link measure}, but `fn` resolves to the sample itself (ms it timed
+ * around the one operation of interest), so set-up and tear-down inside `fn`
+ * (starting an assessment, stopping a server) stay out of the figure.
+ */
+export async function measureReported(fn, { warmup = 1, runs = 5 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const v = await fn(i);
+    if (typeof v !== "number" || !Number.isFinite(v)) throw new Error(`measureReported: sample ${i} is not a number (${v})`);
+    samples.push(v);
+  }
+  return summary(samples);
+}
+
+function summary(samples) {
   return { samples, median: median(samples), min: Math.min(...samples), max: Math.max(...samples) };
 }
 

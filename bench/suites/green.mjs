@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH, CLI } from "../lib/paths.mjs";
 import { call, nowMs, stream, userMessage } from "../lib/jsonrpc.mjs";
-import { measure, median, quantile } from "../lib/stats.mjs";
+import { measure, measureReported, median, quantile } from "../lib/stats.mjs";
 import { freePort, groupAlive, ok200, rssMiB, run, sleep, start, stop, waitFor } from "../lib/proc.mjs";
 
 const body = JSON.stringify({ participants: { agent: "http://127.0.0.1:9/" }, config: { benchmark: "humaneval" } });
@@ -61,7 +61,7 @@ async function eventLatency(ctx) {
 async function cancelLatency(ctx, ignoreTerm, graceS) {
   const g = await green("runner-stays.mjs", { GREEN_CANCEL_GRACE_SECONDS: String(graceS), ...(ignoreTerm ? { BENCH_IGNORE_TERM: "1" } : {}) });
   try {
-    const m = await measure(async () => {
+    const m = await measureReported(async () => {
       const ac = new AbortController();
       const { taskId, pid } = await openAssessment(g.url, ac);
       const t0 = performance.now();
@@ -87,7 +87,7 @@ async function cancelLatency(ctx, ignoreTerm, graceS) {
 
 async function coldStart(ctx) {
   const nodeStart = await measure(() => run(process.execPath, ["-e", ""]), { warmup: 1, runs: 5 });
-  const m = await measure(async () => {
+  const m = await measureReported(async () => {
     const port = await freePort();
     const results = mkdtempSync(join(tmpdir(), "a2a-bench-cold-"));
     const t0 = performance.now();

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, CLI } from "../lib/paths.mjs";
 import { goldRequests, humanEvalPath } from "../lib/humaneval-data.mjs";
-import { measure, median } from "../lib/stats.mjs";
+import { measure, measureReported, median } from "../lib/stats.mjs";
 import { freePort, ok200, run, start, stop, waitFor } from "../lib/proc.mjs";
 
 const { createSandbox, startE2bStandIn } = await import(join(DIST, "index.js"));
@@ -81,7 +81,7 @@ export async function runHumanEval(ctx) {
       const samples = join(tmp, "gold.jsonl");
       const { problems } = await goldRequests();
       writeFileSync(samples, problems.map((p) => JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution })).join("\n") + "\n");
-      base = await measure(() => runBaseline(setup, samples, humanEvalPath()), { warmup: 1, runs });
+      base = await measureReported(() => runBaseline(setup, samples, humanEvalPath()), { warmup: 1, runs });
     }
 
     // --- whole runner: CLI run against a purple gold agent (A2A message/send per task)
@@ -92,13 +92,14 @@ export async function runHumanEval(ctx) {
     try {
       await waitFor(() => ok200(`http://127.0.0.1:${port}/.well-known/agent-card.json`), { what: "purple card", timeoutMs: 15000 });
       let i = 0;
-      whole = await measure(async () => {
+      whole = await measureReported(async () => {
         const out = join(tmp, `run-${i++}`);
         const r = await run(process.execPath, [CLI, "run", "humaneval", "--dataset", "humaneval-full", "--agent", `http://127.0.0.1:${port}/`, "--out", out, "--run-id", `bench-${i}`], { env: { ...process.env, LOG_LEVEL: "silent" } });
         const res = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
         const p1 = res.aggregate?.pass_at_k?.["pass@1"] ?? res.aggregate?.["pass@1"] ?? res.aggregate?.accuracy;
         if (r.code !== 0 || p1 !== 1) throw new Error(`runner gold run: exit ${r.code}, pass@1 ${p1}: ${r.stderr.slice(-300)}`);
         rmSync(out, { recursive: true, force: true });
+        return r.ms;
       }, { warmup: 1, runs: ctx.quick ? 2 : 5 });
     } finally {
       await stop(purple);

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH, CLI, DIST } from "../lib/paths.mjs";
-import { measure } from "../lib/stats.mjs";
+import { measure, measureReported } from "../lib/stats.mjs";
 import { run } from "../lib/proc.mjs";
 
 const { ensureSampleDataset } = await import(join(DIST, "benchmarks/swebench/sample-dataset.js"));
@@ -22,18 +22,20 @@ export async function runSwebench(ctx) {
     const runs = ctx.quick ? 3 : 5;
     let k = 0;
     ctx.log("swebench: ours (worktrees)");
-    const ours = await measure(async () => {
+    const ours = await measureReported(async () => {
       const out = join(tmp, `run-${k++}`);
       const r = await run(process.execPath, [CLI, "run", "swebench", "--dataset", "sample", "--predictions", preds, "--per-task-timeout-seconds", "60", "--out", out, "--run-id", `b${k}`], { env: { ...process.env, LOG_LEVEL: "silent" } });
       const agg = JSON.parse(readFileSync(join(out, "results.json"), "utf8")).aggregate;
       if (r.code !== 0 || agg.resolved !== ds.instances.length) throw new Error(`swebench gold run: exit ${r.code}, resolved ${agg.resolved}: ${r.stderr.slice(-300)}`);
       rmSync(out, { recursive: true, force: true });
+      return r.ms;
     }, { warmup: 1, runs });
     ctx.log("swebench: baseline (clone per instance)");
-    const base = await measure(async () => {
+    const base = await measureReported(async () => {
       const r = await run(process.execPath, [join(BENCH, "servers", "swebench-clone-baseline.mjs"), "2"], { env: process.env });
       const res = JSON.parse(r.stdout.trim().split("\n").pop() ?? "{}");
       if (r.code !== 0 || res.resolved !== ds.instances.length) throw new Error(`clone baseline: exit ${r.code} ${r.stdout} ${r.stderr.slice(-300)}`);
+      return r.ms;
     }, { warmup: 1, runs });
     // Checkout cost alone, per instance: worktree add+remove vs clone+rm (sequential, in this process).
     const inst = ds.instances[0];
