@@ -37,7 +37,7 @@ async function one(inst) {
     writeFileSync(join(scratch, "test.patch"), inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n");
     git(repo, ["apply", join(scratch, "test.patch")]);
     const spec = testSpecFor(inst.repo);
-    const out = await sandbox.exec({ language: "bash", code: spec.command(testFilesOf(inst)), timeoutMs: 60_000, workDir: repo, env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONHASHSEED: "0" } });
+    const out = await sandbox.exec({ language: "bash", code: spec.command(testFilesOf(inst)), timeoutMs: 60_000, workDir: repo, env: { ...spec.env } });
     const statuses = LOG_PARSERS[spec.framework](`${out.stdoutTail}\n${out.stderrTail}`);
     if (resolutionStatus(testsStatus(inst.FAIL_TO_PASS, inst.PASS_TO_PASS, statuses)) === "RESOLVED_FULL") resolved++;
   } finally {

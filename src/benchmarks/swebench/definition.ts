@@ -135,7 +135,7 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ar
         code: spec.command(testFilesOf(inst)),
         timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
         workDir: worktree,
-        env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONHASHSEED: "0" },
+        env: { ...spec.env },
       },
       ctx.signal,
     );

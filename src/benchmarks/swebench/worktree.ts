@@ -27,9 +27,11 @@ export async function addWorktree(repoDir: string, path: string, commit: string)
 /** Remove a worktree and its administrative files; tolerant of partial state. */
 export async function removeWorktree(repoDir: string, path: string): Promise<void> {
   await withRepoLock(repoDir, async () => {
-    await git(repoDir, ["worktree", "remove", "--force", "--force", path]);
+    const removed = await git(repoDir, ["worktree", "remove", "--force", "--force", path]);
     await rm(path, { recursive: true, force: true });
-    await git(repoDir, ["worktree", "prune"]);
+    // A successful remove already deleted the administrative files; prune (one more
+    // git process per instance) only mops up after a failed or partial one.
+    if (removed.exitCode !== 0) await git(repoDir, ["worktree", "prune"]);
   });
 }
 
