@@ -12,6 +12,8 @@ export interface PurpleAppOptions {
   logger?: Logger;
   /** Largest JSON-RPC request body, bytes (default 1 MiB; see src/a2a/body-limit.ts). */
   maxBodyBytes?: number;
+  /** Finished tasks kept for `tasks/get`, oldest dropped first (default 1000; see src/a2a/task-store.ts). */
+  maxFinishedTasks?: number;
 }
 
 /** The purple agent's Express app (both A2A wire versions, card, `/health`). Never listens. */
@@ -22,6 +24,7 @@ export function createPurpleApp(options: PurpleAppOptions): Express {
     executor: new PurpleExecutor(options.solver, logger),
     logger,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.maxFinishedTasks !== undefined ? { maxFinishedTasks: options.maxFinishedTasks } : {}),
     routes: [{ path: "/health", handle: () => ({ status: 200, body: { status: "ok", mode: options.solver.mode } }) }],
   });
 }
