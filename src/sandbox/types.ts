@@ -33,7 +33,7 @@ export interface ExecRequest {
   /**
    * Run as uid 0 inside a fresh user namespace (mapped to host uid 0 but with every capability
    * dropped, no_new_privs, in its own pid/net/mount/ipc/uts namespaces, host FS read-only except
-   * overlays and writable binds; /etc/shadow and /etc/gshadow masked). See notes/readme-sandbox.md.
+   * overlays and writable binds; /etc/shadow and /etc/gshadow masked). See the README section "Sandbox".
    */
   asRoot?: boolean;
   /** Extra host paths mounted at `target` inside the sandbox (read-only unless `writable`). */
