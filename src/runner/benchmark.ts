@@ -47,8 +47,22 @@ export interface DatasetInfo {
   sha256: string;
 }
 
+/**
+ * What bounds how many items a run has in flight:
+ * - `"sandbox"`: `concurrency` items at once. For items that hold heavy
+ *   resources (a git worktree, a scratch repository) for their whole
+ *   evaluation, or that need no participant.
+ * - `"participant"`: up to `participant_concurrency` items at once. For items
+ *   that mostly wait on the participant's answer and hold nothing heavy
+ *   meanwhile; the runner still lets at most `concurrency` of them use the
+ *   sandbox at a time, so sandbox load is what it is with `"sandbox"`.
+ */
+export type InFlightBound = "sandbox" | "participant";
+
 export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
   readonly name: string;
+  /** What bounds the items in flight; default `"sandbox"` (see {@link InFlightBound}). */
+  readonly inFlight?: InFlightBound;
   /**
    * Optional: what data loadItems read (called after it). Without it the
    * runner records `options.dataset` and a sha256 over the item ids.

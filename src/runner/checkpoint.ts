@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { writeJsonAtomic } from "../util/atomic-write.js";
 import { BenchError } from "../util/errors.js";
-import { canonicalJson } from "./canonical-json.js";
+import { CanonicalFragment, canonicalJson } from "./canonical-json.js";
 import type { ItemResult } from "./benchmark.js";
 
 export const CHECKPOINT_SCHEMA_VERSION = 1;
@@ -52,10 +52,26 @@ export function computeChecksum(value: Record<string, unknown>): string {
   return createHash("sha256").update(canonicalJson(rest), "utf8").digest("hex").slice(0, 8);
 }
 
-/** Write `checkpoint` (checksum added) to `path`, atomically. */
-export async function writeCheckpoint(path: string, checkpoint: Omit<Checkpoint, "_checksum">): Promise<void> {
-  const body = { ...checkpoint } as Record<string, unknown>;
-  body["_checksum"] = computeChecksum(body);
+/** A row's canonical JSON, as it enters the checksum (see {@link writeCheckpoint}'s `encodedRows`). */
+export function encodeRow(row: ItemResult): string {
+  return canonicalJson(row);
+}
+
+/**
+ * Write `checkpoint` (checksum added) to `path`, atomically. `encodedRows`,
+ * when given, are `encodeRow` of each of `checkpoint.rows` in the same order,
+ * computed once per row by the caller: the checksum then costs one hash over
+ * them, not a re-encoding of every row on every write.
+ */
+export async function writeCheckpoint(
+  path: string,
+  checkpoint: Omit<Checkpoint, "_checksum">,
+  encodedRows?: readonly string[],
+): Promise<void> {
+  const hashed = encodedRows
+    ? { ...checkpoint, rows: new CanonicalFragment(`[${encodedRows.join(",")}]`) }
+    : checkpoint;
+  const body: Record<string, unknown> = { ...checkpoint, _checksum: computeChecksum(hashed as Record<string, unknown>) };
   await writeJsonAtomic(path, body);
 }
 

@@ -10,12 +10,13 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ParseArgsConfig } from "node:util";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { formatAjvErrors, readSchema } from "../util/schema.js";
 import { UsageError } from "../util/errors.js";
 import type { AssessmentConfig, RunOptions } from "./options.js";
 import { parseUsage } from "../util/parse-usage.js";
+import { PARTICIPANT_LANES_PER_SLOT } from "./lanes.js";
 
 const SCHEMA_FILE = "assessment_request.schema.json";
 
@@ -32,14 +33,26 @@ interface PropertySchema {
 const schema = readSchema(SCHEMA_FILE);
 const properties = schema["properties"] as Record<string, PropertySchema>;
 
-// A second Ajv instance: this one mutates its input (defaults, coercion), the shared registry must not.
-const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, coerceTypes: true });
-(addFormats as unknown as (a: Ajv2020) => void)(ajv);
-const validateConfig = ajv.compile(schema);
+// Own Ajv instances: this one mutates its input (defaults, coercion), the shared registry must not.
+// `validateSchema: false` — why: checking our own schema against the 2020-12 meta-schema cost
+// ~100 ms of every runner start (compiling the meta-schema, twice); tests/runner/config.test.ts
+// checks it against the meta-schema once instead. Compiled on first use, not at import.
+function compileConfigValidator(options: { coerce: boolean }, value: Record<string, unknown>): ValidateFunction {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    validateSchema: false,
+    ...(options.coerce ? { useDefaults: true, coerceTypes: true } : {}),
+  });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  return ajv.compile(value);
+}
+let configValidator: ValidateFunction | undefined;
+const validatorOfConfig = (): ValidateFunction => (configValidator ??= compileConfigValidator({ coerce: true }, schema));
 // The config file is checked as written (no coercion): a JSON file has real types.
-const strictAjv = new Ajv2020({ allErrors: true, strict: true });
-(addFormats as unknown as (a: Ajv2020) => void)(strictAjv);
-const validateFileStrict = strictAjv.compile({ ...schema, required: [] });
+let fileValidator: ValidateFunction | undefined;
+const validatorOfFile = (): ValidateFunction =>
+  (fileValidator ??= compileConfigValidator({ coerce: false }, { ...schema, required: [] }));
 
 /** snake_case → kebab-case. */
 export function flagName(key: string): string {
@@ -138,8 +151,9 @@ export async function readConfigFile(path: string): Promise<Record<string, unkno
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new UsageError(`--config-file ${path}: must be a JSON object`);
   }
-  if (!validateFileStrict(value)) {
-    throw new UsageError(`--config-file ${path}: ${formatAjvErrors(validateFileStrict.errors).join("; ")}`);
+  const validateFile = validatorOfFile();
+  if (!validateFile(value)) {
+    throw new UsageError(`--config-file ${path}: ${formatAjvErrors(validateFile.errors).join("; ")}`);
   }
   return value as Record<string, unknown>;
 }
@@ -152,7 +166,7 @@ export function generateRunId(benchmark: string, now = new Date()): string {
 
 /**
  * Merge file and flags (flags win), validate with defaults and coercion, and
- * resolve run id, out dir, concurrency. Every problem is listed in one UsageError.
+ * resolve run id, out dir, concurrency, participant_concurrency. Every problem is listed in one UsageError.
  */
 export function resolveRunOptions(
   args: ParsedRunArgs,
@@ -165,6 +179,7 @@ export function resolveRunOptions(
     );
   }
   const merged: Record<string, unknown> = { ...fileConfig, ...args.flags, benchmark: args.benchmark };
+  const validateConfig = validatorOfConfig();
   if (!validateConfig(merged)) {
     const problems = formatAjvErrors(validateConfig.errors).map((p) => toFlagWording(p));
     throw new UsageError(`invalid options: ${problems.join("; ")}`);
@@ -172,10 +187,12 @@ export function resolveRunOptions(
   const config = merged as unknown as AssessmentConfig;
   const runId = config.run_id ?? generateRunId(config.benchmark);
   const out = args.out ?? join(cwd, "results", config.benchmark, runId);
+  const concurrency = config.concurrency ?? availableParallelism();
   return {
     ...config,
     samples: config.samples ?? config.num_instances,
-    concurrency: config.concurrency ?? availableParallelism(),
+    concurrency,
+    participant_concurrency: config.participant_concurrency ?? PARTICIPANT_LANES_PER_SLOT * concurrency,
     run_id: runId,
     out,
   };

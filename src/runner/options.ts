@@ -19,6 +19,7 @@ export interface AssessmentConfig {
   per_task_timeout_seconds?: number;
   agent_timeout_seconds?: number;
   concurrency?: number;
+  participant_concurrency?: number;
   sandbox?: "local" | "e2b";
   run_id?: string;
   resume?: boolean;

@@ -1,13 +1,14 @@
 /**
  * The benchmark-agnostic runner: load → sample → shard → (resume) →
- * evaluate with bounded concurrency → rows → aggregate, with a checkpoint
- * after every item, every event in events.jsonl and on the progress
+ * evaluate with bounded concurrency (see lanes.ts) → rows → aggregate, with
+ * the checkpoint kept current as items finish (coalesced writes, see
+ * checkpoint-writer.ts), every event in events.jsonl and on the progress
  * reporter, and results.json / run_metadata.json written atomically at the
  * end. A stop (SIGTERM, stdin closed: the caller aborts `signal`) starts no
  * new item, cancels the running ones, closes the sandbox, writes the
- * checkpoint and returns exit code 143.
+ * checkpoint (every finished row) and returns exit code 143.
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "../util/logger.js";
@@ -21,14 +22,10 @@ import type { Participant } from "./participant.js";
 import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
 import { selectItems } from "./selection.js";
-import {
-  CHECKPOINT_FILE,
-  CHECKPOINT_SCHEMA_VERSION,
-  assertSameIdentity,
-  readCheckpoint,
-  writeCheckpoint,
-  type CheckpointIdentity,
-} from "./checkpoint.js";
+import { CHECKPOINT_FILE, assertSameIdentity, readCheckpoint, type CheckpointIdentity } from "./checkpoint.js";
+import { createCheckpointWriter } from "./checkpoint-writer.js";
+import { openEventLog } from "./event-log.js";
+import { gateSandbox, planLanes } from "./lanes.js";
 import { runPool } from "./pool.js";
 import { hostInfo } from "./run-metadata.js";
 
@@ -90,16 +87,29 @@ export async function runBenchmark(
   options: RunOptions,
   deps: RunDependencies,
 ): Promise<RunOutcome> {
+  const paths = runPaths(options.out);
+  mkdirSync(options.out, { recursive: true });
+  const events = openEventLog(paths.events);
+  try {
+    return await runOpened(def, options, deps, paths, (event) => {
+      events.append(event);
+      deps.progress?.onEvent(event);
+    });
+  } finally {
+    events.close();
+  }
+}
+
+async function runOpened(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  deps: RunDependencies,
+  paths: RunPaths,
+  emit: (event: RunnerEvent) => void,
+): Promise<RunOutcome> {
   const { logger } = deps;
   const startedAt = Date.now();
   const outerSignal = deps.signal ?? new AbortController().signal;
-  const paths = runPaths(options.out);
-  mkdirSync(options.out, { recursive: true });
-
-  const emit = (event: RunnerEvent): void => {
-    appendFileSync(paths.events, JSON.stringify({ ts: Date.now() / 1000, ...event }) + "\n");
-    deps.progress?.onEvent(event);
-  };
 
   if ((options.shard_index ?? 0) >= (options.num_shards ?? 1)) {
     throw new BenchError("E_OPTIONS", `shard_index ${options.shard_index} must be below num_shards ${options.num_shards ?? 1}`);
@@ -138,40 +148,31 @@ export async function runBenchmark(
     shard_index: options.shard_index ?? 0,
     num_shards: options.num_shards ?? 1,
   };
-  const rows: ItemResult[] = [];
+  const resumed: ItemResult[] = [];
   if (options.resume) {
     const saved = await readCheckpoint(paths.checkpoint);
     assertSameIdentity(saved.identity, identity, paths.checkpoint);
-    for (const row of saved.rows) if (order.has(row.id)) rows.push(row);
-    logger.info({ resumed: rows.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
+    for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
+    logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
   }
-  const done = new Set(rows.map((r) => r.id));
+  const done = new Set(resumed.map((r) => r.id));
   const todo = selected.filter((item) => !done.has(item.id));
+  const checkpoint = createCheckpointWriter({ path: paths.checkpoint, runId: options.run_id, identity, initialRows: resumed, logger });
+  // The writer's rows: resumed ones first, then in completion order.
+  const rows = checkpoint.rows;
+  const lanes = planLanes(def, options, needsParticipant);
 
   const sandbox = await deps.createSandbox(options);
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
+  const itemSandbox = lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls);
   let participant: Participant | null = null;
   const controller = new AbortController();
   const onOuterAbort = (): void => controller.abort(outerSignal.reason);
   if (outerSignal.aborted) controller.abort(outerSignal.reason);
   else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
 
-  let checkpointChain: Promise<void> = Promise.resolve();
-  const saveCheckpoint = (): Promise<void> => {
-    const snapshot = [...rows];
-    checkpointChain = checkpointChain
-      .then(() =>
-        writeCheckpoint(paths.checkpoint, {
-          schema_version: CHECKPOINT_SCHEMA_VERSION,
-          run_id: options.run_id,
-          identity,
-          updated_at_unix_seconds: Math.floor(Date.now() / 1000),
-          rows: snapshot,
-        }),
-      )
-      .catch((err: unknown) => logger.error({ err: errorMessage(err) }, "checkpoint write failed"));
-    return checkpointChain;
-  };
+  // checkpoint_written events of rows whose write has not landed yet; awaited before the run ends.
+  const landings = new Set<Promise<void>>();
 
   try {
     if (needsParticipant && options.agent) {
@@ -190,19 +191,20 @@ export async function runBenchmark(
     const workDir = join(options.out, "work");
     let passedSoFar = rows.filter((r) => r.passed).length;
 
-    await runPool(todo, options.concurrency ?? 1, controller.signal, async (item) => {
+    logger.debug({ items_in_flight: lanes.items, sandbox_calls: lanes.sandboxCalls ?? lanes.items }, "lanes");
+    await runPool(todo, lanes.items, controller.signal, async (item) => {
       const i = order.get(item.id) ?? 0;
       emit({ event: "task_started", task_id: item.id, i, total: selected.length });
       let row: ItemResult;
       try {
-        row = await def.evaluate(item, { options, sandbox, participant, logger, signal: controller.signal, workDir });
+        row = await def.evaluate(item, { options, sandbox: itemSandbox, participant, logger, signal: controller.signal, workDir });
       } catch (err) {
         // The contract says evaluate does not throw for item failures; a throw is our bug or infrastructure.
         logger.error({ task_id: item.id, err: errorMessage(err) }, "evaluate threw");
         row = { id: item.id, status: "error", passed: false, elapsed_seconds: 0, failure_mode: "infrastructure_runner", error: errorMessage(err) };
       }
       if (controller.signal.aborted || row.status === "canceled") return; // unfinished: not recorded
-      rows.push(row);
+      const landed = checkpoint.add(row);
       if (row.passed) passedSoFar++;
       emit({
         event: "task_finished",
@@ -215,8 +217,13 @@ export async function runBenchmark(
         total: selected.length,
         passed_so_far: passedSoFar,
       });
-      await saveCheckpoint();
-      emit({ event: "checkpoint_written", path: paths.checkpoint, done: rows.length });
+      // The lane moves on to its next item; the event follows once a write holding this row landed.
+      const landing = landed.then((l) => {
+        if (l) emit({ event: "checkpoint_written", path: paths.checkpoint, done: l.rows });
+      });
+      landings.add(landing);
+      const forget = (): boolean => landings.delete(landing);
+      landing.then(forget, forget); // a failure surfaces where `landings` is awaited
     });
   } finally {
     outerSignal.removeEventListener("abort", onOuterAbort);
@@ -224,15 +231,18 @@ export async function runBenchmark(
     await participant?.close().catch(() => {});
   }
 
+  await Promise.all(landings);
   if (controller.signal.aborted) {
-    await saveCheckpoint();
+    await checkpoint.flush(true);
     logger.warn({ done: rows.length, total: selected.length, checkpoint: paths.checkpoint }, "run stopped; checkpoint written");
     deps.progress?.close();
     return { exitCode: EXIT_INTERRUPTED, interrupted: true, paths };
   }
 
-  rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  const benchAggregate = def.aggregate(rows, options);
+  await checkpoint.flush(); // a write that failed earlier is retried here with every row
+  // Sorted copy: the writer's rows stay in completion order, matching their encodings.
+  const sorted = [...rows].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const benchAggregate = def.aggregate(sorted, options);
   const aggregate: Record<string, unknown> = { failure_modes: {}, ...benchAggregate };
   const results = {
     schema_version: RESULTS_SCHEMA_VERSION,
@@ -241,7 +251,7 @@ export async function runBenchmark(
     config: recordedConfig(options),
     isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
     dataset,
-    rows,
+    rows: sorted,
     aggregate,
   };
   const problems = checkAgainst("results.schema.json", results);

@@ -3,8 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONFIG_KEYS, optionTable, parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../../src/runner/config.js";
-import { readSchema } from "../../src/util/schema.js";
+import { getValidator, readSchema } from "../../src/util/schema.js";
 import { UsageError } from "../../src/util/errors.js";
+import { PARTICIPANT_LANES_PER_SLOT } from "../../src/runner/lanes.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -68,5 +69,18 @@ describe("run options from the schema", () => {
 
   it("refuses a config file naming another benchmark", () => {
     expect(() => resolveRunOptions(parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir)).toThrow(/config file says benchmark "swebench"/);
+  });
+
+  it("defaults participant_concurrency to PARTICIPANT_LANES_PER_SLOT × concurrency; a flag or the file sets it", () => {
+    const o = resolveRunOptions(parseRunArgs(["humaneval", "--concurrency", "3"]), {}, dir);
+    expect(o).toMatchObject({ concurrency: 3, participant_concurrency: 3 * PARTICIPANT_LANES_PER_SLOT });
+    expect(resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir).participant_concurrency).toBe(16);
+    expect(resolveRunOptions(parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir).participant_concurrency).toBe(5);
+    expect(() => resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow(/--participant-concurrency: must be >= 1/);
+  });
+
+  it("the schema itself is valid JSON Schema 2020-12 (the runner's own validators skip that check at start-up)", () => {
+    // The shared registry validates every schema against the meta-schema when compiling it.
+    expect(() => getValidator("assessment_request.schema.json")).not.toThrow();
   });
 });

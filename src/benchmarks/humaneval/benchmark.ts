@@ -104,6 +104,8 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
 
   return {
     name: "humaneval",
+    // An item is one participant round trip, then milliseconds of sandbox work; it holds nothing meanwhile.
+    inFlight: "participant",
     async loadItems(options) {
       const ds = await load(datasetOf(options));
       return ds.problems.map((problem) => ({ id: problem.task_id, problem }));

@@ -1,0 +1,64 @@
+/**
+ * How many items a run keeps in flight, and how many of them may use the
+ * sandbox at once. Why two bounds: a HumanEval item is one participant round
+ * trip then a few milliseconds of sandbox work; with `concurrency` lanes doing
+ * ask → score in turn, the cores idled during every round trip. Items that
+ * mostly wait on the participant get `participant_concurrency` lanes while a
+ * gate keeps sandbox calls at `concurrency` — the same sandbox load as before.
+ */
+import { availableParallelism } from "node:os";
+import { Limiter } from "../sandbox/concurrency.js";
+import type { Sandbox } from "../sandbox/types.js";
+import type { BenchmarkDefinition, BenchmarkItem } from "./benchmark.js";
+import type { RunOptions } from "./options.js";
+
+/**
+ * Default participant requests in flight per unit of `concurrency`. Four
+ * keeps the sandbox fed while answers are on the wire on a loopback purple
+ * (measured on 2 cores: the run is sandbox-bound from about 2× on); a remote
+ * model with seconds of latency wants `participant_concurrency` set higher.
+ */
+export const PARTICIPANT_LANES_PER_SLOT = 4;
+
+export interface LanePlan {
+  /** Items evaluated at once (pool lanes). */
+  items: number;
+  /** Sandbox calls (exec/execMany) in flight at once, or null when `items` already bounds them. */
+  sandboxCalls: number | null;
+}
+
+/** `participant_concurrency`, or its default for `concurrency`. */
+export function participantConcurrency(options: RunOptions): number {
+  return options.participant_concurrency ?? PARTICIPANT_LANES_PER_SLOT * sandboxConcurrency(options);
+}
+
+/** `concurrency`, or its default (the available cores). */
+export function sandboxConcurrency(options: RunOptions): number {
+  return options.concurrency ?? availableParallelism();
+}
+
+/** The lane plan for `def` with `options` (see {@link BenchmarkDefinition.inFlight}). */
+export function planLanes(def: BenchmarkDefinition<BenchmarkItem>, options: RunOptions, needsParticipant: boolean): LanePlan {
+  const slots = sandboxConcurrency(options);
+  if (def.inFlight !== "participant" || !needsParticipant) return { items: slots, sandboxCalls: null };
+  const items = participantConcurrency(options);
+  return items > slots ? { items, sandboxCalls: slots } : { items, sandboxCalls: null };
+}
+
+/**
+ * `sandbox` with at most `limit` exec/execMany calls in flight; the rest wait
+ * in FIFO order. The local backend bounds its programs itself; the E2B backend
+ * sends each call as one batch request, so without this gate more lanes would
+ * mean more batches running at once in the remote sandbox.
+ */
+export function gateSandbox(sandbox: Sandbox, limit: number): Sandbox {
+  const gate = new Limiter(limit);
+  return {
+    backend: sandbox.backend,
+    isolation: sandbox.isolation,
+    warnings: sandbox.warnings,
+    exec: (req, signal) => gate.run(() => sandbox.exec(req, signal)),
+    execMany: (reqs, signal) => gate.run(() => sandbox.execMany(reqs, signal)),
+    close: () => sandbox.close(),
+  };
+}
