@@ -23,6 +23,11 @@ export interface CheckpointWriterOptions {
   logger: Logger;
   /** The write itself; default {@link writeCheckpoint} (tests inject slow or failing writes). */
   write?: typeof writeCheckpoint;
+  /**
+   * Least time between the starts of two writes, milliseconds (default 0);
+   * `flush()` does not wait for it. Rows finishing within it share one write.
+   */
+  minIntervalMs?: number;
 }
 
 /** What a landed write held: the number of rows in the file. */
@@ -56,9 +61,23 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
   let dirty = false;
   let waiters: Array<(landed: CheckpointLanded | null) => void> = [];
   let inFlight: Promise<void> | null = null;
+  const minIntervalMs = options.minIntervalMs ?? 0;
+  let lastStartMs = -Infinity;
+  let timer: NodeJS.Timeout | null = null;
 
-  const start = (): void => {
+  const start = (now = false): void => {
     if (inFlight || !dirty) return;
+    const waitMs = lastStartMs + minIntervalMs - performance.now();
+    if (!now && waitMs > 0) {
+      timer ??= setTimeout(() => {
+        timer = null;
+        start();
+      }, waitMs);
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    timer = null;
+    lastStartMs = performance.now();
     dirty = false;
     const batch = waiters;
     waiters = [];
@@ -99,7 +118,8 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
     },
     async flush(always = false) {
       if (always) dirty = true;
-      start();
+      while (inFlight) await inFlight; // the write under way may hold fewer rows than there are
+      start(true); // one write of every row not yet on disk (including a failed write's), without the interval
       while (inFlight) await inFlight;
     },
   };

@@ -108,4 +108,25 @@ describe("createCheckpointWriter", () => {
     expect(await ck.add(row(1))).toEqual({ rows: 2 });
     expect((await readCheckpoint(path)).rows.map((r) => r.id)).toEqual(["t/0", "t/1"]);
   });
+
+  it("with minIntervalMs, rows finishing within the interval wait for one write; flush does not wait", async () => {
+    const path = join(dir, "checkpoint.json");
+    const written: number[] = [];
+    const write: typeof writeCheckpoint = async (p, body, encoded) => {
+      await writeCheckpoint(p, body, encoded);
+      written.push(body.rows.length);
+    };
+    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), write, minIntervalMs: 60_000 });
+    expect(await ck.add(row(0))).toEqual({ rows: 1 }); // the first write starts at once
+    let landed1: unknown = "pending";
+    void ck.add(row(1)).then((l) => (landed1 = l));
+    void ck.add(row(2));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(written).toEqual([1]);
+    expect(landed1).toBe("pending");
+    await ck.flush(); // a stop or the end of the run: written now, in one write
+    expect(written).toEqual([1, 3]);
+    expect(landed1).toEqual({ rows: 3 });
+    expect((await readCheckpoint(path)).rows).toHaveLength(3);
+  });
 });
