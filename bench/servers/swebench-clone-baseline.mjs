@@ -17,7 +17,8 @@ const { locateRepo } = await import(join(DIST, "benchmarks/swebench/repo-locator
 const { testSpecFor, testFilesOf } = await import(join(DIST, "benchmarks/swebench/test-spec.js"));
 const { LOG_PARSERS } = await import(join(DIST, "benchmarks/swebench/log-parsers.js"));
 const { testsStatus, resolutionStatus } = await import(join(DIST, "benchmarks/swebench/grading.js"));
-const { createSandbox } = await import(join(DIST, "index.js"));
+// The sandbox entry alone (not the whole library index: express, the SDK), so the baseline loads no more than its steps need.
+const { createSandbox } = await import(join(DIST, "sandbox/index.js"));
 const { silentLogger } = await import(join(DIST, "util/logger.js"));
 
 const concurrency = Number(process.argv[2] ?? 2);
