@@ -6,7 +6,6 @@
  * mostly wait on the participant get `participant_concurrency` lanes while a
  * gate keeps sandbox calls at `concurrency` — the same sandbox load as before.
  */
-import { availableParallelism } from "node:os";
 import { Limiter } from "../sandbox/concurrency.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { BenchmarkDefinition, BenchmarkItem } from "./benchmark.js";
@@ -33,9 +32,9 @@ export function participantConcurrency(options: RunOptions): number {
   return options.participant_concurrency ?? PARTICIPANT_LANES_PER_SLOT * sandboxConcurrency(options);
 }
 
-/** `concurrency`, or its default (the available cores). */
+/** `concurrency`; 1 when absent (the CLI and the green agent always resolve it, to the cores by default). */
 export function sandboxConcurrency(options: RunOptions): number {
-  return options.concurrency ?? availableParallelism();
+  return options.concurrency ?? 1;
 }
 
 /** The lane plan for `def` with `options` (see {@link BenchmarkDefinition.inFlight}). */
