@@ -5,6 +5,8 @@ export type SandboxErrorCode =
   | "E_SANDBOX_CLOSED"
   | "E_SANDBOX_OPTIONS"
   | "E_SANDBOX_UNAVAILABLE"
+  /** Host-side preparation of one exec failed (e.g. lending its work dir). */
+  | "E_SANDBOX_SETUP"
   | "E_E2B_API_KEY"
   | "E_E2B";
 

@@ -31,7 +31,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   }
   switch (options.backend) {
     case "local": {
-      const probe = probeIsolation(options.forceIsolation);
+      const probe = await probeIsolation(options.forceIsolation);
       for (const w of probe.warnings) options.logger.warn({ isolation: probe.level }, w);
       return new LocalSandbox({ probe, limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
     }

@@ -3,16 +3,24 @@
  * writable bind) are lent to the sandbox uid for the duration of one exec and
  * given back afterwards: every entry, including ones the program created, is
  * chowned back to the owner the directory had before.
+ *
+ * One `chown -R -h` process does the walk: a worktree of a few thousand files
+ * took about half a second each way with a per-entry lchown from node, and
+ * about 20 ms this way. `-h` changes symlinks themselves and `-R` without
+ * `-L` never follows them, so a link the program planted cannot redirect the
+ * chown outside the tree.
  */
-import { lchown, lstat, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { lstat } from "node:fs/promises";
+import { SandboxError } from "../errors.js";
 
-async function chownTree(path: string, uid: number, gid: number): Promise<void> {
-  const st = await lstat(path);
-  await lchown(path, uid, gid);
-  if (st.isDirectory()) {
-    for (const name of await readdir(path)) await chownTree(join(path, name), uid, gid);
-  }
+function chownTree(path: string, uid: number, gid: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile("chown", ["-R", "-h", `${uid}:${gid}`, "--", path], { timeout: 120_000 }, (err, _stdout, stderr) => {
+      if (err) reject(new SandboxError("E_SANDBOX_SETUP", `chown -R ${uid}:${gid} ${path} failed: ${String(stderr).trim() || err.message}`));
+      else resolve();
+    });
+  });
 }
 
 /** Chown `path` recursively to uid/gid; returns the function that restores the previous owner. */
@@ -21,4 +29,3 @@ export async function lendTree(path: string, uid: number, gid: number): Promise<
   await chownTree(path, uid, gid);
   return () => chownTree(path, st.uid, st.gid);
 }
-

@@ -1,9 +1,10 @@
 /**
  * Finds, once per Sandbox, the strongest isolation this host offers and the
  * tools the launch lines need. Every level is tried for real (a throw-away
- * `true` run), never inferred from a binary merely existing.
+ * `true` run), never inferred from a binary merely existing. The probes are
+ * child processes run concurrently (they are on every run's start-up path).
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { IsolationLevel } from "../types.js";
@@ -42,43 +43,39 @@ function which(name: string): string | null {
   return null;
 }
 
-function works(file: string, args: string[]): boolean {
-  const r = spawnSync(file, args, { stdio: "ignore", timeout: 10_000 });
-  return r.status === 0;
+/** Run `file args`; resolves exit status 0 → true (never rejects). */
+function works(file: string, args: string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 10_000 }, (err) => resolve(err === null));
+  });
 }
 
-function probePython(): { python: string; pythonPrefixes: string[] } {
-  const r = spawnSync(
-    which("python3") ?? "python3",
-    ["-c", "import sys,os;print(os.path.realpath(sys.executable));print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))"],
-    { encoding: "utf8", timeout: 10_000 },
-  );
-  if (r.status !== 0) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "python3 not found on PATH (the local sandbox needs it)");
-  const [exe, prefix, basePrefix] = r.stdout.trim().split("\n");
+async function probePython(): Promise<{ python: string; pythonPrefixes: string[] }> {
+  // Not -S: in a virtual environment it is site that sets sys.prefix to the environment.
+  const code = "import sys,os;print(os.path.realpath(sys.executable));print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
+  const stdout = await new Promise<string | null>((resolve) => {
+    execFile(which("python3") ?? "python3", ["-I", "-c", code], { encoding: "utf8", timeout: 10_000 }, (err, out) => resolve(err ? null : out));
+  });
+  if (stdout === null) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "python3 not found on PATH (the local sandbox needs it)");
+  const [exe, prefix, basePrefix] = stdout.trim().split("\n");
   return { python: exe!, pythonPrefixes: [...new Set([prefix!, basePrefix!])] };
 }
 
 /** Tools present on this host (no isolation decided yet). */
-export function probeTools(): HostTools {
+export async function probeTools(): Promise<HostTools> {
   return {
     bwrap: which("bwrap"),
     unshare: which("unshare"),
     setpriv: which("setpriv"),
     prlimit: which("prlimit"),
-    ...probePython(),
+    ...(await probePython()),
     node: realpathSync(process.execPath),
     isRoot: process.getuid?.() === 0,
   };
 }
 
-function bwrapWorks(tools: HostTools): boolean {
-  return tools.bwrap !== null &&
-    works(tools.bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "--", "/bin/true"]);
-}
-
-function unshareWorks(tools: HostTools): boolean {
-  return tools.unshare !== null && works(tools.unshare, ["--net", "--pid", "--fork", "--mount-proc", "--kill-child", "--", "/bin/true"]);
-}
+const BWRAP_PROBE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "--", "/bin/true"];
+const UNSHARE_PROBE = ["--net", "--pid", "--fork", "--mount-proc", "--kill-child", "--", "/bin/true"];
 
 const UNSHARE_WARNING =
   "isolation 'unshare': bubblewrap unavailable; programs get their own network and PID namespaces and rlimits, " +
@@ -91,15 +88,23 @@ const NONE_WARNING =
  * Decide the isolation level. `force` (tests, or an operator who wants a
  * weaker level on purpose) must name a level that works here.
  */
-export function probeIsolation(force?: LocalIsolation): IsolationProbe {
-  const tools = probeTools();
+export async function probeIsolation(force?: LocalIsolation): Promise<IsolationProbe> {
+  const bwrap = which("bwrap");
+  const unshare = which("unshare");
+  const wanted = (level: LocalIsolation): boolean => force === undefined || force === level;
+  // Python, bwrap and (when bwrap may fail) unshare are probed at once; unused answers are dropped.
+  const [tools, bwrapOk, unshareOk] = await Promise.all([
+    probeTools(),
+    wanted("bwrap") && bwrap !== null ? works(bwrap, BWRAP_PROBE) : Promise.resolve(false),
+    wanted("unshare") && unshare !== null ? works(unshare, UNSHARE_PROBE) : Promise.resolve(false),
+  ]);
   const warnings: string[] = [];
   if (tools.prlimit === null) warnings.push("prlimit not found: resource limits are not applied");
   if (tools.isRoot && tools.setpriv === null) warnings.push("running as root without setpriv: programs are not dropped to an unprivileged uid");
   const candidates: LocalIsolation[] = force ? [force] : ["bwrap", "unshare", "none"];
   for (const level of candidates) {
-    if (level === "bwrap" && !bwrapWorks(tools)) continue;
-    if (level === "unshare" && !unshareWorks(tools)) continue;
+    if (level === "bwrap" && !bwrapOk) continue;
+    if (level === "unshare" && !unshareOk) continue;
     if (level === "unshare") warnings.push(UNSHARE_WARNING);
     if (level === "none") warnings.push(NONE_WARNING);
     return { level, warnings, tools };
