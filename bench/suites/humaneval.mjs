@@ -89,6 +89,7 @@ export async function runHumanEval(ctx) {
     const port = await freePort();
     const purple = start(process.execPath, [CLI, "purple", "--mode", "gold", "--port", String(port)], { env: { ...process.env, LOG_LEVEL: "silent" } });
     let whole = null;
+    const wholeGrid = [];
     try {
       await waitFor(() => ok200(`http://127.0.0.1:${port}/.well-known/agent-card.json`), { what: "purple card", timeoutMs: 15000 });
       let i = 0;
@@ -101,6 +102,20 @@ export async function runHumanEval(ctx) {
         rmSync(out, { recursive: true, force: true });
         return r.ms;
       }, { warmup: 1, runs: ctx.quick ? 2 : 5 });
+      // Growth of the whole run: tasks (--samples) × sandbox concurrency, same purple agent.
+      ctx.log("humaneval: whole runner growth (16/64/164 × concurrency 1/2)");
+      for (const n of [16, 64, 164]) {
+        for (const c of [1, 2]) {
+          const m = await measureReported(async () => {
+            const out = join(tmp, `grow-${i++}`);
+            const r = await run(process.execPath, [CLI, "run", "humaneval", "--dataset", "humaneval-full", "--samples", String(n), "--concurrency", String(c), "--agent", `http://127.0.0.1:${port}/`, "--out", out, "--run-id", `grow-${i}`], { env: { ...process.env, LOG_LEVEL: "silent" } });
+            if (r.code !== 0) throw new Error(`runner growth run: exit ${r.code}: ${r.stderr.slice(-300)}`);
+            rmSync(out, { recursive: true, force: true });
+            return r.ms;
+          }, { warmup: 0, runs: 3 });
+          wholeGrid.push(`${n}×c${c}: ${ms(m.median)} (${(n / (m.median / 1000)).toFixed(0)}/s)`);
+        }
+      }
     } finally {
       await stop(purple);
     }
@@ -132,6 +147,7 @@ export async function runHumanEval(ctx) {
       }
     }
     rows.push({ id: "1c", measure: "HumanEval scoring only, growth (first N tasks × concurrency)", figures: grid.join("; "), target: "—", met: null, limit: "linear in the programs' own run time; concurrency 2 uses both cores" });
+    rows.push({ id: "1d", measure: "HumanEval whole runner, growth (`--samples N` × `--concurrency c`, median of 3)", figures: wholeGrid.join("; ") || "n/a", target: "—", met: null, limit: "a fixed part (node start + module load, sandbox and fork-server start, one purple connection) plus per task one A2A round trip and the program's own run time" });
 
     // --- E2B backend against the local stand-in
     ctx.log("humaneval: E2B backend against the stand-in");
