@@ -48,9 +48,19 @@ export function findFencedBlocks(text: string): Block[] {
   return blocks;
 }
 
+// Indentation is [ \t]* rather than \s*: the same lines match (a def after blank lines starts its own
+// line), without \s* re-scanning runs of blank lines from every line start.
+const ANY_DEF = /^[ \t]*(?:async\s+)?def\s+\w+\s*\(/m;
+const defPatterns = new Map<string, RegExp>();
+
 function definesEntry(code: string, entryPoint: string | undefined): boolean {
-  if (!entryPoint) return /^\s*(?:async\s+)?def\s+\w+\s*\(/m.test(code);
-  return new RegExp(`^\\s*(?:async\\s+)?def\\s+${escapeRegExp(entryPoint)}\\s*\\(`, "m").test(code);
+  if (!entryPoint) return ANY_DEF.test(code);
+  let re = defPatterns.get(entryPoint);
+  if (!re) {
+    re = new RegExp(`^[ \\t]*(?:async\\s+)?def\\s+${escapeRegExp(entryPoint)}\\s*\\(`, "m");
+    if (defPatterns.size < 1024) defPatterns.set(entryPoint, re);
+  }
+  return re.test(code);
 }
 
 function escapeRegExp(s: string): string {
