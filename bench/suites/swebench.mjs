@@ -85,7 +85,7 @@ async function row8(ctx, ds, tmp, preds) {
 /**
  * The other per-instance cost that grows with the tree: as root, the local
  * sandbox lends the workDir to its uid before the tests and gives it back
- * after (lendTree, file by file). Median of 5 lend + restore cycles, ms.
+ * after (lendTree: one `chown -R` each way). Median of 5 lend + restore cycles, ms.
  */
 async function measureLend(repoDir, commit, tmp) {
   const wt = join(tmp, "lend-wt");
@@ -125,7 +125,7 @@ async function row8b(ctx, tmp) {
       `(${last.files} files ≈ ${ms(last.files * perFile)}), so both grow linearly with the tree and the ratio stays near 1. ` +
       `What a clone adds is copying the object store, here a local \`--no-hardlinks\` copy of at most ${mib(last.repo.packBytes)} MiB (tens of ms); ` +
       "a clone of a real SWE-bench repository from its remote moves the whole history (hundreds of MB for django or sympy), which a worktree never does. " +
-      (lend === null ? "" : `Paid on top by both, per instance: the sandbox lending the worktree to its uid and back (lendTree, one lchown per entry, each way), ${ms(lend)} at ${last.files} files. `) +
+      (lend === null ? "" : `Paid on top by both, per instance: the sandbox lending the worktree to its uid and back (lendTree: one chown -R -h each way), ${ms(lend)} at ${last.files} files. `) +
       `Repos built in ${parts.map((p) => `${(p.buildMs / 1000).toFixed(1)} s`).join(" / ")} with git fast-import`,
   };
 }

@@ -1,5 +1,6 @@
 /** Shared helpers of the scenario process tests: free ports, a CLI child with captured output, polling. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cliEntry } from "../../src/util/package-root.js";
 
@@ -59,12 +60,20 @@ export async function until(check: () => boolean | Promise<boolean>, ms: number,
   }
 }
 
-/** True when the pid is alive and not a zombie. */
+/**
+ * True when the pid is alive and not a zombie. A stopped agent stays a zombie until its
+ * parent (the scenario manager) reaps it, which can lag on a loaded machine.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
     return false;
   }
-  return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false; // gone between the two checks
+  }
 }
