@@ -125,44 +125,59 @@ async function runOpened(
     throw new BenchError("E_NO_PARTICIPANT", `benchmark ${def.name} needs a participant: give --agent <A2A url>`);
   }
 
-  // Load and select.
-  const allItems = await def.loadItems(options, logger);
-  const dataset: DatasetInfo = def.describeDataset
-    ? await def.describeDataset(options)
-    : {
-        path: options.dataset ?? "sample",
-        sha256: createHash("sha256").update(allItems.map((i) => i.id).join("\n")).digest("hex"),
-      };
-  const selected = selectItems(allItems, {
-    seed: options.seed ?? 0,
-    samples: options.samples,
-    shardIndex: options.shard_index,
-    numShards: options.num_shards,
-  });
-  const order = new Map(selected.map((item, i) => [item.id, i]));
-
-  // Resume.
-  const identity: CheckpointIdentity = {
-    benchmark: def.name,
-    dataset: dataset.path,
-    dataset_sha256: dataset.sha256,
-    seed: options.seed ?? 0,
-    agent: options.agent ?? null,
-    samples: options.samples ?? null,
-    n: options.n ?? 1,
-    k: options.k ?? [1],
-    shard_index: options.shard_index ?? 0,
-    num_shards: options.num_shards ?? 1,
-  };
-  const resumed: ItemResult[] = [];
-  if (options.resume) {
-    const saved = await readCheckpoint(paths.checkpoint);
-    assertSameIdentity(saved.identity, identity, paths.checkpoint);
-    for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
-    logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
+  /** Load and select the items, and read the checkpoint when resuming. */
+  async function prepareRun() {
+    const allItems = await def.loadItems(options, logger);
+    const dataset: DatasetInfo = def.describeDataset
+      ? await def.describeDataset(options)
+      : {
+          path: options.dataset ?? "sample",
+          sha256: createHash("sha256").update(allItems.map((i) => i.id).join("\n")).digest("hex"),
+        };
+    const selected = selectItems(allItems, {
+      seed: options.seed ?? 0,
+      samples: options.samples,
+      shardIndex: options.shard_index,
+      numShards: options.num_shards,
+    });
+    const order = new Map(selected.map((item, i) => [item.id, i]));
+    const identity: CheckpointIdentity = {
+      benchmark: def.name,
+      dataset: dataset.path,
+      dataset_sha256: dataset.sha256,
+      seed: options.seed ?? 0,
+      agent: options.agent ?? null,
+      samples: options.samples ?? null,
+      n: options.n ?? 1,
+      k: options.k ?? [1],
+      shard_index: options.shard_index ?? 0,
+      num_shards: options.num_shards ?? 1,
+    };
+    const resumed: ItemResult[] = [];
+    if (options.resume) {
+      const saved = await readCheckpoint(paths.checkpoint);
+      assertSameIdentity(saved.identity, identity, paths.checkpoint);
+      for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
+      logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
+    }
+    const done = new Set(resumed.map((r) => r.id));
+    const todo = selected.filter((item) => !done.has(item.id));
+    return { allItems, dataset, selected, order, identity, resumed, done, todo };
   }
-  const done = new Set(resumed.map((r) => r.id));
-  const todo = selected.filter((item) => !done.has(item.id));
+
+  // The sandbox is created first and awaited later: its isolation probe (a few child processes) runs
+  // while the dataset is loaded and the items selected. A failure before it is used closes it.
+  const sandboxReady = (async () => deps.createSandbox(options))();
+  sandboxReady.catch(() => { /* surfaced where it is awaited */ });
+  let prepared: Awaited<ReturnType<typeof prepareRun>>;
+  try {
+    prepared = await prepareRun();
+  } catch (err) {
+    // Nothing may outlive the run: wait for the probe, then close what it made.
+    await sandboxReady.then((sb) => sb.close(), () => {}).catch((e: unknown) => logger.warn({ err: errorMessage(e) }, "sandbox close failed"));
+    throw err;
+  }
+  const { allItems, dataset, selected, order, identity, resumed, done, todo } = prepared;
   const checkpoint = createCheckpointWriter({
     path: paths.checkpoint,
     runId: options.run_id,
@@ -174,8 +189,7 @@ async function runOpened(
   // The writer's rows: resumed ones first, then in completion order.
   const rows = checkpoint.rows;
   const lanes = planLanes(def, options, needsParticipant);
-
-  const sandbox = await deps.createSandbox(options);
+  const sandbox = await sandboxReady;
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
   const itemSandbox = lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls);
   let participant: Participant | null = null;

@@ -5,7 +5,9 @@
  * per solution. Note: unlike the local backend, output is capped after the
  * fact (the driver collects it), not by stopping the program.
  */
-import { Sandbox as E2bClient } from "@e2b/code-interpreter";
+// Type only: the SDK (and its protobuf/connect dependencies, ~200 ms to load) is imported when an
+// e2b sandbox is created, not on every run that uses the local one.
+import type { Sandbox as E2bClient } from "@e2b/code-interpreter";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
@@ -90,7 +92,8 @@ export async function createE2bSandbox(o: { limits: SandboxLimits; logger: Logge
   const apiUrl = o.e2b?.apiUrl ?? process.env["E2B_API_URL"];
   const sandboxUrl = o.e2b?.sandboxUrl ?? process.env["E2B_SANDBOX_URL"];
   try {
-    const client = await E2bClient.create(o.e2b?.template ?? "code-interpreter-v1", {
+    const { Sandbox: E2bClientClass } = await import("@e2b/code-interpreter");
+    const client = await E2bClientClass.create(o.e2b?.template ?? "code-interpreter-v1", {
       apiKey,
       ...(apiUrl ? { apiUrl } : {}),
       ...(sandboxUrl ? { sandboxUrl } : {}),
