@@ -45,7 +45,7 @@ describe("local sandbox fallbacks report their isolation level", () => {
 });
 
 describe("local sandbox leaves nothing behind", () => {
-  test("an owner killed by SIGKILL leaves no fork-server directory (isolation none)", { timeout: 30_000 }, async () => {
+  test("concurrent first jobs share one fork-server directory, and an owner killed by SIGKILL leaves none (isolation none)", { timeout: 30_000 }, async () => {
     const { mkdtempSync, readdirSync, rmSync, chmodSync } = await import("node:fs");
     const { spawn } = await import("node:child_process");
     const { join, resolve } = await import("node:path");
@@ -58,7 +58,8 @@ describe("local sandbox leaves nothing behind", () => {
       const { createSandbox } = await import(${JSON.stringify(join(dist, "sandbox/index.js"))});
       const { silentLogger } = await import(${JSON.stringify(join(dist, "util/logger.js"))});
       const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
-      const r = await sb.exec({ language: "python", code: "print('ran')", timeoutMs: 5000 });
+      // Two first jobs at once: they must share one fork-server directory.
+      const [r] = await sb.execMany([0, 1].map(() => ({ language: "python", code: "print('ran')", timeoutMs: 5000 })));
       process.stdout.write(r.stdoutTail);
       setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "inherit"] });

@@ -107,12 +107,27 @@ export class LocalSandbox implements Sandbox {
     return Promise.all(reqs.map((r) => this.exec(r, signal)));
   }
 
-  private async execForked(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
-    if (this.isolation !== "bwrap" && this.serverRoot === null) {
+  /** Outside bwrap the fork server works in a host temp dir, made once (concurrent first jobs share it). */
+  private serverRootMade: Promise<void> | null = null;
+
+  private makeServerRoot(): Promise<void> {
+    this.serverRootMade ??= (async () => {
       const root = await mkdtemp(join(tmpdir(), "a2a-forksrv-"));
+      this.serverRoot = root;
       if (this.dropUid) await chown(root, SANDBOX_UID, SANDBOX_UID);
       await chmod(root, 0o700);
-      this.serverRoot = root;
+    })();
+    return this.serverRootMade;
+  }
+
+  private async execForked(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
+    if (this.isolation !== "bwrap") {
+      try {
+        await this.makeServerRoot();
+      } catch (e) {
+        this.serverRootMade = null; // the next job tries again
+        return emptyOutcome({ infraError: `sandbox setup: ${(e as Error).message}` });
+      }
     }
     const home = this.isolation === "bwrap" ? "/tmp" : this.serverRoot!;
     return this.forkServer.run(
