@@ -41,7 +41,8 @@ export async function measureReported(fn, { warmup = 1, runs = 5 } = {}) {
   return summary(samples);
 }
 
-function summary(samples) {
+/** Median, min and max of samples taken elsewhere (e.g. interleaved runs of two variants). */
+export function summary(samples) {
   return { samples, median: median(samples), min: Math.min(...samples), max: Math.max(...samples) };
 }
 

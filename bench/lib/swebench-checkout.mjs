@@ -2,7 +2,7 @@
  * Checkout cost per SWE-bench instance, the two ways the harness could get a
  * fresh tree at base_commit: the runner's own worktree add + remove (dist
  * functions, as `run swebench` calls them) vs the clone baseline's steps
- * (bench/servers/swebench-clone-baseline.mjs: `git clone --no-hardlinks
+ * (the runner's `--checkout clone`: `git clone --no-hardlinks
  * --no-checkout`, `git checkout --detach <commit>`, rm -rf). Runs are
  * interleaved (alternating which goes first) so page-cache warmth and other
  * jobs on the shared box hit both alike.

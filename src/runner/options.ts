@@ -25,6 +25,7 @@ export interface AssessmentConfig {
   resume?: boolean;
   predictions?: string;
   repos_dir?: string;
+  checkout?: "worktree" | "clone";
   input_mode?: "code" | "summary" | "details";
   replay_dataset_code?: boolean;
   scenarios?: number[];

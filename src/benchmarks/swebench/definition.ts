@@ -16,7 +16,7 @@ import { loadInstanceFile, type SwebenchInstance, type SwebenchItem } from "./in
 import { loadPredictions, type Prediction } from "./predictions.js";
 import { ensureSampleDataset } from "./sample-dataset.js";
 import { locateRepo } from "./repo-locator.js";
-import { addWorktree, removeWorktree } from "./worktree.js";
+import { checkoutFor } from "./checkout.js";
 import { applyPatch } from "./apply-patch.js";
 import { git } from "./git.js";
 import { extractDiff } from "./extract-diff.js";
@@ -101,8 +101,9 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ar
   const worktree = join(scratch, "repo");
   await mkdir(scratch, { recursive: true });
   const empty: InstanceReport = { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false };
+  const checkout = checkoutFor(ctx.options.checkout);
   try {
-    await addWorktree(repoDir, worktree, inst.base_commit);
+    await checkout.add(repoDir, worktree, inst.base_commit);
     let got: { patch: string | null; modelName: string };
     try {
       got = await modelPatch(inst, worktree, ctx);
@@ -166,7 +167,7 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ar
       modelName: got.modelName,
     };
   } finally {
-    await removeWorktree(repoDir, worktree).catch(() => undefined);
+    await checkout.remove(repoDir, worktree).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -8,6 +8,13 @@ import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks
 import type { Participant } from "../../../src/runner/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { locateRepo } from "../../../src/benchmarks/swebench/repo-locator.js";
+import { execFileSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+
+/** `git worktree list` of a repository, one entry per tree (paths only). */
+const worktreeList = (repo: string): string[] =>
+  execFileSync("git", ["-C", repo, "worktree", "list", "--porcelain"], { encoding: "utf8" }).split("\n").filter((l) => l.startsWith("worktree "));
 import { packageRoot } from "../../../src/util/package-root.js";
 
 let sandbox: Sandbox;
@@ -46,6 +53,31 @@ describe("swebench with the real sandbox", () => {
     const noop: Participant = { ...gold(), ask: async () => ({ text: "```diff\n" + ds.instances[0]!.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)") + "```", data: [], state: "completed" }) };
     const bad = await bench.evaluate({ id: ds.instances[0]!.instance_id, instance: ds.instances[0]! }, ctx(noop));
     expect(bad.status).not.toBe("RESOLVED_FULL");
+  });
+
+  it("checkout 'clone': gold resolves 100 % with a clone per instance, and the repositories get no worktree", async () => {
+    const options: RunOptions = { benchmark: "swebench", out: join(root, "out-clone"), run_id: "c", dataset: "sample", repos_dir: ds.reposDir, checkout: "clone", per_task_timeout_seconds: 60, agent_timeout_seconds: 10 };
+    const bench = createSwebenchBenchmark();
+    const workDir = join(root, "work-clone");
+    // The participant is asked once the instance's tree exists: record what kind of tree it is, and what
+    // the repositories list as their worktrees at that moment.
+    const seen: Array<{ gitIsDir: boolean; worktrees: number }> = [];
+    const inspecting: Participant = {
+      ...gold(),
+      ask: async (req, signal) => {
+        const scratch = join(workDir, "swebench");
+        const id = String(req.data?.["instance_id"]);
+        const dir = readdirSync(scratch).find((d) => d.startsWith(id.replace(/[^A-Za-z0-9._-]/g, "_")));
+        const inst = ds.instances.find((i) => i.instance_id === id)!;
+        seen.push({ gitIsDir: statSync(join(scratch, dir!, "repo", ".git")).isDirectory(), worktrees: worktreeList(locateRepo(ds.reposDir, inst.repo)).length });
+        return gold().ask(req, signal);
+      },
+    };
+    const ctx = { options, sandbox, participant: inspecting, logger: silentLogger(), signal: new AbortController().signal, workDir };
+    const rows = await Promise.all(ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx)));
+    expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`));
+    // A clone has its own .git directory (a worktree has a .git file), and no repository gained a worktree.
+    expect(seen).toEqual(ds.instances.map(() => ({ gitIsDir: true, worktrees: 1 })));
   });
 
   it("a hanging test is stopped by the sandbox's time limit → TIMEOUT", async () => {
