@@ -47,9 +47,9 @@ export async function runMessageSend(ctx) {
     for (const kind of ["bare", "purple"]) await load(servers[kind].url, 16, 300); // warm-up: JIT, sockets
     for (const c of [1, 16, 64]) {
       // Interleave the two servers run by run so that load from elsewhere on the box hits both alike;
-      // median over the runs (5, or 3 with --quick) of each run's p50 / p99 / req/s.
+      // median over the runs (9, or 3 with --quick) of each run's p50 / p99 / req/s: the box is shared, so more runs.
       const reps = { bare: [], purple: [] };
-      for (let i = 0; i < (ctx.quick ? 3 : 5); i++) {
+      for (let i = 0; i < (ctx.quick ? 3 : 9); i++) {
         for (const kind of ["bare", "purple"]) reps[kind].push(await load(servers[kind].url, c, Math.max(perLevel / 5, c * 10)));
       }
       for (const kind of ["bare", "purple"]) {
