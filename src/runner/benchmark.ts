@@ -64,6 +64,13 @@ export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
   /** What bounds the items in flight; default `"sandbox"` (see {@link InFlightBound}). */
   readonly inFlight?: InFlightBound;
   /**
+   * True when items are short python programs: the runner calls the sandbox's
+   * `warmUp()` at run start, so its fork server starts while the first answers
+   * are on their way. Default false (a benchmark that never uses it would pay
+   * for a python process for nothing).
+   */
+  readonly warmSandbox?: boolean;
+  /**
    * Optional: what data loadItems read (called after it). Without it the
    * runner records `options.dataset` and a sha256 over the item ids.
    */

@@ -59,6 +59,7 @@ export function gateSandbox(sandbox: Sandbox, limit: number): Sandbox {
     warnings: sandbox.warnings,
     exec: (req, signal) => gate.run(() => sandbox.exec(req, signal)),
     execMany: (reqs, signal) => gate.run(() => sandbox.execMany(reqs, signal)),
+    warmUp: () => sandbox.warmUp?.(),
     close: () => sandbox.close(),
   };
 }

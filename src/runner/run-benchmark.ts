@@ -191,6 +191,7 @@ async function runOpened(
   const lanes = planLanes(def, options, needsParticipant);
   const sandbox = await sandboxReady;
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
+  if (def.warmSandbox && todo.length > 0) sandbox.warmUp?.();
   const itemSandbox = lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls);
   let participant: Participant | null = null;
   const controller = new AbortController();

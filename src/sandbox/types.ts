@@ -79,6 +79,12 @@ export interface Sandbox {
    * (E2B: one request for many solutions; local: a fork server).
    */
   execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]>;
+  /**
+   * Optional: start what the first program would otherwise wait for (local: the
+   * python fork server) now, in the background. Never throws; a start failure
+   * surfaces on the first exec that needs it.
+   */
+  warmUp?(): void;
   /** Release every resource; kills anything still running. Idempotent. */
   close(): Promise<void>;
 }

@@ -107,6 +107,20 @@ describe("runBenchmark (fake sandbox)", () => {
     expect((meta["dataset"] as { sha256: string }).sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("warms the sandbox up at run start only for a benchmark that asks for it, and not when nothing is left to run", async () => {
+    const warmed = async (warmSandbox: boolean | undefined, over: Partial<RunOptions> = {}): Promise<number> => {
+      let calls = 0;
+      const sandbox = { ...fakeSandbox(), warmUp: () => { calls++; } };
+      const def = { ...fakeBenchmark(3, []), ...(warmSandbox === undefined ? {} : { warmSandbox }) };
+      await runBenchmark(def as unknown as BenchmarkDefinition, opts(over), { logger: silentLogger(), createSandbox: () => sandbox });
+      return calls;
+    };
+    expect(await warmed(false)).toBe(0);
+    expect(await warmed(undefined)).toBe(0);
+    expect(await warmed(true)).toBe(1);
+    expect(await warmed(true, { resume: true })).toBe(0); // every item is in the checkpoint already
+  });
+
   it("samples and shards before evaluating", async () => {
     const evaluated: string[] = [];
     await runBenchmark(fakeBenchmark(40, evaluated) as unknown as BenchmarkDefinition, opts({ samples: 10, shard_index: 1, num_shards: 3 }), {

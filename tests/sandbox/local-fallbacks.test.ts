@@ -80,3 +80,23 @@ describe("local sandbox leaves nothing behind", () => {
     }
   });
 });
+
+describe("local sandbox warm-up", () => {
+  test("warmUp() starts the fork server before any job; the first job then uses it (no second start)", async () => {
+    const sb = await createSandbox({ backend: "local", logger: silentLogger() });
+    try {
+      const local = sb as unknown as { server: { pid: number | undefined; starts: number } };
+      expect(local.server.pid).toBeUndefined();
+      sb.warmUp?.();
+      expect(local.server.starts).toBe(1);
+      expect(local.server.pid).toBeTypeOf("number");
+      const r = await sb.exec(py(`print("warm")`));
+      expect(r.stdoutTail).toBe("warm\n");
+      expect(local.server.starts).toBe(1);
+      sb.warmUp?.(); // running already: nothing new
+      expect(local.server.starts).toBe(1);
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -106,6 +106,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
     name: "humaneval",
     // An item is one participant round trip, then milliseconds of sandbox work; it holds nothing meanwhile.
     inFlight: "participant",
+    warmSandbox: true,
     async loadItems(options) {
       const ds = await load(datasetOf(options));
       return ds.problems.map((problem) => ({ id: problem.task_id, problem }));

@@ -106,6 +106,11 @@ export class ForkServer {
     p.resolve(outcome);
   }
 
+  /** Start the server now if it is not running (its failure surfaces on the next job). */
+  warm(): void {
+    if (!this.ready) this.start().catch(() => { /* surfaced per job */ });
+  }
+
   /** Run one job; never rejects. */
   async run(job: ForkJob, signal?: AbortSignal): Promise<ExecOutcome> {
     if (signal?.aborted) return emptyOutcome({ isCanceled: true });

@@ -103,6 +103,12 @@ export class LocalSandbox implements Sandbox {
     }
   }
 
+  warmUp(): void {
+    if (this.closed) return;
+    if (this.isolation === "bwrap") this.forkServer.warm();
+    else void this.makeServerRoot().then(() => { if (!this.closed) this.forkServer.warm(); }, () => { /* retried by the first job */ });
+  }
+
   async execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {
     return Promise.all(reqs.map((r) => this.exec(r, signal)));
   }
