@@ -25,7 +25,7 @@ export interface ValidatedRequest {
 
 /** Whether a benchmark with these options talks to a participant. */
 export function needsParticipant(config: AssessmentConfig): boolean {
-  if (config.benchmark === "swebench" && config.predictions) return false;
+  if ((config.benchmark === "swebench" || config.benchmark === "humaneval") && config.predictions) return false;
   if (config.benchmark === "redcode" && config.replay_dataset_code) return false;
   return true;
 }

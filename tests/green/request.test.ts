@@ -36,6 +36,9 @@ describe("validateAssessmentConfig", () => {
     if (!bad.ok) expect(bad.problems[0]).toMatch(/config\.predictions: path "\/etc\/passwd" is outside the allowed roots/);
     const ok = validateAssessmentConfig({ benchmark: "swebench", predictions: "preds.jsonl", dataset: "sample" }, {}, roots, "/srv/allowed");
     expect(ok).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/srv/allowed/preds.jsonl", dataset: "sample" } } });
+    // A HumanEval samples file also replaces the participant.
+    const he = validateAssessmentConfig({ benchmark: "humaneval", predictions: "samples.jsonl" }, {}, roots, "/srv/allowed");
+    expect(he).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/srv/allowed/samples.jsonl" } } });
   });
   test("operator-only runner options are refused in a request, each named", () => {
     const r = validateAssessmentConfig(

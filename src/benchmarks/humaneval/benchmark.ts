@@ -1,7 +1,10 @@
 /**
  * HumanEval as a runner plug-in: ask the participant n times per task,
  * extract each completion, run `prompt + completion + test + check()` in the
- * sandbox (one execMany per task), record every completion's verdict.
+ * sandbox (one execMany per task), record every completion's verdict. With
+ * `predictions` (a samples file in OpenAI's format) the task's completions
+ * come from the file, appended to the prompt as written (no extraction), as
+ * OpenAI's `evaluate_functional_correctness` scores them.
  * The row's `status` is `passed` when all n completions passed, else the
  * status of the first completion that did not; `passed` likewise.
  */
@@ -16,6 +19,7 @@ import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js"
 import type { HumanEvalProblem } from "./problem.js";
 import { buildProgram } from "./program.js";
 import { buildRequest } from "./request.js";
+import { loadSamples, type SampleCompletions } from "./samples-file.js";
 
 export interface HumanEvalItem {
   id: string;
@@ -101,29 +105,54 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
     return p;
   };
   const datasetOf = (options: RunOptions): string => options.dataset ?? SAMPLE_DATASET;
+  const samplesCache = new Map<string, Promise<SampleCompletions>>();
+  const samplesOf = (path: string): Promise<SampleCompletions> => {
+    let p = samplesCache.get(path);
+    if (!p) {
+      p = loadSamples(path);
+      samplesCache.set(path, p);
+    }
+    return p;
+  };
+  /** The task's completions from the samples file, as answers (none: one "no code" failure). */
+  const fileAnswers = async (path: string, taskId: string): Promise<Answer[]> => {
+    const completions = (await samplesOf(path)).get(taskId) ?? [];
+    if (completions.length === 0) {
+      return [{ extracted: null, agentSeconds: 0, failure: { mode: "model_no_code", message: `no completion for ${taskId} in the predictions file` } }];
+    }
+    return completions.map((completion) => ({ extracted: { completion, kind: "body", source: "raw" }, agentSeconds: 0, failure: null }));
+  };
 
   return {
     name: "humaneval",
     // An item is one participant round trip, then milliseconds of sandbox work; it holds nothing meanwhile.
     inFlight: "participant",
     warmSandbox: true,
-    async loadItems(options) {
+    async loadItems(options, logger) {
       const ds = await load(datasetOf(options));
+      if (options.predictions) {
+        // Read (and validate) the samples file before any task runs.
+        const samples = await samplesOf(options.predictions);
+        const known = new Set(ds.problems.map((p) => p.task_id));
+        const unknown = [...samples.keys()].filter((id) => !known.has(id));
+        if (unknown.length > 0) logger.warn({ unknown: unknown.slice(0, 5), count: unknown.length }, "predictions file has task ids that are not in the dataset; they are ignored");
+      }
       return ds.problems.map((problem) => ({ id: problem.task_id, problem }));
     },
     async describeDataset(options): Promise<DatasetInfo> {
       const ds = await load(datasetOf(options));
       return { path: ds.path, sha256: ds.sha256 };
     },
-    needsParticipant() {
-      return true;
+    needsParticipant(options) {
+      return !options.predictions;
     },
     async evaluate(item, ctx): Promise<ItemResult> {
       const started = performance.now();
       const n = ctx.options.n ?? 1;
       const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
       const answers: Answer[] = [];
-      for (let i = 0; i < n && !ctx.signal.aborted; i++) answers.push(await ask(item.problem, ctx, datasetOf(ctx.options)));
+      if (ctx.options.predictions) answers.push(...(await fileAnswers(ctx.options.predictions, item.problem.task_id)));
+      else for (let i = 0; i < n && !ctx.signal.aborted; i++) answers.push(await ask(item.problem, ctx, datasetOf(ctx.options)));
 
       const runnable = answers
         .map((a, index) => ({ a, index }))
