@@ -48,23 +48,36 @@ export function findFencedBlocks(text: string): Block[] {
   return blocks;
 }
 
-// Indentation is [ \t]* rather than \s*: the same lines match (a def after blank lines starts its own
-// line), without \s* re-scanning runs of blank lines from every line start.
-const ANY_DEF = /^[ \t]*(?:async\s+)?def\s+\w+\s*\(/m;
-const defPatterns = new Map<string, RegExp>();
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*/;
 
+/**
+ * Whether `code` has a line `[indent][async ]def <entryPoint>(` (any name when
+ * `entryPoint` is absent). A line scan, not a RegExp built per entry point: the
+ * runner's profile showed compiling one pattern per task costing more than the
+ * scan it served.
+ */
 function definesEntry(code: string, entryPoint: string | undefined): boolean {
-  if (!entryPoint) return ANY_DEF.test(code);
-  let re = defPatterns.get(entryPoint);
-  if (!re) {
-    re = new RegExp(`^[ \\t]*(?:async\\s+)?def\\s+${escapeRegExp(entryPoint)}\\s*\\(`, "m");
-    if (defPatterns.size < 1024) defPatterns.set(entryPoint, re);
+  for (const raw of code.split("\n")) {
+    let line = raw.replace(/^[ \t]+/, "");
+    if (line.startsWith("async")) {
+      const rest = line.slice(5);
+      if (!/^\s/.test(rest)) continue;
+      line = rest.trimStart();
+    }
+    if (!line.startsWith("def") || !/^\s/.test(line.slice(3))) continue;
+    line = line.slice(3).trimStart();
+    let name: string;
+    if (entryPoint) {
+      if (!line.startsWith(entryPoint)) continue;
+      name = entryPoint;
+    } else {
+      const m = IDENT.exec(line);
+      if (!m) continue;
+      name = m[0];
+    }
+    if (line.slice(name.length).trimStart().startsWith("(")) return true;
   }
-  return re.test(code);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return false;
 }
 
 function pickBlock(blocks: Block[], opts: ExtractOptions): Block | undefined {

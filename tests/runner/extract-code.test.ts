@@ -21,6 +21,13 @@ describe("extractCode", () => {
     expect(extractCode(reply, opts).kind).toBe("full");
   });
 
+  it("matches the entry point's def exactly: not a longer name, with async and odd spacing", () => {
+    const longer = "```python\ndef adder(xs):\n    return 0\n```\n```python\n    async  def add (xs):\n        return sum(xs)\n```";
+    expect(extractCode(longer, opts).completion).toContain("return sum(xs)");
+    const asyncName = "```python\ndef asyncadd(xs):\n    return 0\n```\n```python\ndef add(xs):\n    return 1\n```";
+    expect(extractCode(asyncName, opts).completion).toContain("return 1");
+  });
+
   it("accepts an untagged fence and a ~~~ fence", () => {
     expect(extractCode("```\n    return sum(xs)\n```", opts)).toMatchObject({ kind: "body", completion: "    return sum(xs)\n" });
     expect(extractCode("~~~py\n    return sum(xs)\n~~~", opts)).toMatchObject({ kind: "body", completion: "    return sum(xs)\n" });
