@@ -11,8 +11,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { BenchError, InputFileError } from "../../util/errors.js";
+import { parseJsonlLines, textOfMaybeGzip } from "../../util/jsonl.js";
 import { datasetsRoot } from "../../runner/datasets-root.js";
 import type { HumanEvalProblem } from "./problem.js";
 import { SAMPLE_PROBLEMS } from "./sample-dataset.js";
@@ -43,22 +43,15 @@ function sha256(data: string | Uint8Array): string {
 export function parseHumanEvalJsonl(text: string, source: string): HumanEvalProblem[] {
   const problems: HumanEvalProblem[] = [];
   const seen = new Set<string>();
-  text.split("\n").forEach((line, index) => {
-    if (line.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new InputFileError(source, `line ${index + 1} is not JSON`);
-    }
+  for (const { line, value } of parseJsonlLines(text, source)) {
     const obj = value as Record<string, unknown>;
     const missing = REQUIRED_FIELDS.filter((f) => typeof obj?.[f] !== "string");
-    if (missing.length > 0) throw new InputFileError(source, `line ${index + 1} lacks string field(s) ${missing.join(", ")}`);
+    if (missing.length > 0) throw new InputFileError(source, `line ${line} lacks string field(s) ${missing.join(", ")}`);
     const problem = Object.fromEntries(REQUIRED_FIELDS.map((f) => [f, obj[f] as string])) as unknown as HumanEvalProblem;
-    if (seen.has(problem.task_id)) throw new InputFileError(source, `line ${index + 1}: duplicate task_id ${problem.task_id}`);
+    if (seen.has(problem.task_id)) throw new InputFileError(source, `line ${line}: duplicate task_id ${problem.task_id}`);
     seen.add(problem.task_id);
     problems.push(problem);
-  });
+  }
   if (problems.length === 0) throw new InputFileError(source, "no problems in file");
   return problems;
 }
@@ -87,12 +80,5 @@ export async function loadHumanEval(dataset: string, env: NodeJS.ProcessEnv = pr
     }
     throw new InputFileError(path, `cannot read dataset (${(err as Error).message})`, { cause: err });
   }
-  const isGzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  let text: string;
-  try {
-    text = (isGzip ? gunzipSync(bytes) : bytes).toString("utf8");
-  } catch (err) {
-    throw new InputFileError(path, `not a readable gzip file (${(err as Error).message})`, { cause: err });
-  }
-  return { path, sha256: sha256(bytes), problems: parseHumanEvalJsonl(text, path) };
+  return { path, sha256: sha256(bytes), problems: parseHumanEvalJsonl(textOfMaybeGzip(bytes, path), path) };
 }

@@ -7,8 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { InputFileError } from "../../util/errors.js";
+import { parseJsonlLines, textOfMaybeGzip } from "../../util/jsonl.js";
 
 /** task_id → completions in file order. */
 export type SampleCompletions = Map<string, string[]>;
@@ -16,22 +16,15 @@ export type SampleCompletions = Map<string, string[]>;
 /** Parse samples JSONL text; every problem names its line. */
 export function parseSamples(text: string, source: string): SampleCompletions {
   const out: SampleCompletions = new Map();
-  text.split("\n").forEach((line, index) => {
-    if (line.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new InputFileError(source, `line ${index + 1} is not JSON`);
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InputFileError(source, `line ${index + 1} is not a JSON object`);
+  for (const { line, value } of parseJsonlLines(text, source)) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InputFileError(source, `line ${line} is not a JSON object`);
     const { task_id: taskId, completion } = value as Record<string, unknown>;
-    if (typeof taskId !== "string" || taskId === "") throw new InputFileError(source, `line ${index + 1} lacks a string "task_id"`);
-    if (typeof completion !== "string") throw new InputFileError(source, `line ${index + 1} (${taskId}) lacks a string "completion"`);
+    if (typeof taskId !== "string" || taskId === "") throw new InputFileError(source, `line ${line} lacks a string "task_id"`);
+    if (typeof completion !== "string") throw new InputFileError(source, `line ${line} (${taskId}) lacks a string "completion"`);
     const list = out.get(taskId);
     if (list) list.push(completion);
     else out.set(taskId, [completion]);
-  });
+  }
   if (out.size === 0) throw new InputFileError(source, "no samples in file");
   return out;
 }
@@ -45,11 +38,5 @@ export async function loadSamples(path: string): Promise<SampleCompletions> {
   } catch (err) {
     throw new InputFileError(full, `cannot read samples file (${(err as Error).message})`, { cause: err });
   }
-  let text: string;
-  try {
-    text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString("utf8");
-  } catch (err) {
-    throw new InputFileError(full, `not a readable gzip file (${(err as Error).message})`, { cause: err });
-  }
-  return parseSamples(text, full);
+  return parseSamples(textOfMaybeGzip(bytes, full), full);
 }
