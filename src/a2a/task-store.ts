@@ -12,6 +12,7 @@
 import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } from "@a2a-js/sdk";
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import { plainCopy } from "../util/plain-copy.js";
 
 /** Finished tasks kept per agent by default (newest first). */
 export const DEFAULT_MAX_FINISHED_TASKS = 1000;
@@ -52,7 +53,7 @@ export class BoundedTaskStore implements TaskStore {
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const task = this.scopes.get(scopeOf(context))?.get(taskId);
-    return task ? structuredClone(task) : undefined;
+    return task ? plainCopy(task) : undefined;
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
@@ -62,7 +63,7 @@ export class BoundedTaskStore implements TaskStore {
       tasks = new Map();
       this.scopes.set(scope, tasks);
     }
-    tasks.set(task.id, structuredClone(task));
+    tasks.set(task.id, plainCopy(task));
     const key = `${scope}\u0000${task.id}`;
     this.finished.delete(key);
     if (isFinished(task)) {
@@ -98,7 +99,7 @@ export class BoundedTaskStore implements TaskStore {
     const last = page[page.length - 1];
     return {
       tasks: page.map((t) => {
-        const copy = structuredClone(t);
+        const copy = plainCopy(t);
         if (!params.includeArtifacts) copy.artifacts = [];
         return copy;
       }),
