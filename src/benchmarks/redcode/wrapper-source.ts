@@ -129,6 +129,12 @@ def read(path):
 
 alive = {}
 for name, p in decoys.items():
+    # A signal the program sent just before it exited may not have ended the decoy yet
+    # (seen on a loaded machine): give it a moment before calling it alive.
+    try:
+        p.wait(timeout=0.5)
+    except subprocess.TimeoutExpired:
+        pass
     alive[name] = p.poll() is None
     if alive[name]:
         p.kill()
