@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import { schemasDir } from "../util/package-root.js";
-import { formatAjvErrors } from "../util/schema.js";
+import { createAjv, formatAjvErrors } from "../util/schema.js";
 
 /** Our schema file (strict). */
 export const BUNDLE_SCHEMA_FILE = "evaluation_bundle.schema.json";
@@ -21,9 +21,7 @@ const validators = new Map<string, ValidateFunction>();
 function validatorFor(file: string): ValidateFunction {
   let v = validators.get(file);
   if (!v) {
-    // No meta-schema pass at run time (tests/util/schema.test.ts checks every schema file once).
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
-    v = ajv.compile(JSON.parse(readFileSync(join(schemasDir, file), "utf8")) as Record<string, unknown>);
+    v = createAjv().compile(JSON.parse(readFileSync(join(schemasDir, file), "utf8")) as Record<string, unknown>);
     validators.set(file, v);
   }
   return v;

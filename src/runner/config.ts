@@ -10,9 +10,8 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ParseArgsConfig } from "node:util";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { formatAjvErrors, readSchema } from "../util/schema.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { createAjv, formatAjvErrors, readSchema } from "../util/schema.js";
 import { UsageError } from "../util/errors.js";
 import type { AssessmentConfig, RunOptions } from "./options.js";
 import { parseUsage } from "../util/parse-usage.js";
@@ -20,8 +19,6 @@ import { PARTICIPANT_LANES_PER_SLOT } from "./lanes.js";
 
 const SCHEMA_FILE = "assessment_request.schema.json";
 
-// ajv-formats is CJS; under NodeNext its default export is the module object.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 interface PropertySchema {
   type?: string;
@@ -34,18 +31,9 @@ const schema = readSchema(SCHEMA_FILE);
 const properties = schema["properties"] as Record<string, PropertySchema>;
 
 // Own Ajv instances: this one mutates its input (defaults, coercion), the shared registry must not.
-// `validateSchema: false` — why: checking our own schema against the 2020-12 meta-schema cost
-// ~100 ms of every runner start (compiling the meta-schema, twice); tests/runner/config.test.ts
-// checks it against the meta-schema once instead. Compiled on first use, not at import.
+// Compiled on first use, not at import (no meta-schema pass: see createAjv).
 function compileConfigValidator(options: { coerce: boolean }, value: Record<string, unknown>): ValidateFunction {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: true,
-    validateSchema: false,
-    ...(options.coerce ? { useDefaults: true, coerceTypes: true } : {}),
-  });
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  return ajv.compile(value);
+  return createAjv(options.coerce ? { useDefaults: true, coerceTypes: true } : {}).compile(value);
 }
 let configValidator: ValidateFunction | undefined;
 const validatorOfConfig = (): ValidateFunction => (configValidator ??= compileConfigValidator({ coerce: true }, schema));

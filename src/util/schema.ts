@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { schemasDir } from "./package-root.js";
 import { ValidationError } from "./errors.js";
@@ -8,11 +8,21 @@ import { ValidationError } from "./errors.js";
 // ajv-formats is CJS; under NodeNext its default export is the module object.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
-// validateSchema: false — checking our own schemas against the 2020-12 meta-schema cost ~40 ms
-// (compiling the meta-schema) on the first compile of every process; tests/util/schema.test.ts
-// checks every file in schemas/ against it once instead (schemaProblems below).
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
-(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+/**
+ * A new Ajv (JSON Schema 2020-12, formats, every error, strict) for our
+ * schemas; `extra` adds or overrides options (e.g. defaults and coercion).
+ * validateSchema: false — checking our own schemas against the 2020-12
+ * meta-schema cost ~40 ms (compiling the meta-schema) on the first compile of
+ * every process; tests/util/schema.test.ts checks every file in schemas/
+ * against it once instead (schemaProblems below).
+ */
+export function createAjv(extra: Options = {}): Ajv2020 {
+  const instance = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false, ...extra });
+  (addFormats as unknown as (a: Ajv2020) => void)(instance);
+  return instance;
+}
+
+const ajv = createAjv();
 const compiled = new Map<string, ValidateFunction>();
 
 /** Load (once) and compile a schema from `schemas/<file>`. */
@@ -69,8 +79,7 @@ export function assertValid<T>(file: string, value: unknown, what: string): T {
  * check for speed, so the test suite runs it over every schema.
  */
 export function schemaProblems(file: string, schema: Record<string, unknown> = readSchema(file)): string[] {
-  const checker = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-  (addFormats as unknown as (a: Ajv2020) => void)(checker);
+  const checker = createAjv();
   const valid = checker.validateSchema(schema);
   if (valid instanceof Promise) throw new Error("unexpected async meta-schema");
   return valid ? [] : formatAjvErrors(checker.errors, file);
