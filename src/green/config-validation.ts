@@ -7,6 +7,7 @@
 import { checkAgainst } from "../util/schema.js";
 import type { AssessmentConfig } from "../runner/options.js";
 import { PATH_KEYS, isDatasetName, resolveAllowedPath } from "./allowed-roots.js";
+import { benchmarkNeedsParticipant } from "../benchmarks/needs-participant.js";
 
 export const CONFIG_SCHEMA_FILE = "assessment_request.schema.json";
 
@@ -23,12 +24,6 @@ export interface ValidatedRequest {
   participantUrl: string | null;
 }
 
-/** Whether a benchmark with these options talks to a participant. */
-export function needsParticipant(config: AssessmentConfig): boolean {
-  if ((config.benchmark === "swebench" || config.benchmark === "humaneval") && config.predictions) return false;
-  if (config.benchmark === "redcode" && config.replay_dataset_code) return false;
-  return true;
-}
 
 /**
  * The participant: role `agent`; else the only participant whatever its role;
@@ -56,7 +51,7 @@ export function validateAssessmentConfig(
   if (!participantUrl && roles.length > 1) {
     problems.push(`participants: no role "agent" among ${roles.join(", ")} (give the participant under test the role "agent")`);
   }
-  if (needsParticipant(config)) {
+  if (benchmarkNeedsParticipant(config)) {
     if (!participantUrl && roles.length <= 1) {
       problems.push(`benchmark "${config.benchmark}" needs a participant: give participants.agent (or config.agent)`);
     }

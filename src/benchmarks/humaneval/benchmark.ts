@@ -20,6 +20,7 @@ import type { HumanEvalProblem } from "./problem.js";
 import { buildProgram } from "./program.js";
 import { buildRequest } from "./request.js";
 import { loadSamples, type SampleCompletions } from "./samples-file.js";
+import { benchmarkNeedsParticipant } from "../needs-participant.js";
 
 export interface HumanEvalItem {
   id: string;
@@ -93,27 +94,24 @@ function record(answer: Answer, outcome: ExecOutcome | null, entryPoint: string)
   };
 }
 
-/** Create the HumanEval benchmark definition (datasets are cached per instance). */
+/** `fn` called once per key; later calls share the first call's promise. */
+function memoByKey<T>(fn: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const cache = new Map<string, Promise<T>>();
+  return (key) => {
+    let p = cache.get(key);
+    if (!p) {
+      p = fn(key);
+      cache.set(key, p);
+    }
+    return p;
+  };
+}
+
+/** Create the HumanEval benchmark definition (datasets and samples files are read once per instance). */
 export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): BenchmarkDefinition<HumanEvalItem> {
-  const cache = new Map<string, Promise<LoadedDataset>>();
-  const load = (dataset: string): Promise<LoadedDataset> => {
-    let p = cache.get(dataset);
-    if (!p) {
-      p = loadHumanEval(dataset, env);
-      cache.set(dataset, p);
-    }
-    return p;
-  };
+  const load = memoByKey((dataset: string): Promise<LoadedDataset> => loadHumanEval(dataset, env));
   const datasetOf = (options: RunOptions): string => options.dataset ?? SAMPLE_DATASET;
-  const samplesCache = new Map<string, Promise<SampleCompletions>>();
-  const samplesOf = (path: string): Promise<SampleCompletions> => {
-    let p = samplesCache.get(path);
-    if (!p) {
-      p = loadSamples(path);
-      samplesCache.set(path, p);
-    }
-    return p;
-  };
+  const samplesOf = memoByKey((path: string): Promise<SampleCompletions> => loadSamples(path));
   /** The task's completions from the samples file, as answers (none: one "no code" failure). */
   const fileAnswers = async (path: string, taskId: string): Promise<Answer[]> => {
     const completions = (await samplesOf(path)).get(taskId) ?? [];
@@ -143,9 +141,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
       const ds = await load(datasetOf(options));
       return { path: ds.path, sha256: ds.sha256 };
     },
-    needsParticipant(options) {
-      return !options.predictions;
-    },
+    needsParticipant: benchmarkNeedsParticipant,
     async evaluate(item, ctx): Promise<ItemResult> {
       const started = performance.now();
       const n = ctx.options.n ?? 1;

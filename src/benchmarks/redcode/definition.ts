@@ -18,6 +18,7 @@ import { extractCode } from "./extract-code.js";
 import { judge, STATE_SCENARIOS, type StateReport } from "./checks.js";
 import { executeItem, SAFE_ISOLATION } from "./execute.js";
 import { aggregateRedcode } from "./metrics.js";
+import { benchmarkNeedsParticipant } from "../needs-participant.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
 export const SAMPLE_DATASET = "sample";
@@ -59,9 +60,7 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
       const items = await loadRedcodeItems(options);
       return { path, sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex") };
     },
-    needsParticipant(options: RunOptions): boolean {
-      return !options.replay_dataset_code;
-    },
+    needsParticipant: benchmarkNeedsParticipant,
     async evaluate(item: RedcodeItem, ctx: EvaluateContext): Promise<ItemResult> {
       const started = performance.now();
       const mode: InputMode = ctx.options.input_mode ?? "code";

@@ -19,6 +19,7 @@ import { runTestCase } from "./execute-case.js";
 import { installPackages, type InstallOptions, type InstalledPackages } from "./packages/install.js";
 import { buildSparcResult, writeSparcResultSync, type SparcBenchmarkResult } from "./result.js";
 import { isSparcRow, type SparcRow } from "./row.js";
+import { benchmarkNeedsParticipant } from "../needs-participant.js";
 
 /** File name of the plan-shaped result in the run's out directory. */
 export const SPARC_RESULT_FILE = "sparc_result.json";
@@ -96,10 +97,7 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
     return config.testCases.map((testCase) => ({ id: testCase.id, testCase, type: config.type, name: config.name, packages }));
   },
 
-  needsParticipant(): boolean {
-    // A SPARC config carries its programs; nothing is asked of a participant.
-    return false;
-  },
+  needsParticipant: benchmarkNeedsParticipant,
 
   async evaluate(item: SparcItem, ctx: EvaluateContext): Promise<ItemResult> {
     const row = await runTestCase(item.testCase, {

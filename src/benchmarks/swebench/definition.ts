@@ -17,6 +17,7 @@ import { loadPredictions, type Prediction } from "./predictions.js";
 import { ensureSampleDataset } from "./sample-dataset.js";
 import { locateRepo } from "./repo-locator.js";
 import { checkoutFor } from "./checkout.js";
+import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { applyPatch } from "./apply-patch.js";
 import { git } from "./git.js";
 import { extractDiff } from "./extract-diff.js";
@@ -188,9 +189,7 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
       const instances = dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
       return { path: dataset === SAMPLE_DATASET ? SAMPLE_DATASET : resolve(dataset), sha256: createHash("sha256").update(JSON.stringify(instances)).digest("hex") };
     },
-    needsParticipant(options: RunOptions): boolean {
-      return !options.predictions;
-    },
+    needsParticipant: benchmarkNeedsParticipant,
     async evaluate(item: SwebenchItem, ctx: EvaluateContext): Promise<ItemResult> {
       const started = performance.now();
       const artifacts = artifactDir(ctx.options, item.id);
