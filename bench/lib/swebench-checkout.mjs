@@ -1,11 +1,15 @@
 /**
- * Checkout cost per SWE-bench instance, the two ways the harness could get a
- * fresh tree at base_commit: the runner's own worktree add + remove (dist
- * functions, as `run swebench` calls them) vs the clone baseline's steps
- * (the runner's `--checkout clone`: `git clone --no-hardlinks
- * --no-checkout`, `git checkout --detach <commit>`, rm -rf). Runs are
- * interleaved (alternating which goes first) so page-cache warmth and other
- * jobs on the shared box hit both alike.
+ * Checkout cost per SWE-bench instance, the ways the harness can get a tree
+ * at base_commit (dist functions, as `run swebench` calls them):
+ * - a new worktree, add + remove (an instance with no idle tree to reuse);
+ * - a reused worktree reset to another base commit (`resetTree`: content
+ *   re-read, clean, reset, status check), what every later instance of the
+ *   same repository pays by default;
+ * - the clone baseline's steps (the runner's `--checkout clone`: `git clone
+ *   --no-hardlinks --no-checkout --separate-git-dir`, `git checkout --detach
+ *   <commit>`, rm -rf).
+ * Runs are interleaved (rotating which goes first) so page-cache warmth and
+ * other jobs on the shared box hit all alike.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +17,7 @@ import { DIST } from "./paths.mjs";
 import { run } from "./proc.mjs";
 import { median } from "./stats.mjs";
 
-const { addWorktree, removeWorktree } = await import(join(DIST, "benchmarks/swebench/worktree.js"));
+const { addWorktree, removeWorktree, resetTree } = await import(join(DIST, "benchmarks/swebench/worktree.js"));
 
 async function gitOk(args) {
   const r = await run("git", args);
@@ -24,8 +28,8 @@ async function gitOk(args) {
 export async function worktreeOnce(repoDir, commit, scratch) {
   const path = join(scratch, "wt");
   const t0 = performance.now();
-  await addWorktree(repoDir, path, commit);
-  await removeWorktree(repoDir, path);
+  const tree = await addWorktree(repoDir, path, commit);
+  await removeWorktree(repoDir, tree);
   return performance.now() - t0;
 }
 
@@ -33,33 +37,48 @@ export async function worktreeOnce(repoDir, commit, scratch) {
 export async function cloneOnce(repoDir, commit, scratch) {
   const path = join(scratch, "cl");
   const t0 = performance.now();
-  await gitOk(["clone", "--quiet", "--no-hardlinks", "--no-checkout", repoDir, path]);
-  await gitOk(["-C", path, "checkout", "--quiet", "--detach", commit]);
+  await gitOk(["clone", "--quiet", "--no-hardlinks", "--no-checkout", `--separate-git-dir=${path}.git`, repoDir, path]);
+  await gitOk(["--git-dir", `${path}.git`, "--work-tree", path, "checkout", "--quiet", "--detach", commit]);
   rmSync(path, { recursive: true, force: true });
+  rmSync(`${path}.git`, { recursive: true, force: true });
   return performance.now() - t0;
 }
 
 /**
- * Interleaved medians: `warmup` unmeasured pairs, then `runs` measured pairs.
- * Resolves { worktree: {median, min, samples}, clone: {...} } in ms.
+ * Interleaved medians: `warmup` unmeasured rounds, then `runs` measured ones.
+ * With `other` (a second commit), also a reused worktree reset alternately
+ * to `other` and `commit`, each reset timed. Resolves { worktree, clone,
+ * reuse? } as {median, min, samples} in ms.
  */
-export async function compareCheckout(repoDir, commit, scratch, { warmup = 1, runs = 5 } = {}) {
-  const wt = [];
-  const cl = [];
-  for (let i = 0; i < warmup + runs; i++) {
-    let w;
-    let c;
-    if (i % 2 === 0) {
-      w = await worktreeOnce(repoDir, commit, scratch);
-      c = await cloneOnce(repoDir, commit, scratch);
-    } else {
-      c = await cloneOnce(repoDir, commit, scratch);
-      w = await worktreeOnce(repoDir, commit, scratch);
+export async function compareCheckout(repoDir, commit, scratch, { warmup = 1, runs = 5, other = null } = {}) {
+  const samples = { worktree: [], clone: [], reuse: [] };
+  const kept = other ? await addWorktree(repoDir, join(scratch, "kept"), commit) : null;
+  let target = other;
+  const ways = {
+    worktree: () => worktreeOnce(repoDir, commit, scratch),
+    clone: () => cloneOnce(repoDir, commit, scratch),
+    reuse: async () => {
+      const t0 = performance.now();
+      await resetTree(kept, target);
+      const ms = performance.now() - t0;
+      target = target === other ? commit : other;
+      return ms;
+    },
+  };
+  const names = kept ? ["worktree", "clone", "reuse"] : ["worktree", "clone"];
+  try {
+    for (let i = 0; i < warmup + runs; i++) {
+      const order = names.map((_, j) => names[(i + j) % names.length]);
+      for (const name of order) {
+        const ms = await ways[name]();
+        if (i >= warmup) samples[name].push(ms);
+      }
     }
-    if (i >= warmup) { wt.push(w); cl.push(c); }
+  } finally {
+    if (kept) await removeWorktree(repoDir, kept);
   }
   const sum = (s) => ({ median: median(s), min: Math.min(...s), samples: s });
-  return { worktree: sum(wt), clone: sum(cl) };
+  return { worktree: sum(samples.worktree), clone: sum(samples.clone), ...(kept ? { reuse: sum(samples.reuse) } : {}) };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Row 8's floor, measured piece by piece in this process (medians, sandbox
  * concurrency 1 so the pieces do not overlap): the runner's whole
- * per-instance evaluate() with the gold predictions, the sandboxed test run
+ * per-instance evaluate() with the gold predictions (one after another, so
+ * after the first each instance reuses the worktree), the sandboxed test run
  * alone on a prepared worktree, and what that run is made of (bwrap + bash,
  * python start-up, `import pytest`), plus the per-process costs (node start,
  * CLI load, the sandbox's isolation probe).
@@ -42,16 +43,17 @@ export async function measureFloor(ds, preds, tmp, { runs = 5 } = {}) {
       if (row.status !== "RESOLVED_FULL") throw new Error(`floor: ${inst.instance_id} ${row.status} ${row.error}`);
       return ms;
     }, { warmup: 1, runs: runs * ds.instances.length });
+    await bench.endRun({ options, logger: silentLogger(), workDir: join(tmp, "floor-work") });
 
     // The sandboxed test run alone, on a worktree already patched (gold + test_patch).
     const inst = ds.instances[0];
     const repoDir = locateRepo(ds.reposDir, inst.repo);
     const scratch = join(tmp, "floor-wt");
     mkdirSync(scratch, { recursive: true });
-    const wt = join(scratch, "repo");
-    await addWorktree(repoDir, wt, inst.base_commit);
+    const tree = await addWorktree(repoDir, join(scratch, "repo"), inst.base_commit);
+    const wt = tree.path;
     try {
-      if (!(await applyPatch(wt, inst.patch, scratch)).applied) throw new Error("floor: gold patch does not apply");
+      if (!(await applyPatch(tree, inst.patch, scratch)).applied) throw new Error("floor: gold patch does not apply");
       writeFileSync(join(scratch, "test.patch"), inst.test_patch);
       const r = await run("git", ["-C", wt, "apply", join(scratch, "test.patch")]);
       if (r.code !== 0) throw new Error(`floor: test_patch: ${r.stderr}`);
@@ -70,7 +72,7 @@ export async function measureFloor(ds, preds, tmp, { runs = 5 } = {}) {
       }
       for (const [k, s] of Object.entries(samples)) out[k] = { median: median(s), min: Math.min(...s) };
     } finally {
-      await removeWorktree(repoDir, wt);
+      await removeWorktree(repoDir, tree);
     }
   } finally {
     await sandbox.close();

@@ -83,4 +83,17 @@ export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
   evaluate(item: I, ctx: EvaluateContext): Promise<ItemResult>;
   /** Benchmark-specific aggregate (pass@k, resolved rate, ASR, ...), merged with the runner's common metrics. */
   aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown>;
+  /**
+   * Optional: release what `evaluate` kept for reuse between items of a run
+   * (e.g. SWE-bench's pool of git worktrees). Called once after the last
+   * evaluate has returned, also when the run fails or is cancelled.
+   */
+  endRun?(ctx: RunEndContext): Promise<void>;
+}
+
+export interface RunEndContext {
+  options: RunOptions;
+  logger: Logger;
+  /** The same per-run scratch directory the run's evaluate calls got. */
+  workDir: string;
 }

@@ -201,6 +201,7 @@ async function runOpened(
 
   // checkpoint_written events of rows whose write has not landed yet; awaited before the run ends.
   const landings = new Set<Promise<void>>();
+  const workDir = join(options.out, "work");
 
   try {
     if (needsParticipant && options.agent) {
@@ -216,7 +217,6 @@ async function runOpened(
       dataset: dataset.path,
       isolation: sandbox.isolation,
     });
-    const workDir = join(options.out, "work");
     let passedSoFar = rows.filter((r) => r.passed).length;
 
     logger.debug({ items_in_flight: lanes.items, sandbox_calls: lanes.sandboxCalls ?? lanes.items }, "lanes");
@@ -255,6 +255,7 @@ async function runOpened(
     });
   } finally {
     outerSignal.removeEventListener("abort", onOuterAbort);
+    await def.endRun?.({ options, logger, workDir }).catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
     await sandbox.close().catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "sandbox close failed"));
     await participant?.close().catch(() => {});
   }

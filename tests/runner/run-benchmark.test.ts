@@ -121,6 +121,33 @@ describe("runBenchmark (fake sandbox)", () => {
     expect(await warmed(true, { resume: true })).toBe(0); // every item is in the checkpoint already
   });
 
+  it("ends the run with the benchmark's endRun after every evaluate and before the sandbox closes, also when cancelled", async () => {
+    for (const cancel of [false, true]) {
+      const log: string[] = [];
+      const controller = new AbortController();
+      const sandbox = { ...fakeSandbox(), close: async () => { log.push("sandbox closed"); } };
+      const base = fakeBenchmark(4, [], 30);
+      const def: BenchmarkDefinition<Item> = {
+        ...base,
+        async evaluate(item, ctx) {
+          log.push(`start ${item.id}`);
+          if (cancel && item.id === "t/1") controller.abort();
+          const row = await base.evaluate(item, ctx);
+          log.push(`end ${item.id}`);
+          return row;
+        },
+        async endRun(ctx) { log.push(`endRun ${ctx.workDir === join(dir, "work")}`); },
+      };
+      const out = await runBenchmark(def as unknown as BenchmarkDefinition, opts({ run_id: `e${cancel}` }), { logger: silentLogger(), createSandbox: () => sandbox, signal: controller.signal });
+      expect(out.interrupted).toBe(cancel);
+      expect(log.filter((l) => l.startsWith("endRun"))).toEqual(["endRun true"]);
+      const at = log.indexOf("endRun true");
+      // Every evaluate that started has ended before endRun; the sandbox closes after it.
+      expect(log.slice(at + 1)).toEqual(["sandbox closed"]);
+      expect(log.filter((l) => l.startsWith("start")).length).toBe(log.filter((l) => l.startsWith("end t/")).length);
+    }
+  });
+
   it("samples and shards before evaluating", async () => {
     const evaluated: string[] = [];
     await runBenchmark(fakeBenchmark(40, evaluated) as unknown as BenchmarkDefinition, opts({ samples: 10, shard_index: 1, num_shards: 3 }), {

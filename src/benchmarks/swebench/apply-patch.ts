@@ -1,12 +1,15 @@
 /**
  * Applying a model patch the way SWE-bench's harness does: several strategies
  * in order, stopping at the first that applies cleanly. Between attempts the
- * worktree is reset, so a partial application never leaks into the next.
+ * worktree is reset, so a partial application never leaks into the next. A
+ * patch naming a path inside `.git` is refused before any attempt
+ * (patch-paths.ts says why).
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { runCommand, git } from "./git.js";
-import { resetWorktree } from "./worktree.js";
+import { runCommand, gitIn, type Tree } from "./git.js";
+import { resetTree } from "./worktree.js";
+import { gitDirPathIn } from "./patch-paths.js";
 
 export type ApplyStrategy = "git_apply" | "git_apply_3way" | "patch_fuzz";
 
@@ -27,27 +30,30 @@ export function normalisePatch(patch: string): string {
 }
 
 /**
- * Apply `patch` to the worktree at `dir`. `scratchDir` receives the patch
- * file (outside the worktree so it never becomes part of the tree).
+ * Apply `patch` to `tree`. `scratchDir` receives the patch file (outside the
+ * tree so it never becomes part of it).
  */
-export async function applyPatch(dir: string, patch: string, scratchDir: string, name = "model.patch"): Promise<ApplyOutcome> {
+export async function applyPatch(tree: Tree, patch: string, scratchDir: string, name = "model.patch"): Promise<ApplyOutcome> {
+  const forbidden = gitDirPathIn(patch);
+  if (forbidden !== null) return { applied: false, strategy: null, log: `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})` };
+  const dir = tree.path;
   const file = join(scratchDir, name);
   await writeFile(file, normalisePatch(patch));
   let log = "";
   for (const strategy of APPLY_STRATEGIES) {
     const r =
       strategy === "git_apply"
-        ? await git(dir, ["apply", "--verbose", file])
+        ? await gitIn(tree, ["apply", "--verbose", file])
         : strategy === "git_apply_3way"
-          ? await git(dir, ["apply", "--verbose", "--3way", file])
+          ? await gitIn(tree, ["apply", "--verbose", "--3way", file])
           : await runCommand("patch", ["--batch", "--fuzz=5", "-p1", "-i", file], { cwd: dir });
     log = `${strategy}: ${(r.stderr + r.stdout).trim().slice(-1500)}`;
     if (r.exitCode === 0) {
       // --3way stages its result; unstage so the tree looks like a plain apply.
-      if (strategy === "git_apply_3way") await git(dir, ["reset", "--quiet"]);
+      if (strategy === "git_apply_3way") await gitIn(tree, ["reset", "--quiet"]);
       return { applied: true, strategy, log };
     }
-    await resetWorktree(dir);
+    await resetTree(tree, "HEAD");
   }
   return { applied: false, strategy: null, log };
 }

@@ -1,39 +1,118 @@
 /**
  * How a SWE-bench instance gets its tree at `base_commit` (config `checkout`):
- * - `worktree` (default): a git worktree sharing the repository's object store.
- *   Nothing but the tree is written, but git records the worktree under the
- *   repository's `.git/worktrees/`, so the repository must be writable.
- * - `clone`: a local `git clone --no-hardlinks --no-checkout` then a checkout.
- *   It copies the object store per instance and leaves the repository untouched,
- *   so it works on a read-only `repos_dir`.
+ * - `worktree` (default): git worktrees sharing the repository's object
+ *   store, kept for reuse within a run. A worktree an instance is done with
+ *   goes back to an idle list; the next instance of the same repository
+ *   resets it to its own base commit ({@link resetTree}), so git rewrites only
+ *   the files that differ instead of the whole tree. Git records worktrees
+ *   under the repository's `.git/worktrees/`, so the repository must be
+ *   writable.
+ * - `clone`: a fresh local `git clone --no-hardlinks --no-checkout` per
+ *   instance (git directory kept outside the tree), then a checkout. It copies
+ *   the object store each time and leaves the repository untouched, so it
+ *   works on a read-only `repos_dir`.
+ *
+ * Either way the instance gets a {@link Tree} whose git directory lies outside
+ * what untrusted code can write.
  */
-import { rm } from "node:fs/promises";
-import { dirname } from "node:path";
-import { gitOk } from "./git.js";
-import { addWorktree, removeWorktree } from "./worktree.js";
+import { mkdir, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { Logger } from "../../util/logger.js";
+import { errorMessage } from "../../util/errors.js";
+import { gitOk, gitInOk, type Tree } from "./git.js";
+import { addWorktree, removeWorktree, resetTree } from "./worktree.js";
 
 export type CheckoutKind = "worktree" | "clone";
 
 export interface Checkout {
-  /** Make `path` (which must not exist) a tree of `repoDir` at `commit`. */
-  add(repoDir: string, path: string, commit: string): Promise<void>;
-  /** Remove what `add` made; tolerant of partial state. */
-  remove(repoDir: string, path: string): Promise<void>;
+  /** A tree of `repoDir` at `commit`, for one instance's exclusive use. */
+  acquire(repoDir: string, commit: string): Promise<Tree>;
+  /**
+   * The instance is done with `tree`. `reusable` false (e.g. it was
+   * cancelled mid-way) removes it instead of keeping it for the next one.
+   */
+  release(repoDir: string, tree: Tree, reusable: boolean): Promise<void>;
+  /** Remove every tree still kept; the run is over. */
+  close(): Promise<void>;
 }
 
-const clone: Checkout = {
-  async add(repoDir, path, commit) {
-    await gitOk(dirname(path), ["clone", "--quiet", "--no-hardlinks", "--no-checkout", repoDir, path]);
-    await gitOk(path, ["checkout", "--quiet", "--detach", commit]);
-  },
-  async remove(_repoDir, path) {
-    await rm(path, { recursive: true, force: true });
-  },
-};
+/** Counts trees made in this process, so names never collide between runs sharing a root. */
+let made = 0;
+function nextPath(root: string, prefix: string): string {
+  made += 1;
+  return join(root, `${prefix}${made}-${process.pid}`);
+}
 
-const worktree: Checkout = { add: addWorktree, remove: removeWorktree };
+function cloneCheckout(root: string): Checkout {
+  return {
+    async acquire(repoDir, commit) {
+      const base = nextPath(root, "clone");
+      const tree: Tree = { path: join(base, "tree"), gitDir: join(base, "git") };
+      await mkdir(base, { recursive: true });
+      try {
+        await gitOk(base, ["clone", "--quiet", "--no-hardlinks", "--no-checkout", `--separate-git-dir=${tree.gitDir}`, repoDir, tree.path]);
+        await gitInOk(tree, ["checkout", "--quiet", "--detach", commit]);
+      } catch (err) {
+        await rm(base, { recursive: true, force: true });
+        throw err;
+      }
+      return tree;
+    },
+    async release(_repoDir, tree) {
+      await rm(dirname(tree.path), { recursive: true, force: true });
+    },
+    async close() {
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
 
-/** The checkout strategy for `kind` (default `worktree`). */
-export function checkoutFor(kind: CheckoutKind | undefined): Checkout {
-  return kind === "clone" ? clone : worktree;
+function worktreeCheckout(root: string, logger: Logger): Checkout {
+  /** Idle trees per repository directory. */
+  const idle = new Map<string, Tree[]>();
+  /** Every tree made and not removed, for close(). */
+  const live = new Map<string, { repoDir: string; tree: Tree }>();
+  const remove = async (repoDir: string, tree: Tree): Promise<void> => {
+    live.delete(tree.path);
+    await removeWorktree(repoDir, tree);
+  };
+  return {
+    async acquire(repoDir, commit) {
+      const list = idle.get(repoDir) ?? [];
+      for (let tree = list.pop(); tree; tree = list.pop()) {
+        try {
+          await resetTree(tree, commit);
+          return tree;
+        } catch (err) {
+          logger.warn({ tree: tree.path, err: errorMessage(err) }, "worktree could not be reset for reuse; removing it");
+          await remove(repoDir, tree).catch(() => undefined);
+        }
+      }
+      await mkdir(root, { recursive: true });
+      const path = nextPath(root, "wt");
+      const tree = await addWorktree(repoDir, path, commit);
+      live.set(tree.path, { repoDir, tree });
+      return tree;
+    },
+    async release(repoDir, tree, reusable) {
+      if (!reusable || !live.has(tree.path)) {
+        await remove(repoDir, tree);
+        return;
+      }
+      const list = idle.get(repoDir) ?? [];
+      list.push(tree);
+      idle.set(repoDir, list);
+    },
+    async close() {
+      idle.clear();
+      const all = [...live.values()];
+      await Promise.all(all.map(({ repoDir, tree }) => remove(repoDir, tree).catch(() => undefined)));
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The checkout strategy for `kind` (default `worktree`); its trees live under `root`. */
+export function createCheckout(kind: CheckoutKind | undefined, root: string, logger: Logger): Checkout {
+  return kind === "clone" ? cloneCheckout(root) : worktreeCheckout(root, logger);
 }

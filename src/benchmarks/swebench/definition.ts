@@ -1,6 +1,6 @@
 /**
- * The SWE-bench benchmark plug-in: per instance a fresh worktree at the base
- * commit, the model patch (participant or predictions file) applied the
+ * The SWE-bench benchmark plug-in: per instance a tree at the base commit (a
+ * worktree reused within the run, or a fresh clone; see checkout.ts), the model patch (participant or predictions file) applied the
  * SWE-bench way, then test_patch, the instance's tests run in the sandbox,
  * the log parsed per test and graded as SWE-bench grades.
  */
@@ -16,10 +16,10 @@ import { loadInstanceFile, type SwebenchInstance, type SwebenchItem } from "./in
 import { loadPredictions, type Prediction } from "./predictions.js";
 import { ensureSampleDataset } from "./sample-dataset.js";
 import { locateRepo } from "./repo-locator.js";
-import { checkoutFor } from "./checkout.js";
+import { createCheckout, type Checkout } from "./checkout.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { applyPatch } from "./apply-patch.js";
-import { git } from "./git.js";
+import { gitIn, type Tree } from "./git.js";
 import { extractDiff } from "./extract-diff.js";
 import { buildRequest, repoContext } from "./prompt.js";
 import { testFilesOf, testSpecFor } from "./test-spec.js";
@@ -83,28 +83,28 @@ async function modelPatch(inst: SwebenchInstance, worktree: string, ctx: Evaluat
 }
 
 /** Reset the test files to the base commit, then apply test_patch (SWE-bench's eval script does the same). */
-async function applyTestPatch(inst: SwebenchInstance, worktree: string, scratch: string): Promise<void> {
+async function applyTestPatch(inst: SwebenchInstance, tree: Tree, scratch: string): Promise<void> {
   for (const file of testFilesOf(inst)) {
     // Files new in test_patch do not exist at base; checkout fails for them, which is fine.
-    const r = await git(worktree, ["checkout", inst.base_commit, "--", file]);
-    if (r.exitCode !== 0) await rm(join(worktree, file), { force: true });
+    const r = await gitIn(tree, ["checkout", inst.base_commit, "--", file]);
+    if (r.exitCode !== 0) await rm(join(tree.path, file), { force: true });
   }
   const file = join(scratch, "test.patch");
   await writeFileAtomic(file, inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n");
-  const r = await git(worktree, ["apply", "--verbose", file]);
+  const r = await gitIn(tree, ["apply", "--verbose", file]);
   if (r.exitCode !== 0) throw new BenchError("E_TEST_PATCH", `test_patch does not apply: ${r.stderr.trim().slice(-500)}`);
 }
 
-async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, artifacts: string): Promise<Verdict> {
+async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
   const reposDir = await reposDirFor(ctx.options);
   const repoDir = locateRepo(reposDir, inst.repo);
   const scratch = join(ctx.workDir, "swebench", `${safeName(inst.instance_id)}-${randomBytes(4).toString("hex")}`);
-  const worktree = join(scratch, "repo");
   await mkdir(scratch, { recursive: true });
   const empty: InstanceReport = { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false };
-  const checkout = checkoutFor(ctx.options.checkout);
+  let tree: Tree | null = null;
   try {
-    await checkout.add(repoDir, worktree, inst.base_commit);
+    tree = await checkout.acquire(repoDir, inst.base_commit);
+    const worktree = tree.path;
     let got: { patch: string | null; modelName: string };
     try {
       got = await modelPatch(inst, worktree, ctx);
@@ -122,13 +122,13 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ar
     if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
     if (!report.patch_exists) return { status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch", modelName: got.modelName };
 
-    const applied = await applyPatch(worktree, patch!, scratch);
+    const applied = await applyPatch(tree, patch!, scratch);
     await writeFileAtomic(join(artifacts, "apply.log"), applied.log + "\n");
     if (!applied.applied) {
       return { status: "PATCH_APPLY_FAILED", report, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null, modelName: got.modelName };
     }
     report.patch_successfully_applied = true;
-    await applyTestPatch(inst, worktree, scratch);
+    await applyTestPatch(inst, tree, scratch);
 
     const spec = testSpecFor(inst.repo);
     const outcome = await ctx.sandbox.exec(
@@ -168,13 +168,24 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ar
       modelName: got.modelName,
     };
   } finally {
-    await checkout.remove(repoDir, worktree).catch(() => undefined);
+    // A cancelled instance may have left its tree mid-way (e.g. a sandbox still giving it back): not reused.
+    if (tree) await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
 /** Create the `swebench` benchmark definition. */
 export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
+  /** One checkout (and its pool of trees) per run, keyed by the run's work directory. */
+  const checkouts = new Map<string, Checkout>();
+  const checkoutOf = (ctx: EvaluateContext): Checkout => {
+    let c = checkouts.get(ctx.workDir);
+    if (!c) {
+      c = createCheckout(ctx.options.checkout, join(ctx.workDir, "swebench", "trees"), ctx.logger);
+      checkouts.set(ctx.workDir, c);
+    }
+    return c;
+  };
   return {
     name: "swebench",
     async loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
@@ -195,7 +206,7 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
       const artifacts = artifactDir(ctx.options, item.id);
       let verdict: Verdict;
       try {
-        verdict = await evaluateInstance(item.instance, ctx, artifacts);
+        verdict = await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
       } catch (err) {
         const code = err instanceof BenchError ? err.code : "E_SWEBENCH";
         verdict = {
@@ -225,6 +236,11 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     },
     aggregate(rows: ItemResult[]): Record<string, unknown> {
       return aggregateSwebench(rows);
+    },
+    async endRun({ workDir }): Promise<void> {
+      const c = checkouts.get(workDir);
+      checkouts.delete(workDir);
+      await c?.close();
     },
   };
 }

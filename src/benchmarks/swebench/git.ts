@@ -68,11 +68,38 @@ export function git(cwd: string, args: string[], opts: { input?: string; env?: R
   return runCommand("git", ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", ...args], { cwd, ...opts });
 }
 
-/** Like {@link git} but throws with git's stderr on failure; returns stdout. */
-export async function gitOk(cwd: string, args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<string> {
-  const r = await git(cwd, args, opts);
+/**
+ * A checked-out tree and the git directory that owns it. The tree is handed to
+ * untrusted code (the model's patch, the sandboxed tests), which may rewrite
+ * or replace its `.git` pointer: git must never discover its repository from
+ * inside the tree, or a planted gitdir's config (e.g. `core.fsmonitor`) would
+ * run a command on the host. {@link gitIn} names both explicitly.
+ */
+export interface Tree {
+  /** The working tree. */
+  path: string;
+  /** Its git directory (a worktree's admin dir or a clone's separate git dir), outside the tree. */
+  gitDir: string;
+}
+
+/** `git` on a {@link Tree}: GIT_DIR and GIT_WORK_TREE given, fsmonitor off, run in the tree. */
+export function gitIn(tree: Tree, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<CommandOutcome> {
+  return git(tree.path, ["-c", "core.fsmonitor=false", ...args], { ...opts, env: { GIT_DIR: tree.gitDir, GIT_WORK_TREE: tree.path } });
+}
+
+/** Like {@link gitIn} but throws with git's stderr on failure; returns stdout. */
+export async function gitInOk(tree: Tree, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<string> {
+  return okOrThrow(args, await gitIn(tree, args, opts));
+}
+
+function okOrThrow(args: string[], r: CommandOutcome): string {
   if (r.exitCode !== 0) {
     throw new Error(`git ${args.join(" ")} failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}): ${r.stderr.trim().slice(-500)}`);
   }
   return r.stdout;
+}
+
+/** Like {@link git} but throws with git's stderr on failure; returns stdout. */
+export async function gitOk(cwd: string, args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<string> {
+  return okOrThrow(args, await git(cwd, args, opts));
 }

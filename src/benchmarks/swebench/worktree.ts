@@ -1,11 +1,13 @@
 /**
- * A fresh `git worktree` per instance at its base commit. Worktrees (not
- * clones) share the object store, so they are cheap and need no network.
- * Adding/removing worktrees of one repository is serialised in-process
- * because both update the repository's `worktrees/` administrative files.
+ * Git worktrees of a repository: created at a commit, reset to another one
+ * for reuse, removed. Worktrees (not clones) share the object store, so they
+ * are cheap and need no network. Adding/removing worktrees of one repository
+ * is serialised in-process because both update the repository's
+ * `worktrees/` administrative files.
  */
-import { rm } from "node:fs/promises";
-import { gitOk, git } from "./git.js";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
+import { gitOk, git, gitIn, gitInOk, type Tree } from "./git.js";
 
 const repoLocks = new Map<string, Promise<unknown>>();
 
@@ -17,26 +19,60 @@ function withRepoLock<T>(repoDir: string, fn: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** Create a detached worktree of `repoDir` at `commit` in `path` (which must not exist). */
-export async function addWorktree(repoDir: string, path: string, commit: string): Promise<void> {
+/**
+ * Create a detached worktree of `repoDir` at `commit` in `path` (which must
+ * not exist). Its git directory is read from the `.git` pointer git just
+ * wrote, before anything untrusted has touched the tree.
+ */
+export async function addWorktree(repoDir: string, path: string, commit: string): Promise<Tree> {
   await withRepoLock(repoDir, async () => {
     await gitOk(repoDir, ["worktree", "add", "--detach", "--force", path, commit]);
   });
+  const pointer = (await readFile(join(path, ".git"), "utf8")).trim();
+  const m = /^gitdir: (.+)$/.exec(pointer);
+  if (!m) throw new Error(`git worktree add wrote an unexpected ${join(path, ".git")}: ${pointer.slice(0, 200)}`);
+  const gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(path, m[1]!);
+  return { path, gitDir };
 }
 
 /** Remove a worktree and its administrative files; tolerant of partial state. */
-export async function removeWorktree(repoDir: string, path: string): Promise<void> {
+export async function removeWorktree(repoDir: string, tree: Tree): Promise<void> {
   await withRepoLock(repoDir, async () => {
-    const removed = await git(repoDir, ["worktree", "remove", "--force", "--force", path]);
-    await rm(path, { recursive: true, force: true });
+    // From the repository, with --force twice: git neither checks the tree for changes nor reads its `.git`.
+    const removed = await git(repoDir, ["worktree", "remove", "--force", "--force", tree.path]);
+    await rm(tree.path, { recursive: true, force: true });
     // A successful remove already deleted the administrative files; prune (one more
     // git process per instance) only mops up after a failed or partial one.
     if (removed.exitCode !== 0) await git(repoDir, ["worktree", "prune"]);
   });
 }
 
-/** Put the worktree back to its HEAD exactly (after a failed patch attempt). */
-export async function resetWorktree(path: string): Promise<void> {
-  await gitOk(path, ["reset", "--hard", "--quiet", "HEAD"]);
-  await gitOk(path, ["clean", "-fdxq"]);
+/**
+ * Put a tree back to `commit` exactly, after untrusted code has had it:
+ * restore the `.git` pointer, re-read every tracked file's content, remove
+ * every untracked and ignored file (nested repositories too), reset tracked
+ * files and the index, then check that `git status` sees nothing.
+ *
+ * The content re-read is what makes this safe. Git normally trusts a file
+ * whose size, mtime and ctime match the index; a program can restore a file's
+ * mtime, and this git compares ctime only to the second, so an edit made in
+ * the second the index was written would pass as unchanged. `read-tree`
+ * drops the index's stat data and `update-index --refresh` then hashes each
+ * file: reading the tree once, which costs far less than writing it.
+ * Throws if the tree cannot be made clean.
+ */
+export async function resetTree(tree: Tree, commit: string): Promise<void> {
+  const pointer = join(tree.path, ".git");
+  // A plain repository (its git directory is the tree's `.git`) has no pointer to restore.
+  if (resolve(tree.gitDir) !== resolve(pointer)) {
+    await rm(pointer, { recursive: true, force: true });
+    await writeFile(pointer, `gitdir: ${tree.gitDir}\n`);
+  }
+  await gitInOk(tree, ["read-tree", "HEAD"]);
+  // Exit 1 only says some file differs: that is what the reset below is for.
+  await gitIn(tree, ["update-index", "-q", "--refresh"]);
+  await gitInOk(tree, ["clean", "-ffdxq"]);
+  await gitInOk(tree, ["reset", "--hard", "--quiet", commit]);
+  const dirty = await gitInOk(tree, ["status", "--porcelain", "--ignored", "--untracked-files=all"]);
+  if (dirty.trim() !== "") throw new Error(`tree ${tree.path} is not clean after reset: ${dirty.trim().split("\n").slice(0, 5).join("; ")}`);
 }

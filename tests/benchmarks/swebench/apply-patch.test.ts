@@ -3,9 +3,10 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyPatch } from "../../../src/benchmarks/swebench/apply-patch.js";
-import { gitOk } from "../../../src/benchmarks/swebench/git.js";
+import { gitOk, type Tree } from "../../../src/benchmarks/swebench/git.js";
 
 let dir: string;
+let tree: Tree;
 let scratch: string;
 const FILE = ["def f():", "    a = 1", "    b = 2", "    c = 3", "    return a + b + c", ""].join("\n");
 beforeAll(async () => {
@@ -15,6 +16,7 @@ beforeAll(async () => {
   await writeFile(join(dir, "m.py"), FILE);
   await gitOk(dir, ["add", "-A"]);
   await gitOk(dir, ["commit", "-qm", "base"]);
+  tree = { path: dir, gitDir: join(dir, ".git") };
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -24,23 +26,32 @@ afterAll(async () => {
 describe("applyPatch (SWE-bench's strategy order)", () => {
   it("applies a clean diff with git apply", async () => {
     const diff = "--- a/m.py\n+++ b/m.py\n@@ -2,3 +2,3 @@\n     a = 1\n-    b = 2\n+    b = 20\n     c = 3\n";
-    expect(await applyPatch(dir, diff, scratch)).toMatchObject({ applied: true, strategy: "git_apply" });
+    expect(await applyPatch(tree, diff, scratch)).toMatchObject({ applied: true, strategy: "git_apply" });
     expect(await readFile(join(dir, "m.py"), "utf8")).toContain("b = 20");
     await gitOk(dir, ["checkout", "--", "."]);
   });
   it("falls back to patch --fuzz when the context drifted (hand-edited diff)", async () => {
     // Context line "a = 1 " has a trailing space the file lacks: git apply refuses, patch's fuzz accepts.
     const diff = "--- a/m.py\n+++ b/m.py\n@@ -1,4 +1,4 @@\n def f():\n     a = 1 \n-    b = 2\n+    b = 21\n     c = 3\n";
-    const r = await applyPatch(dir, diff, scratch);
+    const r = await applyPatch(tree, diff, scratch);
     expect(r).toMatchObject({ applied: true, strategy: "patch_fuzz" });
     expect(await readFile(join(dir, "m.py"), "utf8")).toContain("b = 21");
     await gitOk(dir, ["checkout", "--", "."]);
   });
   it("reports a diff that applies nowhere and leaves the tree clean", async () => {
     const diff = "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def g():\n-    x = 9\n+    x = 10\n     y = 8\n";
-    const r = await applyPatch(dir, diff, scratch);
+    const r = await applyPatch(tree, diff, scratch);
     expect(r).toMatchObject({ applied: false, strategy: null });
     expect((await gitOk(dir, ["status", "--porcelain"])).trim()).toBe("");
     expect(await readFile(join(dir, "m.py"), "utf8")).toBe(FILE);
+  });
+  it("refuses a diff that reaches into .git, before patch --fuzz could write it", async () => {
+    // git apply rejects the path, but GNU patch would rewrite the file (here the repository's config).
+    const config = await readFile(join(dir, ".git", "config"), "utf8");
+    const diff = "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1,2 @@\n [core]\n+\tfsmonitor = \"touch pwned\"\n";
+    const r = await applyPatch(tree, diff, scratch);
+    expect(r).toMatchObject({ applied: false, strategy: null });
+    expect(r.log).toContain(".git/config");
+    expect(await readFile(join(dir, ".git", "config"), "utf8")).toBe(config);
   });
 });

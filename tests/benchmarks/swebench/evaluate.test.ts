@@ -66,14 +66,17 @@ function options(extra: Partial<RunOptions> = {}): RunOptions {
   return { benchmark: "swebench", out: join(root, "out"), run_id: "t", dataset: "sample", repos_dir: ds.reposDir, per_task_timeout_seconds: 30, agent_timeout_seconds: 10, ...extra };
 }
 
+/** Evaluate one after another, then end the run as the runner does. */
 async function evaluateAll(participant: Participant | null, opts: RunOptions, instances = ds.instances): Promise<ItemResult[]> {
   const bench = createSwebenchBenchmark();
   const rows: ItemResult[] = [];
+  const workDir = join(root, "work");
   for (const instance of instances) {
     rows.push(await bench.evaluate({ id: instance.instance_id, instance }, {
-      options: opts, sandbox: hostSandbox(), participant, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work"),
+      options: opts, sandbox: hostSandbox(), participant, logger: silentLogger(), signal: new AbortController().signal, workDir,
     }));
   }
+  await bench.endRun!({ options: opts, logger: silentLogger(), workDir });
   return rows;
 }
 

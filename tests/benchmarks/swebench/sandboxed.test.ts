@@ -49,10 +49,18 @@ describe("swebench with the real sandbox", () => {
     const rows = await Promise.all(ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx(gold()))));
     expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`));
     expect(bench.aggregate(rows, options)).toMatchObject({ resolved_rate: 1, patch_apply_rate: 1 });
-    // The unfixed code fails its FAIL_TO_PASS tests under the same harness (the gold result is not vacuous).
+    // The unfixed code fails its FAIL_TO_PASS tests under the same harness (the gold result is not vacuous),
+    // on a worktree the sandboxed gold run had before (reused, reset to the base commit).
     const noop: Participant = { ...gold(), ask: async () => ({ text: "```diff\n" + ds.instances[0]!.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)") + "```", data: [], state: "completed" }) };
     const bad = await bench.evaluate({ id: ds.instances[0]!.instance_id, instance: ds.instances[0]! }, ctx(noop));
     expect(bad.status).not.toBe("RESOLVED_FULL");
+    // And gold again on that same reused tree: the failed run left nothing behind that changes the verdict.
+    const again = await bench.evaluate({ id: ds.instances[0]!.instance_id, instance: ds.instances[0]! }, ctx(gold()));
+    expect(again.status).toBe("RESOLVED_FULL");
+    const repos = [...new Set(ds.instances.map((i) => locateRepo(ds.reposDir, i.repo)))];
+    expect(repos.map((r) => worktreeList(r).length).some((n) => n > 1)).toBe(true);
+    await bench.endRun!({ options, logger: silentLogger(), workDir: join(root, "work") });
+    expect(repos.map((r) => worktreeList(r).length)).toEqual(repos.map(() => 1));
   });
 
   it("checkout 'clone': gold resolves 100 % with a clone per instance, and the repositories get no worktree", async () => {
@@ -61,23 +69,24 @@ describe("swebench with the real sandbox", () => {
     const workDir = join(root, "work-clone");
     // The participant is asked once the instance's tree exists: record what kind of tree it is, and what
     // the repositories list as their worktrees at that moment.
-    const seen: Array<{ gitIsDir: boolean; worktrees: number }> = [];
+    const seen: Array<{ clones: boolean; worktrees: number }> = [];
     const inspecting: Participant = {
       ...gold(),
       ask: async (req, signal) => {
-        const scratch = join(workDir, "swebench");
+        const trees = join(workDir, "swebench", "trees");
         const id = String(req.data?.["instance_id"]);
-        const dir = readdirSync(scratch).find((d) => d.startsWith(id.replace(/[^A-Za-z0-9._-]/g, "_")));
         const inst = ds.instances.find((i) => i.instance_id === id)!;
-        seen.push({ gitIsDir: statSync(join(scratch, dir!, "repo", ".git")).isDirectory(), worktrees: worktreeList(locateRepo(ds.reposDir, inst.repo)).length });
+        // Each clone is <trees>/clone<n>-<pid>/{tree,git}: the tree's .git is a pointer to the sibling git dir.
+        const clones = readdirSync(trees).every((d) => d.startsWith("clone") && statSync(join(trees, d, "git")).isDirectory() && statSync(join(trees, d, "tree", ".git")).isFile());
+        seen.push({ clones, worktrees: worktreeList(locateRepo(ds.reposDir, inst.repo)).length });
         return gold().ask(req, signal);
       },
     };
     const ctx = { options, sandbox, participant: inspecting, logger: silentLogger(), signal: new AbortController().signal, workDir };
     const rows = await Promise.all(ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx)));
     expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`));
-    // A clone has its own .git directory (a worktree has a .git file), and no repository gained a worktree.
-    expect(seen).toEqual(ds.instances.map(() => ({ gitIsDir: true, worktrees: 1 })));
+    // Every tree was a clone, and no repository gained a worktree.
+    expect(seen).toEqual(ds.instances.map(() => ({ clones: true, worktrees: 1 })));
   });
 
   it("a hanging test is stopped by the sandbox's time limit → TIMEOUT", async () => {
