@@ -70,13 +70,13 @@ interface Verdict {
 }
 
 /** The model patch for an instance: from the predictions file, else asked of the participant. */
-async function modelPatch(inst: SwebenchInstance, worktree: string, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string }> {
+async function modelPatch(inst: SwebenchInstance, tree: Tree, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string }> {
   if (ctx.options.predictions) {
     const pred = (await predictionsFor(ctx.options.predictions)).get(inst.instance_id);
     return { patch: pred?.model_patch ?? null, modelName: pred?.model_name_or_path ?? "none" };
   }
   if (!ctx.participant) throw new BenchError("E_NO_PARTICIPANT", "swebench: no participant and no --predictions file");
-  const request = buildRequest(inst, await repoContext(worktree, inst.problem_statement));
+  const request = buildRequest(inst, await repoContext(tree, inst.problem_statement));
   const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
   const reply = await ctx.participant.ask(request, AbortSignal.any([ctx.signal, timeout]));
   return { patch: extractDiff(reply.text, reply.data), modelName: PARTICIPANT_MODEL_NAME };
@@ -107,7 +107,7 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
     const worktree = tree.path;
     let got: { patch: string | null; modelName: string };
     try {
-      got = await modelPatch(inst, worktree, ctx);
+      got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
       return { status: "ERROR", report: empty, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME };

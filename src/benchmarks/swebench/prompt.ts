@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ParticipantRequest } from "../../runner/participant.js";
 import type { SwebenchInstance } from "./instance.js";
-import { gitOk } from "./git.js";
+import { gitInOk, type Tree } from "./git.js";
 
 /** Budget for file contents in the prompt, characters (≈ 12k tokens). */
 export const CONTEXT_CHAR_BUDGET = 48_000;
@@ -41,13 +41,22 @@ export function rankFiles(problem: string, files: Array<{ path: string; content:
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
 }
 
-/** Collect the file list and the most relevant files of the worktree (tests excluded from contents). */
-export async function repoContext(dir: string, problem: string, budget = CONTEXT_CHAR_BUDGET): Promise<RepoContext> {
-  const files = (await gitOk(dir, ["ls-files"])).split("\n").filter(Boolean);
+/**
+ * Collect the file list and the most relevant files of the tree (tests
+ * excluded from contents). Only regular files are read: a tracked symlink
+ * (mode 120000) could point anywhere on the host.
+ */
+export async function repoContext(tree: Tree, problem: string, budget = CONTEXT_CHAR_BUDGET): Promise<RepoContext> {
+  const entries = (await gitInOk(tree, ["ls-files", "-s", "-z"])).split("\0").filter(Boolean).map((line) => {
+    const tab = line.indexOf("\t");
+    return { mode: line.slice(0, line.indexOf(" ")), path: line.slice(tab + 1) };
+  });
+  const files = entries.map((e) => e.path);
   const candidates: Array<{ path: string; content: string }> = [];
-  for (const path of files) {
+  for (const { mode, path } of entries) {
+    if (!mode.startsWith("100")) continue;
     if (!SOURCE_EXT.test(path) || /(^|\/)tests?\//.test(path) || /(^|\/)test_[^/]*$/.test(path)) continue;
-    const content = await readFile(join(dir, path), "utf8").catch(() => null);
+    const content = await readFile(join(tree.path, path), "utf8").catch(() => null);
     if (content !== null && content.length <= budget) candidates.push({ path, content });
   }
   const relevant: RepoContext["relevant"] = [];
