@@ -132,8 +132,9 @@ async function row8b(ctx, tmp) {
     baseline: parts.map((p) => `${p.files}: clone+checkout+rm ${ms(p.c.clone.median)} (reused/clone ${(p.c.reuse.median / p.c.clone.median).toFixed(2)}×, new worktree/clone ${(p.c.worktree.median / p.c.clone.median).toFixed(2)}×)`).join("; "),
     ratio: last.c.reuse.median / last.c.clone.median, target: "—", met: null,
     limit:
-      `a new worktree and a clone both write every file of the tree at base_commit, and that is their floor here: creating one 1.4 KB file on this disk costs ${perFile.toFixed(2)} ms ` +
-      `(${last.files} files ≈ ${ms(last.files * perFile)}), so both grow linearly with the tree and their ratio stays near 1. ` +
+      `a new worktree and a clone both write every file of the tree at base_commit, so both grow linearly with the tree and their ratio stays near 1. ` +
+      `Creating ${last.files} files of 1.4 KB on this disk, measured alone in this run: ${perFile.toFixed(2)} ms per file (${ms(last.files * perFile)}); ` +
+      "the VM disk's writeback makes that figure vary several-fold between runs, and git's own checkout lands on either side of it. " +
       "A reused worktree writes only the files that differ between the two base commits; what it pays for the whole tree is reading it (each tracked file hashed once, so an edit with a forged mtime cannot pass as unchanged), a clean and a status walk. " +
       `What a clone adds is copying the object store, here a local \`--no-hardlinks\` copy of at most ${mib(last.repo.packBytes)} MiB (tens of ms); ` +
       "a clone of a real SWE-bench repository from its remote moves the whole history (hundreds of MB for django or sympy), which a worktree never does. " +
