@@ -4,7 +4,10 @@
  *   store, kept for reuse within a run. A worktree an instance is done with
  *   goes back to an idle list; the next instance of the same repository
  *   resets it to its own base commit ({@link resetTree}), so git rewrites only
- *   the files that differ instead of the whole tree. Git records worktrees
+ *   the files that differ instead of the whole tree. At most `maxIdle` trees
+ *   wait at once, over all repositories (the one released longest ago goes
+ *   first), so disk use stays that of `maxIdle` + in-use trees whatever the
+ *   number of repositories. Git records worktrees
  *   under the repository's `.git/worktrees/`, so the repository must be
  *   writable.
  * - `clone`: a fresh local `git clone --no-hardlinks --no-checkout` per
@@ -67,9 +70,16 @@ function cloneCheckout(root: string): Checkout {
   };
 }
 
-function worktreeCheckout(root: string, logger: Logger): Checkout {
+function worktreeCheckout(root: string, logger: Logger, maxIdle: number): Checkout {
   /** Idle trees per repository directory. */
   const idle = new Map<string, Tree[]>();
+  /** Every idle tree, oldest release first, for eviction. */
+  const idleOrder: Array<{ repoDir: string; tree: Tree }> = [];
+  const takeIdle = (repoDir: string): Tree | undefined => {
+    const tree = idle.get(repoDir)?.pop();
+    if (tree) idleOrder.splice(idleOrder.findIndex((e) => e.tree === tree), 1);
+    return tree;
+  };
   /** Every tree made and not removed, for close(). */
   const live = new Map<string, { repoDir: string; tree: Tree }>();
   const remove = async (repoDir: string, tree: Tree): Promise<void> => {
@@ -78,8 +88,7 @@ function worktreeCheckout(root: string, logger: Logger): Checkout {
   };
   return {
     async acquire(repoDir, commit) {
-      const list = idle.get(repoDir) ?? [];
-      for (let tree = list.pop(); tree; tree = list.pop()) {
+      for (let tree = takeIdle(repoDir); tree; tree = takeIdle(repoDir)) {
         try {
           await resetTree(tree, commit);
           return tree;
@@ -102,9 +111,17 @@ function worktreeCheckout(root: string, logger: Logger): Checkout {
       const list = idle.get(repoDir) ?? [];
       list.push(tree);
       idle.set(repoDir, list);
+      idleOrder.push({ repoDir, tree });
+      while (idleOrder.length > maxIdle) {
+        const oldest = idleOrder.shift()!;
+        const from = idle.get(oldest.repoDir)!;
+        from.splice(from.indexOf(oldest.tree), 1);
+        await remove(oldest.repoDir, oldest.tree);
+      }
     },
     async close() {
       idle.clear();
+      idleOrder.length = 0;
       const all = [...live.values()];
       await Promise.all(all.map(({ repoDir, tree }) => remove(repoDir, tree).catch(() => undefined)));
       await rm(root, { recursive: true, force: true });
@@ -112,7 +129,10 @@ function worktreeCheckout(root: string, logger: Logger): Checkout {
   };
 }
 
-/** The checkout strategy for `kind` (default `worktree`); its trees live under `root`. */
-export function createCheckout(kind: CheckoutKind | undefined, root: string, logger: Logger): Checkout {
-  return kind === "clone" ? cloneCheckout(root) : worktreeCheckout(root, logger);
+/**
+ * The checkout strategy for `kind` (default `worktree`); its trees live under
+ * `root`, and at most `maxIdle` (≥ 1) wait for reuse.
+ */
+export function createCheckout(kind: CheckoutKind | undefined, root: string, logger: Logger, maxIdle = 1): Checkout {
+  return kind === "clone" ? cloneCheckout(root) : worktreeCheckout(root, logger, Math.max(1, maxIdle));
 }

@@ -18,6 +18,7 @@ import { ensureSampleDataset } from "./sample-dataset.js";
 import { locateRepo } from "./repo-locator.js";
 import { createCheckout, type Checkout } from "./checkout.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { sandboxConcurrency } from "../../runner/lanes.js";
 import { applyPatch } from "./apply-patch.js";
 import { gitIn, type Tree } from "./git.js";
 import { extractDiff } from "./extract-diff.js";
@@ -181,7 +182,9 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
   const checkoutOf = (ctx: EvaluateContext): Checkout => {
     let c = checkouts.get(ctx.workDir);
     if (!c) {
-      c = createCheckout(ctx.options.checkout, join(ctx.workDir, "swebench", "trees"), ctx.logger);
+      // As many idle trees as items in flight: a run over instances grouped by repository (as
+      // SWE-bench's files are) reuses every tree, and disk use is bounded by concurrency.
+      c = createCheckout(ctx.options.checkout, join(ctx.workDir, "swebench", "trees"), ctx.logger, sandboxConcurrency(ctx.options));
       checkouts.set(ctx.workDir, c);
     }
     return c;

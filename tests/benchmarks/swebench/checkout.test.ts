@@ -48,7 +48,7 @@ async function worktreeNames(): Promise<string[]> {
 
 describe("worktree checkout (reused within a run)", () => {
   it("reuses a released tree for the next commit and leaves nothing after close", async () => {
-    const co = createCheckout("worktree", join(root, "trees-1"), silentLogger());
+    const co = createCheckout("worktree", join(root, "trees-1"), silentLogger(), 2);
     const t1 = await co.acquire(repo, c1);
     expect(await files(t1.path)).toEqual([".git", ".gitignore", "pkg/a.py", "pkg/b.py"]);
     expect(relative(t1.path, t1.gitDir).startsWith("..")).toBe(true);
@@ -103,6 +103,40 @@ describe("worktree checkout (reused within a run)", () => {
     await co.release(repo, again, true);
     await co.close();
     expect(await worktreeNames()).toEqual([]);
+  });
+
+  it("keeps at most maxIdle idle trees over all repositories, evicting the one released longest ago", async () => {
+    const other = join(root, "other");
+    await mkdir(other);
+    await gitOk(other, ["init", "-q"]);
+    await writeFile(join(other, "o.py"), "O = 1\n");
+    await gitOk(other, ["add", "-A"]);
+    await gitOk(other, ["commit", "-qm", "o"]);
+    const o1 = (await gitOk(other, ["rev-parse", "HEAD"])).trim();
+    const otherNames = async (): Promise<string[]> =>
+      existsSync(join(other, ".git", "worktrees")) ? await readdir(join(other, ".git", "worktrees")) : [];
+
+    const co = createCheckout("worktree", join(root, "trees-4"), silentLogger(), 1);
+    const a = await co.acquire(repo, c1);
+    const b = await co.acquire(other, o1);
+    await co.release(repo, a, true);
+    expect(existsSync(a.path)).toBe(true);
+    // A second idle tree (of another repository) pushes out the older one.
+    await co.release(other, b, true);
+    expect(existsSync(a.path)).toBe(false);
+    expect(await worktreeNames()).toEqual([]);
+    expect(await otherNames()).toHaveLength(1);
+    // The evicted repository gets a new tree; the kept one is reused.
+    const a2 = await co.acquire(repo, c2);
+    expect(a2.path).not.toBe(a.path);
+    const b2 = await co.acquire(other, o1);
+    expect(b2.path).toBe(b.path);
+    await co.release(repo, a2, true);
+    await co.release(other, b2, true);
+    expect(existsSync(a2.path)).toBe(false);
+    await co.close();
+    expect(await worktreeNames()).toEqual([]);
+    expect(await otherNames()).toEqual([]);
   });
 
   it("removes instead of keeping a tree released as not reusable", async () => {
