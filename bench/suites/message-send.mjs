@@ -69,7 +69,7 @@ export async function runMessageSend(ctx) {
       id: "3", measure: "`message/send` → purple echo (CLI process), 16 concurrent clients",
       figures: f(res.purple[16]), baseline: `bare Express JSON-RPC echo: ${f(res.bare[16])}`,
       ratio, target: "p50 ≤ 1.3×", met: ratio <= 1.3,
-      limit: `one loopback HTTP round trip + JSON parse/serialise on both sides (the bare echo is that floor); purple adds the SDK's request pipeline: the v0.3 ↔ 1.0 conversion, the event bus, per request ${sdk.loads} task-store loads + ${sdk.saves} saves (each a deep copy by our store, ${sdk.copyUs.toFixed(1)} µs; the store must copy, the SDK trims history on the task it returns) and ${sdk.sdkClones} structuredClone calls of the SDK's own (${sdk.cloneUs.toFixed(1)} µs each: request context, result manager, and a copy of the task per event for push notifications even when none are configured)`,
+      limit: `one loopback HTTP round trip + JSON parse/serialise on both sides (the bare echo is that floor); purple adds the SDK's request pipeline: the v0.3 ↔ 1.0 conversion, the event bus (a blocking send's final task is published as one event, where a stream gets four: each event is a store load + save, a stream response and a task copy), per request ${sdk.loads} task-store loads + ${sdk.saves} save(s) (each a deep copy by our store, ${sdk.copyUs.toFixed(1)} µs; the store must copy, the SDK trims history on the task it returns) and ${sdk.sdkClones} structuredClone calls of the SDK's own (${sdk.cloneUs.toFixed(1)} µs each: request context, result manager, and a copy of the task per event for push notifications even when none are configured)`,
     },
     {
       id: "3b", measure: "`message/send` growth, purple vs bare at 1 / 16 / 64 concurrent clients",

@@ -7,13 +7,14 @@
  */
 import express, { type Express, type Request, type Response, type NextFunction } from "express";
 import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
-import { DefaultRequestHandler, type AgentExecutor } from "@a2a-js/sdk/server";
+import type { AgentExecutor } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
 import { bearerMatches, withBearerSecurity } from "./bearer-auth.js";
 import { DEFAULT_MAX_BODY_BYTES, jsonBodyWithLimit } from "./body-limit.js";
 import { ParamGuardRequestHandler } from "./param-guard.js";
+import { BlockingSendAwareRequestHandler } from "./blocking-send.js";
 import { BoundedTaskStore } from "./task-store.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
@@ -50,7 +51,7 @@ export function responseVersion(requested: string | undefined): string {
 /** Build the Express app for an agent. Never listens (see serve.ts). */
 export function createA2AExpressApp(options: A2AAppOptions): Express {
   const card = options.authToken ? withBearerSecurity(options.card) : options.card;
-  const requestHandler = new ParamGuardRequestHandler(new DefaultRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor));
+  const requestHandler = new ParamGuardRequestHandler(new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor));
   const app = express();
   app.disable("x-powered-by");
   app.use((req: Request, res: Response, next: NextFunction) => {

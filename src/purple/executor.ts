@@ -2,12 +2,16 @@
  * The purple agent's AgentExecutor: wraps a Solver. Publishes the task,
  * `working` "ready", the `response` artifact, then `completed` (smi_bench's
  * purple stub sequence). A solver error ends the task `failed` with the reason.
+ * A blocking `message/send` sees only the end of that sequence, so it gets the
+ * same final task (history, artifact, status) published as one event
+ * (blocking-send.ts): the task is stored when the solver has answered.
  */
 import { randomUUID } from "node:crypto";
-import { TaskState, type Part } from "@a2a-js/sdk";
+import { TaskState, type Artifact, type Part, type TaskStatus } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Solver, SolverReply } from "./solver.js";
 import { submittedTaskEvent } from "../a2a/task-events.js";
+import { isBlockingSend } from "../a2a/blocking-send.js";
 import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/parts.js";
 import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
@@ -33,46 +37,54 @@ export class PurpleExecutor implements AgentExecutor {
     const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
     const controller = new AbortController();
     this.running.set(ctx.taskId, { controller, contextId: ctx.contextId });
-    const status = (state: TaskState, text?: string) =>
-      AgentEvent.statusUpdate({
-        ...ids,
-        status: {
-          state,
-          message: text === undefined ? undefined : agentMessage([textPart(text)], ids),
-          timestamp: new Date().toISOString(),
-        },
+    const status = (state: TaskState, text?: string): TaskStatus => ({
+      state,
+      message: text === undefined ? undefined : agentMessage([textPart(text)], ids),
+      timestamp: new Date().toISOString(),
+    });
+    const update = (s: TaskStatus) => AgentEvent.statusUpdate({ ...ids, status: s, metadata: undefined });
+    const oneEvent = isBlockingSend(ctx);
+    const ready = status(TaskState.TASK_STATE_WORKING, "ready");
+    /** The task as the event sequence leaves it: the user's message, "ready", then the end. */
+    const finalTask = (end: TaskStatus, artifacts: Artifact[]) =>
+      AgentEvent.task({
+        id: ctx.taskId,
+        contextId: ctx.contextId,
+        status: end,
+        artifacts,
+        history: [ctx.userMessage, ready.message!, ...(end.message ? [end.message] : [])],
         metadata: undefined,
       });
     try {
-      bus.publish(submittedTaskEvent(ctx));
-      bus.publish(status(TaskState.TASK_STATE_WORKING, "ready"));
+      if (!oneEvent) {
+        bus.publish(submittedTaskEvent(ctx));
+        bus.publish(update(ready));
+      }
       const msg = ctx.userMessage;
       const reply = await this.solver.solve(
         { text: joinedText(msg.parts), data: firstData(msg.parts), metadata: msg.metadata },
         controller.signal,
       );
       if (controller.signal.aborted) return; // cancelTask published CANCELED
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          ...ids,
-          artifact: {
-            artifactId: randomUUID(),
-            name: "response",
-            description: `${this.solver.mode} reply`,
-            parts: replyParts(reply),
-            metadata: undefined,
-            extensions: [],
-          },
-          append: false,
-          lastChunk: true,
-          metadata: undefined,
-        }),
-      );
-      bus.publish(status(TaskState.TASK_STATE_COMPLETED));
+      const artifact: Artifact = {
+        artifactId: randomUUID(),
+        name: "response",
+        description: `${this.solver.mode} reply`,
+        parts: replyParts(reply),
+        metadata: undefined,
+        extensions: [],
+      };
+      if (oneEvent) {
+        bus.publish(finalTask(status(TaskState.TASK_STATE_COMPLETED), [artifact]));
+        return;
+      }
+      bus.publish(AgentEvent.artifactUpdate({ ...ids, artifact, append: false, lastChunk: true, metadata: undefined }));
+      bus.publish(update(status(TaskState.TASK_STATE_COMPLETED)));
     } catch (err) {
       if (controller.signal.aborted) return;
       this.logger.warn({ err: errorMessage(err), taskId: ctx.taskId }, "solver failed");
-      bus.publish(status(TaskState.TASK_STATE_FAILED, `solver ${this.solver.mode} failed: ${errorMessage(err)}`));
+      const failed = status(TaskState.TASK_STATE_FAILED, `solver ${this.solver.mode} failed: ${errorMessage(err)}`);
+      bus.publish(oneEvent ? finalTask(failed, []) : update(failed));
     } finally {
       this.running.delete(ctx.taskId);
       bus.finished();
