@@ -1,8 +1,8 @@
 /**
  * Which executions serve a blocking `message/send`. Such a caller sees only
- * the task as it ends (A2A v0.3.0 §7.1: with `blocking`, the server answers
- * once the task is terminal), never the events that led there, and cannot
- * name the task before the answer arrives. An executor that finishes at once
+ * the task as it ends (A2A `message/send` with `blocking`, the default: the
+ * server answers once the task is terminal or interrupted), never the events
+ * that led there, and cannot name the task before the answer arrives. An executor that finishes at once
  * may then publish the final task as ONE event: every event costs the SDK a
  * task-store load and save, a mapping to a stream response and a copy of the
  * whole task (for push notifications), so four events cost about 1.5× one
