@@ -14,6 +14,7 @@ import { submittedTaskEvent } from "../a2a/task-events.js";
 import { isBlockingSend } from "../a2a/blocking-send.js";
 import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/parts.js";
 import type { Logger } from "../util/logger.js";
+import { USAGE_METADATA_KEY } from "../a2a/usage.js";
 import { errorMessage } from "../util/errors.js";
 
 /** Parts of the `response` artifact: echo → its DataPart; others → text (if any) then data (if any). */
@@ -23,6 +24,12 @@ export function replyParts(reply: SolverReply): Part[] {
   if (reply.data !== undefined) parts.push(dataPart(reply.data));
   if (parts.length === 0) parts.push(textPart(""));
   return parts;
+}
+
+/** The `response` artifact's metadata: the solver's facts plus `usage` (undefined when there are none). */
+export function replyMetadata(reply: SolverReply): Record<string, unknown> | undefined {
+  if (reply.metadata === undefined && reply.usage === undefined) return undefined;
+  return { ...reply.metadata, ...(reply.usage ? { [USAGE_METADATA_KEY]: reply.usage } : {}) };
 }
 
 export class PurpleExecutor implements AgentExecutor {
@@ -71,7 +78,7 @@ export class PurpleExecutor implements AgentExecutor {
         name: "response",
         description: `${this.solver.mode} reply`,
         parts: replyParts(reply),
-        metadata: undefined,
+        metadata: replyMetadata(reply),
         extensions: [],
       };
       if (oneEvent) {
