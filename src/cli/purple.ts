@@ -42,7 +42,9 @@ export function parsePurpleArgs(argv: string[]): PurpleArgs {
   const mode = (values["mode"] as string | undefined) ?? "echo";
   if (!solverModes().includes(mode)) throw new UsageError(`unknown --mode "${mode}" (known: ${solverModes().join(", ")})`);
   const openaiOnly = givenOpenAIFlags(values);
-  if (mode !== "openai" && openaiOnly.length > 0) throw new UsageError(`${openaiOnly.join(", ")} applies to --mode openai only`);
+  if (mode !== "openai" && openaiOnly.length > 0) {
+    throw new UsageError(`${openaiOnly.join(", ")} ${openaiOnly.length > 1 ? "apply" : "applies"} to --mode openai only`);
+  }
   return {
     ...server,
     mode,

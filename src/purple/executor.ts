@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { TaskState, type Artifact, type Part, type TaskStatus } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
-import type { Solver, SolverReply } from "./solver.js";
+import { usageOfError, type Solver, type SolverReply } from "./solver.js";
 import { submittedTaskEvent } from "../a2a/task-events.js";
 import { isBlockingSend } from "../a2a/blocking-send.js";
 import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/parts.js";
@@ -91,6 +91,9 @@ export class PurpleExecutor implements AgentExecutor {
       if (controller.signal.aborted) return;
       this.logger.warn({ err: errorMessage(err), taskId: ctx.taskId }, "solver failed");
       const failed = status(TaskState.TASK_STATE_FAILED, `solver ${this.solver.mode} failed: ${errorMessage(err)}`);
+      // What the failed answer still cost travels with the failure (the runner records it like an answer's).
+      const usage = usageOfError(err);
+      if (usage && failed.message) failed.message.metadata = { [USAGE_METADATA_KEY]: usage };
       bus.publish(oneEvent ? finalTask(failed, []) : update(failed));
     } finally {
       this.running.delete(ctx.taskId);

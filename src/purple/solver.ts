@@ -24,6 +24,12 @@ export interface SolverReply {
   metadata?: Record<string, unknown>;
 }
 
+/** Tokens a failed answer still cost, when the solver's error carries them (`usage` on the error). */
+export function usageOfError(err: unknown): TokenUsage | undefined {
+  const usage = typeof err === "object" && err !== null ? (err as { usage?: unknown }).usage : undefined;
+  return typeof usage === "object" && usage !== null ? (usage as TokenUsage) : undefined;
+}
+
 export interface Solver {
   readonly mode: string;
   solve(input: SolverInput, signal: AbortSignal): Promise<SolverReply>;

@@ -76,7 +76,10 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
     collect(artifact.parts, texts, data);
     usage = addUsage(usage, usageFromMetadata(artifact.metadata));
   }
-  if (task.status?.message) collect(task.status.message.parts, texts, data);
+  if (task.status?.message) {
+    collect(task.status.message.parts, texts, data);
+    usage = addUsage(usage, usageFromMetadata(task.status.message.metadata));
+  }
   const state = task.status ? (STATE_NAMES[task.status.state] ?? "unknown") : "unknown";
   return { text: texts.join("\n"), data, state, ...(usage ? { usage } : {}) };
 }

@@ -19,7 +19,7 @@ export interface ParticipantReply {
   data: Record<string, unknown>[];
   /** Final task state as a v0.3 string ("completed", "failed", ...), or "message" for a direct message reply. */
   state: string;
-  /** Tokens the participant says the answer cost (artifact metadata `usage`, src/a2a/usage.ts), summed over artifacts. */
+  /** Tokens the participant says the answer cost (`usage` in the metadata of its artifacts and final status message, src/a2a/usage.ts), summed. */
   usage?: TokenUsage;
 }
 

@@ -80,6 +80,7 @@ describe("purple openai flags", () => {
     expect(() => parsePurpleArgs(["--mode", "openai", ...flags])).toThrow(message);
   });
   test("openai flags with another mode are a usage error", () => {
-    expect(() => parsePurpleArgs(["--mode", "gold", "--temperature", "1", "--seed", "3"])).toThrow("--temperature, --seed applies to --mode openai only");
+    expect(() => parsePurpleArgs(["--mode", "gold", "--temperature", "1", "--seed", "3"])).toThrow("--temperature, --seed apply to --mode openai only");
+    expect(() => parsePurpleArgs(["--max-retries", "1"])).toThrow("--max-retries applies to --mode openai only");
   });
 });

@@ -68,11 +68,14 @@ describe("purple openai mode through the runner", () => {
   });
 
   it("a reasoning model's content-less reply fails the sample as the participant's, with the reason", async () => {
-    api.fallback = completion({ content: null, reasoning_content: "thinking..." }, { finish_reason: "length" });
+    const spent = { prompt_tokens: 40, completion_tokens: 4096, total_tokens: 4136, completion_tokens_details: { reasoning_tokens: 4096 } };
+    api.fallback = completion({ content: null, reasoning_content: "thinking..." }, { finish_reason: "length", usage: spent });
     const row = await evaluate(1);
     expect(row).toMatchObject({ passed: false, status: "error", failure_mode: "model_no_code" });
     const sample = (row["samples"] as Array<{ executed: boolean; error: string }>)[0];
     expect(sample?.executed).toBe(false);
+    // The tokens the truncated reasoning cost are recorded even though the sample failed.
+    expect(row["usage"]).toEqual({ prompt_tokens: 40, completion_tokens: 4096, total_tokens: 4136, reasoning_tokens: 4096, requests: 1 });
     expect(sample?.error).toMatch(/^participant ended the task failed: solver openai failed: the reply hit the token limit with no content after 11 characters of reasoning/);
   });
 });

@@ -17,7 +17,8 @@
  *   fail at once; any other content-less reply is asked again
  *   `--empty-reply-retries` times first.
  * - Token usage (summed over the requests an answer took) goes back with the
- *   answer (src/a2a/usage.ts); the runner records it per completion.
+ *   answer (src/a2a/usage.ts), and with a content-less failure too (what the
+ *   reasoning cost); the runner records it per completion.
  */
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
@@ -41,6 +42,8 @@ export class OpenAIError extends BenchError {
   declare readonly code: OpenAIErrorCode;
   /** HTTP status, when the server answered with an error. */
   readonly status: number | null;
+  /** Tokens the failed answer still cost (content-less replies), summed over its requests. */
+  usage: TokenUsage | undefined;
   constructor(code: OpenAIErrorCode, message: string, status: number | null = null, options?: { cause?: unknown }) {
     super(code, message, options);
     this.status = status;
@@ -166,7 +169,10 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
             metadata: { model: completion.model, finish_reason: completion.choices[0]?.finish_reason ?? null },
           };
         }
-        if (!got.retry || ask >= settings.emptyReplyRetries) throw got.error;
+        if (!got.retry || ask >= settings.emptyReplyRetries) {
+          got.error.usage = usage;
+          throw got.error;
+        }
         logger.warn({ ask: ask + 1, error: got.error.message }, "content-less chat completion; asking again");
       }
     },

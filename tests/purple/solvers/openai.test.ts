@@ -99,6 +99,8 @@ describe("openai solver: content-less replies are typed failures, never crashes"
     await expect(solver({ openai: { emptyReplyRetries: 2 } }).solve(input(), signal)).rejects.toMatchObject({
       code: "E_OPENAI_NO_CONTENT",
       message: "the reply had no content (finish_reason tool_calls, 1 tool call(s) though no tools were offered)",
+      // What the three asks cost is kept on the error.
+      usage: { prompt_tokens: 33, completion_tokens: 21, total_tokens: 54, requests: 3 },
     });
     expect(api.seen).toHaveLength(3);
   });
