@@ -66,8 +66,9 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   const requestHandler = new ParamGuardRequestHandler(new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor));
   const app = express();
   app.disable("x-powered-by");
+  const plainPaths = new Set((options.routes ?? []).map((r) => r.path));
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const requested = req.header("A2A-Version") ?? (isV1RestPath(req) ? "1.0" : undefined);
+    const requested = req.header("A2A-Version") ?? (isV1RestPath(req, plainPaths) ? "1.0" : undefined);
     res.setHeader("A2A-Version", responseVersion(requested));
     next();
   });
@@ -99,7 +100,10 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   const userBuilder = UserBuilder.noAuthentication;
   app.post("/", ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"), jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }));
   app.use(...jsonBodyWithLimit(maxBodyBytes, "rest"), restHandler({ requestHandler, userBuilder, legacyCompat }));
-  // Last-resort handler: an error escaping a route becomes a JSON-RPC error, never an HTML 500 page.
+  app.use((req: Request, res: Response) => {
+    res.status(404).json(restErrorBody(404, "NOT_FOUND", `no A2A route ${req.method} ${req.path}`));
+  });
+  // Last-resort handler: an error escaping a route becomes an error body of its binding, never an HTML 500 page.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     options.logger.error({ err: errorMessage(err), path: req.path }, "request failed");
     if (res.headersSent) {
@@ -113,8 +117,8 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
 }
 
 /** A 1.0 HTTP+JSON route (answers in 1.0 whatever the header): not the card, JSON-RPC, a plain route or a 0.3 `/v1/` path. */
-function isV1RestPath(req: Request): boolean {
-  return !isJsonRpcCall(req) && !req.path.startsWith("/v1/") && !req.path.startsWith("/.well-known/") && req.path !== "/health";
+function isV1RestPath(req: Request, plainPaths: ReadonlySet<string>): boolean {
+  return !isJsonRpcCall(req) && !req.path.startsWith("/v1/") && !req.path.startsWith("/.well-known/") && !plainPaths.has(req.path);
 }
 
 /** The JSON-RPC endpoint is `POST /`; every other request belongs to the REST binding. */

@@ -120,6 +120,9 @@ describe.each(starts)("%s agent: REST binding through the SDK client", (_name, s
     expect(((await got.json()) as { id: string }).id).toBe(body.task.id);
     const missing = await fetch(at(target.url, "tasks/no-such-task"), { headers: { "A2A-Version": "1.0" } });
     expect(missing.status).toBe(404);
+    const noRoute = await fetch(at(target.url, "no/such/route"));
+    expect(noRoute.status).toBe(404);
+    expect(await noRoute.json()).toMatchObject({ error: { code: 404, status: "NOT_FOUND" } });
   });
 });
 
