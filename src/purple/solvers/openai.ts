@@ -79,8 +79,9 @@ export function chatRequest(settings: OpenAISettings, input: SolverInput): ChatC
 }
 
 function usageOf(completion: ChatCompletion): TokenUsage | undefined {
-  const u = completion.usage;
-  if (!u) return undefined;
+  // A server may answer 200 with anything (even `null`): every read is guarded.
+  const u = completion?.usage;
+  if (!u || typeof u.prompt_tokens !== "number" || typeof u.completion_tokens !== "number" || typeof u.total_tokens !== "number") return undefined;
   const usage: TokenUsage = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens, requests: 1 };
   const reasoning = u.completion_tokens_details?.reasoning_tokens;
   if (typeof reasoning === "number") usage.reasoning_tokens = reasoning;
@@ -89,7 +90,7 @@ function usageOf(completion: ChatCompletion): TokenUsage | undefined {
 
 /** The answer text of a completion, or the typed reason there is none (`retry`: worth asking again). */
 function contentOf(completion: ChatCompletion): { text: string } | { error: OpenAIError; retry: boolean } {
-  const choice = completion.choices?.[0];
+  const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
   if (!choice) return { error: new OpenAIError("E_OPENAI_NO_CONTENT", "chat completion without choices"), retry: true };
   const message = choice.message as ChatCompletion.Choice["message"] & { reasoning_content?: unknown; reasoning?: unknown };
   if (typeof message?.content === "string" && message.content !== "") return { text: message.content };
@@ -148,7 +149,7 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
     mode: "openai",
     async solve(input, signal): Promise<SolverReply> {
       const body = chatRequest(settings, input);
-      if (!warnedGreedy && settings.temperature === 0 && sampleIndex(input) > 0 && settings.seed === undefined) {
+      if (!warnedGreedy && settings.temperature === 0 && sampleIndex(input) > 0) {
         warnedGreedy = true;
         logger.warn({ temperature: 0 }, "several samples per task at temperature 0 are near-identical: pass@k over them means little (set --temperature)");
       }
@@ -158,7 +159,9 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
         try {
           completion = await client.chat.completions.create(body, { signal });
         } catch (err) {
-          throw typed(err, settings);
+          const e = typed(err, settings);
+          if (e instanceof OpenAIError) e.usage = usage; // what earlier content-less asks cost
+          throw e;
         }
         usage = addUsage(usage, usageOf(completion));
         const got = contentOf(completion);
@@ -166,7 +169,7 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
           return {
             text: got.text,
             ...(usage ? { usage } : {}),
-            metadata: { model: completion.model, finish_reason: completion.choices[0]?.finish_reason ?? null },
+            metadata: { model: completion.model ?? settings.model, finish_reason: completion.choices[0]?.finish_reason ?? null },
           };
         }
         if (!got.retry || ask >= settings.emptyReplyRetries) {

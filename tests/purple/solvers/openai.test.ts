@@ -105,6 +105,17 @@ describe("openai solver: content-less replies are typed failures, never crashes"
     expect(api.seen).toHaveLength(3);
   });
 
+  it("a 200 whose body is not a completion (null, {}, text) is a typed failure, not a crash", async () => {
+    const raw = (body: string, type = "application/json") => (res: import("node:http").ServerResponse) => {
+      res.writeHead(200, { "content-type": type });
+      res.end(body);
+    };
+    api.script = [raw("null"), raw("{}")];
+    await expect(solver({ openai: { emptyReplyRetries: 1 } }).solve(input(), signal)).rejects.toMatchObject({ code: "E_OPENAI_NO_CONTENT" });
+    api.script = [raw("not json", "text/plain")];
+    await expect(solver({ openai: { emptyReplyRetries: 0 } }).solve(input(), signal)).rejects.toMatchObject({ code: "E_OPENAI_NO_CONTENT" });
+  });
+
   it("a reply without usage still answers (usage is optional)", async () => {
     api.script = [completion({ content: "x" }, { usage: null })];
     const out = await solver().solve(input(), signal);
