@@ -12,7 +12,7 @@ export { extractBundle } from "./bundle/extract.js";
 export type { EvaluationBundle } from "./bundle/build.js";
 export { createSolver, SOLVERS, solverModes, type SolverOptions, type SolverFactory } from "./purple/solvers/index.js";
 export { loadAgentCard, cardFromToml } from "./a2a/card.js";
-export { createA2AClient, type WireVersion } from "./a2a/client.js";
+export { createA2AClient, type WireVersion, type Binding } from "./a2a/client.js";
 export { serveApp } from "./a2a/serve.js";
 // Benchmark runner core (the CLI `run`, the green agent's runner and the API above all go through it).
 // Exported as runBenchmarkCore: the name runBenchmark is the SPARC-plan API's.

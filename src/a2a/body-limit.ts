@@ -1,9 +1,12 @@
 /**
  * JSON body parsing with an operator-set size limit, ahead of the SDK's own
- * parser (whose fixed 100 KB limit answers oversize bodies with a 400). A body
- * over the limit gets HTTP 413 with a JSON-RPC error body; a body that is not
- * JSON gets -32700 (JSON-RPC 2.0 §5.1 "Parse error"). Once this parser has
- * read the body, the SDK's parser sees the request finished and skips it.
+ * parsers (whose fixed 100 KB limit answers oversize bodies with a 400). A body
+ * over the limit gets HTTP 413; a body that is not JSON gets a parse error.
+ * Each binding answers in its own error shape: JSON-RPC bodies (-32700, JSON-RPC
+ * 2.0 §5.1 "Parse error") for `POST /`, google.rpc.Status-style
+ * `{error:{code,status,message}}` bodies (A2A HTTP+JSON binding) for the REST
+ * routes. Once this parser has read the body, the SDK's parser sees the request
+ * finished and skips it.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { BenchError } from "../util/errors.js";
@@ -28,21 +31,30 @@ interface BodyParserError {
   status?: number;
 }
 
-/** express.json with `limitBytes`, and its errors turned into JSON-RPC errors (413 for size). */
-export function jsonBodyWithLimit(limitBytes: number): RequestHandler[] {
-  const parse = express.json({ limit: limitBytes });
+/** The wire binding whose error shape a refused body gets. */
+export type BodyBinding = "jsonrpc" | "rest";
+
+/** Media types the REST binding reads as JSON (A2A HTTP+JSON: `application/json`, `application/a2a+json`). */
+export const REST_JSON_TYPES = ["application/json", "application/a2a+json"];
+
+/** A REST (HTTP+JSON binding) error body: google.rpc.Status-style, as the SDK's REST handler writes them. */
+export function restErrorBody(httpStatus: number, status: string, message: string): unknown {
+  return { error: { code: httpStatus, status, message, details: [] } };
+}
+
+/** express.json with `limitBytes`, and its errors turned into `binding`'s errors (413 for size). */
+export function jsonBodyWithLimit(limitBytes: number, binding: BodyBinding = "jsonrpc"): RequestHandler[] {
+  const parse = express.json({ limit: limitBytes, ...(binding === "rest" ? { type: REST_JSON_TYPES, strict: false } : {}) });
   const onError = (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
     const e = err as BodyParserError;
     if (e?.type === "entity.too.large") {
-      res.status(413).json({
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, message: `Request body exceeds the limit of ${limitBytes} bytes` },
-      });
+      const message = `Request body exceeds the limit of ${limitBytes} bytes`;
+      res.status(413).json(binding === "rest" ? restErrorBody(413, "INVALID_ARGUMENT", message) : { jsonrpc: "2.0", id: null, error: { code: -32600, message } });
       return;
     }
     if (err instanceof SyntaxError || e?.type === "entity.parse.failed" || e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") {
-      res.status(200).json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Invalid JSON payload." } });
+      if (binding === "rest") res.status(400).json(restErrorBody(400, "INVALID_ARGUMENT", "Invalid JSON payload."));
+      else res.status(200).json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Invalid JSON payload." } });
       return;
     }
     next(err);

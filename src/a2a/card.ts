@@ -1,13 +1,15 @@
 /**
  * Agent cards from TOML. The TOML uses smi_bench's AgentCard field names
  * (camelCase, v0.3 style: `url`, `defaultInputModes`, `[capabilities]`,
- * `[[skills]]`); this module turns it into the SDK's 1.0 AgentCard and lists a
- * v0.3 JSONRPC interface beside the 1.0 one, which `legacyCompat` needs to
- * answer header-less (0.3) requests.
+ * `[[skills]]`); this module turns it into the SDK's 1.0 AgentCard. Both
+ * bindings the agent serves are listed on the one base URL (express-app.ts):
+ * JSONRPC first (the preferred transport: the 0.3 card's `preferredTransport`
+ * is the first interface's binding), then HTTP+JSON, each for 1.0 and again for
+ * 0.3, which `legacyCompat` needs to answer header-less (0.3) requests.
  */
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
-import type { AgentCard, AgentSkill } from "@a2a-js/sdk";
+import type { AgentCard, AgentInterface, AgentSkill } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import { InputFileError, ValidationError, errorMessage } from "../util/errors.js";
 
@@ -47,6 +49,17 @@ export function resolveCardUrl(tomlUrl: string, address: CardAddress): string {
   }
   if (address.port !== undefined) url.port = String(address.port);
   return url.toString();
+}
+
+/** Protocol bindings served on an agent's base URL, preferred first. */
+export const PROTOCOL_BINDINGS = ["JSONRPC", "HTTP+JSON"] as const;
+
+/** The card's interfaces: every binding at `url` for 1.0, then the same for 0.3. */
+export function agentInterfaces(url: string): AgentInterface[] {
+  return duplicateInterfacesForLegacy(
+    PROTOCOL_BINDINGS.map((protocolBinding) => ({ url, protocolBinding, tenant: "", protocolVersion: "1.0" })),
+    [...PROTOCOL_BINDINGS],
+  );
 }
 
 /** Build an AgentCard from parsed TOML; throws ValidationError listing every problem. */
@@ -89,10 +102,7 @@ export function cardFromToml(doc: Record<string, unknown>, address: CardAddress 
   return {
     name,
     description,
-    supportedInterfaces: duplicateInterfacesForLegacy(
-      [{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }],
-      ["JSONRPC"],
-    ),
+    supportedInterfaces: agentInterfaces(url),
     provider: undefined,
     version,
     capabilities: {

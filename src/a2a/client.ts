@@ -1,8 +1,10 @@
 /**
- * SDK client factory for either wire version. `1.0` goes through the SDK's
- * ClientFactory (card resolved with legacyCompat); `0.3` uses the SDK's
- * legacy JSON-RPC transport against the card's URL, i.e. the header-less
- * `message/send`, `message/stream`, `tasks/*` methods AgentBeats clients use.
+ * SDK client factory for either wire version and either binding. `1.0` goes
+ * through the SDK's ClientFactory (card resolved with legacyCompat), preferring
+ * the requested binding; `0.3` uses the SDK's legacy transport of that binding
+ * against the card's 0.3 interface: header-less JSON-RPC `message/send`,
+ * `message/stream`, `tasks/*` (what AgentBeats clients use) or the 0.3 REST
+ * paths (`/v1/message:send`, ...).
  */
 import {
   Client,
@@ -10,24 +12,32 @@ import {
   ClientFactoryOptions,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  RestTransportFactory,
 } from "@a2a-js/sdk/client";
-import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
+import { LegacyJsonRpcTransport, LegacyRestTransport } from "@a2a-js/sdk/compat/v0_3/client";
 
 export type WireVersion = "1.0" | "0.3";
+/** The A2A protocol binding the client speaks (the card's `protocolBinding` names). */
+export type Binding = "JSONRPC" | "HTTP+JSON";
 
-/** Create a client for the agent at `baseUrl` speaking the given wire version (default 1.0). */
-export async function createA2AClient(baseUrl: string, wire: WireVersion = "1.0"): Promise<Client> {
+/** Create a client for the agent at `baseUrl` speaking the given wire version (default 1.0) and binding (default JSONRPC). */
+export async function createA2AClient(baseUrl: string, wire: WireVersion = "1.0", binding: Binding = "JSONRPC"): Promise<Client> {
   const legacyCompat = { enabled: true };
   const cardResolver = new DefaultAgentCardResolver({ legacyCompat });
   if (wire === "0.3") {
     const card = await cardResolver.resolve(baseUrl);
-    const legacy = card.supportedInterfaces.find((i) => i.protocolVersion.startsWith("0.3")) ?? card.supportedInterfaces[0];
-    return new Client(new LegacyJsonRpcTransport({ endpoint: legacy?.url ?? baseUrl }), card);
+    const legacy =
+      card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion.startsWith("0.3")) ??
+      card.supportedInterfaces[0];
+    const endpoint = legacy?.url ?? baseUrl;
+    const transport = binding === "HTTP+JSON" ? new LegacyRestTransport({ endpoint }) : new LegacyJsonRpcTransport({ endpoint });
+    return new Client(transport, card);
   }
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       cardResolver,
-      transports: [new JsonRpcTransportFactory({ legacyCompat })],
+      transports: [new JsonRpcTransportFactory({ legacyCompat }), new RestTransportFactory({ legacyCompat })],
+      preferredTransports: [binding],
     }),
   );
   return factory.createFromUrl(baseUrl);

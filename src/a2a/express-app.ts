@@ -1,18 +1,29 @@
 /**
  * The thin Express adapter shared by the green and purple agents: it mounts the
- * SDK's agent-card and JSON-RPC handlers (both wire versions through
- * `legacyCompat` on ONE endpoint), stamps an `A2A-Version` header on every
- * response, and lets the caller add plain routes (e.g. `/health`). No protocol
- * logic lives here (style: protocol apart from transport).
+ * SDK's agent-card, JSON-RPC and HTTP+JSON (REST) handlers (both wire versions
+ * through `legacyCompat`), stamps an `A2A-Version` header on every response,
+ * and lets the caller add plain routes (e.g. `/health`). No protocol logic
+ * lives here (style: protocol apart from transport).
+ *
+ * Layout, all on the agent's base URL (the card lists it once per binding):
+ * - `GET /.well-known/agent-card.json` and the plain routes: public.
+ * - `POST /`: JSON-RPC (A2A JSON-RPC binding).
+ * - `POST /message:send`, `POST /message:stream`, `GET /tasks/{id}`,
+ *   `POST /tasks/{id}:cancel`, `GET|POST /tasks/{id}:subscribe`, `GET /tasks`, ...:
+ *   the A2A 1.0 HTTP+JSON binding (request header `A2A-Version: 1.0`); the 0.3
+ *   REST paths (`/v1/message:send`, ...) answer header-less / `0.3` requests.
+ * Everything past the public routes goes through the same stack on both
+ * bindings: bearer authentication (when set), then the body-size limit, then
+ * the SDK handler over the same parameter-guarded request handler.
  */
 import express, { type Express, type Request, type Response, type NextFunction } from "express";
 import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
 import type { AgentExecutor } from "@a2a-js/sdk/server";
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
 import { bearerMatches, withBearerSecurity } from "./bearer-auth.js";
-import { DEFAULT_MAX_BODY_BYTES, jsonBodyWithLimit } from "./body-limit.js";
+import { DEFAULT_MAX_BODY_BYTES, jsonBodyWithLimit, restErrorBody } from "./body-limit.js";
 import { ParamGuardRequestHandler } from "./param-guard.js";
 import { BlockingSendAwareRequestHandler } from "./blocking-send.js";
 import { BoundedTaskStore } from "./task-store.js";
@@ -35,8 +46,9 @@ export interface A2AAppOptions {
   /** Largest accepted JSON-RPC body, bytes; larger ones get HTTP 413. Default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
   /**
-   * When set, JSON-RPC requests need `Authorization: Bearer <authToken>` (else 401);
-   * the card (public) advertises the scheme. Default: no authentication.
+   * When set, every request but the card and the plain routes (JSON-RPC and
+   * REST alike) needs `Authorization: Bearer <authToken>` (else 401); the card
+   * (public) advertises the scheme. Default: no authentication.
    */
   authToken?: string;
   /** Finished tasks kept for `tasks/get` (oldest dropped first). Default 1000 (task-store.ts). */
@@ -54,8 +66,10 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   const requestHandler = new ParamGuardRequestHandler(new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor));
   const app = express();
   app.disable("x-powered-by");
+  const plainPaths = new Set((options.routes ?? []).map((r) => r.path));
   app.use((req: Request, res: Response, next: NextFunction) => {
-    res.setHeader("A2A-Version", responseVersion(req.header("A2A-Version")));
+    const requested = req.header("A2A-Version") ?? (isV1RestPath(req, plainPaths) ? "1.0" : undefined);
+    res.setHeader("A2A-Version", responseVersion(requested));
     next();
   });
   for (const route of options.routes ?? []) {
@@ -73,22 +87,41 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
   const token = options.authToken;
   if (token) {
-    app.post("/", (req: Request, res: Response, next: NextFunction) => {
+    // Past this point nothing is public: JSON-RPC, REST, unknown paths alike.
+    app.use((req: Request, res: Response, next: NextFunction) => {
       if (bearerMatches(req.header("authorization"), token)) return next();
+      const message = "Unauthorized: send Authorization: Bearer <token>";
       res.setHeader("WWW-Authenticate", 'Bearer realm="a2a"');
-      res.status(401).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Unauthorized: send Authorization: Bearer <token>" } });
+      if (isJsonRpcCall(req)) res.status(401).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } });
+      else res.status(401).json(restErrorBody(401, "UNAUTHENTICATED", message));
     });
   }
-  app.post("/", ...jsonBodyWithLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
-  app.use("/", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
-  // Last-resort handler: an error escaping a route becomes a JSON-RPC error, never an HTML 500 page.
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const userBuilder = UserBuilder.noAuthentication;
+  app.post("/", ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"), jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }));
+  app.use(...jsonBodyWithLimit(maxBodyBytes, "rest"), restHandler({ requestHandler, userBuilder, legacyCompat }));
+  app.use((req: Request, res: Response) => {
+    res.status(404).json(restErrorBody(404, "NOT_FOUND", `no A2A route ${req.method} ${req.path}`));
+  });
+  // Last-resort handler: an error escaping a route becomes an error body of its binding, never an HTML 500 page.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     options.logger.error({ err: errorMessage(err), path: req.path }, "request failed");
     if (res.headersSent) {
       res.end();
       return;
     }
-    res.status(400).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: errorMessage(err) } });
+    if (isJsonRpcCall(req)) res.status(400).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: errorMessage(err) } });
+    else res.status(400).json(restErrorBody(400, "INVALID_ARGUMENT", errorMessage(err)));
   });
   return app;
+}
+
+/** A 1.0 HTTP+JSON route (answers in 1.0 whatever the header): not the card, JSON-RPC, a plain route or a 0.3 `/v1/` path. */
+function isV1RestPath(req: Request, plainPaths: ReadonlySet<string>): boolean {
+  return !isJsonRpcCall(req) && !req.path.startsWith("/v1/") && !req.path.startsWith("/.well-known/") && !plainPaths.has(req.path);
+}
+
+/** The JSON-RPC endpoint is `POST /`; every other request belongs to the REST binding. */
+function isJsonRpcCall(req: Request): boolean {
+  return req.method === "POST" && req.path === "/";
 }

@@ -9,11 +9,12 @@
 import { randomUUID } from "node:crypto";
 import { TaskState, type Artifact, type Part, type TaskStatus } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
-import type { Solver, SolverReply } from "./solver.js";
+import { usageOfError, type Solver, type SolverReply } from "./solver.js";
 import { submittedTaskEvent } from "../a2a/task-events.js";
 import { isBlockingSend } from "../a2a/blocking-send.js";
 import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/parts.js";
 import type { Logger } from "../util/logger.js";
+import { USAGE_METADATA_KEY } from "../a2a/usage.js";
 import { errorMessage } from "../util/errors.js";
 
 /** Parts of the `response` artifact: echo → its DataPart; others → text (if any) then data (if any). */
@@ -23,6 +24,12 @@ export function replyParts(reply: SolverReply): Part[] {
   if (reply.data !== undefined) parts.push(dataPart(reply.data));
   if (parts.length === 0) parts.push(textPart(""));
   return parts;
+}
+
+/** The `response` artifact's metadata: the solver's facts plus `usage` (undefined when there are none). */
+export function replyMetadata(reply: SolverReply): Record<string, unknown> | undefined {
+  if (reply.metadata === undefined && reply.usage === undefined) return undefined;
+  return { ...reply.metadata, ...(reply.usage ? { [USAGE_METADATA_KEY]: reply.usage } : {}) };
 }
 
 export class PurpleExecutor implements AgentExecutor {
@@ -71,7 +78,7 @@ export class PurpleExecutor implements AgentExecutor {
         name: "response",
         description: `${this.solver.mode} reply`,
         parts: replyParts(reply),
-        metadata: undefined,
+        metadata: replyMetadata(reply),
         extensions: [],
       };
       if (oneEvent) {
@@ -84,6 +91,9 @@ export class PurpleExecutor implements AgentExecutor {
       if (controller.signal.aborted) return;
       this.logger.warn({ err: errorMessage(err), taskId: ctx.taskId }, "solver failed");
       const failed = status(TaskState.TASK_STATE_FAILED, `solver ${this.solver.mode} failed: ${errorMessage(err)}`);
+      // What the failed answer still cost travels with the failure (the runner records it like an answer's).
+      const usage = usageOfError(err);
+      if (usage && failed.message) failed.message.metadata = { [USAGE_METADATA_KEY]: usage };
       bus.publish(oneEvent ? finalTask(failed, []) : update(failed));
     } finally {
       this.running.delete(ctx.taskId);

@@ -3,6 +3,7 @@
  * structured data), produce a reply. The A2A executor wraps a Solver; modes
  * (echo, gold, openai) are Solvers.
  */
+import type { TokenUsage } from "../a2a/usage.js";
 export interface SolverInput {
   /** Concatenated text parts of the incoming message. */
   text: string;
@@ -17,6 +18,16 @@ export interface SolverReply {
   text?: string;
   /** Structured answer, published as a DataPart. */
   data?: Record<string, unknown>;
+  /** Tokens the answer cost; sent in the reply artifact's metadata (src/a2a/usage.ts). */
+  usage?: TokenUsage;
+  /** Facts about the answer (model, finish reason), sent in the reply artifact's metadata. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Tokens a failed answer still cost, when the solver's error carries them (`usage` on the error). */
+export function usageOfError(err: unknown): TokenUsage | undefined {
+  const usage = typeof err === "object" && err !== null ? (err as { usage?: unknown }).usage : undefined;
+  return typeof usage === "object" && usage !== null ? (usage as TokenUsage) : undefined;
 }
 
 export interface Solver {

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Client } from "@a2a-js/sdk/client";
 import { createA2AClient } from "../a2a/client.js";
+import { addUsage, usageFromMetadata, type TokenUsage } from "../a2a/usage.js";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -70,10 +71,17 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
     return { text: texts.join("\n"), data, state: "message" };
   }
   const task = result as Task;
-  for (const artifact of task.artifacts ?? []) collect(artifact.parts, texts, data);
-  if (task.status?.message) collect(task.status.message.parts, texts, data);
+  let usage: TokenUsage | undefined;
+  for (const artifact of task.artifacts ?? []) {
+    collect(artifact.parts, texts, data);
+    usage = addUsage(usage, usageFromMetadata(artifact.metadata));
+  }
+  if (task.status?.message) {
+    collect(task.status.message.parts, texts, data);
+    usage = addUsage(usage, usageFromMetadata(task.status.message.metadata));
+  }
   const state = task.status ? (STATE_NAMES[task.status.state] ?? "unknown") : "unknown";
-  return { text: texts.join("\n"), data, state };
+  return { text: texts.join("\n"), data, state, ...(usage ? { usage } : {}) };
 }
 
 /** Create a participant bound to `url`. The agent card is fetched lazily, once. */

@@ -2,6 +2,7 @@
  * The participant (purple agent) as the runner sees it: ask one question over
  * A2A, get the reply's text and data back. Implemented on the SDK client.
  */
+import type { TokenUsage } from "../a2a/usage.js";
 export interface ParticipantRequest {
   /** The prompt, sent as a TextPart. */
   text: string;
@@ -18,6 +19,8 @@ export interface ParticipantReply {
   data: Record<string, unknown>[];
   /** Final task state as a v0.3 string ("completed", "failed", ...), or "message" for a direct message reply. */
   state: string;
+  /** Tokens the participant says the answer cost (`usage` in the metadata of its artifacts and final status message, src/a2a/usage.ts), summed. */
+  usage?: TokenUsage;
 }
 
 export interface Participant {

@@ -50,3 +50,37 @@ describe("green server process (built dist)", () => {
     }
   });
 });
+
+describe("purple openai flags", () => {
+  test("parsed and checked at the entry", () => {
+    const a = parsePurpleArgs([
+      "--mode", "openai", "--model", "m", "--base-url", "http://127.0.0.1:8000/v1/", "--temperature", "0.7", "--top-p", "0.9",
+      "--max-tokens", "256", "--seed", "42", "--system-prompt", "", "--timeout-seconds", "30", "--max-retries", "0", "--empty-reply-retries", "2",
+    ]);
+    expect(a.openai).toEqual({
+      baseUrl: "http://127.0.0.1:8000/v1", temperature: 0.7, topP: 0.9, maxTokens: 256, seed: 42, systemPrompt: "",
+      timeoutSeconds: 30, maxRetries: 0, emptyReplyRetries: 2,
+    });
+    expect(parsePurpleArgs(["--mode", "openai", "--max-completion-tokens", "8000"]).openai).toEqual({ maxCompletionTokens: 8000 });
+    expect(parsePurpleArgs([]).openai).toEqual({});
+  });
+  test.each([
+    [["--temperature", "2.5"], '--temperature must be a number from 0 to 2, got "2.5"'],
+    [["--temperature", ""], '--temperature must be a number from 0 to 2, got ""'],
+    [["--top-p", "0"], '--top-p must be a number greater than 0 and at most 1, got "0"'],
+    [["--max-tokens", "1.5"], '--max-tokens must be a positive integer, got "1.5"'],
+    [["--max-completion-tokens", "0"], '--max-completion-tokens must be a positive integer, got "0"'],
+    [["--max-tokens", "10", "--max-completion-tokens", "10"], "--max-tokens and --max-completion-tokens are exclusive (reasoning models take only --max-completion-tokens)"],
+    [["--seed", "x"], '--seed must be an integer, got "x"'],
+    [["--timeout-seconds", "0"], '--timeout-seconds must be a positive number of seconds, got "0"'],
+    [["--max-retries=-1"], '--max-retries must be a non-negative integer, got "-1"'],
+    [["--empty-reply-retries", "one"], '--empty-reply-retries must be a non-negative integer, got "one"'],
+    [["--base-url", "127.0.0.1:8000"], '--base-url must be an http(s) URL such as http://127.0.0.1:8000/v1, got "127.0.0.1:8000"'],
+  ])("%j is a usage error", (flags, message) => {
+    expect(() => parsePurpleArgs(["--mode", "openai", ...flags])).toThrow(message);
+  });
+  test("openai flags with another mode are a usage error", () => {
+    expect(() => parsePurpleArgs(["--mode", "gold", "--temperature", "1", "--seed", "3"])).toThrow("--temperature, --seed apply to --mode openai only");
+    expect(() => parsePurpleArgs(["--max-retries", "1"])).toThrow("--max-retries applies to --mode openai only");
+  });
+});

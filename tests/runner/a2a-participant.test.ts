@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
-import { createA2AParticipant } from "../../src/runner/a2a-participant.js";
+import { createA2AParticipant, replyFromResult } from "../../src/runner/a2a-participant.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 import type { ServedApp } from "../../src/a2a/serve.js";
 import { silentLogger } from "../../src/util/logger.js";
@@ -44,5 +44,26 @@ describe("A2A participant (SDK client)", () => {
   it("retries transport errors a bounded number of times", async () => {
     const p = createA2AParticipant({ url: "http://127.0.0.1:1/", timeoutMs: 2000, attempts: 2, logger: silentLogger() });
     await expect(p.ask({ text: "x" }, new AbortController().signal)).rejects.toMatchObject({ code: "E_PARTICIPANT_TRANSPORT", message: expect.stringMatching(/after 2 attempts/) });
+  });
+});
+
+describe("token usage in a reply", () => {
+  const task = (metadata: Record<string, unknown> | undefined) =>
+    ({
+      id: "t", contextId: "c", history: [], metadata: undefined,
+      status: { state: 3, message: undefined, timestamp: "" },
+      artifacts: [{ artifactId: "a", name: "response", description: "", extensions: [], metadata, parts: [{ content: { $case: "text", value: "x" }, metadata: undefined, filename: "", mediaType: "text/plain" }] }],
+    }) as unknown as Parameters<typeof replyFromResult>[0];
+
+  it("is read from the artifact metadata `usage`", () => {
+    const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7, reasoning_tokens: 1, requests: 1 };
+    expect(replyFromResult(task({ usage, model: "m" })).usage).toEqual(usage);
+  });
+
+  it("a malformed or absent report is dropped, never trusted", () => {
+    expect(replyFromResult(task(undefined)).usage).toBeUndefined();
+    expect(replyFromResult(task({ usage: { prompt_tokens: -1, completion_tokens: 4, total_tokens: 3 } })).usage).toBeUndefined();
+    expect(replyFromResult(task({ usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost_usd: 5 } })).usage).toBeUndefined();
+    expect(replyFromResult(task({ usage: "lots" })).usage).toBeUndefined();
   });
 });

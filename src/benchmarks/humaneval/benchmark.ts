@@ -21,6 +21,7 @@ import { buildProgram } from "./program.js";
 import { buildRequest } from "./request.js";
 import { loadSamples, type SampleCompletions } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { addUsage, type TokenUsage } from "../../a2a/usage.js";
 
 export interface HumanEvalItem {
   id: string;
@@ -33,20 +34,28 @@ const MAX_COMPLETION_CHARS = 8000;
 interface Answer {
   extracted: ExtractedCode | null;
   agentSeconds: number;
-  /** Set when the participant could not answer (transport/timeout). */
+  /** Set when the participant did not answer (transport/timeout, or a task it ended without completing). */
   failure: { mode: FailureMode; message: string } | null;
+  /** Tokens the participant reported for this answer. */
+  usage?: TokenUsage;
 }
 
-async function ask(problem: HumanEvalProblem, ctx: EvaluateContext, dataset: string): Promise<Answer> {
+async function ask(problem: HumanEvalProblem, ctx: EvaluateContext, dataset: string, sampleIndex: number): Promise<Answer> {
   const started = performance.now();
   if (!ctx.participant) {
     return { extracted: null, agentSeconds: 0, failure: { mode: "infrastructure_participant", message: "no participant" } };
   }
   try {
-    const reply = await ctx.participant.ask(buildRequest(problem, dataset), ctx.signal);
+    const reply = await ctx.participant.ask(buildRequest(problem, dataset, sampleIndex), ctx.signal);
+    const usage = reply.usage ? { usage: reply.usage } : {};
+    if (reply.state !== "completed" && reply.state !== "message") {
+      // The participant gave up on the task (its solver failed, it refused...): no answer to run, its failure.
+      const message = `participant ended the task ${reply.state}: ${reply.text.slice(0, 500)}`;
+      return { extracted: null, agentSeconds: (performance.now() - started) / 1000, failure: { mode: "model_no_code", message }, ...usage };
+    }
     const text = reply.text !== "" ? reply.text : replyDataCode(reply.data);
     const extracted = extractCode(text, { entryPoint: problem.entry_point, prompt: problem.prompt });
-    return { extracted, agentSeconds: (performance.now() - started) / 1000, failure: null };
+    return { extracted, agentSeconds: (performance.now() - started) / 1000, failure: null, ...usage };
   } catch (err) {
     const code = err instanceof BenchError ? err.code : "";
     return {
@@ -70,6 +79,7 @@ function record(answer: Answer, outcome: ExecOutcome | null, entryPoint: string)
     completion_kind: answer.extracted?.kind ?? "none",
     completion: answer.extracted?.completion.slice(0, MAX_COMPLETION_CHARS) ?? "",
     agent_seconds: Number(answer.agentSeconds.toFixed(3)),
+    ...(answer.usage ? { usage: answer.usage } : {}),
   };
   if (answer.failure) {
     return { ...base, status: "error", failure_mode: answer.failure.mode, limit_breach: false, executed: false, duration_ms: null, error: answer.failure.message };
@@ -148,7 +158,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
       const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
       const answers: Answer[] = [];
       if (ctx.options.predictions) answers.push(...(await fileAnswers(ctx.options.predictions, item.problem.task_id)));
-      else for (let i = 0; i < n && !ctx.signal.aborted; i++) answers.push(await ask(item.problem, ctx, datasetOf(ctx.options)));
+      else for (let i = 0; i < n && !ctx.signal.aborted; i++) answers.push(await ask(item.problem, ctx, datasetOf(ctx.options), i));
 
       const runnable = answers
         .map((a, index) => ({ a, index }))
@@ -166,6 +176,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
         });
       }
       const samples = answers.map((a, i) => record(a, outcomes[i] ?? null, item.problem.entry_point));
+      const usage = answers.reduce<TokenUsage | undefined>((sum, a) => addUsage(sum, a.usage), undefined);
       const numCorrect = samples.filter((s) => s.status === "passed").length;
       const firstBad = samples.find((s) => s.status !== "passed");
       // A stopped run leaves this item unfinished: the runner neither counts nor checkpoints a canceled row.
@@ -181,6 +192,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
         error: typeof firstBad?.["error"] === "string" ? firstBad["error"] : null,
         n: samples.length,
         num_correct: numCorrect,
+        ...(usage ? { usage } : {}),
         samples,
       };
     },

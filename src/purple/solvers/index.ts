@@ -8,6 +8,7 @@ import type { Logger } from "../../util/logger.js";
 import { createEchoSolver } from "./echo.js";
 import { createGoldSolver } from "./gold.js";
 import { createOpenAISolver } from "./openai.js";
+import type { OpenAIFlagValues } from "./openai-settings.js";
 
 /** Options every solver factory receives (from the purple CLI flags / env). */
 export interface SolverOptions {
@@ -17,6 +18,8 @@ export interface SolverOptions {
   datasets?: string[];
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** `openai` mode's checked flags (sampling, client timeout/retries, base URL). */
+  openai?: OpenAIFlagValues;
 }
 
 export type SolverFactory = (options: SolverOptions) => Solver | Promise<Solver>;

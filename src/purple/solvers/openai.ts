@@ -1,116 +1,189 @@
 /**
  * `openai` mode: answer with an OpenAI-compatible chat-completions endpoint
- * (`POST {OPENAI_BASE_URL}/chat/completions`, bearer OPENAI_API_KEY,
- * `--model`). Transient failures (HTTP 429, 5xx, network errors, a request
- * timeout) are retried with exponential backoff, bounded; a `Retry-After`
- * header (seconds) is honoured up to the cap. Other HTTP errors fail at once.
+ * (api.openai.com, or a local llama.cpp / vLLM / Ollama server through
+ * `--base-url`), on the official `openai` client.
+ *
+ * - One A2A request → one chat completion (no `n` sent). The runner asks the
+ *   participant once per sample (HumanEval's `n`), so pass@k samples are
+ *   independent requests; with `--seed S`, sample i (the request's
+ *   `sample_index`) is sent seed S + i, so the samples differ yet replay.
+ * - Transient HTTP failures (429, 408, 409, 5xx), connection errors and
+ *   request timeouts are retried by the client itself (`--max-retries`,
+ *   exponential backoff honouring `Retry-After`); `--timeout-seconds` bounds
+ *   each request.
+ * - A reply without content is the model's failure, reported as a typed
+ *   error (the task ends `failed`, the runner scores it "no code"): a refusal
+ *   and a reply cut by the token limit (reasoning models spend it thinking)
+ *   fail at once; any other content-less reply is asked again
+ *   `--empty-reply-retries` times first.
+ * - Token usage (summed over the requests an answer took) goes back with the
+ *   answer (src/a2a/usage.ts), and with a content-less failure too (what the
+ *   reasoning cost); the runner records it per completion.
  */
-import type { Solver, SolverReply } from "../solver.js";
+import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from "openai";
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { Solver, SolverInput, SolverReply } from "../solver.js";
 import type { SolverOptions } from "./index.js";
-import { BenchError, UsageError, errorMessage } from "../../util/errors.js";
-import { silentLogger } from "../../util/logger.js";
+import { BenchError, errorMessage } from "../../util/errors.js";
+import { silentLogger, type Logger } from "../../util/logger.js";
+import { addUsage, type TokenUsage } from "../../a2a/usage.js";
+import { resolveOpenAISettings, type OpenAIFlagValues, type OpenAISettings } from "./openai-settings.js";
 
-export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
-/** Total attempts per answer (1 + retries). */
-export const DEFAULT_ATTEMPTS = 5;
-/** First backoff delay, ms; doubled each retry, capped at MAX_BACKOFF_MS. */
-export const DEFAULT_BACKOFF_MS = 1000;
-export const MAX_BACKOFF_MS = 30_000;
-/** One HTTP request's time limit, ms (long completions take a while). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+export type OpenAIErrorCode =
+  | "E_OPENAI_HTTP"
+  | "E_OPENAI_TIMEOUT"
+  | "E_OPENAI_CONNECTION"
+  | "E_OPENAI_NO_CONTENT"
+  | "E_OPENAI_TRUNCATED"
+  | "E_OPENAI_REFUSAL";
 
-export const SYSTEM_PROMPT =
-  "You are a careful software engineer. Answer the task exactly as asked; put code in one fenced code block.";
-
-export interface OpenAISolverOptions extends SolverOptions {
-  attempts?: number;
-  backoffMs?: number;
-  requestTimeoutMs?: number;
-}
-
-/** Failure of the chat endpoint (after retries, or not retryable). */
+/** Failure of the chat endpoint or of the model's reply (after the client's retries). */
 export class OpenAIError extends BenchError {
+  declare readonly code: OpenAIErrorCode;
+  /** HTTP status, when the server answered with an error. */
   readonly status: number | null;
-  constructor(message: string, status: number | null, options?: { cause?: unknown }) {
-    super("E_OPENAI", message, options);
+  /** Tokens the failed answer still cost (content-less replies), summed over its requests. */
+  usage: TokenUsage | undefined;
+  constructor(code: OpenAIErrorCode, message: string, status: number | null = null, options?: { cause?: unknown }) {
+    super(code, message, options);
     this.status = status;
   }
 }
 
-const isTransient = (status: number): boolean => status === 429 || status >= 500;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+export interface OpenAISolverOptions extends SolverOptions {
+  /** Checked flag values (src/cli/purple.ts); env and defaults fill the rest. */
+  openai?: OpenAIFlagValues;
 }
 
-/** Create the openai solver; throws UsageError when no model is named. */
-export function createOpenAISolver(options: OpenAISolverOptions = {}): Solver {
-  const env = options.env ?? process.env;
-  const logger = options.logger ?? silentLogger();
-  const model = options.model ?? env["OPENAI_MODEL"];
-  if (!model) throw new UsageError("openai mode needs --model (or OPENAI_MODEL)");
-  const baseUrl = (env["OPENAI_BASE_URL"] ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-  const apiKey = env["OPENAI_API_KEY"];
-  if (!apiKey && baseUrl === DEFAULT_BASE_URL) throw new UsageError("openai mode needs OPENAI_API_KEY");
-  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-  const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
-  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+/** The sample index the runner put in the request (`sample_index` in its data or metadata), else 0. */
+export function sampleIndex(input: SolverInput): number {
+  for (const source of [input.data, input.metadata]) {
+    const v = source?.["sample_index"];
+    if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
+  }
+  return 0;
+}
+
+/** The chat-completions request body for one answer. */
+export function chatRequest(settings: OpenAISettings, input: SolverInput): ChatCompletionCreateParamsNonStreaming {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (settings.systemPrompt !== "") messages.push({ role: "system", content: settings.systemPrompt });
+  messages.push({ role: "user", content: input.text });
+  const body: ChatCompletionCreateParamsNonStreaming = { model: settings.model, messages };
+  if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  if (settings.topP !== undefined) body.top_p = settings.topP;
+  if (settings.maxTokens !== undefined) body.max_tokens = settings.maxTokens;
+  if (settings.maxCompletionTokens !== undefined) body.max_completion_tokens = settings.maxCompletionTokens;
+  if (settings.seed !== undefined) body.seed = settings.seed + sampleIndex(input);
+  return body;
+}
+
+function usageOf(completion: ChatCompletion): TokenUsage | undefined {
+  // A server may answer 200 with anything (even `null`): every read is guarded.
+  const u = completion?.usage;
+  if (!u || typeof u.prompt_tokens !== "number" || typeof u.completion_tokens !== "number" || typeof u.total_tokens !== "number") return undefined;
+  const usage: TokenUsage = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens, requests: 1 };
+  const reasoning = u.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === "number") usage.reasoning_tokens = reasoning;
+  return usage;
+}
+
+/** The answer text of a completion, or the typed reason there is none (`retry`: worth asking again). */
+function contentOf(completion: ChatCompletion): { text: string } | { error: OpenAIError; retry: boolean } {
+  const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
+  if (!choice) return { error: new OpenAIError("E_OPENAI_NO_CONTENT", "chat completion without choices"), retry: true };
+  const message = choice.message as ChatCompletion.Choice["message"] & { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof message?.content === "string" && message.content !== "") return { text: message.content };
+  if (typeof message?.refusal === "string" && message.refusal !== "") {
+    return { error: new OpenAIError("E_OPENAI_REFUSAL", `the model refused: ${message.refusal.slice(0, 300)}`), retry: false };
+  }
+  const reasoning = message?.reasoning_content ?? message?.reasoning;
+  const thought = typeof reasoning === "string" && reasoning !== "" ? ` after ${reasoning.length} characters of reasoning` : "";
+  if (choice.finish_reason === "length") {
+    return {
+      error: new OpenAIError("E_OPENAI_TRUNCATED", `the reply hit the token limit with no content${thought} (raise --max-completion-tokens / --max-tokens)`),
+      retry: false,
+    };
+  }
+  const calls = message?.tool_calls?.length ? `, ${message.tool_calls.length} tool call(s) though no tools were offered` : "";
+  return { error: new OpenAIError("E_OPENAI_NO_CONTENT", `the reply had no content (finish_reason ${choice.finish_reason ?? "none"}${thought}${calls})`), retry: true };
+}
+
+/** The client's error as ours; an abort passes through untouched. */
+function typed(err: unknown, settings: OpenAISettings): unknown {
+  if (err instanceof APIUserAbortError) return err;
+  if (err instanceof APIConnectionTimeoutError) {
+    return new OpenAIError("E_OPENAI_TIMEOUT", `no reply from ${settings.baseUrl} within ${settings.timeoutMs / 1000} s (after ${settings.maxRetries} retries)`, null, { cause: err });
+  }
+  if (err instanceof APIConnectionError) {
+    return new OpenAIError("E_OPENAI_CONNECTION", `cannot reach ${settings.baseUrl} (after ${settings.maxRetries} retries): ${errorMessage(err.cause ?? err)}`, null, { cause: err });
+  }
+  if (err instanceof APIError) {
+    const status = typeof err.status === "number" ? err.status : null;
+    return new OpenAIError("E_OPENAI_HTTP", `chat completion failed: ${errorMessage(err).slice(0, 500)}`, status, { cause: err });
+  }
+  return err;
+}
+
+/** The client's log lines into our logger (the client would write to the console). */
+function clientLogger(logger: Logger) {
+  const at = (level: "error" | "warn" | "info" | "debug") => (message: string, ...rest: unknown[]) =>
+    logger[level](rest.length > 0 ? { detail: rest.map((r) => (r instanceof Error ? r.message : r)) } : {}, `openai client: ${message}`);
+  return { error: at("error"), warn: at("warn"), info: at("info"), debug: at("debug") };
+}
+
+/** Create the solver from resolved settings (tests) or options (the mode table). */
+export function createOpenAISolverFromSettings(settings: OpenAISettings, logger: Logger = silentLogger()): Solver {
+  const client = new OpenAI({
+    // Local servers take any key; the client insists on one.
+    apiKey: settings.apiKey ?? "no-key",
+    baseURL: settings.baseUrl,
+    timeout: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+    logger: clientLogger(logger),
+    logLevel: "warn",
+  });
+  let warnedGreedy = false;
 
   return {
     mode: "openai",
     async solve(input, signal): Promise<SolverReply> {
-      const body = JSON.stringify({
-        model,
-        messages: [
-          { role: "system", content: SYSTEM_PROMPT },
-          { role: "user", content: input.text },
-        ],
-      });
-      let last = "";
-      let lastStatus: number | null = null;
-      for (let attempt = 0; attempt < attempts; attempt++) {
-        let delay = Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** attempt);
-        try {
-          const res = await fetch(`${baseUrl}/chat/completions`, {
-            method: "POST",
-            headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-            body,
-            signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
-          });
-          if (res.ok) {
-            const json = (await res.json()) as { choices?: Array<{ message?: { content?: unknown } }> };
-            const content = json.choices?.[0]?.message?.content;
-            if (typeof content !== "string") throw new OpenAIError("chat completion without choices[0].message.content", res.status);
-            return { text: content };
-          }
-          const text = (await res.text()).slice(0, 500);
-          lastStatus = res.status;
-          last = `HTTP ${res.status}: ${text}`;
-          if (!isTransient(res.status)) throw new OpenAIError(`chat completion failed: ${last}`, res.status);
-          const retryAfter = Number(res.headers.get("retry-after"));
-          if (Number.isFinite(retryAfter) && retryAfter > 0) delay = Math.min(MAX_BACKOFF_MS, retryAfter * 1000);
-        } catch (err) {
-          if (err instanceof OpenAIError || signal.aborted) throw err;
-          last = errorMessage(err); // network error or request timeout: transient
-          lastStatus = null;
-        }
-        if (attempt + 1 < attempts) {
-          logger.warn({ attempt: attempt + 1, delay_ms: delay, error: last }, "chat completion failed; retrying");
-          await sleep(delay, signal);
-        }
+      const body = chatRequest(settings, input);
+      if (!warnedGreedy && settings.temperature === 0 && sampleIndex(input) > 0) {
+        warnedGreedy = true;
+        logger.warn({ temperature: 0 }, "several samples per task at temperature 0 are near-identical: pass@k over them means little (set --temperature)");
       }
-      throw new OpenAIError(`chat completion failed after ${attempts} attempts: ${last}`, lastStatus);
+      let usage: TokenUsage | undefined;
+      for (let ask = 0; ; ask++) {
+        let completion: ChatCompletion;
+        try {
+          completion = await client.chat.completions.create(body, { signal });
+        } catch (err) {
+          const e = typed(err, settings);
+          if (e instanceof OpenAIError) e.usage = usage; // what earlier content-less asks cost
+          throw e;
+        }
+        usage = addUsage(usage, usageOf(completion));
+        const got = contentOf(completion);
+        if ("text" in got) {
+          return {
+            text: got.text,
+            ...(usage ? { usage } : {}),
+            metadata: { model: completion.model ?? settings.model, finish_reason: completion.choices[0]?.finish_reason ?? null },
+          };
+        }
+        if (!got.retry || ask >= settings.emptyReplyRetries) {
+          got.error.usage = usage;
+          throw got.error;
+        }
+        logger.warn({ ask: ask + 1, error: got.error.message }, "content-less chat completion; asking again");
+      }
     },
   };
+}
+
+/** Create the openai solver; throws UsageError when settings are missing or malformed. */
+export function createOpenAISolver(options: OpenAISolverOptions = {}): Solver {
+  const settings = resolveOpenAISettings(options.model, options.openai ?? {}, options.env ?? process.env);
+  return createOpenAISolverFromSettings(settings, options.logger ?? silentLogger());
 }

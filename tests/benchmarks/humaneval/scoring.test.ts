@@ -13,12 +13,13 @@ import { buildProgram } from "../../../src/benchmarks/humaneval/program.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import type { TokenUsage } from "../../../src/a2a/usage.js";
 
 const problem = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root");
 if (!problem) throw new Error("fixture problem missing");
 const item: HumanEvalItem = { id: problem.task_id, problem };
 
-function scripted(replies: string[]): Participant & { asked: ParticipantRequest[] } {
+function scripted(replies: string[], usage?: TokenUsage): Participant & { asked: ParticipantRequest[] } {
   let i = 0;
   const asked: ParticipantRequest[] = [];
   return {
@@ -26,7 +27,7 @@ function scripted(replies: string[]): Participant & { asked: ParticipantRequest[
     asked,
     async ask(req) {
       asked.push(req);
-      return { text: replies[i++ % replies.length] ?? "", data: [], state: "completed" };
+      return { text: replies[i++ % replies.length] ?? "", data: [], state: "completed", ...(usage ? { usage } : {}) };
     },
     async close() {},
   };
@@ -44,9 +45,9 @@ const options = (over: Partial<RunOptions> = {}): RunOptions => ({
   benchmark: "humaneval", run_id: "t", out: "/nonexistent", dataset: "sample", n: 1, k: [1], per_task_timeout_seconds: 3, ...over,
 });
 
-async function evaluate(replies: string[], over: Partial<RunOptions> = {}) {
+async function evaluate(replies: string[], over: Partial<RunOptions> = {}, usage?: TokenUsage) {
   const def = createHumanEvalBenchmark();
-  const participant = scripted(replies);
+  const participant = scripted(replies, usage);
   const row = await def.evaluate(item, {
     options: options(over), sandbox, participant, logger: silentLogger(), signal: new AbortController().signal, workDir: "/nonexistent",
   });
@@ -62,7 +63,7 @@ describe("HumanEval scoring (real sandbox)", () => {
     const { participant } = await evaluate(["```python\n" + problem.canonical_solution + "```"]);
     const req = participant.asked[0];
     expect(req?.text).toContain(problem.prompt);
-    expect(req?.data).toEqual({ benchmark: "humaneval", task_id: problem.task_id, entry_point: "digit_root", dataset: "sample" });
+    expect(req?.data).toEqual({ benchmark: "humaneval", task_id: problem.task_id, entry_point: "digit_root", dataset: "sample", sample_index: 0 });
     expect(req?.metadata).toEqual(req?.data);
   });
 
@@ -108,8 +109,14 @@ describe("HumanEval scoring (real sandbox)", () => {
   it("asks n times and scores pass@k over the n completions", async () => {
     const good = "```python\n" + problem.canonical_solution + "```";
     const bad = "```python\n    return -1\n```";
-    const { row } = await evaluate([good, bad, bad, good], { n: 4, k: [1, 2, 5] });
+    const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, requests: 1 };
+    const { row, participant } = await evaluate([good, bad, bad, good], { n: 4, k: [1, 2, 5] }, usage);
     expect(row).toMatchObject({ n: 4, num_correct: 2, status: "failed", passed: false });
+    // Each sample is its own request, numbered, so a seeded participant can vary its seed per sample.
+    expect(participant.asked.map((r) => r.data?.["sample_index"])).toEqual([0, 1, 2, 3]);
+    // Token usage: per completion, and summed on the row.
+    expect((row["samples"] as Array<{ usage?: unknown }>).map((x) => x.usage)).toEqual([usage, usage, usage, usage]);
+    expect(row["usage"]).toEqual({ prompt_tokens: 400, completion_tokens: 80, total_tokens: 480, requests: 4 });
     const agg = aggregateHumanEval([row], options({ n: 4, k: [1, 2, 5] }));
     const pk = agg["pass_at_k"] as Record<string, number | null>;
     expect(pk["pass@1"]).toBeCloseTo(0.5, 12);
