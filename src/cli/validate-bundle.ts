@@ -18,11 +18,12 @@ export function parseValidateArgs(argv: string[]): { file: string } {
 
 export const command: CliCommand = {
   name: "validate-bundle",
-  summary: "check an evaluation bundle (or a saved JSON-RPC response) against the schemas",
+  summary: "check an evaluation bundle (or a saved JSON-RPC response or smoke response file) against the schemas",
   usage: `Usage: a2a-bench validate-bundle FILE
 
-FILE is a bare evaluation bundle or a saved JSON-RPC response / task whose
-evaluation_bundle artifact holds it (DataPart or JSON TextPart). Checked against
+FILE is a bare evaluation bundle, a saved JSON-RPC response / task whose
+evaluation_bundle artifact holds it (DataPart or JSON TextPart), or the response
+file the smoke client saves (results/smoke/<time>-response.json: its stream events). Checked against
 schemas/evaluation_bundle.schema.json and smi_bench's v1 schema.
 Exit: 0 valid, 1 invalid (each error with its JSON path), 2 unreadable or usage error.
 `,

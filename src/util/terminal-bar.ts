@@ -30,6 +30,7 @@ export class TerminalBar {
         noTTYOutput: false,
         gracefulExit: false, // the command's own SIGINT handling stops us (close in `finally`)
         fps: 10,
+        barsize: 30,
       },
       cliProgress.Presets.shades_classic,
     );
@@ -40,13 +41,25 @@ export class TerminalBar {
     if (this.stopped) return;
     if (this.bar) {
       this.bar.setTotal(total);
-      this.bar.update(value, payload);
-    } else this.bar = this.multi.create(total, value, payload);
+      this.bar.update(value, this.fit(payload));
+    } else this.bar = this.multi.create(total, value, this.fit(payload));
   }
 
   update(value: number, payload: Record<string, unknown>): void {
     if (this.stopped || !this.bar) return;
-    this.bar.update(value, payload);
+    this.bar.update(value, this.fit(payload));
+  }
+
+  /**
+   * Shorten a `last` payload so the bar line stays on one row (a wrapped bar
+   * line could not be redrawn in place): what is left of the terminal's width
+   * after about 70 columns of bar and counters, at least 10.
+   */
+  private fit(payload: Record<string, unknown>): Record<string, unknown> {
+    const last = payload["last"];
+    if (typeof last !== "string") return payload;
+    const room = Math.max(10, ((this.out as { columns?: number }).columns ?? 80) - 70);
+    return last.length <= room ? payload : { ...payload, last: last.slice(0, room - 1) + "…" };
   }
 
   get active(): boolean {
