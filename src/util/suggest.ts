@@ -1,13 +1,13 @@
 /**
  * "Did you mean" for a mistyped command or flag: the closest known name by
  * Levenshtein distance, offered only when it is close enough to be a typo
- * (at most a third of the word's length, at least 1, at most 3 edits).
+ * (a third of the word's length rounded up, at most 3 edits).
  */
 import { distance } from "fastest-levenshtein";
 
 /** The closest of `known` to `input`, or undefined when none is plausibly meant. */
 export function closestName(input: string, known: readonly string[]): string | undefined {
-  const budget = Math.min(3, Math.max(1, Math.floor(input.length / 3)));
+  const budget = Math.min(3, Math.max(1, Math.ceil(input.length / 3)));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of known) {
