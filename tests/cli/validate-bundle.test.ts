@@ -57,6 +57,11 @@ describe("validate-bundle CLI (built dist)", () => {
     expect(ok.stdout).toBe("valid: humaneval run r1, exit_code 0 (bundle from saved stream: events[].result.artifact[name=evaluation_bundle])\n");
     expect(ok.status).toBe(0);
 
+    // The same stream as `curl -N` prints it (SSE `data:` lines).
+    const capture = join(dir, "stream.txt");
+    writeFileSync(capture, saved.events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+    expect(run(capture).stdout).toMatch(/^valid: humaneval run r1, exit_code 0 \(bundle from saved stream/);
+
     writeFileSync(file, JSON.stringify({ ...saved, final_state: "failed", events: saved.events.slice(0, 1) }));
     const none = run(file);
     expect(none.status).toBe(2);
