@@ -18,6 +18,8 @@ esac
 missing=()   # apt package names
 why=()       # one line per missing package: what needs it
 need() { missing+=("$1"); why+=("  $1: $2"); }
+# has_module PYTHON MODULE: the module is importable (found, not imported: fast).
+has_module() { "$1" -c "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('$2') else 1)" >/dev/null 2>&1; }
 
 # The local sandbox: bubblewrap is the full isolation (without it runs fall back to a weaker one);
 # unshare/setpriv/prlimit (util-linux) are its fallback, uid drop and resource limits.
@@ -26,11 +28,11 @@ command -v unshare >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 && comm
   need util-linux "unshare, setpriv, prlimit (sandbox fallback, uid drop, resource limits)"
 command -v python3 >/dev/null 2>&1 || need python3 "python3, which runs HumanEval/RedCode/SWE-bench programs"
 # SWE-bench's sample repositories run their tests with pytest.
-python3 -c 'import pytest' >/dev/null 2>&1 || need python3-pytest "pytest for python3 (SWE-bench tests)"
+has_module python3 pytest || need python3-pytest "pytest for python3 (SWE-bench tests)"
 # RedCode-Exec programs import psutil/requests; the RedCode wrapper uses the first python3 that has them.
 if [ -x /usr/bin/python3 ]; then
-  /usr/bin/python3 -c 'import psutil' >/dev/null 2>&1 || need python3-psutil "psutil for /usr/bin/python3 (RedCode-Exec programs)"
-  /usr/bin/python3 -c 'import requests' >/dev/null 2>&1 || need python3-requests "requests for /usr/bin/python3 (RedCode-Exec programs)"
+  has_module /usr/bin/python3 psutil || need python3-psutil "psutil for /usr/bin/python3 (RedCode-Exec programs)"
+  has_module /usr/bin/python3 requests || need python3-requests "requests for /usr/bin/python3 (RedCode-Exec programs)"
 elif ! command -v python3 >/dev/null 2>&1; then
   need python3-psutil "psutil (RedCode-Exec programs)"
   need python3-requests "requests (RedCode-Exec programs)"
