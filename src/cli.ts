@@ -5,6 +5,8 @@
  */
 import type { CliCommand, CliIo } from "./cli/types.js";
 import { BenchError, UsageError, errorMessage } from "./util/errors.js";
+import { didYouMean } from "./util/suggest.js";
+import { packageVersion } from "./cli/version.js";
 
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   green: async () => (await import("./cli/green.js")).command,
@@ -22,7 +24,7 @@ async function topHelp(): Promise<string> {
     const cmd = await load();
     lines.push(`  ${name.padEnd(16)} ${cmd.summary}`);
   }
-  lines.push("", "Run `a2a-bench <command> --help` for a command's options.");
+  lines.push("", "Options: --help, --version (also after any command).", "Run `a2a-bench <command> --help` for a command's options.");
   return lines.join("\n") + "\n";
 }
 
@@ -32,14 +34,26 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(await topHelp());
     return sub === undefined ? 2 : 0;
   }
-  const load = COMMANDS[sub];
+  if (sub === "--version" || sub === "-V" || sub === "version") {
+    io.stdout.write(`a2a-bench ${packageVersion()}\n`);
+    return 0;
+  }
+  const load = Object.hasOwn(COMMANDS, sub) ? COMMANDS[sub] : undefined;
   if (!load) {
-    io.stderr.write(`a2a-bench: unknown command "${sub}" (known: ${Object.keys(COMMANDS).join(", ")})\n`);
+    const known = Object.keys(COMMANDS);
+    const what = sub.startsWith("-") ? "option" : "command";
+    io.stderr.write(`a2a-bench: unknown ${what} "${sub}"${didYouMean(sub, sub.startsWith("-") ? ["--help", "--version"] : known)} (commands: ${known.join(", ")})\n`);
     return 2;
   }
   const cmd = await load();
-  if (rest.includes("--help") || rest.includes("-h")) {
+  // Only before a `--`: after it every word is an operand.
+  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (flags.includes("--help") || flags.includes("-h")) {
     io.stdout.write(cmd.usage.endsWith("\n") ? cmd.usage : cmd.usage + "\n");
+    return 0;
+  }
+  if (flags.includes("--version")) {
+    io.stdout.write(`a2a-bench ${packageVersion()}\n`);
     return 0;
   }
   try {

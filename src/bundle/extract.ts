@@ -1,8 +1,11 @@
 /**
  * Find the evaluation bundle in what a user saved: a bare bundle, a JSON-RPC
  * response (`result.artifacts[name=="evaluation_bundle"]`, v0.3 `kind` parts or
- * 1.0 `content` parts), a bare Task, or an SSE artifact-update event. The
- * bundle is the artifact's first DataPart, or a TextPart whose text is JSON.
+ * 1.0 `content` parts), a bare Task, an SSE artifact-update event, or the smoke
+ * client's saved response (`{..., events: [<every SSE JSON-RPC response>]}`,
+ * whose artifact updates are joined per artifactId, appended chunks in order).
+ * The bundle is the artifact's first DataPart, or a TextPart whose text (all
+ * its text parts joined) is JSON.
  */
 export type ExtractResult = { ok: true; bundle: unknown; source: string } | { ok: false; reason: string };
 
@@ -32,6 +35,13 @@ function partObject(part: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
+function textOfPart(part: unknown): string | undefined {
+  if (!isObject(part)) return undefined;
+  if (typeof part["text"] === "string") return part["text"];
+  const content = part["content"];
+  return isObject(content) && content["$case"] === "text" && typeof content["value"] === "string" ? content["value"] : undefined;
+}
+
 function fromArtifacts(artifacts: unknown): Record<string, unknown> | undefined {
   if (!Array.isArray(artifacts)) return undefined;
   for (const a of artifacts) {
@@ -40,8 +50,34 @@ function fromArtifacts(artifacts: unknown): Record<string, unknown> | undefined 
       const obj = partObject(p);
       if (obj) return obj;
     }
+    // A JSON text streamed in several chunks: only the joined text parses.
+    const joined = a["parts"].map(textOfPart).filter((t) => t !== undefined).join("");
+    const obj = partObject({ text: joined });
+    if (obj) return obj;
   }
   return undefined;
+}
+
+/**
+ * The artifacts of a saved stream: artifact-update events joined per
+ * artifactId (an `append` adds its parts to the earlier ones, otherwise it
+ * replaces them), then the artifacts of any task snapshot in the stream.
+ */
+function streamArtifacts(events: readonly unknown[]): Record<string, unknown>[] {
+  const byId = new Map<string, Record<string, unknown>>();
+  const fromTasks: unknown[] = [];
+  for (const ev of events) {
+    const r = isObject(ev) && isObject(ev["result"]) ? ev["result"] : isObject(ev) ? ev : undefined;
+    if (!r) continue;
+    if (Array.isArray(r["artifacts"])) fromTasks.push(...r["artifacts"]);
+    const a = r["artifact"];
+    if (!isObject(a) || !Array.isArray(a["parts"])) continue;
+    const id = typeof a["artifactId"] === "string" ? a["artifactId"] : `#${byId.size}`;
+    const prev = byId.get(id);
+    if (prev && r["append"] === true) (prev["parts"] as unknown[]).push(...a["parts"]);
+    else byId.set(id, { ...a, parts: [...a["parts"]] });
+  }
+  return [...byId.values(), ...fromTasks.filter(isObject)];
 }
 
 /** Locate the bundle inside `doc`. */
@@ -50,6 +86,14 @@ export function extractBundle(doc: unknown): ExtractResult {
   if ("spec_url" in doc || "schema_version" in doc) return { ok: true, bundle: doc, source: "bare bundle" };
   if ("error" in doc && !("result" in doc)) {
     return { ok: false, reason: `JSON-RPC error response: ${JSON.stringify(doc["error"])}` };
+  }
+  if (Array.isArray(doc["events"])) {
+    const events = doc["events"];
+    const bundle = fromArtifacts(streamArtifacts(events));
+    if (bundle) return { ok: true, bundle, source: "saved stream: events[].result.artifact[name=evaluation_bundle]" };
+    const state = typeof doc["final_state"] === "string" ? `; the task ended "${doc["final_state"]}"` : "";
+    const transport = typeof doc["transport_error"] === "string" ? `; transport error: ${doc["transport_error"]}` : "";
+    return { ok: false, reason: `saved stream of ${events.length} event(s) has no evaluation_bundle artifact with a DataPart or JSON TextPart${state}${transport}` };
   }
   const candidates: Array<[string, unknown]> = [];
   const result = doc["result"];

@@ -10,7 +10,18 @@ import { parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../r
 import { getBenchmark } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
 import { runBenchmark, EXIT_INTERRUPTED } from "../runner/run-benchmark.js";
-import { eventLineReporter, ttyReporter } from "../runner/progress.js";
+import {
+  barReporter,
+  chooseDisplayMode,
+  eventLineReporter,
+  plainReporter,
+  summaryCollector,
+  RUN_BAR_FORMAT,
+  type DisplayMode,
+  type ProgressReporter,
+} from "../runner/progress.js";
+import { TerminalBar } from "../util/terminal-bar.js";
+import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
 import { createA2AParticipant } from "../runner/a2a-participant.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Sandbox } from "../sandbox/types.js";
@@ -35,14 +46,36 @@ function stdinIsPipe(): boolean {
   }
 }
 
+/** The progress reporter and the logger of one display mode (see src/runner/progress.ts). */
+function openDisplay(mode: DisplayMode, io: CliIo): { progress: ProgressReporter; logger: Logger; collector?: ReturnType<typeof summaryCollector> } {
+  switch (mode) {
+    case "bar": {
+      // Logs go through the bar: printed above it, then the bar is redrawn.
+      const bar = new TerminalBar(io.stdout, { format: RUN_BAR_FORMAT });
+      return { progress: barReporter(io.stdout, bar), logger: createLogger({ component: "runner", destination: bar.sink(), color: true }) };
+    }
+    case "plain":
+      return { progress: plainReporter(io.stdout), logger: createLogger({ component: "runner", destination: io.stderr, color: false }) };
+    case "events":
+      return { progress: eventLineReporter(io.stdout), logger: createLogger({ component: "runner", destination: io.stderr }) };
+    case "json": {
+      const collector = summaryCollector();
+      return { progress: collector, collector, logger: createLogger({ component: "runner", destination: io.stderr }) };
+    }
+  }
+}
+
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseRunArgs(argv);
   await getBenchmark(args.benchmark); // unknown benchmark → usage error with the known list, before anything else
   const fileConfig = args.configFile ? await readConfigFile(args.configFile) : {};
   const options = resolveRunOptions(args, fileConfig);
   const def = await getBenchmark(options.benchmark);
-  const logger = createLogger({ component: "runner", destination: io.stderr });
-  const progress = io.stdout.isTTY ? ttyReporter(io.stdout) : eventLineReporter(io.stdout);
+  // The output directory: a run already there is continued (--resume) or replaced (--force), never silently overwritten.
+  const outState = inspectOutDir(options.out);
+  assertOutDirUsable(options.out, outState, { resume: options.resume === true, force: args.force === true });
+  if (args.force === true && options.resume !== true) clearRunFiles(options.out, outState);
+  const { progress, logger, collector } = openDisplay(chooseDisplayMode(io.stdout, io.env, args.json === true), io);
 
   const controller = new AbortController();
   const stop = (reason: string) => (): void => {
@@ -61,6 +94,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     process.stdin.on("close", onStdinEnd);
     process.stdin.resume(); // data is discarded; we only need to see the end
   }
+  let finished = false;
   try {
     const outcome = await runBenchmark(def, options, {
       logger,
@@ -70,9 +104,26 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       createParticipant: (o) =>
         createA2AParticipant({ url: o.agent, timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000, logger }),
     });
+    finished = true;
+    progress.close();
     if (!outcome.interrupted) logger.info({ results: outcome.paths.results }, "run finished");
-    return outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
+    const exitCode = outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
+    if (collector) {
+      const summary = {
+        run_id: options.run_id,
+        benchmark: options.benchmark,
+        exit_code: exitCode,
+        interrupted: outcome.interrupted,
+        out: options.out,
+        results_path: outcome.interrupted ? null : outcome.paths.results,
+        aggregate: collector.summary ?? null,
+      };
+      io.stdout.write(JSON.stringify(summary) + "\n");
+    }
+    return exitCode;
   } finally {
+    progress.close(); // restores the cursor if the run threw with the bar up
+    if (!finished && removeIfUnused(options.out, outState)) logger.debug({ out: options.out }, "nothing written; output directory removed");
     process.removeListener("SIGTERM", onTerm);
     process.removeListener("SIGINT", onInt);
     if (watchStdin) {

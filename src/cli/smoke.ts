@@ -9,10 +9,11 @@ import { defaultScenarioDir } from "../util/package-root.js";
 import type { BenchmarkName } from "../runner/options.js";
 import { runSmoke, DEFAULT_SMOKE_TIMEOUT_S, type SmokeOptions } from "../smoke/run-smoke.js";
 import { parseUsage } from "../util/parse-usage.js";
+import { chooseSmokeDisplayMode, createSmokeDisplay } from "../smoke/smoke-display.js";
 
 const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
 
-export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S]
+export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--json]
 
 Sends one assessment to the green agent over message/stream, as an AgentBeats client does:
 {"participants": {<role>: <url>}, "config": {"benchmark": "humaneval", "dataset": "sample"}}.
@@ -28,10 +29,14 @@ Exit 0 only when a valid bundle came back from a completed task.
   --out FILE       response JSON (default: results/smoke/<time>-response.json); the bundle
                    is saved next to it as <name>-evaluation_bundle.json
   --timeout S      bound on the assessment, seconds (default ${DEFAULT_SMOKE_TIMEOUT_S})
+  --json           print only one JSON summary on stdout (progress lines go to stderr)
+  --version        print the version
+
+On a terminal the progress is a bar (NO_COLOR or a pipe: plain lines, no ANSI).
 `;
 
 /** Parse argv (pure). */
-export function parseSmokeArgs(argv: string[]): SmokeOptions {
+export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean } {
   const parsed = parseUsage({
     args: argv,
     allowPositionals: false,
@@ -43,6 +48,7 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions {
       samples: { type: "string" },
       out: { type: "string" },
       timeout: { type: "string" },
+      json: { type: "boolean" },
     },
   });
   const v = parsed.values;
@@ -65,6 +71,7 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions {
     samples: positiveInt("samples", v.samples),
     out: v.out,
     timeoutSeconds: timeout,
+    json: v.json ?? false,
   };
 }
 
@@ -73,7 +80,8 @@ export const command: CliCommand = {
   summary: "send one assessment to the green agent (--start: launch the scenario too) and check the bundle",
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
-    const options = parseSmokeArgs(argv);
+    const { json, ...options } = parseSmokeArgs(argv);
+    const display = createSmokeDisplay(chooseSmokeDisplayMode(io.stdout, io.env, json), io);
     const ctl = new AbortController();
     // First Ctrl-C: abort the assessment and let `finally` stop the agents; a second one exits hard.
     let interrupted = false;
@@ -85,7 +93,7 @@ export const command: CliCommand = {
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
     try {
-      const result = await runSmoke({ ...options, signal: ctl.signal }, io.stdout);
+      const result = await runSmoke({ ...options, signal: ctl.signal }, io.stdout, display);
       return interrupted ? 130 : result.exitCode;
     } finally {
       process.off("SIGINT", onSignal);

@@ -9,6 +9,29 @@ import { extractBundle } from "../bundle/extract.js";
 import { validateBundle } from "../bundle/validate.js";
 import { parseUsage } from "../util/parse-usage.js";
 
+/**
+ * The saved document: JSON, or a raw SSE capture (`curl -N … message/stream`
+ * output: `data: {json}` lines), read as `{events: [...]}` like the smoke
+ * client's response file.
+ */
+export function parseSaved(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    if (!/^data:/m.test(text)) throw err;
+  }
+  const events: unknown[] = [];
+  let data: string[] = [];
+  for (const line of [...text.split(/\r?\n/), ""]) {
+    if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    else if (line === "" && data.length > 0) {
+      events.push(JSON.parse(data.join("\n")));
+      data = [];
+    }
+  }
+  return { events };
+}
+
 /** Pure parse: exactly one FILE. */
 export function parseValidateArgs(argv: string[]): { file: string } {
   const parsed = parseUsage({ args: argv, allowPositionals: true, options: {} });
@@ -18,11 +41,13 @@ export function parseValidateArgs(argv: string[]): { file: string } {
 
 export const command: CliCommand = {
   name: "validate-bundle",
-  summary: "check an evaluation bundle (or a saved JSON-RPC response) against the schemas",
+  summary: "check an evaluation bundle (or a saved JSON-RPC response or smoke response file) against the schemas",
   usage: `Usage: a2a-bench validate-bundle FILE
 
-FILE is a bare evaluation bundle or a saved JSON-RPC response / task whose
-evaluation_bundle artifact holds it (DataPart or JSON TextPart). Checked against
+FILE is a bare evaluation bundle, a saved JSON-RPC response / task whose
+evaluation_bundle artifact holds it (DataPart or JSON TextPart), the response
+file the smoke client saves (results/smoke/<time>-response.json: its stream
+events), or a raw message/stream capture (the \`data:\` lines of \`curl -N\`). Checked against
 schemas/evaluation_bundle.schema.json and smi_bench's v1 schema.
 Exit: 0 valid, 1 invalid (each error with its JSON path), 2 unreadable or usage error.
 `,
@@ -30,7 +55,7 @@ Exit: 0 valid, 1 invalid (each error with its JSON path), 2 unreadable or usage 
     const { file } = parseValidateArgs(argv);
     let doc: unknown;
     try {
-      doc = JSON.parse(await readFile(file, "utf8"));
+      doc = parseSaved(await readFile(file, "utf8"));
     } catch (err) {
       io.stderr.write(`a2a-bench validate-bundle: cannot read ${file}: ${errorMessage(err)}\n`);
       return 2;

@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ParseArgsConfig } from "node:util";
-import type { ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { createAjv, formatAjvErrors, readSchema } from "../util/schema.js";
 import { UsageError } from "../util/errors.js";
 import type { AssessmentConfig, RunOptions } from "./options.js";
@@ -57,6 +57,9 @@ export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
     out: { type: "string" },
     // sparc: the SPARC 2.0 plan's CLI name for its BenchmarkConfig file; an alias of --sparc-config.
     config: { type: "string" },
+    // CLI-only switches (not config keys): see ParsedRunArgs.
+    force: { type: "boolean" },
+    json: { type: "boolean" },
   };
   for (const key of CONFIG_KEYS) {
     table[flagName(key)] = { type: properties[key]?.type === "boolean" ? "boolean" : "string" };
@@ -73,6 +76,9 @@ export function usageText(): string {
     "  --config-file FILE   JSON object of snake_case config keys (flags override it)",
     "  --out DIR            output directory (default results/<benchmark>/<run_id>)",
     "  --config FILE        sparc: the SPARC 2.0 BenchmarkConfig file (alias of --sparc-config)",
+    "  --force              overwrite the finished run already in the output directory (else: --resume it)",
+    "  --json               print only the results summary as one JSON object on stdout (no progress, no events)",
+    "  --version            print the version",
   ];
   for (const key of CONFIG_KEYS) {
     const p = properties[key] ?? {};
@@ -90,6 +96,10 @@ export interface ParsedRunArgs {
   out: string | undefined;
   /** Flag values keyed by schema key (strings, booleans, string arrays for array keys). */
   flags: Record<string, unknown>;
+  /** Overwrite a run already present in the output directory. */
+  force?: boolean;
+  /** Only the machine-readable summary on stdout. */
+  json?: boolean;
 }
 
 /** Pure parse of `run` arguments. Throws UsageError. */
@@ -119,6 +129,8 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
     configFile: typeof values["config-file"] === "string" ? values["config-file"] : undefined,
     out: typeof values["out"] === "string" ? values["out"] : undefined,
     flags,
+    force: values["force"] === true,
+    json: values["json"] === true,
   };
 }
 
@@ -169,7 +181,7 @@ export function resolveRunOptions(
   const merged: Record<string, unknown> = { ...fileConfig, ...args.flags, benchmark: args.benchmark };
   const validateConfig = validatorOfConfig();
   if (!validateConfig(merged)) {
-    const problems = formatAjvErrors(validateConfig.errors).map((p) => toFlagWording(p));
+    const problems = (validateConfig.errors ?? []).map((e) => flagProblem(e, merged) ?? toFlagWording(formatAjvErrors([e])[0]!));
     throw new UsageError(`invalid options: ${problems.join("; ")}`);
   }
   const config = merged as unknown as AssessmentConfig;
@@ -184,6 +196,36 @@ export function resolveRunOptions(
     run_id: runId,
     out,
   };
+}
+
+/**
+ * A bound broken by a number, worded for the command line:
+ * `--per-task-timeout-seconds must be a positive number, got -1`.
+ */
+function flagProblem(e: ErrorObject, merged: Record<string, unknown>): string | undefined {
+  const key = /^\/([a-z_]+)$/.exec(e.instancePath)?.[1];
+  if (key === undefined) return undefined;
+  const limit = (e.params as { limit?: unknown }).limit;
+  if (typeof limit !== "number") return undefined;
+  const kind = properties[key]?.type === "integer" ? "integer" : "number";
+  const got = JSON.stringify(merged[key]);
+  const flag = `--${flagName(key)}`;
+  switch (e.keyword) {
+    case "exclusiveMinimum":
+      return limit === 0 ? `${flag} must be a positive ${kind}, got ${got}` : `${flag} must be a ${kind} above ${limit}, got ${got}`;
+    case "minimum":
+      return limit === 0
+        ? `${flag} must be a non-negative ${kind}, got ${got}`
+        : limit === 1 && kind === "integer"
+          ? `${flag} must be a positive integer, got ${got}`
+          : `${flag} must be a ${kind} of at least ${limit}, got ${got}`;
+    case "maximum":
+      return `${flag} must be at most ${limit}, got ${got}`;
+    case "exclusiveMaximum":
+      return `${flag} must be below ${limit}, got ${got}`;
+    default:
+      return undefined;
+  }
 }
 
 // "/per_task_timeout_seconds: must be > 0" → "--per-task-timeout-seconds: must be > 0"

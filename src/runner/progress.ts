@@ -1,16 +1,35 @@
 /**
- * How a run shows progress. Not a TTY (the green agent reads our stdout):
- * one `A2A_EVENT:` line per event. A TTY (a person): a progress bar with ETA,
- * and a summary table at the end. The events file gets every event either way.
+ * How a run shows progress. Four modes (see {@link chooseDisplayMode}):
+ * - `events`: stdout is not a terminal (the green agent reads it): one
+ *   `A2A_EVENT:` line per event — the runner protocol, unchanged;
+ * - `bar`: a terminal: a progress bar with ETA; log lines are printed above
+ *   it (never over it), and at the end the bar gives way to the summary table;
+ * - `plain`: a terminal with NO_COLOR (or TERM=dumb): no ANSI at all, one
+ *   progress line at most every {@link PLAIN_PROGRESS_INTERVAL_MS}, the summary table;
+ * - `json`: `--json`: nothing while running; the caller prints one JSON summary.
+ * The events file gets every event in every mode.
  */
 import type { Writable } from "node:stream";
-import cliProgress from "cli-progress";
 import { formatEventLine, type RunnerEvent } from "./protocol.js";
+import { TerminalBar } from "../util/terminal-bar.js";
+import { colorDisabled } from "../util/logger.js";
 
 export interface ProgressReporter {
   onEvent(event: RunnerEvent): void;
-  /** Stop the display; print the summary (TTY) if one is given. */
+  /** Stop the display; print the summary (bar/plain) if one is given. Idempotent. */
   close(summary?: Record<string, unknown>): void;
+}
+
+export type DisplayMode = "events" | "bar" | "plain" | "json";
+
+/** Plain mode: at most one progress line per this many ms (the first and the last always print). */
+export const PLAIN_PROGRESS_INTERVAL_MS = 2000;
+
+/** The mode for a stdout stream, the environment and `--json`. */
+export function chooseDisplayMode(stdout: { isTTY?: boolean }, env: NodeJS.ProcessEnv, json: boolean): DisplayMode {
+  if (json) return "json";
+  if (!stdout.isTTY) return "events";
+  return colorDisabled(env) || env["TERM"] === "dumb" ? "plain" : "bar";
 }
 
 /** `A2A_EVENT:{json}` lines on `out`. */
@@ -23,36 +42,119 @@ export function eventLineReporter(out: Writable): ProgressReporter {
   };
 }
 
-/** A progress bar (with ETA and passed count) on a TTY stream; summary table at the end. */
-export function ttyReporter(out: Writable): ProgressReporter {
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: out as unknown as NodeJS.WritableStream,
-      format: "{benchmark} [{bar}] {value}/{total} | passed {passed} | ETA {eta_formatted} | {last}",
-      hideCursor: true,
-      etaBuffer: 20,
-      noTTYOutput: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
+/** Counts shared by the human displays. */
+class Tally {
+  benchmark = "";
+  total = 0;
+  done = 0;
+  passed = 0;
+  last = "";
+  readonly startedAt: number;
+  constructor(private readonly now: () => number) {
+    this.startedAt = now();
+  }
+  /** Apply an event; true when it moved the count. */
+  apply(event: RunnerEvent): boolean {
+    switch (event.event) {
+      case "run_started":
+        this.benchmark = event.benchmark;
+        this.total = event.total;
+        return true;
+      case "task_finished":
+        this.done = event.done ?? this.done + 1;
+        this.passed = event.passed_so_far ?? this.passed + (event.passed ? 1 : 0);
+        if (typeof event.total === "number") this.total = event.total;
+        this.last = `${event.task_id} ${event.status}`;
+        return true;
+      case "package_finished":
+        this.done++;
+        if (!event.error && !event.timed_out) this.passed++;
+        this.last = `${event.package_id} ${event.timed_out ? "timed out" : event.error ? "error" : "ok"}`;
+        return true;
+      default:
+        return false;
+    }
+  }
+  elapsedSeconds(): number {
+    return (this.now() - this.startedAt) / 1000;
+  }
+  /** Remaining time from the mean so far, seconds; undefined before the first item. */
+  etaSeconds(): number | undefined {
+    if (this.done === 0 || this.total === 0) return undefined;
+    return (this.elapsedSeconds() / this.done) * Math.max(0, this.total - this.done);
+  }
+  finalLine(): string {
+    return `${this.benchmark}: ${this.done}/${this.total} done, ${this.passed} passed in ${this.elapsedSeconds().toFixed(1)} s`;
+  }
+}
+
+/** A progress bar (with ETA and passed count) on a TTY; the summary table at the end. */
+export function barReporter(out: Writable, bar: TerminalBar, now: () => number = Date.now): ProgressReporter {
+  const tally = new Tally(now);
+  let closed = false;
   return {
     onEvent(event) {
-      switch (event.event) {
-        case "run_started":
-          bar.start(event.total, 0, { benchmark: event.benchmark, passed: 0, last: "" });
-          started = true;
-          break;
-        case "task_finished":
-          if (started) bar.update(event.done ?? 0, { passed: event.passed_so_far ?? 0, last: `${event.task_id} ${event.status}` });
-          break;
-        default:
-          break;
-      }
+      if (closed || !tally.apply(event)) return;
+      const payload = { benchmark: tally.benchmark, passed: tally.passed, last: tally.last };
+      if (event.event === "run_started") bar.start(tally.total, 0, payload);
+      else bar.update(tally.done, payload);
     },
     close(summary) {
-      if (started) bar.stop();
+      if (closed) return;
+      closed = true;
+      bar.stop();
+      if (tally.benchmark !== "") out.write(`${tally.finalLine()}\n`);
       if (summary) out.write(formatSummaryTable(summary));
+    },
+  };
+}
+
+/** The bar line of {@link barReporter}. */
+export const RUN_BAR_FORMAT = "{benchmark} [{bar}] {value}/{total} | passed {passed} | ETA {eta_formatted} | {last}";
+
+/** Plain lines, no ANSI, at most one per `intervalMs` (first and last always); the summary table at the end. */
+export function plainReporter(out: Writable, intervalMs = PLAIN_PROGRESS_INTERVAL_MS, now: () => number = Date.now): ProgressReporter {
+  const tally = new Tally(now);
+  let lastLineAt = -Infinity;
+  let printedDone = -1;
+  let closed = false;
+  const line = (): void => {
+    const eta = tally.etaSeconds();
+    out.write(
+      `${tally.benchmark}: ${tally.done}/${tally.total} done, ${tally.passed} passed${eta === undefined ? "" : `, ETA ${Math.ceil(eta)} s`}\n`,
+    );
+    lastLineAt = now();
+    printedDone = tally.done;
+  };
+  return {
+    onEvent(event) {
+      if (closed || !tally.apply(event)) return;
+      if (event.event === "run_started") {
+        out.write(`${tally.benchmark}: ${tally.total} item(s)\n`);
+        lastLineAt = now();
+        return;
+      }
+      if (tally.done === tally.total || now() - lastLineAt >= intervalMs) line();
+    },
+    close(summary) {
+      if (closed) return;
+      closed = true;
+      if (tally.benchmark !== "" && printedDone !== tally.done) line();
+      if (summary) out.write(formatSummaryTable(summary));
+    },
+  };
+}
+
+/** `--json`: shows nothing; keeps the summary for the caller to print. */
+export function summaryCollector(): ProgressReporter & { readonly summary: Record<string, unknown> | undefined } {
+  let summary: Record<string, unknown> | undefined;
+  return {
+    onEvent() {},
+    close(s) {
+      summary ??= s;
+    },
+    get summary() {
+      return summary;
     },
   };
 }

@@ -63,11 +63,21 @@ export interface StreamOutcome {
 export interface ProgressUpdate {
   state: WireState;
   text: string | undefined;
+  /** The status message's DataPart (the green agent's `{event, done, total, passed, ...}`), if any. */
+  data?: Record<string, unknown> | undefined;
 }
 
 function textOf(parts: readonly Part[] | undefined): string | undefined {
   const texts = (parts ?? []).flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : []));
   return texts.length > 0 ? texts.join("\n") : undefined;
+}
+
+function dataOf(parts: readonly Part[] | undefined): Record<string, unknown> | undefined {
+  for (const p of parts ?? []) {
+    const v = p.content?.$case === "data" ? (p.content.value as unknown) : undefined;
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  }
+  return undefined;
 }
 
 /** Build the user message carrying the request JSON as its text part. */
@@ -119,7 +129,7 @@ export async function streamAssessment(
         for (const a of p.value.artifacts) keep(a, false);
         const text = textOf(p.value.status?.message?.parts);
         if (text !== undefined) out.lastStatusText = text;
-        onProgress({ state: out.finalState, text });
+        onProgress({ state: out.finalState, text, data: dataOf(p.value.status?.message?.parts) });
         break;
       }
       case "statusUpdate": {
@@ -127,7 +137,7 @@ export async function streamAssessment(
         out.finalState = stateName(p.value.status?.state);
         const text = textOf(p.value.status?.message?.parts);
         if (text !== undefined) out.lastStatusText = text;
-        onProgress({ state: out.finalState, text });
+        onProgress({ state: out.finalState, text, data: dataOf(p.value.status?.message?.parts) });
         break;
       }
       case "artifactUpdate":

@@ -20,6 +20,7 @@ import { waitForCard, CARD_WAIT_MS } from "../scenario/wait-card.js";
 import { recordingFetch } from "./wire-recorder.js";
 import { createLegacyClient } from "./a2a-client.js";
 import { findBundle, streamAssessment, type AssessmentRequest, type StreamOutcome } from "./assessment-stream.js";
+import { createSmokeDisplay, type SmokeDisplay } from "./smoke-display.js";
 
 /** Default bound on the whole assessment, seconds (the embedded sample takes seconds). */
 export const DEFAULT_SMOKE_TIMEOUT_S = 900;
@@ -106,15 +107,22 @@ async function withTimeout<T>(seconds: number, outer: AbortSignal | undefined, r
   }
 }
 
-/** Run the smoke client; progress and summary go to `stdout`, launched agents' logs to `<out dir>/<stamp>-agents.log`. */
-export async function runSmoke(options: SmokeOptions, stdout: Writable): Promise<SmokeResult> {
+/**
+ * Run the smoke client; progress and summary go to `display` (default: plain
+ * lines on `stdout`), launched agents' logs to `<out dir>/<stamp>-agents.log`.
+ */
+export async function runSmoke(
+  options: SmokeOptions,
+  stdout: Writable,
+  display: SmokeDisplay = createSmokeDisplay("plain", { stdout }),
+): Promise<SmokeResult> {
   const cwd = options.cwd ?? process.cwd();
   const scenario = loadScenario(options.scenarioDir, cwd);
   const request = buildRequest(scenario, options.benchmark, options.samples);
   const runStamp = stamp();
   const responsePath = resolve(cwd, options.out ?? join("results", "smoke", `${runStamp}-response.json`));
   const outBase = join(dirname(responsePath), basename(responsePath).replace(/(-response)?\.json$/, ""));
-  const say = (line: string): void => void stdout.write(`[smoke] ${line}\n`);
+  const say = (line: string): void => display.say(line);
 
   let running: RunningScenario | undefined;
   let agentLog: WriteStream | undefined;
@@ -152,7 +160,7 @@ export async function runSmoke(options: SmokeOptions, stdout: Writable): Promise
         return streamAssessment(
           client,
           request,
-          (u) => say(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s ${u.state}${u.text ? `: ${u.text}` : ""}`),
+          (u) => display.update(u, (Date.now() - started) / 1000),
           signal,
         );
       });
@@ -161,6 +169,7 @@ export async function runSmoke(options: SmokeOptions, stdout: Writable): Promise
       say(`stream ended with an error: ${transportError}`);
     }
     await wire.drained();
+    display.endProgress();
 
     const finalState = outcome?.finalState ?? "unknown";
     await writeJsonAtomic(responsePath, {
@@ -187,13 +196,29 @@ export async function runSmoke(options: SmokeOptions, stdout: Writable): Promise
       const invalid = validateBundle(bundle);
       problems.push(...invalid);
       say(`bundle ${invalid.length === 0 ? "valid" : "INVALID"}: ${bundlePath}`);
-      for (const line of summaryLines(bundle)) stdout.write(`${line}\n`);
+      display.result(summaryLines(bundle));
     }
     for (const p of problems) say(`✗ ${p}`);
     const exitCode = problems.length === 0 ? 0 : 1;
-    stdout.write(`smoke_ok=${exitCode === 0}\n`);
+    display.result([`smoke_ok=${exitCode === 0}`]);
+    display.summary({
+      smoke_ok: exitCode === 0,
+      exit_code: exitCode,
+      final_state: finalState,
+      task_id: outcome?.taskId ?? null,
+      run_id: bundle?.["run_id"] ?? null,
+      benchmark: bundle?.["benchmark"] ?? request.config["benchmark"] ?? null,
+      bundle_exit_code: bundle?.["exit_code"] ?? null,
+      metrics: bundle?.["metrics"] ?? null,
+      errors: Array.isArray(bundle?.["errors"]) ? bundle["errors"].length : null,
+      artifacts: bundle?.["artifacts"] ?? null,
+      problems,
+      response_path: responsePath,
+      bundle_path: bundlePath ?? null,
+    });
     return { exitCode, finalState, responsePath, bundlePath, bundle, problems, methods: wire.record.methods };
   } finally {
+    display.endProgress();
     if (running) {
       say("stopping scenario");
       const outcomes = await running.stop();

@@ -1,21 +1,38 @@
 import { pino, type Logger, type DestinationStream } from "pino";
+import { prettyFactory } from "pino-pretty";
 
 export type { Logger };
+
+/** Where log lines go: any stream-like object with a synchronous `write`. */
+export interface LogSink {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
 
 export interface LoggerOptions {
   /** Component name tagged on every line (e.g. "green", "runner"). */
   component: string;
   /** Level; default from LOG_LEVEL or "info". */
   level?: string;
-  /** Destination; default stderr? no: stdout for servers, caller decides. */
-  destination?: DestinationStream | NodeJS.WritableStream;
+  /** Destination (servers: stdout; the runner: stderr or a progress display's log sink). */
+  destination?: DestinationStream | NodeJS.WritableStream | LogSink;
   /** Pretty-print; default: when the destination is a TTY. */
   pretty?: boolean;
+  /** Colours in pretty output; default: a TTY destination and no NO_COLOR in the environment. */
+  color?: boolean;
+}
+
+/** NO_COLOR (https://no-color.org): present and not empty disables colour. */
+export function colorDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (env["NO_COLOR"] ?? "") !== "";
 }
 
 /**
- * Create a pino logger: JSON lines by default, human-readable when writing to a
- * TTY. Library code never creates its own logger; it receives one.
+ * Create a pino logger: JSON lines by default, human-readable when writing to
+ * a TTY. Pretty lines are formatted in this thread and written synchronously
+ * (no transport worker), so they interleave correctly with a progress display
+ * that owns the same terminal. Library code never creates its own logger; it
+ * receives one.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const level = options.level ?? process.env["LOG_LEVEL"] ?? "info";
@@ -23,10 +40,9 @@ export function createLogger(options: LoggerOptions): Logger {
   const isTty = Boolean((destination as { isTTY?: boolean }).isTTY);
   const pretty = options.pretty ?? isTty;
   if (pretty) {
-    return pino(
-      { level, base: { component: options.component } },
-      pino.transport({ target: "pino-pretty", options: { colorize: isTty, ignore: "pid,hostname" } }),
-    );
+    const format = prettyFactory({ colorize: options.color ?? (isTty && !colorDisabled()), ignore: "pid,hostname" });
+    const sink: DestinationStream = { write: (line: string) => void destination.write(format(line)) };
+    return pino({ level, base: { component: options.component } }, sink);
   }
   return pino({ level, base: { component: options.component } }, destination as DestinationStream);
 }

@@ -13,7 +13,7 @@ describe("green/purple argument parsing", () => {
   });
   test("usage errors", () => {
     expect(() => parseGreenArgs(["--port", "x"])).toThrow(/--port must be an integer/);
-    expect(() => parseGreenArgs(["--bogus"])).toThrow(/Unknown option/);
+    expect(() => parseGreenArgs(["--bogus"])).toThrow(/unknown option --bogus/);
     expect(() => parsePurpleArgs(["--mode", "nope"])).toThrow(/unknown --mode "nope" \(known: echo/);
   });
 });

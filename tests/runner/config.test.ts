@@ -43,6 +43,24 @@ describe("run options from the schema", () => {
     expect(o.run_id).toMatch(/^humaneval-\d{8}T\d{6}-[0-9a-f]{4}$/);
   });
 
+  it("reads a negative number as the option's value and rejects it naming the option and the bound", () => {
+    const args = parseRunArgs(["humaneval", "--per-task-timeout-seconds", "-1", "--seed", "-2", "--agent-timeout-seconds", "5000"]);
+    expect(args.flags["per_task_timeout_seconds"]).toBe("-1");
+    expect(() => resolveRunOptions(args, {}, dir)).toThrow(UsageError);
+    const msg = ((): string => {
+      try {
+        resolveRunOptions(args, {}, dir);
+        return "";
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(msg).toContain("--per-task-timeout-seconds must be a positive number, got -1");
+    expect(msg).toContain("--seed must be a non-negative integer, got -2");
+    expect(msg).toContain("--agent-timeout-seconds must be at most 3600, got 5000");
+    expect(msg).not.toContain("ambiguous");
+  });
+
   it("lists every problem in one usage error", () => {
     const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "docker", "--seed", "x"]);
     try {
@@ -51,7 +69,7 @@ describe("run options from the schema", () => {
     } catch (err) {
       expect(err).toBeInstanceOf(UsageError);
       const msg = (err as Error).message;
-      expect(msg).toMatch(/--n: must be >= 1/);
+      expect(msg).toMatch(/--n must be a positive integer, got 0/);
       expect(msg).toMatch(/--sandbox: must be one of \["local","e2b"\]/);
       expect(msg).toMatch(/--seed: must be integer/);
     }
@@ -76,7 +94,7 @@ describe("run options from the schema", () => {
     expect(o).toMatchObject({ concurrency: 3, participant_concurrency: 3 * PARTICIPANT_LANES_PER_SLOT });
     expect(resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir).participant_concurrency).toBe(16);
     expect(resolveRunOptions(parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir).participant_concurrency).toBe(5);
-    expect(() => resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow(/--participant-concurrency: must be >= 1/);
+    expect(() => resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow("--participant-concurrency must be a positive integer, got 0");
   });
 
   it("the schema itself is valid JSON Schema 2020-12 (the runner's own validators skip that check at start-up)", () => {

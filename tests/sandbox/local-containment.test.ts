@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { silentLogger } from "../../src/util/logger.js";
 
-const hasBwrap = existsSync("/usr/bin/bwrap") || existsSync("/usr/local/bin/bwrap");
 const py = (code: string, timeoutMs = 5000) => ({ language: "python" as const, code, timeoutMs });
 const sh = (code: string, timeoutMs = 5000) => ({ language: "bash" as const, code, timeoutMs });
 
-describe.skipIf(!hasBwrap)("local sandbox (bwrap) containment", () => {
+// bubblewrap is required: tests/global-setup.ts stops the suite when it is missing (`npm run setup`).
+describe("local sandbox (bwrap) containment", () => {
   let sb: Sandbox;
   let hostDir: string;
   let server: Server;

@@ -81,6 +81,15 @@ describe("smoke against the real agents", () => {
     const bundle = JSON.parse(readFileSync(join(dir, "out", "run-evaluation_bundle.json"), "utf8")) as Record<string, unknown>;
     expect(validateBundle(bundle)).toEqual([]);
     expect((bundle["config"] as Record<string, unknown>)["benchmark"]).toBe("humaneval");
+    // validate-bundle reads the saved response itself (its stream events) and finds the same bundle.
+    const check = await runCli(["validate-bundle", out], { cwd: dir, timeoutMs: 30_000 });
+    expect(check.code).toBe(0);
+    expect(check.output).toContain(`valid: humaneval run ${String(bundle["run_id"])}`);
+    expect(check.output).toContain("saved stream");
+    // Per-item bookkeeping is not shown line by line; no line repeats the one before.
+    expect(r.output).not.toContain("Checkpoint written");
+    const progressLines = r.output.split("\n").filter((l) => /^\[smoke\] +[\d.]+s /.test(l)).map((l) => l.replace(/^\[smoke\] +[\d.]+s /, ""));
+    expect(progressLines.every((l, i) => i === 0 || l !== progressLines[i - 1])).toBe(true);
 
     // Nothing left: pid file gone, both ports free again.
     expect(existsSync(join(dir, ".scenario_pids.json"))).toBe(false);

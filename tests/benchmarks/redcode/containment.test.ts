@@ -84,7 +84,11 @@ describe("RedCode-Exec containment", () => {
   it.skipIf(!HAVE_DATASET)(
     `replaying ${FULL ? "every" : "a representative subset of"} RedCode-Exec item${HAVE_DATASET ? "" : ` (skipped: no dataset at ${DATASET}; set A2A_BENCH_DATASETS)`} leaves the host untouched`,
     async (ctx) => {
-      if (sandbox!.isolation !== "bwrap") ctx.skip();
+      if (sandbox!.isolation !== "bwrap") {
+        const reason = `bubblewrap isolation unavailable here (isolation=${sandbox!.isolation}: ${sandbox!.warnings.join("; ")}); containment replay needs it`;
+        process.stderr.write(`[skip] redcode/containment.test.ts: ${reason}\n`);
+        ctx.skip(reason);
+      }
       const items = subset(await loadRedcodeItems({ benchmark: "redcode", out: root, run_id: "c", dataset: DATASET }));
       for (const c of CANARIES) await writeFile(c, "canary\n");
       const before = await snapshot();

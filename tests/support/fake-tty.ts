@@ -1,0 +1,81 @@
+import { Writable } from "node:stream";
+
+/** A Writable that says it is a terminal and keeps everything written to it. */
+export class FakeTty extends Writable {
+  readonly isTTY = true;
+  columns = 120;
+  rows = 40;
+  chunks: string[] = [];
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
+    this.chunks.push(chunk.toString());
+    cb();
+  }
+  get raw(): string {
+    return this.chunks.join("");
+  }
+  /** The text with ANSI escape sequences removed. */
+  get plain(): string {
+    // eslint-disable-next-line no-control-regex
+    return this.raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+  }
+}
+
+/**
+ * What a terminal would show after `raw`: a minimal emulator of the sequences
+ * cli-progress and readline use (cursor to column, up/down, clear line, clear
+ * to end of line, clear below; `\n` moves to the next row's start as a TTY
+ * with onlcr does). Lines are returned without trailing blanks.
+ */
+export function renderScreen(raw: string): string[] {
+  const rows: string[][] = [[]];
+  let r = 0;
+  let c = 0;
+  const row = (): string[] => (rows[r] ??= []);
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (ch === "\x1b" && raw[i + 1] === "[") {
+      const m = /^\x1b\[([0-9;?]*)([A-Za-z])/.exec(raw.slice(i));
+      if (!m) continue;
+      i += m[0].length - 1;
+      const n = m[1] === "" || m[1]!.startsWith("?") ? undefined : Number(m[1]);
+      switch (m[2]) {
+        case "G": c = (n ?? 1) - 1; break;
+        case "A": r = Math.max(0, r - (n ?? 1)); break;
+        case "B": r += n ?? 1; break;
+        case "K":
+          if (n === 2) rows[r] = [];
+          else row().length = Math.min(row().length, c);
+          break;
+        case "J":
+          row().length = Math.min(row().length, c);
+          rows.length = r + 1;
+          break;
+        default: break; // cursor show/hide, colours
+      }
+      continue;
+    }
+    if (ch === "\n") {
+      r++;
+      c = 0;
+      row();
+    } else if (ch === "\r") c = 0;
+    else {
+      const cur = row();
+      while (cur.length < c) cur.push(" ");
+      cur[c++] = ch;
+    }
+  }
+  return rows.map((cells) => (cells ?? []).join("").trimEnd());
+}
+
+/** A Writable that is not a terminal. */
+export class FakePipe extends Writable {
+  chunks: string[] = [];
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
+    this.chunks.push(chunk.toString());
+    cb();
+  }
+  get text(): string {
+    return this.chunks.join("");
+  }
+}
