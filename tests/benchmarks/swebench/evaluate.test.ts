@@ -151,13 +151,25 @@ describe("swebench evaluate (sample set)", () => {
     expect(runReport(rows).error_ids).toEqual(["hang-1"]);
   });
 
-  it("a test run that reports no test at all is an infrastructure ERROR, not a model failure", async () => {
+  it("a test tool missing in the sandbox is a typed infrastructure ERROR found before the patch, never a model score", async () => {
     const inst = ds.instances[0]!;
     const bench = createSwebenchBenchmark();
-    const broken: Sandbox = { ...hostSandbox(), exec: async () => ({ exitCode: 1, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "/usr/bin/python3: No module named pytest\n" }) };
-    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: broken, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
-    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_test_run", patch_successfully_applied: true });
-    expect(String(row.error)).toContain("No module named pytest");
+    const broken: Sandbox = { ...hostSandbox(), exec: async () => ({ exitCode: 1, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "ModuleNotFoundError: No module named 'pytest'\n" }) };
+    const p = fixedParticipant(() => "```diff\n" + inst.patch + "```");
+    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: broken, participant: p, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_tool_missing", error_code: "E_SWEBENCH_TOOL_MISSING", submitted: false });
+    expect(String(row.error)).toContain("cannot import pytest");
+    expect(p.asked).toEqual([]);
+  });
+
+  it("with the tools present, a test run that reports no test (the patch broke it) is the model's: RESOLVED_NO, log void", async () => {
+    const inst = ds.instances[0]!;
+    const bench = createSwebenchBenchmark();
+    const real = hostSandbox();
+    // The probe (no workDir) runs for real; the test run in the tree prints nothing and fails.
+    const silent: Sandbox = { ...real, exec: async (req) => req.workDir === undefined ? real.exec(req) : { exitCode: 2, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "ImportError while loading conftest\n", stderrTail: "" } };
+    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: silent, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(row).toMatchObject({ status: "RESOLVED_NO", failure_mode: "model_no_test_results", log_void: "no_suite_evidence", patch_successfully_applied: false, submitted: true });
   });
 
   it("a participant that answers with prose only gets EMPTY_PATCH", async () => {
