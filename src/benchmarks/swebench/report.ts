@@ -165,7 +165,8 @@ export function aggregateSwebench(rows: ItemResult[], options?: Pick<RunOptions,
   const total = rows.length;
   const resolved = rows.filter((r) => r.status === "RESOLVED_FULL").length;
   const withPatch = rows.filter((r) => r["patch_exists"] === true && r.status !== "EMPTY_PATCH");
-  const applied = withPatch.filter((r) => r["patch_successfully_applied"] === true).length;
+  // git applied the patch (apply_strategy); rows without the field fall back on the report's flag.
+  const applied = withPatch.filter((r) => ("apply_strategy" in r ? typeof r["apply_strategy"] === "string" : r["patch_successfully_applied"] === true)).length;
   const counts: Record<string, number> = {};
   for (const r of rows) counts[r.status] = (counts[r.status] ?? 0) + 1;
   const report = runReport(rows);

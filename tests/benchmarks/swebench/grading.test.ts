@@ -41,7 +41,9 @@ describe("run report", () => {
     expect(checkAgainst("swebench_run_report.schema.json", r)).toEqual([]);
     const agg = aggregateSwebench(rows);
     expect(agg["resolved_rate"]).toBeCloseTo(1 / 6);
-    expect(agg["patch_apply_rate"]).toBeCloseTo(2 / 5);
+    // Items with a non-empty patch: a, b, d, e; applied: a, b (d timed out, but rows here carry no apply_strategy).
+    expect(agg["patch_apply_rate"]).toBeCloseTo(2 / 4);
+    expect(aggregateSwebench([row("x", "TIMEOUT", { apply_strategy: "git_apply" })])["patch_apply_rate"]).toBe(1);
   });
   it("lists advisory infrastructure signatures of unresolved instances only", () => {
     const r = runReport([
