@@ -7,12 +7,13 @@
  */
 import { readFile } from "node:fs/promises";
 import type { CliCommand, CliIo } from "./types.js";
-import { BenchError, UsageError, errorMessage } from "../util/errors.js";
+import { BenchError, UsageError, ValidationError, errorMessage } from "../util/errors.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { loadInstanceFile, type SwebenchInstance } from "../benchmarks/swebench/instance.js";
 import { loadPredictions } from "../benchmarks/swebench/predictions.js";
 import { frameworkFor } from "../benchmarks/swebench/test-spec.js";
 import { groupRate, instanceReport } from "../benchmarks/swebench/grading.js";
+import { assertValid } from "../util/schema.js";
 import { DEFAULT_RULES, RULES_VERSIONS, isRulesVersion, ruleSet, type RulesVersion } from "../benchmarks/swebench/rules.js";
 
 export interface GradeArgs {
@@ -142,6 +143,8 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
       { instance_id: inst.instance_id, FAIL_TO_PASS: inst.FAIL_TO_PASS, PASS_TO_PASS: inst.PASS_TO_PASS, model_patch, log, framework },
       { rules: ruleSet(args.rules), ...(args.nonce ? { nonce: args.nonce } : {}) },
     );
+    // Our output is checked against the published shape before it is printed (fails closed).
+    assertValid("swebench_report.schema.json", graded.report, "report.json");
     out = JSON.stringify(graded.report, null, 4) + "\n";
     const entry = graded.report[inst.instance_id]!;
     const ev = graded.evaluation;
@@ -153,7 +156,7 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
           : "not graded: no patch";
     verdict += ` [parser ${framework}, rules ${args.rules}${ev?.harness ? ", harness log" : ""}${ev?.wholeLogFallback ? ", statuses from the whole log" : ""}]`;
   } catch (err) {
-    if (err instanceof BenchError && !(err instanceof UsageError)) {
+    if (err instanceof BenchError && !(err instanceof UsageError) && !(err instanceof ValidationError)) {
       io.stderr.write(`a2a-bench swebench grade: ${err.message}\n`);
       return 2;
     }

@@ -34,6 +34,7 @@ import { ruleSet } from "./rules.js";
 import { scanTestConfig, pytestSectionsDiffer } from "./test-config.js";
 import { ensureGit, ensureSandboxPython } from "./tools.js";
 import { SwebenchInfraError } from "./errors.js";
+import { assertValid } from "../../util/schema.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -294,7 +295,9 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
         };
       }
       const reportPath = join(artifacts, "report.json");
-      await writeJsonAtomic(reportPath, { [item.id]: verdict.report });
+      const reportJson = { [item.id]: verdict.report };
+      assertValid("swebench_report.schema.json", reportJson, `${item.id} report.json`);
+      await writeJsonAtomic(reportPath, reportJson);
       const row: ItemResult = {
         id: item.id,
         status: verdict.status,

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import type { ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import { predictionsJsonl, type Prediction } from "./predictions.js";
+import { assertValid } from "../../util/schema.js";
 
 export type { InstanceReport, ReportJson } from "./grading.js";
 
@@ -150,6 +151,7 @@ export function writeRunFiles(rows: ItemResult[], options: Pick<RunOptions, "out
   const predictions = runPredictions(rows);
   const model = predictions[0]?.model_name_or_path ?? "none";
   const path = join(dir, runReportFileName(model, options.run_id));
+  assertValid("swebench_run_report.schema.json", report, "SWE-bench run report");
   writeSyncAtomic(path, JSON.stringify(report, null, 4) + "\n");
   writeSyncAtomic(join(dir, "predictions.jsonl"), predictionsJsonl(predictions));
   return path;
