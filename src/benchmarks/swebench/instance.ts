@@ -115,6 +115,9 @@ export function toInstance(raw: unknown, where: string): SwebenchInstance {
     FAIL_TO_PASS: normaliseTestList(rec["FAIL_TO_PASS"], "FAIL_TO_PASS", where),
     PASS_TO_PASS: normaliseTestList(rec["PASS_TO_PASS"], "PASS_TO_PASS", where),
   };
+  if (rec["version"] !== undefined && rec["version"] !== null && typeof rec["version"] !== "string") {
+    throw new InputFileError(where, `version must be a string (SWE-bench's files write e.g. "3.0"), not ${JSON.stringify(rec["version"])}`);
+  }
   if (!/^[\w.-]+\/[\w.-]+$/.test(inst.repo)) throw new InputFileError(where, `repo "${inst.repo}" is not owner/name`);
   for (const key of ["hints_text", "patch", "version", "environment_setup_commit", "log_parser", "eval_script"] as const) {
     const v = optionalString(rec, key);

@@ -268,6 +268,11 @@ export interface EvalPlan {
   baseCommit: string;
   /** Files to reset before test_patch (official: pre-images only). */
   resetFiles: string[];
+  /**
+   * Files test_patch creates: remove them before applying it (a model patch that created one would
+   * otherwise make test_patch fail to apply; the official script does not, and then runs without it).
+   */
+  newFiles: string[];
   testPatch: string;
   /** Official `eval_commands` (locale set-up, exports) to run before the tests. */
   evalCommands: readonly string[];
@@ -283,6 +288,7 @@ export function evalPlan(inst: SwebenchInstance & { log_parser?: string }): Eval
   return {
     baseCommit: inst.base_commit,
     resetFiles: modifiedFiles(inst.test_patch),
+    newFiles: testFilesOf(inst).filter((f) => !modifiedFiles(inst.test_patch).includes(f)),
     testPatch: inst.test_patch,
     evalCommands: spec.eval_commands,
     testCommand: [spec.test_cmd, ...testDirectives(inst)].join(" "),

@@ -67,7 +67,7 @@ describe("official spec table", () => {
     expect(lines.slice(start + 2, start + 5)).toEqual(["SWEBENCH_TEST_EXIT_CODE=$?", ": '>>>>> End Test Output'", 'echo ">>>>> Test Exit Code: $SWEBENCH_TEST_EXIT_CODE"']);
     expect(lines.filter((l) => l === `git checkout ${i.base_commit} tests/test_basic.py`)).toHaveLength(2);
     const plan = evalPlan(i);
-    expect(plan).toMatchObject({ resetFiles: ["tests/test_basic.py"], testCommand: "pytest -rA tests/test_basic.py tests/test_new.py", framework: "parse_log_pytest" });
+    expect(plan).toMatchObject({ resetFiles: ["tests/test_basic.py"], newFiles: ["tests/test_new.py"], testCommand: "pytest -rA tests/test_basic.py tests/test_new.py", framework: "parse_log_pytest" });
     expect(JSON.stringify(plan)).not.toContain(">>>>>");
   });
 
