@@ -263,6 +263,8 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     name: "swebench",
     async loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
       const dataset = options.dataset ?? SAMPLE_DATASET;
+      // The embedded set is built with git: a missing git is our infrastructure error, said first.
+      if (dataset === SAMPLE_DATASET) await ensureGit();
       const instances =
         dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
       logger.debug({ count: instances.length, dataset }, "swebench instances loaded");

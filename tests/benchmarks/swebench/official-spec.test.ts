@@ -3,7 +3,7 @@ import {
   OFFICIAL_SPECS, evalPlan, frameworkFor, localCommand, modifiedFiles, officialEvalScript, officialTestCommand, testDirectives, testSpecFor, versionSpecFor,
 } from "../../../src/benchmarks/swebench/test-spec.js";
 import { pytestSections, pytestSectionsDiffer, scanTestConfig } from "../../../src/benchmarks/swebench/test-config.js";
-import { ensureSandboxPython } from "../../../src/benchmarks/swebench/tools.js";
+import { ensureGit, ensureSandboxPython } from "../../../src/benchmarks/swebench/tools.js";
 import { SwebenchInfraError, SwebenchSpecError } from "../../../src/benchmarks/swebench/errors.js";
 import type { SwebenchInstance } from "../../../src/benchmarks/swebench/instance.js";
 import type { ExecOutcome, Sandbox } from "../../../src/sandbox/types.js";
@@ -122,5 +122,16 @@ describe("required tools", () => {
     expect(noPytest.calls).toBe(1);
     const fine = sandbox(outcome(0));
     await expect(ensureSandboxPython(fine, [])).resolves.toBeUndefined();
+  });
+
+  it("a git missing from the host's PATH is E_SWEBENCH_GIT_MISSING; found again once it is back", async () => {
+    const path = process.env["PATH"];
+    process.env["PATH"] = "/nonexistent-a2a-bench";
+    try {
+      await expect(ensureGit()).rejects.toMatchObject({ code: "E_SWEBENCH_GIT_MISSING", infra: true });
+    } finally {
+      process.env["PATH"] = path;
+    }
+    await expect(ensureGit()).resolves.toBeUndefined();
   });
 });
