@@ -218,6 +218,10 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
     if (outcome.infraError) {
       return { ...common, status: "ERROR", error: `sandbox: ${outcome.infraError}`, failureMode: "infrastructure_sandbox" };
     }
+    if (outcome.isCanceled || ctx.signal.aborted) {
+      // Our stop, not the patch's: the run was cancelled while the tests ran.
+      return { ...common, status: "ERROR", error: "cancelled while the tests ran", failureMode: "infrastructure_cancelled" };
+    }
     if (outcome.timedOut) {
       return { ...common, status: "TIMEOUT", error: `tests timed out after ${ctx.options.per_task_timeout_seconds ?? 3} s`, failureMode: "timeout" };
     }
