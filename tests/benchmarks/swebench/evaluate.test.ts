@@ -172,6 +172,15 @@ describe("swebench evaluate (sample set)", () => {
     expect(row).toMatchObject({ status: "RESOLVED_NO", failure_mode: "model_no_test_results", log_void: "no_suite_evidence", patch_successfully_applied: false, submitted: true });
   });
 
+  it("a run cancelled while the tests ran is an infrastructure ERROR, not a void log held against the patch", async () => {
+    const inst = ds.instances[0]!;
+    const bench = createSwebenchBenchmark();
+    const real = hostSandbox();
+    const cancelled: Sandbox = { ...real, exec: async (req) => req.workDir === undefined ? real.exec(req) : { exitCode: null, signal: "SIGTERM", timedOut: false, isCanceled: true, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "" } };
+    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: cancelled, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_cancelled", passed: false });
+  });
+
   /** A diff of `files` written over the instance's base commit (a scratch clone of the sample repository). */
   async function diffOver(inst: (typeof ds.instances)[number], files: Record<string, string>): Promise<string> {
     const { writeFile, mkdir } = await import("node:fs/promises");
