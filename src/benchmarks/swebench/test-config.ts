@@ -9,7 +9,8 @@
  * `tox.ini`, `noxfile.py`, `sitecustomize.py`, `usercustomize.py` at any
  * depth; the files test_patch touches; the repository's test runner
  * (django's `tests/runtests.py` and its `tests/test_sqlite.py` settings,
- * sympy's `bin/test`). Flagged by content: `setup.cfg` when its `[tool:pytest]`
+ * sympy's `bin/test`); a module at the repository's root named after the
+ * runner (`pytest.py`, `_pytest/`, `pluggy`, `py`, `iniconfig`, `tox`). Flagged by content: `setup.cfg` when its `[tool:pytest]`
  * or `[pytest]` section changes, `pyproject.toml` when any `[tool.pytest...]`
  * table changes.
  */
@@ -17,6 +18,19 @@ import { patchPaths } from "./patch-paths.js";
 
 const CONFIG_BASENAMES: ReadonlySet<string> = new Set(["conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "noxfile.py", "sitecustomize.py", "usercustomize.py"]);
 const SECTION_FILES: ReadonlySet<string> = new Set(["setup.cfg", "pyproject.toml"]);
+/**
+ * Top-level modules of the test runner. The local command is `python3 -m pytest`, which puts the
+ * working directory first on sys.path: a `pytest.py` or `_pytest/` at the repository's root would
+ * replace the runner itself.
+ */
+const RUNNER_MODULES: ReadonlySet<string> = new Set(["pytest", "_pytest", "pluggy", "py", "iniconfig", "tox"]);
+
+/** The module a repository-root path would provide (`pytest.py` → `pytest`, `_pytest/x.py` → `_pytest`), or null. */
+function rootModule(path: string): string | null {
+  const first = path.split("/")[0]!;
+  if (path.includes("/")) return first;
+  return first.endsWith(".py") ? first.slice(0, -3) : null;
+}
 
 /** Test-runner files of repositories whose runner lives in the repository itself. */
 export const RUNNER_FILES: Readonly<Record<string, readonly string[]>> = {
@@ -52,7 +66,8 @@ export function scanTestConfig(patch: string, testFiles: readonly string[], repo
   const scan: TestConfigScan = { flagged: [], sectionCandidates: [] };
   for (const path of patchTargets(patch)) {
     const name = basename(path);
-    if (CONFIG_BASENAMES.has(name) || testFiles.includes(path) || runner.includes(path)) scan.flagged.push(path);
+    const mod = rootModule(path);
+    if (CONFIG_BASENAMES.has(name) || testFiles.includes(path) || runner.includes(path) || (mod !== null && RUNNER_MODULES.has(mod))) scan.flagged.push(path);
     else if (SECTION_FILES.has(name)) scan.sectionCandidates.push(path);
   }
   return scan;

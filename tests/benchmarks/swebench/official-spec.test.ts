@@ -92,6 +92,8 @@ describe("test configuration touched by a patch", () => {
     expect(scan.flagged).toEqual(["conftest.py", "pkg/sub/conftest.py", "tox.ini", "pytest.ini", "noxfile.py", "tests/test_forms.py", "tests/runtests.py"]);
     expect(scan.sectionCandidates).toEqual(["setup.cfg"]);
     expect(scanTestConfig(diffOf([{ path: "src/fix.py" }]), [], "x/y").flagged).toEqual([]);
+    // A root-level module named after the runner would replace it under `python3 -m pytest`.
+    expect(scanTestConfig(diffOf([{ path: "pytest.py", isNew: true }, { path: "_pytest/main.py", isNew: true }, { path: "src/pytest.py" }, { path: "pyx.py" }]), [], "x/y").flagged).toEqual(["pytest.py", "_pytest/main.py"]);
   });
 
   it("setup.cfg / pyproject.toml count only when their pytest sections change", () => {
