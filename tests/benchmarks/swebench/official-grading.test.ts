@@ -43,6 +43,24 @@ describe("parsers per repository family, on official-shaped logs", () => {
     expect(Object.keys(ev.statuses).some((k) => k.includes("Applying"))).toBe(false);
   });
 
+  it("django: the known interruptions (migration output on a result line, split result lines, --version)", () => {
+    const log = [
+      "Applying sites.0002_alter_domain_unique...test_no_migrations (migrations.test_commands.MigrateTests) ... ok",
+      "test_runner_deprecation (test_runner.tests.Tests) ... System check identified no issues (0 silenced).",
+      "ok",
+      "test_admin_page (admin_views.tests.AdminViewTests) ... Internal Server Error: /admin/page/",
+      "ok",
+      "test_version (admin_scripts.tests.CommandTypes)",
+      "--version is equivalent to version ... ok",
+    ].join("\n");
+    expect(LOG_PARSERS.parse_log_django(log)).toMatchObject({
+      "test_no_migrations (migrations.test_commands.MigrateTests)": "PASSED",
+      "test_runner_deprecation (test_runner.tests.Tests)": "PASSED",
+      "test_admin_page (admin_views.tests.AdminViewTests)": "PASSED",
+      "--version is equivalent to version": "PASSED",
+    });
+  });
+
   it("django: FULL, PARTIAL and NO, in the official report.json shape", () => {
     const full = grade(djangoFixture("full"));
     const id = "django__django-11111";
