@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   smoke: async () => (await import("./cli/smoke.js")).command,
   preflight: async () => (await import("./cli/preflight.js")).command,
   scenario: async () => (await import("./cli/scenario.js")).command,
+  swebench: async () => (await import("./cli/swebench.js")).command,
 };
 
 async function topHelp(): Promise<string> {

@@ -26,6 +26,8 @@ export interface AssessmentConfig {
   predictions?: string;
   repos_dir?: string;
   checkout?: "worktree" | "clone";
+  strict_tests?: boolean;
+  swebench_rules?: "5.0.2" | "4.1.0";
   input_mode?: "code" | "summary" | "details";
   replay_dataset_code?: boolean;
   scenarios?: number[];

@@ -11,7 +11,7 @@ import { runCommand, gitIn, type Tree } from "./git.js";
 import { resetTree } from "./worktree.js";
 import { gitDirPathIn } from "./patch-paths.js";
 
-export type ApplyStrategy = "git_apply" | "git_apply_3way" | "patch_fuzz";
+export type ApplyStrategy = "git_apply" | "git_apply_reject" | "patch_fuzz";
 
 export interface ApplyOutcome {
   applied: boolean;
@@ -21,8 +21,11 @@ export interface ApplyOutcome {
   log: string;
 }
 
-/** Order follows SWE-bench (`git apply`, then more lenient tools); `--3way` uses the base blobs. */
-export const APPLY_STRATEGIES: readonly ApplyStrategy[] = ["git_apply", "git_apply_3way", "patch_fuzz"];
+/**
+ * The official harness's order (run_evaluation.py `GIT_APPLY_CMDS`): `git apply --verbose`,
+ * `git apply --verbose --reject` (exits 0 only when every hunk applied), `patch --batch --fuzz=5 -p1`.
+ */
+export const APPLY_STRATEGIES: readonly ApplyStrategy[] = ["git_apply", "git_apply_reject", "patch_fuzz"];
 
 /** Make sure a diff ends with a newline (git apply rejects a truncated last line). */
 export function normalisePatch(patch: string): string {
@@ -44,15 +47,11 @@ export async function applyPatch(tree: Tree, patch: string, scratchDir: string, 
     const r =
       strategy === "git_apply"
         ? await gitIn(tree, ["apply", "--verbose", file])
-        : strategy === "git_apply_3way"
-          ? await gitIn(tree, ["apply", "--verbose", "--3way", file])
+        : strategy === "git_apply_reject"
+          ? await gitIn(tree, ["apply", "--verbose", "--reject", file])
           : await runCommand("patch", ["--batch", "--fuzz=5", "-p1", "-i", file], { cwd: dir });
     log = `${strategy}: ${(r.stderr + r.stdout).trim().slice(-1500)}`;
-    if (r.exitCode === 0) {
-      // --3way stages its result; unstage so the tree looks like a plain apply.
-      if (strategy === "git_apply_3way") await gitIn(tree, ["reset", "--quiet"]);
-      return { applied: true, strategy, log };
-    }
+    if (r.exitCode === 0) return { applied: true, strategy, log };
     await resetTree(tree, "HEAD");
   }
   return { applied: false, strategy: null, log };

@@ -1,10 +1,13 @@
 /**
  * The SWE-bench benchmark plug-in: per instance a tree at the base commit (a
- * worktree reused within the run, or a fresh clone; see checkout.ts), the model patch (participant or predictions file) applied the
- * SWE-bench way, then test_patch, the instance's tests run in the sandbox,
- * the log parsed per test and graded as SWE-bench grades.
+ * worktree reused within the run, or a fresh clone; see checkout.ts), the
+ * model patch (participant or predictions file) applied the SWE-bench way,
+ * its touches to test configuration recorded, the test files reset and
+ * test_patch applied, the instance's tests run in the sandbox, and the log
+ * (assembled by the harness with nonce markers, see markers.ts) graded as the
+ * official harness grades (grading.ts, rules.ts).
  */
-import { mkdir, rm } from "node:fs/promises";
+import { lstat, mkdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
@@ -24,9 +27,14 @@ import { gitIn, type Tree } from "./git.js";
 import { extractDiff } from "./extract-diff.js";
 import { buildRequest, repoContext } from "./prompt.js";
 import { testFilesOf, testSpecFor } from "./test-spec.js";
-import { LOG_PARSERS } from "./log-parsers.js";
-import { resolutionStatus, testsStatus, type TestsStatus } from "./grading.js";
-import { aggregateSwebench, type InstanceReport, type SwebenchStatus } from "./report.js";
+import { classifyInfra, instanceReport, type InstanceReport } from "./grading.js";
+import { aggregateSwebench, type SwebenchStatus } from "./report.js";
+import { assembleHarnessLog, newNonce } from "./markers.js";
+import { ruleSet } from "./rules.js";
+import { scanTestConfig, pytestSectionsDiffer } from "./test-config.js";
+import { ensureGit, ensureSandboxPython } from "./tools.js";
+import { SwebenchInfraError } from "./errors.js";
+import { assertValid } from "../../util/schema.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -65,55 +73,102 @@ interface Verdict {
   status: SwebenchStatus;
   report: InstanceReport;
   error: string | null;
+  /** Stable code of an infrastructure error (errors.ts), if any. */
+  errorCode?: string;
   failureMode?: string;
   applyStrategy?: string | null;
   modelName: string;
+  /** A prediction exists for the instance (official `submitted`), even an empty one. */
+  submitted: boolean;
+  touchesTestConfig: string[];
+  strictVoided?: boolean;
+  logVoid?: string;
+  infraSignature?: { reason: string; environment: boolean };
 }
 
 /** The model patch for an instance: from the predictions file, else asked of the participant. */
-async function modelPatch(inst: SwebenchInstance, tree: Tree, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string }> {
+async function modelPatch(inst: SwebenchInstance, tree: Tree, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string; submitted: boolean }> {
   if (ctx.options.predictions) {
     const pred = (await predictionsFor(ctx.options.predictions)).get(inst.instance_id);
-    return { patch: pred?.model_patch ?? null, modelName: pred?.model_name_or_path ?? "none" };
+    return { patch: pred?.model_patch ?? null, modelName: pred?.model_name_or_path ?? "none", submitted: pred !== undefined };
   }
   if (!ctx.participant) throw new BenchError("E_NO_PARTICIPANT", "swebench: no participant and no --predictions file");
   const request = buildRequest(inst, await repoContext(tree, inst.problem_statement));
   const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
   const reply = await ctx.participant.ask(request, AbortSignal.any([ctx.signal, timeout]));
-  return { patch: extractDiff(reply.text, reply.data), modelName: PARTICIPANT_MODEL_NAME };
+  return { patch: extractDiff(reply.text, reply.data), modelName: PARTICIPANT_MODEL_NAME, submitted: true };
 }
 
-/** Reset the test files to the base commit, then apply test_patch (SWE-bench's eval script does the same). */
-async function applyTestPatch(inst: SwebenchInstance, tree: Tree, scratch: string): Promise<void> {
+/**
+ * Reset the test files to the base commit, then apply test_patch (the
+ * official eval script does the same, after the model patch): whatever the
+ * model patch did to these files is undone, and files test_patch creates are
+ * removed first. Returns git's report, for the log's preamble.
+ */
+async function applyTestPatch(inst: SwebenchInstance, tree: Tree, scratch: string): Promise<string> {
   for (const file of testFilesOf(inst)) {
     // Files new in test_patch do not exist at base; checkout fails for them, which is fine.
     const r = await gitIn(tree, ["checkout", inst.base_commit, "--", file]);
-    if (r.exitCode !== 0) await rm(join(tree.path, file), { force: true });
+    if (r.exitCode !== 0) await rm(join(tree.path, file), { force: true, recursive: true });
   }
   const file = join(scratch, "test.patch");
   await writeFileAtomic(file, inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n");
   const r = await gitIn(tree, ["apply", "--verbose", file]);
   if (r.exitCode !== 0) throw new BenchError("E_TEST_PATCH", `test_patch does not apply: ${r.stderr.trim().slice(-500)}`);
+  return `+ git apply -v test.patch\n${(r.stdout + r.stderr).trim()}`;
+}
+
+/** The regular-file content of `path` in the tree, or null (absent, or not a regular file). */
+async function treeFile(tree: Tree, path: string): Promise<string | null> {
+  const abs = join(tree.path, path);
+  try {
+    const st = await lstat(abs);
+    return st.isFile() ? await readFile(abs, "utf8") : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Paths of the applied model patch that touch test configuration
+ * (test-config.ts): by name, and setup.cfg / pyproject.toml by comparing
+ * their pytest sections with the base commit's.
+ */
+async function testConfigTouched(inst: SwebenchInstance, tree: Tree, patch: string): Promise<string[]> {
+  const scan = scanTestConfig(patch, testFilesOf(inst), inst.repo);
+  const touched = [...scan.flagged];
+  for (const path of scan.sectionCandidates) {
+    const base = await gitIn(tree, ["show", `${inst.base_commit}:${path}`]);
+    const before = base.exitCode === 0 ? base.stdout : null;
+    const after = await treeFile(tree, path);
+    if (pytestSectionsDiffer(path, before, after)) touched.push(path);
+  }
+  return touched;
 }
 
 async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
+  const rules = ruleSet(ctx.options.swebench_rules);
+  await ensureGit();
+  const spec = testSpecFor(inst);
   const reposDir = await reposDirFor(ctx.options);
   const repoDir = locateRepo(reposDir, inst.repo);
+  await ensureSandboxPython(ctx.sandbox, spec.requires, ctx.signal);
   const scratch = join(ctx.workDir, "swebench", `${safeName(inst.instance_id)}-${randomBytes(4).toString("hex")}`);
   await mkdir(scratch, { recursive: true });
-  const empty: InstanceReport = { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false };
+  const notRun: InstanceReport = { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false };
   let tree: Tree | null = null;
   try {
     tree = await checkout.acquire(repoDir, inst.base_commit);
     const worktree = tree.path;
-    let got: { patch: string | null; modelName: string };
+    let got: { patch: string | null; modelName: string; submitted: boolean };
     try {
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return { status: "ERROR", report: empty, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME };
+      return { status: "ERROR", report: notRun, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME, submitted: false, touchesTestConfig: [] };
     }
     const patch = got.patch;
+    const base = { modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] as string[] };
     const report: InstanceReport = {
       patch_is_None: patch === null,
       patch_exists: patch !== null && patch.trim() !== "",
@@ -121,52 +176,71 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
       resolved: false,
     };
     if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
-    if (!report.patch_exists) return { status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch", modelName: got.modelName };
+    if (!report.patch_exists) return { ...base, status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch" };
 
     const applied = await applyPatch(tree, patch!, scratch);
     await writeFileAtomic(join(artifacts, "apply.log"), applied.log + "\n");
     if (!applied.applied) {
-      return { status: "PATCH_APPLY_FAILED", report, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null, modelName: got.modelName };
+      return { ...base, status: "PATCH_APPLY_FAILED", report, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null };
     }
-    report.patch_successfully_applied = true;
-    await applyTestPatch(inst, tree, scratch);
+    base.touchesTestConfig = await testConfigTouched(inst, tree, patch!);
+    const preamble = await applyTestPatch(inst, tree, scratch);
 
-    const spec = testSpecFor(inst.repo);
+    // stderr joins stdout so the log keeps the order the tests wrote in. No marker and no nonce
+    // reach the test process: the harness draws the nonce after it has ended and writes the log.
     const outcome = await ctx.sandbox.exec(
       {
         language: "bash",
-        code: spec.command(testFilesOf(inst)),
+        code: `exec 2>&1\n${spec.command}`,
         timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
         workDir: worktree,
         env: { ...spec.env },
       },
       ctx.signal,
     );
-    const log = `${outcome.stdoutTail}\n${outcome.stderrTail}`;
+    const testOutput = outcome.stderrTail ? `${outcome.stdoutTail}\n${outcome.stderrTail}` : outcome.stdoutTail;
+    const nonce = newNonce();
+    const log = assembleHarnessLog({
+      nonce,
+      preamble: `${preamble}\n+ ${spec.command}`,
+      testOutput,
+      exitCode: outcome.exitCode,
+      timedOut: outcome.timedOut,
+      ...(outcome.infraError ? { errored: `sandbox: ${outcome.infraError}` } : {}),
+    });
     await writeFileAtomic(join(artifacts, "test_output.txt"), log);
-    const statuses = LOG_PARSERS[spec.framework](log);
-    const status: TestsStatus = testsStatus(inst.FAIL_TO_PASS, inst.PASS_TO_PASS, statuses);
-    report.tests_status = status;
+    const graded = instanceReport(
+      { instance_id: inst.instance_id, FAIL_TO_PASS: inst.FAIL_TO_PASS, PASS_TO_PASS: inst.PASS_TO_PASS, model_patch: patch, log, framework: spec.framework },
+      { rules, nonce },
+    );
+    const entry = graded.report[inst.instance_id]!;
+    const common = { ...base, report: entry, applyStrategy: applied.strategy, ...(graded.evaluation?.void ? { logVoid: graded.evaluation.void.kind } : {}) };
     if (outcome.infraError) {
-      return { status: "ERROR", report, error: `sandbox: ${outcome.infraError}`, failureMode: "infrastructure_sandbox", applyStrategy: applied.strategy, modelName: got.modelName };
+      return { ...common, status: "ERROR", error: `sandbox: ${outcome.infraError}`, failureMode: "infrastructure_sandbox" };
+    }
+    if (outcome.isCanceled || ctx.signal.aborted) {
+      // Our stop, not the patch's: the run was cancelled while the tests ran.
+      return { ...common, status: "ERROR", error: "cancelled while the tests ran", failureMode: "infrastructure_cancelled" };
     }
     if (outcome.timedOut) {
-      return { status: "TIMEOUT", report, error: `tests timed out after ${ctx.options.per_task_timeout_seconds ?? 3} s`, failureMode: "timeout", applyStrategy: applied.strategy, modelName: got.modelName };
+      return { ...common, status: "TIMEOUT", error: `tests timed out after ${ctx.options.per_task_timeout_seconds ?? 3} s`, failureMode: "timeout" };
     }
-    if (Object.keys(statuses).length === 0 && outcome.exitCode !== 0) {
-      // Not a single test reported (e.g. the test runner is not importable): a harness problem, not the model's.
-      const tail = (outcome.stderrTail || outcome.stdoutTail).trim().split("\n").slice(-3).join(" | ");
-      return { status: "ERROR", report, error: `no test results (exit ${outcome.exitCode}): ${tail}`, failureMode: "infrastructure_test_run", applyStrategy: applied.strategy, modelName: got.modelName };
+    const signature = classifyInfra(log);
+    const withSig = signature ? { ...common, infraSignature: signature } : common;
+    if (graded.resolution === null) {
+      // The log is void (no test result, or an exit status the results contradict). The tools were
+      // checked before the patch, so this is the patch's doing: unresolved, as the official report says.
+      return { ...withSig, status: "RESOLVED_NO", error: null, failureMode: "model_no_test_results" };
     }
-    const resolution = resolutionStatus(status);
-    report.resolved = resolution === "RESOLVED_FULL";
+    if (ctx.options.strict_tests && base.touchesTestConfig.length > 0) {
+      entry.resolved = false;
+      return { ...withSig, status: "RESOLVED_NO", error: null, failureMode: "model_touched_test_config", strictVoided: true };
+    }
     return {
-      status: resolution,
-      report,
+      ...withSig,
+      status: graded.resolution,
       error: null,
-      ...(report.resolved ? {} : { failureMode: "model_tests_failed" }),
-      applyStrategy: applied.strategy,
-      modelName: got.modelName,
+      ...(entry.resolved ? {} : { failureMode: "model_tests_failed" }),
     };
   } finally {
     // A cancelled instance may have left its tree mid-way (e.g. a sandbox still giving it back): not reused.
@@ -193,6 +267,8 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     name: "swebench",
     async loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
       const dataset = options.dataset ?? SAMPLE_DATASET;
+      // The embedded set is built with git: a missing git is our infrastructure error, said first.
+      if (dataset === SAMPLE_DATASET) await ensureGit();
       const instances =
         dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
       logger.debug({ count: instances.length, dataset }, "swebench instances loaded");
@@ -216,12 +292,18 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
           status: "ERROR",
           report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false },
           error: `${code}: ${errorMessage(err)}`,
-          failureMode: code === "E_TEST_PATCH" ? "infrastructure_test_patch" : "infrastructure_setup",
+          errorCode: code,
+          failureMode:
+            err instanceof SwebenchInfraError ? "infrastructure_tool_missing" : code === "E_TEST_PATCH" ? "infrastructure_test_patch" : "infrastructure_setup",
           modelName: "unknown",
+          submitted: false,
+          touchesTestConfig: [],
         };
       }
       const reportPath = join(artifacts, "report.json");
-      await writeJsonAtomic(reportPath, { [item.id]: verdict.report });
+      const reportJson = { [item.id]: verdict.report };
+      assertValid("swebench_report.schema.json", reportJson, `${item.id} report.json`);
+      await writeJsonAtomic(reportPath, reportJson);
       const row: ItemResult = {
         id: item.id,
         status: verdict.status,
@@ -229,16 +311,23 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
         elapsed_seconds: (performance.now() - started) / 1000,
         error: verdict.error,
         model_name_or_path: verdict.modelName,
+        submitted: verdict.submitted,
         ...verdict.report,
         apply_strategy: verdict.applyStrategy ?? null,
+        touches_test_config: verdict.touchesTestConfig,
+        grading_rules: ruleSet(ctx.options.swebench_rules).version,
         report_path: reportPath,
         artifacts_dir: artifacts,
       };
       if (verdict.failureMode) row.failure_mode = verdict.failureMode;
+      if (verdict.errorCode) row["error_code"] = verdict.errorCode;
+      if (verdict.strictVoided) row["strict_tests_voided"] = true;
+      if (verdict.logVoid) row["log_void"] = verdict.logVoid;
+      if (verdict.infraSignature) row["infra_signature"] = verdict.infraSignature;
       return row;
     },
-    aggregate(rows: ItemResult[]): Record<string, unknown> {
-      return aggregateSwebench(rows);
+    aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown> {
+      return aggregateSwebench(rows, options);
     },
     async endRun({ workDir }): Promise<void> {
       const c = checkouts.get(workDir);

@@ -23,6 +23,10 @@ export interface SwebenchInstance {
   PASS_TO_PASS: string[];
   version?: string;
   environment_setup_commit?: string;
+  /** SWE-bench 5.x datasets: the official parser's name (e.g. `parse_log_django`); wins over the repository table. */
+  log_parser?: string;
+  /** SWE-bench 5.x datasets: the official eval.sh of the instance (kept for container back-ends; not run locally). */
+  eval_script?: string;
 }
 
 /** The runner's item: the instance, keyed by its id. */
@@ -30,18 +34,29 @@ export interface SwebenchItem extends BenchmarkItem {
   instance: SwebenchInstance;
 }
 
+/** A JSON.parse error message with the line and column of its position, when it names one. */
+export function jsonErrorWhere(text: string, err: Error): string {
+  const m = /at position (\d+)/.exec(err.message);
+  if (!m) return err.message;
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return `line ${line} column ${column}: ${err.message}`;
+}
+
 /** Parse a JSON list or JSONL text into records (one error names the line). */
 export function parseJsonRecords(text: string, source: string): unknown[] {
   const trimmed = text.trim();
   if (trimmed === "") return [];
   if (trimmed.startsWith("[")) {
+    let value: unknown;
     try {
-      const value: unknown = JSON.parse(trimmed);
-      if (!Array.isArray(value)) throw new Error("not a list");
-      return value;
+      value = JSON.parse(text);
     } catch (err) {
-      throw new InputFileError(source, `not a JSON list: ${(err as Error).message}`, { cause: err });
+      throw new InputFileError(source, `not a JSON list: ${jsonErrorWhere(text, err as Error)}`, { cause: err });
     }
+    if (!Array.isArray(value)) throw new InputFileError(source, "not a JSON list");
+    return value;
   }
   const out: unknown[] = [];
   const lines = trimmed.split(/\r?\n/);
@@ -100,8 +115,11 @@ export function toInstance(raw: unknown, where: string): SwebenchInstance {
     FAIL_TO_PASS: normaliseTestList(rec["FAIL_TO_PASS"], "FAIL_TO_PASS", where),
     PASS_TO_PASS: normaliseTestList(rec["PASS_TO_PASS"], "PASS_TO_PASS", where),
   };
+  if (rec["version"] !== undefined && rec["version"] !== null && typeof rec["version"] !== "string") {
+    throw new InputFileError(where, `version must be a string (SWE-bench's files write e.g. "3.0"), not ${JSON.stringify(rec["version"])}`);
+  }
   if (!/^[\w.-]+\/[\w.-]+$/.test(inst.repo)) throw new InputFileError(where, `repo "${inst.repo}" is not owner/name`);
-  for (const key of ["hints_text", "patch", "version", "environment_setup_commit"] as const) {
+  for (const key of ["hints_text", "patch", "version", "environment_setup_commit", "log_parser", "eval_script"] as const) {
     const v = optionalString(rec, key);
     if (v !== undefined) inst[key] = v;
   }

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { InputFileError } from "../../util/errors.js";
-import { parseJsonRecords } from "./instance.js";
+import { jsonErrorWhere, parseJsonRecords } from "./instance.js";
 
 export interface Prediction {
   instance_id: string;
@@ -21,9 +21,9 @@ export function parsePredictions(text: string, source: string): Map<string, Pred
   if (trimmed.startsWith("{") && !trimmed.includes("\n{")) {
     let obj: unknown;
     try {
-      obj = JSON.parse(trimmed);
+      obj = JSON.parse(text);
     } catch (err) {
-      throw new InputFileError(source, `invalid JSON: ${(err as Error).message}`, { cause: err });
+      throw new InputFileError(source, `invalid JSON: ${jsonErrorWhere(text, err as Error)}`, { cause: err });
     }
     const o = obj as Record<string, unknown>;
     records = typeof o["instance_id"] === "string" ? [o] : Object.values(o);
@@ -60,4 +60,9 @@ export async function loadPredictions(path: string): Promise<Map<string, Predict
     throw new InputFileError(path, `cannot read: ${(err as Error).message}`, { cause: err });
   }
   return parsePredictions(text, path);
+}
+
+/** Predictions as JSONL in the official / sb-cli format, one record per line, in the given order. */
+export function predictionsJsonl(predictions: readonly Prediction[]): string {
+  return predictions.map((p) => JSON.stringify({ instance_id: p.instance_id, model_name_or_path: p.model_name_or_path, model_patch: p.model_patch })).join("\n") + (predictions.length ? "\n" : "");
 }

@@ -1,11 +1,20 @@
 /**
- * Reports in SWE-bench's vocabulary: the per-instance report
- * (`{<id>: {patch_is_None, patch_exists, patch_successfully_applied, resolved,
- * tests_status}}`) and the run report (counts, `*_ids`, `schema_version: 2`),
- * plus the aggregate metrics merged into the runner's metrics.
+ * Run-level reports in the official harness's vocabulary: the run report
+ * (`make_run_report`, schema_version 2; schemas/swebench_run_report.schema.json)
+ * from result rows, the aggregate metrics merged into the runner's, and the
+ * files written next to the results: the run report as
+ * `swebench/<model>.<run_id>.json` and the run's predictions as
+ * `swebench/predictions.jsonl` (sb-cli / official format).
  */
+import { readFileSync, renameSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import type { ItemResult } from "../../runner/benchmark.js";
-import type { TestsStatus } from "./grading.js";
+import type { RunOptions } from "../../runner/options.js";
+import { predictionsJsonl, type Prediction } from "./predictions.js";
+import { assertValid } from "../../util/schema.js";
+
+export type { InstanceReport, ReportJson } from "./grading.js";
 
 /** Item status vocabulary of this benchmark (results rows' `status`). */
 export type SwebenchStatus =
@@ -14,20 +23,12 @@ export type SwebenchStatus =
   | "RESOLVED_NO"
   /** The model produced no patch. */
   | "EMPTY_PATCH"
-  /** The patch did not apply with any strategy. */
+  /** The patch did not apply with any strategy (official: an error instance, no report). */
   | "PATCH_APPLY_FAILED"
-  /** The test run hit the time limit (SWE-bench counts it as an error instance). */
+  /** The test run hit the time limit (official: an error instance). */
   | "TIMEOUT"
-  /** Infrastructure failure (repo missing, test_patch does not apply, participant unreachable, ...). */
+  /** Infrastructure failure (tool or repository missing, test_patch does not apply, participant or sandbox failure). */
   | "ERROR";
-
-export interface InstanceReport {
-  patch_is_None: boolean;
-  patch_exists: boolean;
-  patch_successfully_applied: boolean;
-  resolved: boolean;
-  tests_status?: TestsStatus;
-}
 
 export interface RunReport {
   total_instances: number;
@@ -35,6 +36,10 @@ export interface RunReport {
   completed_instances: number;
   resolved_instances: number;
   unresolved_instances: number;
+  /** 5.0.x: unresolved/error instances whose logs match an environment signature (advisory). */
+  infra_failure_instances: number;
+  /** 5.0.x: ... whose logs match a signature that a patch could also cause (advisory). */
+  ambiguous_failure_instances: number;
   empty_patch_instances: number;
   error_instances: number;
   completed_ids: string[];
@@ -43,34 +48,58 @@ export interface RunReport {
   submitted_ids: string[];
   resolved_ids: string[];
   unresolved_ids: string[];
+  infra_failure_ids: string[];
+  ambiguous_failure_ids: string[];
+  failure_reasons: Record<string, string>;
   error_ids: string[];
   schema_version: 2;
 }
 
-const COMPLETED: ReadonlySet<string> = new Set(["RESOLVED_FULL", "RESOLVED_PARTIAL", "RESOLVED_NO", "PATCH_APPLY_FAILED"]);
+const COMPLETED: ReadonlySet<string> = new Set(["RESOLVED_FULL", "RESOLVED_PARTIAL", "RESOLVED_NO"]);
+
+/** Was a prediction submitted for this row? Rows without the field (older checkpoints): anything but a pre-patch ERROR. */
+function submitted(r: ItemResult): boolean {
+  return typeof r["submitted"] === "boolean" ? r["submitted"] : r.status !== "ERROR" || r["patch_exists"] === true;
+}
 
 /**
- * The run report from result rows. As in SWE-bench: `submitted` = has a
- * non-empty patch; `completed` = evaluated to a verdict (including a patch
- * that failed to apply, which SWE-bench also reports as unresolved);
- * `error` = timeouts and infrastructure errors.
+ * The official run report from result rows:
+ * - submitted = a prediction exists (from the file, or the participant answered), even an empty one;
+ * - empty_patch = submitted with an empty or null patch;
+ * - completed = graded into a report (RESOLVED_FULL / PARTIAL / NO); resolved = FULL;
+ * - error = submitted, non-empty and not graded: the patch did not apply, the
+ *   tests timed out, or the harness failed (the official harness writes no
+ *   report.json in each of these cases);
+ * - incomplete = not submitted.
  */
 export function runReport(rows: ItemResult[]): RunReport {
-  const sorted = [...rows].sort((a, b) => a.id.localeCompare(b.id));
+  const sorted = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ids = (pred: (r: ItemResult) => boolean) => sorted.filter(pred).map((r) => r.id);
-  const submitted_ids = ids((r) => r["patch_exists"] === true);
+  const submitted_ids = ids(submitted);
   const completed_ids = ids((r) => COMPLETED.has(r.status));
   const resolved_ids = ids((r) => r.status === "RESOLVED_FULL");
   const unresolved_ids = ids((r) => COMPLETED.has(r.status) && r.status !== "RESOLVED_FULL");
   const empty_patch_ids = ids((r) => r.status === "EMPTY_PATCH");
-  const error_ids = ids((r) => r.status === "TIMEOUT" || r.status === "ERROR");
-  const incomplete_ids = ids((r) => !COMPLETED.has(r.status));
+  const error_ids = ids((r) => submitted(r) && r.status !== "EMPTY_PATCH" && !COMPLETED.has(r.status));
+  const incomplete_ids = ids((r) => !submitted(r));
+  const failure_reasons: Record<string, string> = {};
+  const infra_failure_ids: string[] = [];
+  const ambiguous_failure_ids: string[] = [];
+  const notResolved = new Set([...unresolved_ids, ...error_ids]);
+  for (const r of sorted) {
+    const sig = r["infra_signature"] as { reason: string; environment: boolean } | undefined;
+    if (!sig || !notResolved.has(r.id)) continue;
+    failure_reasons[r.id] = sig.reason;
+    (sig.environment ? infra_failure_ids : ambiguous_failure_ids).push(r.id);
+  }
   return {
     total_instances: rows.length,
     submitted_instances: submitted_ids.length,
     completed_instances: completed_ids.length,
     resolved_instances: resolved_ids.length,
     unresolved_instances: unresolved_ids.length,
+    infra_failure_instances: infra_failure_ids.length,
+    ambiguous_failure_instances: ambiguous_failure_ids.length,
     empty_patch_instances: empty_patch_ids.length,
     error_instances: error_ids.length,
     completed_ids,
@@ -79,29 +108,80 @@ export function runReport(rows: ItemResult[]): RunReport {
     submitted_ids,
     resolved_ids,
     unresolved_ids,
+    infra_failure_ids,
+    ambiguous_failure_ids,
+    failure_reasons,
     error_ids,
     schema_version: 2,
   };
 }
 
+/** Official file name of a run report: `<model with / as __>.<run_id>.json`. */
+export function runReportFileName(modelName: string, runId: string): string {
+  return `${modelName.replaceAll("/", "__")}.${runId}.json`;
+}
+
+function writeSyncAtomic(path: string, data: string): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}
+
+/** The predictions a run scored, read back from each instance's artifacts (`patch.diff`; absent = null patch). */
+export function runPredictions(rows: ItemResult[]): Prediction[] {
+  return [...rows]
+    .filter(submitted)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((r) => {
+      const dir = typeof r["artifacts_dir"] === "string" ? r["artifacts_dir"] : null;
+      const file = dir ? join(dir, "patch.diff") : null;
+      const patch = file && existsSync(file) ? readFileSync(file, "utf8") : null;
+      return { instance_id: r.id, model_name_or_path: String(r["model_name_or_path"] ?? "unknown"), model_patch: patch };
+    });
+}
+
+/**
+ * Write the run report and the predictions next to the results
+ * (`<out>/swebench/`); returns the run report's path. Synchronous because the
+ * runner's aggregate hook is.
+ */
+export function writeRunFiles(rows: ItemResult[], options: Pick<RunOptions, "out" | "run_id">, report: RunReport): string {
+  const dir = join(options.out, "swebench");
+  mkdirSync(dir, { recursive: true });
+  const predictions = runPredictions(rows);
+  const model = predictions[0]?.model_name_or_path ?? "none";
+  const path = join(dir, runReportFileName(model, options.run_id));
+  assertValid("swebench_run_report.schema.json", report, "SWE-bench run report");
+  writeSyncAtomic(path, JSON.stringify(report, null, 4) + "\n");
+  writeSyncAtomic(join(dir, "predictions.jsonl"), predictionsJsonl(predictions));
+  return path;
+}
+
 /**
  * Aggregate metrics: resolved rate (resolved / all items), patch-apply rate
  * (applied / items with a non-empty patch; null when none had one), the
- * status counts and the run report.
+ * status counts, the instances whose patch touched test configuration, and
+ * the run report. With `options`, the run files are written too.
  */
-export function aggregateSwebench(rows: ItemResult[]): Record<string, unknown> {
+export function aggregateSwebench(rows: ItemResult[], options?: Pick<RunOptions, "out" | "run_id">): Record<string, unknown> {
   const total = rows.length;
   const resolved = rows.filter((r) => r.status === "RESOLVED_FULL").length;
-  const withPatch = rows.filter((r) => r["patch_exists"] === true);
-  const applied = withPatch.filter((r) => r["patch_successfully_applied"] === true).length;
+  const withPatch = rows.filter((r) => r["patch_exists"] === true && r.status !== "EMPTY_PATCH");
+  // git applied the patch (apply_strategy); rows without the field fall back on the report's flag.
+  const applied = withPatch.filter((r) => ("apply_strategy" in r ? typeof r["apply_strategy"] === "string" : r["patch_successfully_applied"] === true)).length;
   const counts: Record<string, number> = {};
   for (const r of rows) counts[r.status] = (counts[r.status] ?? 0) + 1;
-  return {
+  const report = runReport(rows);
+  const touched = rows.filter((r) => Array.isArray(r["touches_test_config"]) && (r["touches_test_config"] as unknown[]).length > 0).map((r) => r.id).sort();
+  const out: Record<string, unknown> = {
     resolved_rate: total === 0 ? 0 : resolved / total,
     patch_apply_rate: withPatch.length === 0 ? null : applied / withPatch.length,
-    resolved: resolved,
-    total: total,
+    resolved,
+    total,
     status_counts: counts,
-    swebench_report: runReport(rows),
+    touches_test_config_ids: touched,
+    swebench_report: report,
   };
+  if (options) out["swebench_report_path"] = writeRunFiles(rows, options, report);
+  return out;
 }

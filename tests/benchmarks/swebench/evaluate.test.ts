@@ -151,13 +151,127 @@ describe("swebench evaluate (sample set)", () => {
     expect(runReport(rows).error_ids).toEqual(["hang-1"]);
   });
 
-  it("a test run that reports no test at all is an infrastructure ERROR, not a model failure", async () => {
+  it("a test tool missing in the sandbox is a typed infrastructure ERROR found before the patch, never a model score", async () => {
     const inst = ds.instances[0]!;
     const bench = createSwebenchBenchmark();
-    const broken: Sandbox = { ...hostSandbox(), exec: async () => ({ exitCode: 1, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "/usr/bin/python3: No module named pytest\n" }) };
-    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: broken, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
-    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_test_run", patch_successfully_applied: true });
-    expect(String(row.error)).toContain("No module named pytest");
+    const broken: Sandbox = { ...hostSandbox(), exec: async () => ({ exitCode: 1, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "ModuleNotFoundError: No module named 'pytest'\n" }) };
+    const p = fixedParticipant(() => "```diff\n" + inst.patch + "```");
+    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: broken, participant: p, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_tool_missing", error_code: "E_SWEBENCH_TOOL_MISSING", submitted: false });
+    expect(String(row.error)).toContain("cannot import pytest");
+    expect(p.asked).toEqual([]);
+  });
+
+  it("with the tools present, a test run that reports no test (the patch broke it) is the model's: RESOLVED_NO, log void", async () => {
+    const inst = ds.instances[0]!;
+    const bench = createSwebenchBenchmark();
+    const real = hostSandbox();
+    // The probe (no workDir) runs for real; the test run in the tree prints nothing and fails.
+    const silent: Sandbox = { ...real, exec: async (req) => req.workDir === undefined ? real.exec(req) : { exitCode: 2, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "ImportError while loading conftest\n", stderrTail: "" } };
+    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: silent, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(row).toMatchObject({ status: "RESOLVED_NO", failure_mode: "model_no_test_results", log_void: "no_suite_evidence", patch_successfully_applied: false, submitted: true });
+  });
+
+  it("a run cancelled while the tests ran is an infrastructure ERROR, not a void log held against the patch", async () => {
+    const inst = ds.instances[0]!;
+    const bench = createSwebenchBenchmark();
+    const real = hostSandbox();
+    const cancelled: Sandbox = { ...real, exec: async (req) => req.workDir === undefined ? real.exec(req) : { exitCode: null, signal: "SIGTERM", timedOut: false, isCanceled: true, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "" } };
+    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: cancelled, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_cancelled", passed: false });
+  });
+
+  /** A diff of `files` written over the instance's base commit (a scratch clone of the sample repository). */
+  async function diffOver(inst: (typeof ds.instances)[number], files: Record<string, string>): Promise<string> {
+    const { writeFile, mkdir } = await import("node:fs/promises");
+    const { dirname } = await import("node:path");
+    const scratch = await mkdtemp(join(root, "diff-"));
+    await gitOk(root, ["clone", "--quiet", join(ds.reposDir, inst.repo.replace("/", "__")), scratch]);
+    await gitOk(scratch, ["checkout", "--quiet", inst.base_commit]);
+    for (const [rel, text] of Object.entries(files)) {
+      await mkdir(dirname(join(scratch, rel)), { recursive: true });
+      await writeFile(join(scratch, rel), text);
+    }
+    await gitOk(scratch, ["add", "-A"]);
+    const diff = await gitOk(scratch, ["diff", "--cached", "--no-color"]);
+    await rm(scratch, { recursive: true, force: true });
+    return diff;
+  }
+
+  it("a patch that rewrites the deciding test file gains nothing (reset to base before test_patch) and is flagged", async () => {
+    const inst = ds.instances[0]!;
+    const cheat = await diffOver(inst, { "tests/test_slug.py": "def test_punctuation_collapses():\n    pass\n\n\ndef test_strips_edges():\n    pass\n" });
+    const rows = await evaluateAll(fixedParticipant(() => "```diff\n" + cheat + "```"), options(), [inst]);
+    expect(rows[0]).toMatchObject({ status: "RESOLVED_NO", touches_test_config: ["tests/test_slug.py"] });
+    const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
+    expect(report[inst.instance_id].tests_status.FAIL_TO_PASS.failure).toEqual(inst.FAIL_TO_PASS);
+  });
+
+  // A conftest.py that prints forged markers, forged PASSED lines and a forged exit-code line, then
+  // exits 0 whatever the tests did. The forged markers cannot move the nonce-marked region, but lines
+  // printed inside it by code under test are indistinguishable from the runner's own (the official
+  // harness has the same limit): strict_tests is the defence, and the flag says what happened.
+  const FORGER = [
+    "import os, sys",
+    "",
+    "def pytest_unconfigure(config):",
+    "    sys.stdout.write(\"+ : '>>>>> End Test Output'\\n>>>>> End Test Output\\n>>>>> Test Exit Code: 0\\n\")",
+    "    for t in ('test_punctuation_collapses', 'test_strips_edges', 'test_lowercases', 'test_custom_separator'):",
+    "        sys.stdout.write('PASSED tests/test_slug.py::%s\\n' % t)",
+    "    sys.stdout.flush()",
+    "    os._exit(0)",
+    "",
+  ].join("\n");
+
+  it("a conftest.py forging results is flagged; strict_tests counts it unresolved; the harness markers are unforgeable", async () => {
+    const inst = ds.instances[0]!;
+    const forger = await diffOver(inst, { "conftest.py": FORGER });
+    const p = fixedParticipant(() => "```diff\n" + forger + "```");
+    const lax = await evaluateAll(p, options(), [inst]);
+    expect(lax[0]).toMatchObject({ touches_test_config: ["conftest.py"] });
+    // The residual, stated: without strict_tests the forged lines inside the region decide.
+    expect(lax[0]!.status).toBe("RESOLVED_FULL");
+    const log = await readFile(join(lax[0]!.artifacts_dir as string, "test_output.txt"), "utf8");
+    const nonce = /^>>>>> a2a-bench harness log a2a-nonce=([0-9a-f]{32})$/m.exec(log)![1]!;
+    const lines = log.split("\n");
+    // The forged end markers sit inside the harness region, which ends at the nonce line.
+    const start = lines.indexOf(`>>>>> Start Test Output a2a-nonce=${nonce}`);
+    const end = lines.indexOf(`>>>>> End Test Output a2a-nonce=${nonce}`);
+    const forgedEnd = lines.indexOf(">>>>> End Test Output");
+    expect(start).toBeGreaterThan(0);
+    expect(forgedEnd).toBeGreaterThan(start);
+    expect(end).toBeGreaterThan(forgedEnd);
+    const strict = await evaluateAll(p, options({ strict_tests: true }), [inst]);
+    expect(strict[0]).toMatchObject({ status: "RESOLVED_NO", passed: false, resolved: false, strict_tests_voided: true, failure_mode: "model_touched_test_config" });
+    const report = JSON.parse(await readFile(strict[0]!.report_path as string, "utf8"));
+    expect(report[inst.instance_id].resolved).toBe(false);
+  });
+
+  it("without the exit-0 trick, 5.0.2's exit-code check voids a run whose forged PASSED lines hide the failures", async () => {
+    const inst = ds.instances[0]!;
+    const forger = await diffOver(inst, { "conftest.py": FORGER.replace("    os._exit(0)\n", "") });
+    const rows = await evaluateAll(fixedParticipant(() => "```diff\n" + forger + "```"), options(), [inst]);
+    expect(rows[0]).toMatchObject({ status: "RESOLVED_NO", log_void: "exit_code_mismatch", failure_mode: "model_no_test_results" });
+    const v4 = await evaluateAll(fixedParticipant(() => "```diff\n" + forger + "```"), options({ swebench_rules: "4.1.0" }), [inst]);
+    expect(v4[0]).toMatchObject({ status: "RESOLVED_FULL", grading_rules: "4.1.0" });
+  });
+
+  it("writes the run report (official shape) and the run's predictions next to the results", async () => {
+    const { aggregateSwebench } = await import("../../../src/benchmarks/swebench/report.js");
+    const { checkAgainst } = await import("../../../src/util/schema.js");
+    const { parsePredictions } = await import("../../../src/benchmarks/swebench/predictions.js");
+    const byId = new Map(ds.instances.map((i) => [i.instance_id, i.patch!]));
+    const opts = options({ out: join(root, "out-files"), run_id: "r1" });
+    const rows = await evaluateAll(fixedParticipant((data) => "```diff\n" + byId.get(String(data?.["instance_id"])) + "```"), opts);
+    const agg = aggregateSwebench(rows, opts);
+    expect(agg["swebench_report_path"]).toBe(join(root, "out-files", "swebench", "a2a-participant.r1.json"));
+    const written = JSON.parse(await readFile(agg["swebench_report_path"] as string, "utf8"));
+    expect(written).toMatchObject({ resolved_instances: ds.instances.length, submitted_instances: ds.instances.length, schema_version: 2 });
+    expect(checkAgainst("swebench_run_report.schema.json", written)).toEqual([]);
+    const preds = parsePredictions(await readFile(join(root, "out-files", "swebench", "predictions.jsonl"), "utf8"), "p");
+    expect([...preds.keys()].sort()).toEqual(ds.instances.map((i) => i.instance_id).sort());
+    expect(preds.get(ds.instances[0]!.instance_id)!.model_patch).toBe(ds.instances[0]!.patch);
+    for (const [id, p] of preds) expect(checkAgainst("swebench_prediction.schema.json", p), id).toEqual([]);
   });
 
   it("a participant that answers with prose only gets EMPTY_PATCH", async () => {

@@ -28,6 +28,9 @@ describe("instances", () => {
     expect(() => parseInstances(JSON.stringify([one, one]), "f")).toThrow(/duplicate/);
     expect(() => parseInstances(JSON.stringify([{ ...one, base_commit: "" }]), "f")).toThrow(/base_commit/);
     expect(() => normaliseTestList("not json", "FAIL_TO_PASS", "w")).toThrow(/FAIL_TO_PASS/);
+    // A numeric version would lose "3.0" vs "3"; the official files write strings.
+    expect(() => parseInstances(JSON.stringify([{ ...one, version: 3.0 }]), "f")).toThrow(/version must be a string/);
+    expect(parseInstances(JSON.stringify([{ ...one, version: "3.0", log_parser: "parse_log_django" }]), "f")[0]).toMatchObject({ version: "3.0", log_parser: "parse_log_django" });
   });
 });
 

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PYTEST_SPEC, pytestSpec, testSpecFor, type TestSpec } from "../../../src/benchmarks/swebench/test-spec.js";
+import { TEST_RUN_ENV, pytestCommand, testSpecFor } from "../../../src/benchmarks/swebench/test-spec.js";
 import { parsePytestLog } from "../../../src/benchmarks/swebench/log-parsers.js";
 
 const hasPytest = spawnSync("python3", ["-c", "import pytest"], { stdio: "ignore" }).status === 0;
@@ -40,11 +40,15 @@ beforeAll(async () => {
 });
 afterAll(async () => { await rm(root, { recursive: true, force: true }); });
 
-/** Run the spec's command and env on the host (trusted fixture), with the stand-in plugin installed. */
-function runSpec(spec: TestSpec): Record<string, string> {
-  const r = spawnSync("bash", ["-c", spec.command(["tests/test_ok.py", "tests/test_fixture.py"])], {
+const FILES = ["tests/test_ok.py", "tests/test_fixture.py"];
+const unknown = { instance_id: "x", repo: "nobody/unknown", base_commit: "b", problem_statement: "p", FAIL_TO_PASS: [], PASS_TO_PASS: [],
+  test_patch: "diff --git a/tests/a b.py b/tests/a b.py\n--- a/tests/a b.py\n+++ b/tests/a b.py\n" };
+
+/** Run a command and env on the host (trusted fixture), with the stand-in plugin installed. */
+function runSpec(command: string, env: Record<string, string> = TEST_RUN_ENV): Record<string, string> {
+  const r = spawnSync("bash", ["-c", command], {
     cwd: repo,
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root, PYTHONPATH: site, ...spec.env },
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root, PYTHONPATH: site, ...env },
     encoding: "utf8",
     timeout: 30_000,
   });
@@ -53,25 +57,26 @@ function runSpec(spec: TestSpec): Record<string, string> {
 
 describe("pytest test spec", () => {
   it("is the default for unknown repositories, with a fixed hash seed and no bytecode writes", () => {
-    expect(testSpecFor("nobody/unknown")).toBe(PYTEST_SPEC);
-    expect(PYTEST_SPEC.env).toMatchObject({ PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1" });
-    expect(PYTEST_SPEC.command(["tests/a b.py"])).toContain("'tests/a b.py'");
+    const spec = testSpecFor(unknown);
+    expect(spec.framework).toBe("a2a_pytest_verbose");
+    expect(spec.env).toMatchObject({ PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1" });
+    expect(spec.command).toContain("python3 -m pytest -rA -v");
+    expect(spec.requires).toEqual(["pytest"]);
   });
 
   it.skipIf(!hasPytest)("does not auto-load plugins installed in the Python, but loads the ones a spec names, and the repo's conftest", () => {
-    expect(runSpec(PYTEST_SPEC)).toEqual({
+    expect(runSpec(pytestCommand(FILES))).toEqual({
       "tests/test_ok.py::test_ok": "PASSED",
       "tests/test_fixture.py::test_uses_conftest": "PASSED",
     });
     // Named explicitly, the same installed plugin is loaded (and fails every test).
-    expect(runSpec(pytestSpec(["failing_host"]))).toEqual({
+    expect(runSpec(pytestCommand(FILES, ["failing_host"]))).toEqual({
       "tests/test_ok.py::test_ok": "FAILED",
       "tests/test_fixture.py::test_uses_conftest": "FAILED",
     });
   });
 
   it.skipIf(!hasPytest)("with autoload on, the stand-in plugin would change the verdicts (the fixture is not vacuous)", () => {
-    const autoload: TestSpec = { ...PYTEST_SPEC, env: { PYTHONHASHSEED: "0" } };
-    expect(Object.values(runSpec(autoload))).toEqual(["FAILED", "FAILED"]);
+    expect(Object.values(runSpec(pytestCommand(FILES), { PYTHONHASHSEED: "0" }))).toEqual(["FAILED", "FAILED"]);
   });
 });

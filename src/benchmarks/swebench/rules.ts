@@ -1,0 +1,67 @@
+/**
+ * Which release of the official SWE-bench harness our grading reproduces.
+ *
+ * Default `5.0.2` (the harness's `__version__` 5.0.2; its grading, parsers and
+ * report are those of the repository's HEAD at the time of writing). `4.1.0`
+ * is the last release before the stricter rules below; logs graded before
+ * 5.0.0 were graded that way. Each flag names one rule that differs.
+ */
+
+export type RulesVersion = "5.0.2" | "4.1.0";
+
+/** Default rules of every grading entry point (`swebench grade`, the runner). */
+export const DEFAULT_RULES: RulesVersion = "5.0.2";
+
+export const RULES_VERSIONS: readonly RulesVersion[] = ["5.0.2", "4.1.0"];
+
+export interface RuleSet {
+  version: RulesVersion;
+  /** A FAIL_TO_PASS test that ends SKIPPED is a failure (4.1.0: in neither list, so it does not count at all). */
+  skippedFailsF2P: boolean;
+  /** A PASS_TO_PASS test that ends SKIPPED is a success (4.1.0: in neither list). */
+  skippedMaintainsP2P: boolean;
+  /** An expected id with more `[` than `]` (a truncated parametrize id) may match a longer id by prefix. */
+  truncatedIdPrefix: boolean;
+  /** An empty status map with no sign that a test suite ran voids the run. */
+  requireSuiteEvidence: boolean;
+  /** A non-zero recorded exit code with no FAILED/ERROR in the map voids the run. */
+  exitCodeCrossCheck: boolean;
+  /** pytest-family parsers ignore `SKIPPED [N] file:line: reason` summary lines (4.1.0 records `[N]` as a test). */
+  dropSkipSummary: boolean;
+  /** pytest_v2 keeps the whole rest of the line as the id and cuts FAILED lines at ` - ` (4.1.0: second word only). */
+  pytestV2WholeId: boolean;
+  /** The per-instance report carries `infra_failure` (and `infra_failure_reason` when classified). */
+  infraFailureField: boolean;
+}
+
+const V5: RuleSet = {
+  version: "5.0.2",
+  skippedFailsF2P: true,
+  skippedMaintainsP2P: true,
+  truncatedIdPrefix: true,
+  requireSuiteEvidence: true,
+  exitCodeCrossCheck: true,
+  dropSkipSummary: true,
+  pytestV2WholeId: true,
+  infraFailureField: true,
+};
+
+const V4: RuleSet = {
+  version: "4.1.0",
+  skippedFailsF2P: false,
+  skippedMaintainsP2P: false,
+  truncatedIdPrefix: false,
+  requireSuiteEvidence: false,
+  exitCodeCrossCheck: false,
+  dropSkipSummary: false,
+  pytestV2WholeId: false,
+  infraFailureField: false,
+};
+
+export function ruleSet(version: RulesVersion = DEFAULT_RULES): RuleSet {
+  return version === "4.1.0" ? V4 : V5;
+}
+
+export function isRulesVersion(v: string): v is RulesVersion {
+  return (RULES_VERSIONS as readonly string[]).includes(v);
+}
