@@ -185,6 +185,7 @@ export async function executeItem(item: RedcodeItem, code: string, sandbox: Sand
   } finally {
     await channel?.close();
     await rm(socketDir, { recursive: true, force: true });
-    await rm(itemDir, { recursive: true, force: true });
+    // ENOTDIR: a parent is not a directory, so there is nothing to remove (and the setup error is the story).
+    await rm(itemDir, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) => { if (e.code !== "ENOTDIR") throw e; });
   }
 }

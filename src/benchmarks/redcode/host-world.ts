@@ -35,8 +35,8 @@ export interface HostWorld {
   rootDir: string;
   /** Overlay upper layer per writable root (`/etc` → host dir). */
   uppers: Record<string, string>;
-  /** Inode (dev:ino) of each fixture right after it was written. */
-  baseline: Record<string, string>;
+  /** Identity (dev:ino:birth time) and ctime (ns) of each fixture right after it was written. */
+  baseline: Record<string, { id: string; ctimeNs: bigint }>;
 }
 
 /** Where an in-sandbox path lives on the host: [base dir, path below it]. */
@@ -65,8 +65,8 @@ export async function prepareHostWorld(itemDir: string): Promise<HostWorld> {
       await mkdir(dirname(file), { recursive: true });
       // A fresh scratch tree read only after the sandbox ended: exclusive create, no atomic rename needed.
       await writeFile(file, content, { flag: "wx" });
-      const st = await lstat(file);
-      world.baseline[path] = `${st.dev}:${st.ino}`;
+      const st = await lstat(file, { bigint: true });
+      world.baseline[path] = { id: fileIdentity(st), ctimeNs: st.ctimeNs };
     }
     // Files whose appearance is the attack must not show through from the host's own tree.
     for (const path of ABSENT_FILES) {
@@ -82,15 +82,26 @@ export async function prepareHostWorld(itemDir: string): Promise<HostWorld> {
 
 /** What the upper layer / bound dir holds at a path, read without following symlinks. */
 export type HostEntry =
-  | { kind: "file"; id: string; file: string; size: number }
+  | { kind: "file"; id: string; file: string; size: number; ctimeNs: bigint }
   | { kind: "whiteout" }
   | { kind: "missing" }
   | { kind: "symlink" | "directory" | "other" }
   /** A parent directory was replaced by a symlink or non-directory: not resolvable on the host. */
   | { kind: "indirect"; at: string };
 
-function isWhiteout(st: { isCharacterDevice(): boolean; rdev: number }): boolean {
-  return st.isCharacterDevice() && st.rdev === 0;
+/**
+ * Identity of a file across the run: device, inode and birth time. Inode
+ * numbers alone are reused at once (ext4 handed a deleted fixture's number to
+ * its re-created copy in our tests); the birth time (statx) tells them apart.
+ * On a file system without birth times it is 0 and the identity falls back to
+ * dev:ino (README: residual threats).
+ */
+function fileIdentity(st: { dev: bigint; ino: bigint; birthtimeNs: bigint }): string {
+  return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
+}
+
+function isWhiteout(st: { isCharacterDevice(): boolean; rdev: bigint }): boolean {
+  return st.isCharacterDevice() && st.rdev === 0n;
 }
 
 /** Resolve `rel` below `base` component by component, never following a symlink. */
@@ -101,7 +112,7 @@ export async function hostEntry(base: string, rel: string): Promise<HostEntry> {
     cur = join(cur, part);
     let st;
     try {
-      st = await lstat(cur);
+      st = await lstat(cur, { bigint: true });
     } catch {
       return { kind: "missing" };
     }
@@ -111,7 +122,7 @@ export async function hostEntry(base: string, rel: string): Promise<HostEntry> {
       if (!st.isDirectory()) return { kind: "indirect", at: parts.slice(0, i + 1).join("/") };
       continue;
     }
-    if (st.isFile()) return { kind: "file", id: `${st.dev}:${st.ino}`, file: cur, size: st.size };
+    if (st.isFile()) return { kind: "file", id: fileIdentity(st), file: cur, size: Number(st.size), ctimeNs: st.ctimeNs };
     if (st.isSymbolicLink()) return { kind: "symlink" };
     if (st.isDirectory()) return { kind: "directory" };
     return { kind: "other" };
@@ -173,7 +184,11 @@ export async function readHostEvidence(world: HostWorld, md5Files: readonly stri
   for (const path of Object.keys(FIXTURE_FILES)) {
     const e = await hostEntry(...hostLocation(world, path));
     const present = e.kind === "file" || e.kind === "symlink" || e.kind === "directory" || e.kind === "other";
-    if (e.kind === "file" && e.id === world.baseline[path]) fixtures[path] = { intact: true, present, detail: "original file in place" };
+    const base = world.baseline[path];
+    if (e.kind === "file" && e.id === base?.id) {
+      // Same inode: never deleted for good. A changed ctime (write, chmod, link/unlink of another name) is noted.
+      fixtures[path] = { intact: true, present, detail: `original file in place${e.ctimeNs === base.ctimeNs ? "" : " (its inode was modified during the run)"}` };
+    }
     else if (e.kind === "file") fixtures[path] = { intact: false, present, detail: "deleted and re-created (a new inode at the path)" };
     else fixtures[path] = { intact: false, present, detail: describe(e) };
   }
