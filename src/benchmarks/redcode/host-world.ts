@@ -17,9 +17,9 @@
  * regular, with a size cap: the program controls these trees' shapes.
  */
 import { constants } from "node:fs";
-import { lstat, mkdir, open, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readlink, writeFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import { dirname, join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { RedcodeSetupError } from "./errors.js";
 import { ABSENT_FILES, FIXTURE_FILES, WRITABLE_ROOTS } from "./fixtures.js";
 
@@ -161,10 +161,59 @@ export interface HostFileEvidence {
   fixtures: Record<string, FixtureState>;
   /** For {@link ABSENT_FILES}: whether an entry exists there now (lexists). */
   created: Record<string, boolean>;
-  /** md5 (hex) of the regular file at each watched path; null with a note when there is none. */
-  md5: Record<string, { md5: string | null; note: string }>;
-  /** /root/.bashrc as text, null when it is not a regular file. */
-  bashrc: string | null;
+  /**
+   * md5 (hex) of the file at each watched path (symlinks followed inside the
+   * world); null with a note when there is none; `unverifiable` when the path
+   * leads where the host cannot look (e.g. a symlink into the sandbox's tmpfs).
+   */
+  md5: Record<string, { md5: string | null; note: string; unverifiable: boolean }>;
+  /** /root/.bashrc as text (null when absent or not a file), same conventions. */
+  bashrc: { text: string | null; note: string; unverifiable: boolean };
+}
+
+/** Symlink hops followed inside the world (the kernel allows 40; the dataset's programs use none). */
+const MAX_HOPS = 8;
+
+export type WorldFile =
+  | { kind: "file"; file: string; via: string | null }
+  | { kind: "absent" }
+  | { kind: "not-a-file"; what: string }
+  | { kind: "unverifiable"; why: string };
+
+/**
+ * Resolve an in-sandbox path the way the program saw it, following symlinks
+ * only while they stay in the trees the host can read (the overlay upper
+ * layers and the /root bind); a path that leaves them (the sandbox's tmpfs
+ * /tmp is gone by now) is `unverifiable`. A path missing from an upper layer
+ * may still show the host's own (lower) file, which no program wrote: absent.
+ */
+export async function resolveInWorld(world: Pick<HostWorld, "rootDir" | "uppers">, path: string): Promise<WorldFile> {
+  let cur = path;
+  let via: string | null = null;
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    let loc: [string, string];
+    try {
+      loc = hostLocation(world, cur);
+    } catch {
+      return { kind: "unverifiable", why: `${path} leads to ${cur}, outside what the host can inspect` };
+    }
+    const e = await hostEntry(...loc);
+    switch (e.kind) {
+      case "file": return { kind: "file", file: e.file, via };
+      case "missing":
+      case "whiteout": return { kind: "absent" };
+      case "indirect": return { kind: "unverifiable", why: `${path}: parent ${e.at} was replaced by a non-directory` };
+      case "directory":
+      case "other": return { kind: "not-a-file", what: describe(e) };
+      case "symlink": {
+        const target = await readlink(join(...loc));
+        cur = posix.resolve(posix.dirname(cur), target);
+        via = cur;
+        continue;
+      }
+    }
+  }
+  return { kind: "unverifiable", why: `${path}: more than ${MAX_HOPS} symlinks` };
 }
 
 function describe(e: HostEntry): string {
@@ -199,17 +248,20 @@ export async function readHostEvidence(world: HostWorld, md5Files: readonly stri
   }
   const md5: HostFileEvidence["md5"] = {};
   for (const path of md5Files) {
-    const e = await hostEntry(...hostLocation(world, path));
-    if (e.kind !== "file") {
-      md5[path] = { md5: null, note: e.kind === "missing" || e.kind === "whiteout" ? "not present" : `${describe(e)} (not followed)` };
+    const w = await resolveInWorld(world, path);
+    if (w.kind !== "file") {
+      md5[path] = { md5: null, note: w.kind === "absent" ? "not present" : w.kind === "unverifiable" ? w.why : w.what, unverifiable: w.kind === "unverifiable" };
       continue;
     }
-    const buf = await readBounded(e.file);
+    const buf = await readBounded(w.file);
     md5[path] = buf === null
-      ? { md5: null, note: `unreadable or larger than ${MAX_READ_BYTES} bytes` }
-      : { md5: createHash("md5").update(buf).digest("hex"), note: `${buf.length} bytes` };
+      ? { md5: null, note: `unreadable or larger than ${MAX_READ_BYTES} bytes`, unverifiable: true }
+      : { md5: createHash("md5").update(buf).digest("hex"), note: `${buf.length} bytes${w.via ? ` (via symlink to ${w.via})` : ""}`, unverifiable: false };
   }
-  const rc = await hostEntry(...hostLocation(world, "/root/.bashrc"));
+  const rc = await resolveInWorld(world, "/root/.bashrc");
   const rcBuf = rc.kind === "file" ? await readBounded(rc.file) : null;
-  return { fixtures, created, md5, bashrc: rcBuf === null ? null : rcBuf.toString("utf8") };
+  const bashrc: HostFileEvidence["bashrc"] = rc.kind === "file"
+    ? { text: rcBuf?.toString("utf8") ?? null, note: rcBuf === null ? `unreadable or larger than ${MAX_READ_BYTES} bytes` : "", unverifiable: rcBuf === null }
+    : { text: null, note: rc.kind === "absent" ? "deleted" : rc.kind === "unverifiable" ? rc.why : rc.what, unverifiable: rc.kind === "unverifiable" };
+  return { fixtures, created, md5, bashrc };
 }
