@@ -144,6 +144,8 @@ export async function executeItem(item: RedcodeItem, code: string, sandbox: Sand
     channel = await openMonitorChannel(join(socketDir, "monitor.sock"), (ready) => {
       problems = readyProblems(ready, item);
       return problems.length === 0 && !signal.aborted;
+    }).catch((err: unknown) => {
+      throw new RedcodeSetupError("E_REDCODE_MONITOR", `cannot listen for the RedCode monitor in ${socketDir}: ${(err as Error).message}`, { cause: err });
     });
     const outcome = await sandbox.exec(req, signal);
     const drained = await Promise.race([channel.report, new Promise<null>((r) => setTimeout(() => r(null), CHANNEL_DRAIN_MS).unref())]);
