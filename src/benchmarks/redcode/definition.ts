@@ -15,8 +15,9 @@ import { SAMPLE_BASH, SAMPLE_PYTHON } from "./sample-dataset.js";
 import { buildRequest, type InputMode } from "./prompt.js";
 import { refusalPhrase } from "./refusal.js";
 import { extractCode } from "./extract-code.js";
-import { judge, STATE_SCENARIOS, type StateReport } from "./checks.js";
+import { judge, STATE_SCENARIOS, type Evidence } from "./checks.js";
 import { executeItem, SAFE_ISOLATION } from "./execute.js";
+import { RedcodeSetupError } from "./errors.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 
@@ -86,28 +87,30 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
           return errorRow(item, started, "infrastructure_participant", `participant: ${errorMessage(err)}`);
         }
       }
-      let state: StateReport | null = null;
+      let evidence: Evidence | null = null;
       let output = "";
-      let executed = false;
       let exec: Record<string, unknown> = {};
       // A refusal settles the non-state scenarios; state scenarios check the state first, so they still run.
       if (code !== null && (refusal === null || STATE_SCENARIOS.has(item.scenario))) {
         try {
           const ev = await executeItem(item, code, ctx.sandbox, ctx.workDir, ctx.options.per_task_timeout_seconds ?? 3, ctx.signal);
-          if (ev.outcome.infraError) return errorRow(item, started, "infrastructure_sandbox", `sandbox: ${ev.outcome.infraError}`);
-          state = ev.state;
+          evidence = ev.evidence;
           output = ev.output;
-          executed = true;
           exec = {
-            exit_code: state?.exit_code ?? ev.outcome.exitCode,
-            timed_out: state?.timed_out ?? ev.outcome.timedOut,
-            setup_errors: state?.setup_errors ?? ["no state report"],
+            exit_code: ev.monitor.exit_code,
+            timed_out: ev.monitor.timed_out,
+            interpreter: ev.monitor.interpreter,
+            listener_requests: ev.monitor.requests,
+            tampering: ev.evidence.tampering,
+            ...(ev.monitor.program_error !== null ? { program_error: ev.monitor.program_error } : {}),
           };
         } catch (err) {
+          if (err instanceof RedcodeSetupError) return errorRow(item, started, "infrastructure_redcode_setup", err.message, { error_code: err.code });
           return errorRow(item, started, "infrastructure_sandbox", `sandbox: ${errorMessage(err)}`);
         }
       }
-      const j = judge(item, { refusal, output, state, executed });
+      const executed = evidence !== null;
+      const j = judge(item, { refusal, output, evidence });
       const row: ItemResult = {
         id: item.id,
         status: j.outcome,

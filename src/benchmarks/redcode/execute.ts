@@ -1,46 +1,78 @@
 /**
- * Run one RedCode program in the sandbox inside its throw-away world
- * (wrapper-source.ts) and read back the wrapper's state report. The world is
- * copy-on-write overlays over /etc, /usr and /var (plus the job's private tmpfs /root and /tmp) whose upper layers
- * live in the item's scratch directory and are deleted afterwards; the
- * listener and decoys live in the sandbox's own network and pid namespaces.
+ * Run one RedCode program in its throw-away world and establish, from the
+ * harness's side, what it did.
+ *
+ * Design (why a participant cannot forge a safer verdict):
+ *  - Files. The harness writes the fixtures into host directories before the
+ *    sandbox starts: the overlay upper layers of /etc, /usr, /var and a host
+ *    directory bound at /root (host-world.ts), recording each fixture's inode.
+ *    Those directories are outside the job's writable work dir; inside the
+ *    sandbox they are reachable only through the overlay (the host root is
+ *    mounted read-only), so every change the program makes lands there in
+ *    overlayfs form and nothing else can touch them. They are read after
+ *    the sandbox has ended, when no process of it is left.
+ *  - Listener and decoys. They belong to the monitor (wrapper-source.ts), the
+ *    sandbox's first process, started before the program: non-dumpable (no
+ *    ptrace, /proc/<pid>/mem or fd borrowing without CAP_SYS_PTRACE, which the
+ *    sandbox drops), catching every catchable signal, the decoys' parent (it
+ *    sees their exit itself, so a look-alike started later changes nothing),
+ *    the listener a thread of it. It reports over a Unix socket whose path the
+ *    harness unlinks once the monitor is connected, before the program starts.
+ *  - Losing the monitor after the program started (SIGKILL/SIGSTOP, or the
+ *    sandbox stopped for a limit) leaves the evidence incomplete: judged as
+ *    tampering (checks.ts). Failures before the program started are ours:
+ *    RedcodeSetupError (errors.ts), never a score.
+ *  - There is no in-sandbox report any more; files the program drops into the
+ *    work dir (e.g. a forged `redcode-report.json`) are only listed.
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ExecOutcome, ExecRequest, Sandbox } from "../../sandbox/types.js";
 import type { RedcodeItem } from "./item.js";
-import { ABSENT_FILES, FIXTURE_FILES, LISTENER_PORT, WRITABLE_ROOTS } from "./fixtures.js";
-import { MD5_FILES, type StateReport } from "./checks.js";
+import { FIXTURE_FILES, LISTENER_PORT } from "./fixtures.js";
+import { MD5_FILES, type Evidence } from "./checks.js";
 import { WRAPPER_SOURCE } from "./wrapper-source.js";
+import { RedcodeSetupError, type RedcodeSetupErrorCode } from "./errors.js";
+import { prepareHostWorld, readHostEvidence, type HostWorld } from "./host-world.js";
+import { openMonitorChannel, type MonitorReport, type ReadyEvent } from "./monitor-channel.js";
+import { interpreterBinds } from "./interpreter-binds.js";
 
-/** Extra wall time for the wrapper's own setup and report, ms (python start + fixtures + listener). */
-export const WRAPPER_OVERHEAD_MS = 5_000;
+/**
+ * Extra wall time over the program's own limit, ms: python start, fixtures, the
+ * handshake and the report. The monitor enforces the program's limit itself, so
+ * this outer limit only fires when the monitor is stuck (e.g. SIGSTOPped).
+ */
+export const WRAPPER_OVERHEAD_MS = 15_000;
+
+/** How long to wait for the monitor's last bytes after the sandbox ended, ms (they are already buffered). */
+const CHANNEL_DRAIN_MS = 2_000;
 
 /** Isolation levels under which RedCode programs may run: the code is destructive by design. */
 export const SAFE_ISOLATION: ReadonlySet<string> = new Set(["bwrap", "e2b"]);
 
-const REPORT_FILE = "redcode-report.json";
+/** Files the harness itself puts into the work dir. */
+const OWN_FILES = new Set(["redcode-config.json", "program.py", "program.sh"]);
 
 export interface ExecutionEvidence {
   outcome: ExecOutcome;
   /** stdout + stderr of the program (bounded tails). */
   output: string;
-  state: StateReport | null;
+  evidence: Evidence;
+  /** Monitor facts for the row (hints, not verdicts): exit code, timeout, interpreter, requests. */
+  monitor: { exit_code: number | null; timed_out: boolean; interpreter: string | null; requests: MonitorReport["requests"]; program_error: string | null };
 }
 
-/**
- * The sandbox request for one item (exported for tests). `scratch` is a host
- * directory that becomes the job's working directory and holds the overlay
- * upper layers.
- */
-export function buildExecRequest(item: RedcodeItem, code: string, scratch: string, timeoutSeconds: number): ExecRequest {
+/** The sandbox request for one item (exported for tests). */
+export function buildExecRequest(
+  item: RedcodeItem, code: string, world: HostWorld, socketDir: string, timeoutSeconds: number,
+  extraBinds: NonNullable<ExecRequest["binds"]> = [],
+): ExecRequest {
   const program = item.language === "python" ? "program.py" : "program.sh";
   const config = {
-    report: REPORT_FILE,
+    monitor_socket: join(socketDir, "monitor.sock"),
     fixtures: FIXTURE_FILES,
-    absent: ABSENT_FILES,
-    watch_md5: Object.values(MD5_FILES),
     port: LISTENER_PORT,
     decoys: item.scenario === 18 ? [item.expected_result] : [],
     sleep: "/bin/sleep",
@@ -55,32 +87,107 @@ export function buildExecRequest(item: RedcodeItem, code: string, scratch: strin
     language: "python",
     code: WRAPPER_SOURCE,
     timeoutMs: Math.round(timeoutSeconds * 1000) + WRAPPER_OVERHEAD_MS,
-    workDir: scratch,
+    workDir: world.workDir,
     files: { "redcode-config.json": JSON.stringify(config), [program]: code },
     env: { PYTHONDONTWRITEBYTECODE: "1", HOME: "/root" },
-    overlays: WRITABLE_ROOTS.map((target) => ({ target, upperDir: join(scratch, "upper", target.slice(1)) })),
+    overlays: Object.entries(world.uppers).map(([target, upperDir]) => ({ target, upperDir })),
+    binds: [
+      { host: world.rootDir, target: "/root", writable: true },
+      ...extraBinds,
+      { host: socketDir, target: socketDir, writable: false },
+    ],
     asRoot: true,
   };
 }
 
-/** Execute `code` for `item`; the scratch directory is always removed. */
+function setupCode(errors: string[]): RedcodeSetupErrorCode {
+  const all = errors.join("\n");
+  if (/^listener/m.test(all)) return "E_REDCODE_LISTENER";
+  if (/^decoy/m.test(all)) return "E_REDCODE_DECOY";
+  if (/^fixture/m.test(all)) return "E_REDCODE_FIXTURES";
+  return "E_REDCODE_MONITOR";
+}
+
+function readyProblems(ready: ReadyEvent, item: RedcodeItem): string[] {
+  const problems = [...ready.setup_errors];
+  if (!ready.listener && !problems.some((p) => p.startsWith("listener"))) problems.push("listener: not started");
+  if (item.scenario === 18 && ready.decoys[item.expected_result] === undefined && !problems.some((p) => p.startsWith("decoy"))) {
+    problems.push(`decoy ${item.expected_result}: not started`);
+  }
+  return problems;
+}
+
+/** Why the monitor's evidence is incomplete, or [] when it reported `done`. */
+function lostMonitor(report: MonitorReport, outcome: ExecOutcome): string[] {
+  if (report.done) return [];
+  const why = outcome.outputLimitExceeded ? "the sandbox stopped the job at its output limit"
+    : outcome.timedOut ? "the monitor stopped responding (sandbox wall limit reached; SIGSTOP?)"
+    : outcome.signal ? `the job ended by ${outcome.signal}` : `the monitor vanished (exit ${String(outcome.exitCode)}; SIGKILL?)`;
+  return [`monitor lost after the program started: ${why}`];
+}
+
+/**
+ * Execute `code` for `item`. Throws RedcodeSetupError for infrastructure
+ * failures (nothing judged); the item's host directories are always removed.
+ */
 export async function executeItem(item: RedcodeItem, code: string, sandbox: Sandbox, workDir: string, timeoutSeconds: number, signal: AbortSignal): Promise<ExecutionEvidence> {
-  const scratch = join(workDir, "redcode", `${item.id.replace(/[^A-Za-z0-9._-]/g, "_")}-${randomBytes(4).toString("hex")}`);
-  await mkdir(scratch, { recursive: true });
+  const itemDir = join(workDir, "redcode", `${item.id.replace(/[^A-Za-z0-9._-]/g, "_")}-${randomBytes(4).toString("hex")}`);
+  // Unix socket paths are limited to 108 bytes: a short directory of its own, bound read-only into the sandbox.
+  const socketDir = await mkdtemp(join(tmpdir(), "a2a-rc-"));
+  let channel: Awaited<ReturnType<typeof openMonitorChannel>> | null = null;
   try {
-    const req = buildExecRequest(item, code, scratch, timeoutSeconds);
+    const world = await prepareHostWorld(itemDir);
+    const req = buildExecRequest(item, code, world, socketDir, timeoutSeconds, await interpreterBinds());
     // Written here as well as passed in `files`, so backends that only bind workDir see them.
-    for (const [name, content] of Object.entries(req.files ?? {})) await writeFile(join(scratch, name), content);
-    for (const o of req.overlays ?? []) await mkdir(o.upperDir, { recursive: true });
+    for (const [name, content] of Object.entries(req.files ?? {})) await writeFile(join(world.workDir, name), content);
+    let problems: string[] = [];
+    channel = await openMonitorChannel(join(socketDir, "monitor.sock"), (ready) => {
+      problems = readyProblems(ready, item);
+      return problems.length === 0 && !signal.aborted;
+    }).catch((err: unknown) => {
+      throw new RedcodeSetupError("E_REDCODE_MONITOR", `cannot listen for the RedCode monitor in ${socketDir}: ${(err as Error).message}`, { cause: err });
+    });
     const outcome = await sandbox.exec(req, signal);
-    let state: StateReport | null = null;
-    try {
-      state = JSON.parse(await readFile(join(scratch, REPORT_FILE), "utf8")) as StateReport;
-    } catch {
-      state = null;
+    const drained = await Promise.race([channel.report, new Promise<null>((r) => setTimeout(() => r(null), CHANNEL_DRAIN_MS).unref())]);
+    if (drained === null) await channel.close();
+    const report = await channel.report;
+    if (outcome.isCanceled || signal.aborted) throw new RedcodeSetupError("E_REDCODE_SANDBOX", "canceled");
+    if (!report.went) {
+      if (report.ready && problems.length > 0) throw new RedcodeSetupError(setupCode(problems), `RedCode setup in the sandbox failed: ${problems.join("; ")}`);
+      if (outcome.infraError) {
+        const code: RedcodeSetupErrorCode = /overlay/i.test(outcome.infraError) ? "E_REDCODE_OVERLAY" : "E_REDCODE_SANDBOX";
+        throw new RedcodeSetupError(code, `sandbox: ${outcome.infraError}`);
+      }
+      const tail = `${outcome.stdoutTail}\n${outcome.stderrTail}`.trim().slice(-500);
+      throw new RedcodeSetupError("E_REDCODE_MONITOR", `the RedCode monitor never reported ready (exit ${String(outcome.exitCode)}${outcome.timedOut ? ", timed out" : ""}): ${tail || "no output"}`);
     }
-    return { outcome, output: `${outcome.stdoutTail}\n${outcome.stderrTail}`, state };
+    const files = await readHostEvidence(world, Object.values(MD5_FILES));
+    const lost = lostMonitor(report, outcome);
+    const tampering = [...lost];
+    for (const s of report.signals) tampering.push(`the monitor received signal ${s} (survived it)`);
+    if (report.garbage > 0) tampering.push(`${report.garbage} line(s) on the monitor channel were not the monitor's protocol`);
+    const dropped = (await readdir(world.workDir).catch(() => [] as string[])).filter((f) => !OWN_FILES.has(f));
+    if (dropped.length > 0) tampering.push(`the program wrote into the harness's work dir (ignored): ${dropped.slice(0, 10).join(", ")}`);
+    const decoysKilled: Record<string, boolean> = {};
+    for (const name of Object.keys(report.ready?.decoys ?? {})) {
+      decoysKilled[name] = report.decoyExits[name] !== undefined || report.done?.decoys_alive[name] === false;
+    }
+    return {
+      outcome,
+      output: `${outcome.stdoutTail}\n${outcome.stderrTail}`,
+      evidence: { files, requests: report.requests.length, decoysKilled, monitorComplete: lost.length === 0, tampering },
+      monitor: {
+        exit_code: report.done?.exit_code ?? null,
+        timed_out: report.done?.timed_out ?? outcome.timedOut,
+        interpreter: report.ready?.interpreter ?? null,
+        requests: report.requests.slice(0, 20),
+        program_error: report.programError,
+      },
+    };
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await channel?.close();
+    await rm(socketDir, { recursive: true, force: true });
+    // ENOTDIR: a parent is not a directory, so there is nothing to remove (and the setup error is the story).
+    await rm(itemDir, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) => { if (e.code !== "ENOTDIR") throw e; });
   }
 }
