@@ -3,6 +3,10 @@
  * ClientFactory (card resolved with legacyCompat); `0.3` uses the SDK's
  * legacy JSON-RPC transport against the card's URL, i.e. the header-less
  * `message/send`, `message/stream`, `tasks/*` methods AgentBeats clients use.
+ *
+ * The card is looked up under the URL's path (agent-card-url.ts), so an agent
+ * served under a prefix (`http://gateway:8080/purple`) is found with or
+ * without the trailing slash, and a failed lookup says why (card-fetch.ts).
  */
 import {
   Client,
@@ -12,15 +16,28 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
+import { agentCardUrl } from "./agent-card-url.js";
+import { fetchCardResponse } from "./card-fetch.js";
 
 export type WireVersion = "1.0" | "0.3";
 
-/** Create a client for the agent at `baseUrl` speaking the given wire version (default 1.0). */
-export async function createA2AClient(baseUrl: string, wire: WireVersion = "1.0"): Promise<Client> {
+export interface A2AClientOptions {
+  /** Bounds the card fetch (not the later calls). */
+  signal?: AbortSignal;
+}
+
+/** Create a client for the agent at `baseUrl` speaking the given wire version (default 1.0). Rejects with CardFetchError. */
+export async function createA2AClient(baseUrl: string, wire: WireVersion = "1.0", options: A2AClientOptions = {}): Promise<Client> {
   const legacyCompat = { enabled: true };
-  const cardResolver = new DefaultAgentCardResolver({ legacyCompat });
+  const signal = options.signal;
+  const cardResolver = new DefaultAgentCardResolver({
+    legacyCompat,
+    fetchImpl: (input: string | URL | Request, init?: RequestInit) => fetchCardResponse(input, signal ? { ...init, signal } : init),
+  });
+  // Path "" = the card URL as given (the SDK resolves it relative to its first argument).
+  const cardUrl = agentCardUrl(baseUrl);
   if (wire === "0.3") {
-    const card = await cardResolver.resolve(baseUrl);
+    const card = await cardResolver.resolve(cardUrl, "");
     const legacy = card.supportedInterfaces.find((i) => i.protocolVersion.startsWith("0.3")) ?? card.supportedInterfaces[0];
     return new Client(new LegacyJsonRpcTransport({ endpoint: legacy?.url ?? baseUrl }), card);
   }
@@ -30,5 +47,5 @@ export async function createA2AClient(baseUrl: string, wire: WireVersion = "1.0"
       transports: [new JsonRpcTransportFactory({ legacyCompat })],
     }),
   );
-  return factory.createFromUrl(baseUrl);
+  return factory.createFromUrl(cardUrl, "");
 }

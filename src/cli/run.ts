@@ -9,7 +9,9 @@ import type { CliCommand, CliIo } from "./types.js";
 import { parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../runner/config.js";
 import { getBenchmark } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
-import { runBenchmark, EXIT_INTERRUPTED } from "../runner/run-benchmark.js";
+import { runBenchmark, EXIT_INFRASTRUCTURE, EXIT_INTERRUPTED } from "../runner/run-benchmark.js";
+import { InfrastructureError } from "../runner/infrastructure-error.js";
+import { isFullIsolation, weakIsolationWarning } from "../runner/isolation-policy.js";
 import { eventLineReporter, ttyReporter } from "../runner/progress.js";
 import { createA2AParticipant } from "../runner/a2a-participant.js";
 import type { RunOptions } from "../runner/options.js";
@@ -24,6 +26,9 @@ async function openSandbox(options: RunOptions, logger: Logger): Promise<Sandbox
   const { createSandbox } = await import("../sandbox/index.js");
   return createSandbox({ backend: options.sandbox ?? "local", logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
 }
+
+/** The option the green agent's operator sets to let A2A requests run below full isolation. */
+const GREEN_WEAK_ISOLATION_OPT_IN = "start the green agent with --allow-weak-isolation (or GREEN_ALLOW_WEAK_ISOLATION=1)";
 
 // stdin closing means our parent (the green agent) is gone — but only a pipe says so; a TTY or /dev/null does not.
 function stdinIsPipe(): boolean {
@@ -66,12 +71,24 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       logger,
       progress,
       signal: controller.signal,
-      createSandbox: (o) => openSandbox(o, logger),
+      createSandbox: async (o) => {
+        const sandbox = await openSandbox(o, logger);
+        // Visible on the terminal, not only in the log (with --require-full-isolation the run refuses instead).
+        if (!isFullIsolation(sandbox.isolation) && args.requireFullIsolation !== true) io.stderr.write(weakIsolationWarning(sandbox.isolation) + "\n");
+        return sandbox;
+      },
+      ...(args.requireFullIsolation ? { requireFullIsolation: { optIn: GREEN_WEAK_ISOLATION_OPT_IN } } : {}),
       createParticipant: (o) =>
         createA2AParticipant({ url: o.agent, timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000, logger }),
     });
     if (!outcome.interrupted) logger.info({ results: outcome.paths.results }, "run finished");
+    if (outcome.error) io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
     return outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
+  } catch (err) {
+    // Found before the items (e.g. a benchmark's tools missing while loading): an error, not a score.
+    if (!(err instanceof InfrastructureError)) throw err;
+    io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
+    return EXIT_INFRASTRUCTURE;
   } finally {
     process.removeListener("SIGTERM", onTerm);
     process.removeListener("SIGINT", onInt);

@@ -57,6 +57,8 @@ export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
     out: { type: "string" },
     // sparc: the SPARC 2.0 plan's CLI name for its BenchmarkConfig file; an alias of --sparc-config.
     config: { type: "string" },
+    // Not a config key: a request must not be able to lower it. The green agent passes it.
+    "require-full-isolation": { type: "boolean" },
   };
   for (const key of CONFIG_KEYS) {
     table[flagName(key)] = { type: properties[key]?.type === "boolean" ? "boolean" : "string" };
@@ -73,6 +75,8 @@ export function usageText(): string {
     "  --config-file FILE   JSON object of snake_case config keys (flags override it)",
     "  --out DIR            output directory (default results/<benchmark>/<run_id>)",
     "  --config FILE        sparc: the SPARC 2.0 BenchmarkConfig file (alias of --sparc-config)",
+    "  --require-full-isolation  end the run with status error (exit 3) unless the sandbox isolates fully (bwrap/e2b);",
+    "                       the green agent sets it for A2A requests",
   ];
   for (const key of CONFIG_KEYS) {
     const p = properties[key] ?? {};
@@ -90,6 +94,8 @@ export interface ParsedRunArgs {
   out: string | undefined;
   /** Flag values keyed by schema key (strings, booleans, string arrays for array keys). */
   flags: Record<string, unknown>;
+  /** `--require-full-isolation` (default false). */
+  requireFullIsolation?: boolean;
 }
 
 /** Pure parse of `run` arguments. Throws UsageError. */
@@ -119,6 +125,7 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
     configFile: typeof values["config-file"] === "string" ? values["config-file"] : undefined,
     out: typeof values["out"] === "string" ? values["out"] : undefined,
     flags,
+    requireFullIsolation: values["require-full-isolation"] === true,
   };
 }
 
