@@ -6,7 +6,9 @@ import type { Express } from "express";
 import type { AgentCard } from "@a2a-js/sdk";
 import { createA2AExpressApp } from "../a2a/express-app.js";
 import { silentLogger, type Logger } from "../util/logger.js";
-import { GreenExecutor } from "./executor.js";
+import { GreenExecutor, type IsolationReport } from "./executor.js";
+import { admitNewTask } from "./admission.js";
+import { isFullIsolation } from "../runner/isolation-policy.js";
 import { defaultRunnerProbe, healthReport, type RunnerProbe } from "./health.js";
 import { TaskQueue } from "./queue.js";
 import { defaultRunnerCommand, type RunnerCommandFn } from "./runner-command.js";
@@ -24,6 +26,11 @@ export interface GreenAppOptions {
   cwd?: string;
   /** Runner facts for /health; default checks the built-in runner entry. */
   runnerProbe?: () => RunnerProbe;
+  /**
+   * The local sandbox's isolation, probed before the app is built (the CLI does):
+   * shown in /health and the card's description. Default: probed lazily, once.
+   */
+  isolation?: IsolationReport;
   logger?: Logger;
 }
 
@@ -35,13 +42,37 @@ export interface GreenApp {
   shutdown(): Promise<void>;
 }
 
+/** Probe the local sandbox's isolation the way a run will (sandbox/local/probe.ts). */
+export async function probeLocalIsolation(): Promise<IsolationReport> {
+  const { probeIsolation } = await import("../sandbox/local/probe.js");
+  const probe = await probeIsolation();
+  return { backend: "local", level: probe.level, warnings: [...probe.warnings] };
+}
+
+/** One sentence for the card's description and logs: "Sandbox isolation: bwrap (full)." */
+export function isolationSentence(iso: IsolationReport, allowWeak: boolean): string {
+  if (isFullIsolation(iso.level)) return `Sandbox isolation: ${iso.level} (full).`;
+  return allowWeak
+    ? `Sandbox isolation: ${iso.level} (WEAK: untrusted code can read the host; the operator allowed it).`
+    : `Sandbox isolation: ${iso.level} (weak): requests with sandbox "local" are refused; sandbox "e2b" works.`;
+}
+
 export function createGreenApp(options: GreenAppOptions): GreenApp {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const logger = options.logger ?? silentLogger();
   const settings: GreenSettings = { ...settingsFromEnv(env, cwd), ...options.settings };
   const queue = new TaskQueue(settings.maxConcurrent);
+  let probed: Promise<IsolationReport> | undefined = options.isolation ? Promise.resolve(options.isolation) : undefined;
+  const isolation = (): Promise<IsolationReport> => {
+    probed ??= probeLocalIsolation().catch((err: unknown) => {
+      probed = undefined; // probe again next time
+      throw err;
+    });
+    return probed;
+  };
   const executor = new GreenExecutor({
+    isolation,
     settings,
     runnerCommand: options.runnerCommand ?? defaultRunnerCommand(env),
     queue,
@@ -50,8 +81,12 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
     logger,
   });
   const probe = options.runnerProbe ?? defaultRunnerProbe(env);
+  const card = options.isolation
+    ? { ...options.card, description: `${options.card.description}${options.card.description ? " " : ""}${isolationSentence(options.isolation, settings.allowWeakIsolation)}` }
+    : options.card;
   const app = createA2AExpressApp({
-    card: options.card,
+    card,
+    admitNewTask: admitNewTask({ inFlight: () => executor.jobCount, maxConcurrent: settings.maxConcurrent, maxQueued: settings.maxQueued }),
     executor,
     logger,
     maxBodyBytes: settings.maxBodyBytes,
@@ -64,8 +99,11 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
             activeTasks: queue.running,
             queued: queue.queued,
             maxConcurrent: queue.maxConcurrent,
+            maxQueued: settings.maxQueued,
             resultsRoot: settings.resultsRoot,
             probe,
+            isolation,
+            allowWeakIsolation: settings.allowWeakIsolation,
           }),
       },
     ],
