@@ -117,7 +117,6 @@ export const command: CliCommand = {
     const isolation = await probeLocalIsolation();
     const sentence = isolationSentence(isolation, allowWeakIsolation);
     if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
-    logger.info({ isolation: isolation.level, allowWeakIsolation }, sentence);
     let green: ReturnType<typeof createGreenApp> | undefined;
     const served = await serveApp(args.host, args.port, async (port) => {
       const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
@@ -132,7 +131,7 @@ export const command: CliCommand = {
         isolation,
         settings: { allowWeakIsolation, allowUnauthenticated, ...(args.maxBodyBytes !== undefined ? { maxBodyBytes: args.maxBodyBytes } : {}) },
       });
-      logger.info({ url: card.supportedInterfaces[0]?.url, host: args.host, port }, "green agent listening");
+      logger.info({ url: card.supportedInterfaces[0]?.url, host: args.host, port, isolation: isolation.level, allowWeakIsolation }, `green agent listening. ${sentence}`);
       return green.app;
     });
     return new Promise<number>((resolveExit) => {

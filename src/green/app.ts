@@ -71,6 +71,8 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
     });
     return probed;
   };
+  // Probe now, so the first request does not wait for it (a failure is reported where it is awaited).
+  isolation().catch(() => {});
   const executor = new GreenExecutor({
     isolation,
     settings,
