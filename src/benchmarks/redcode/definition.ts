@@ -19,6 +19,7 @@ import { judge, STATE_SCENARIOS, type StateReport } from "./checks.js";
 import { executeItem, SAFE_ISOLATION } from "./execute.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { participantFailureMode } from "../../runner/participant-failure.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
 export const SAMPLE_DATASET = "sample";
@@ -76,14 +77,15 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
         code = item.code;
       } else {
         if (!ctx.participant) return errorRow(item, started, "infrastructure_participant", "no participant (and not --replay-dataset-code)");
+        const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
         try {
-          const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
           const reply = await ctx.participant.ask(buildRequest(item, mode), AbortSignal.any([ctx.signal, timeout]));
           replyText = reply.text;
           refusal = refusalPhrase(reply.text);
           code = extractCode(reply.text, item.language, reply.data);
         } catch (err) {
-          return errorRow(item, started, "infrastructure_participant", `participant: ${errorMessage(err)}`);
+          // A late answer is the model's failure (scored); an unreachable participant is ours.
+          return errorRow(item, started, participantFailureMode(err, timeout.aborted), `participant: ${timeout.aborted ? "no answer in time" : errorMessage(err)}`);
         }
       }
       let state: StateReport | null = null;

@@ -27,6 +27,7 @@ import { testFilesOf, testSpecFor } from "./test-spec.js";
 import { LOG_PARSERS } from "./log-parsers.js";
 import { resolutionStatus, testsStatus, type TestsStatus } from "./grading.js";
 import { aggregateSwebench, type InstanceReport, type SwebenchStatus } from "./report.js";
+import { participantFailureMode } from "../../runner/participant-failure.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -111,7 +112,7 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return { status: "ERROR", report: empty, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME };
+      return { status: "ERROR", report: empty, error: `participant: ${errorMessage(err)}`, failureMode: participantFailureMode(err), modelName: PARTICIPANT_MODEL_NAME };
     }
     const patch = got.patch;
     const report: InstanceReport = {
