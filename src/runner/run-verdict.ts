@@ -31,11 +31,15 @@ export interface RunVerdict {
   evaluated: number;
 }
 
-/** Count of rows per `failure_mode` (rows without one are not counted). */
+/** Category of a failed row that names none (schemas' `other_*` family). */
+export const UNCLASSIFIED_FAILURE = "other_failed";
+
+/** Count of rows per `failure_mode`; a failed row without one counts as {@link UNCLASSIFIED_FAILURE}. */
 export function countFailureModes(rows: readonly ItemResult[]): Record<string, number> {
   const modes: Record<string, number> = {};
   for (const r of rows) {
-    if (typeof r.failure_mode === "string" && r.failure_mode !== "") modes[r.failure_mode] = (modes[r.failure_mode] ?? 0) + 1;
+    const mode = typeof r.failure_mode === "string" && r.failure_mode !== "" ? r.failure_mode : r.passed ? null : UNCLASSIFIED_FAILURE;
+    if (mode) modes[mode] = (modes[mode] ?? 0) + 1;
   }
   return modes;
 }

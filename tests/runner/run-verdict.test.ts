@@ -16,7 +16,7 @@ import type { RunOptions } from "../../src/runner/options.js";
 import type { Participant } from "../../src/runner/participant.js";
 import { createA2AParticipant } from "../../src/runner/a2a-participant.js";
 import { InfrastructureError, toolsMissing } from "../../src/runner/infrastructure-error.js";
-import { judgeRun } from "../../src/runner/run-verdict.js";
+import { countFailureModes, judgeRun } from "../../src/runner/run-verdict.js";
 import type { ExecOutcome, IsolationLevel, Sandbox } from "../../src/sandbox/types.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { checkAgainst } from "../../src/util/schema.js";
@@ -44,6 +44,13 @@ describe("judgeRun", () => {
     expect(v.status).toBe("error");
     expect(v.error?.message).toMatch(/2 of 10 items \(20\.0 %\).*max_infrastructure_failure_share=0\.1/);
     expect(judgeRun(rows.slice(2), 0).status).toBe("ok");
+  });
+
+  it("failure modes are counted per row; a failed row without one is other_failed", () => {
+    expect(countFailureModes([row("a", { failure_mode: "model_wrong_answer" }), row("b"), row("c", { passed: true, status: "passed" })])).toEqual({
+      model_wrong_answer: 1,
+      other_failed: 1,
+    });
   });
 
   it("an InfrastructureError that stopped the run wins", () => {
