@@ -6,9 +6,9 @@ import type { Express } from "express";
 import type { AgentCard } from "@a2a-js/sdk";
 import { createA2AExpressApp } from "../a2a/express-app.js";
 import { silentLogger, type Logger } from "../util/logger.js";
-import { GreenExecutor, type IsolationReport } from "./executor.js";
+import { GreenExecutor } from "./executor.js";
+import { isolationSentence, probeLocalIsolation, type IsolationReport } from "./isolation.js";
 import { admitNewTask } from "./admission.js";
-import { isFullIsolation } from "../runner/isolation-policy.js";
 import { defaultRunnerProbe, healthReport, type RunnerProbe } from "./health.js";
 import { TaskQueue } from "./queue.js";
 import { defaultRunnerCommand, type RunnerCommandFn } from "./runner-command.js";
@@ -40,21 +40,6 @@ export interface GreenApp {
   settings: GreenSettings;
   /** Cancel every task (runners: SIGTERM, SIGKILL after 2 s) and wait for them. */
   shutdown(): Promise<void>;
-}
-
-/** Probe the local sandbox's isolation the way a run will (sandbox/local/probe.ts). */
-export async function probeLocalIsolation(): Promise<IsolationReport> {
-  const { probeIsolation } = await import("../sandbox/local/probe.js");
-  const probe = await probeIsolation();
-  return { backend: "local", level: probe.level, warnings: [...probe.warnings] };
-}
-
-/** One sentence for the card's description and logs: "Sandbox isolation: bwrap (full)." */
-export function isolationSentence(iso: IsolationReport, allowWeak: boolean): string {
-  if (isFullIsolation(iso.level)) return `Sandbox isolation: ${iso.level} (full).`;
-  return allowWeak
-    ? `Sandbox isolation: ${iso.level} (WEAK: untrusted code can read the host; the operator allowed it).`
-    : `Sandbox isolation: ${iso.level} (weak): requests with sandbox "local" are refused; sandbox "e2b" works.`;
 }
 
 export function createGreenApp(options: GreenAppOptions): GreenApp {

@@ -41,6 +41,7 @@ import { runnerEnv } from "./supervisor/env.js";
 import { describeOutcome, type RunnerOutcome } from "./supervisor/outcome.js";
 import { spawnRunner, type RunnerHandle } from "./supervisor/spawn.js";
 import { hasRoom, queueFullMessage } from "./admission.js";
+import { WEAK_ISOLATION_OPT_IN, type IsolationReport } from "./isolation.js";
 import { isFullIsolation, weakIsolationError } from "../runner/isolation-policy.js";
 
 /** Grace between SIGTERM and SIGKILL when the server itself shuts down, ms (smi_bench: 2 s). */
@@ -57,16 +58,6 @@ interface Job {
   /** Resolves after execute has published the terminal state. */
   settled: Promise<void>;
 }
-
-/** The local sandbox's isolation as probed at start-up. */
-export interface IsolationReport {
-  backend: "local";
-  level: string;
-  warnings: string[];
-}
-
-/** How an operator lets A2A requests run below full isolation (quoted in refusals). */
-export const WEAK_ISOLATION_OPT_IN = "set GREEN_ALLOW_WEAK_ISOLATION=1 (or start `a2a-bench green --allow-weak-isolation`)";
 
 export interface GreenExecutorOptions {
   settings: GreenSettings;

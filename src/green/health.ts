@@ -9,7 +9,7 @@ import { constants, existsSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import { cliEntry, schemasDir } from "../util/package-root.js";
 import { DEFAULT_SMI_INHABIT_COMMAND } from "./runner-command.js";
-import type { IsolationReport } from "./executor.js";
+import type { IsolationReport } from "./isolation.js";
 import { WEAK_ISOLATION_FIX, isFullIsolation } from "../runner/isolation-policy.js";
 import { errorMessage } from "../util/errors.js";
 
