@@ -30,6 +30,8 @@ export interface A2AParticipantOptions {
   timeoutMs: number;
   /** Attempts on transport errors; default {@link DEFAULT_ATTEMPTS}. */
   attempts?: number;
+  /** Time limit of one agent-card fetch in `check`, ms; default {@link CARD_CHECK_TIMEOUT_MS}. */
+  cardTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -132,7 +134,7 @@ export function createA2AParticipant(options: A2AParticipantOptions): Participan
       for (let attempt = 0; attempt < attempts; attempt++) {
         if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped");
         try {
-          await getClient(AbortSignal.any([outerSignal, AbortSignal.timeout(CARD_CHECK_TIMEOUT_MS)]));
+          await getClient(AbortSignal.any([outerSignal, AbortSignal.timeout(options.cardTimeoutMs ?? CARD_CHECK_TIMEOUT_MS)]));
           return;
         } catch (err) {
           if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });

@@ -86,6 +86,21 @@ describe("a participant that cannot be reached fails the check with its URL and 
     expect((await checkError(`${base}/notcard`)).message).toMatch(/not an agent card/);
   });
 
+  test("a server that never answers → timeout", async () => {
+    const silent = createServer(() => { /* never answers */ });
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/purple`;
+      const p = createA2AParticipant({ url, timeoutMs: 10_000, attempts: 1, cardTimeoutMs: 300, logger: silentLogger() });
+      const err = (await p.check!(new AbortController().signal).catch((e: unknown) => e)) as InfrastructureError;
+      expect(err.code).toBe("E_PARTICIPANT_UNREACHABLE");
+      expect(err.message).toMatch(/no answer from .*purple\/\.well-known\/agent-card\.json in time/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
   test("unknown host", async () => {
     expect((await checkError("http://no-such-host.invalid/purple")).message).toMatch(/host not found|request failed/);
   });
