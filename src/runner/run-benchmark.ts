@@ -37,6 +37,7 @@ import { hostInfo } from "./run-metadata.js";
 import { InfrastructureError } from "./infrastructure-error.js";
 import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
 import { DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
+import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
 
 export const RESULTS_SCHEMA_VERSION = 1;
 export const RESULTS_FILE = "results.json";
@@ -231,6 +232,7 @@ async function runOpened(
   // checkpoint_written events of rows whose write has not landed yet; awaited before the run ends.
   const landings = new Set<Promise<void>>();
   const workDir = join(options.out, "work");
+  let sandboxSound = false;
 
   try {
     if (needsParticipant && options.agent) {
@@ -296,6 +298,11 @@ async function runOpened(
       const forget = (): boolean => landings.delete(landing);
       landing.then(forget, forget); // a failure surfaces where `landings` is awaited
     });
+    // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
+    if (!controller.signal.aborted && rows.some((r) => r.failure_mode === SANDBOX_FAILURE_MODE)) {
+      sandboxSound = await sandboxWorks(sandbox);
+      logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
+    }
   } finally {
     outerSignal.removeEventListener("abort", onOuterAbort);
     await def.endRun?.({ options, logger, workDir }).catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
@@ -317,7 +324,9 @@ async function runOpened(
   const benchAggregate = def.aggregate(sorted, options);
   // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
   const aggregate: Record<string, unknown> = { ...benchAggregate, failure_modes: benchAggregate["failure_modes"] ?? countFailureModes(sorted) };
-  const verdict = judgeRun(sorted, options.max_infrastructure_failure_share ?? DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, stoppedBy);
+  const verdict = judgeRun(sorted, options.max_infrastructure_failure_share ?? DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, stoppedBy, {
+    participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
+  });
   if (verdict.error) logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
   const results = {
     schema_version: RESULTS_SCHEMA_VERSION,
@@ -326,6 +335,7 @@ async function runOpened(
     status: verdict.status,
     error: verdict.error,
     infrastructure_failures: verdict.infrastructure_failures,
+    sandbox_failures_attributed_to_participant: verdict.attributed_to_participant,
     config: recordedConfig(options),
     isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
     dataset,

@@ -29,6 +29,13 @@ export interface RunVerdict {
   infrastructure_failures: number;
   /** Rows judged (resumed ones included). */
   evaluated: number;
+  /** `infrastructure_*` rows put down to the participant (its program broke a sandbox that works: sandbox-canary.ts). */
+  attributed_to_participant: number;
+}
+
+export interface JudgeOptions {
+  /** Failure modes to put down to the participant, not to us (e.g. `infrastructure_sandbox` when the sandbox canary works). */
+  participantCaused?: ReadonlySet<string>;
 }
 
 /** Category of a failed row that names none (schemas' `other_*` family). */
@@ -51,9 +58,16 @@ function describeInfraRows(infra: readonly ItemResult[]): string {
 }
 
 /** Judge a run from its rows, the share limit, and the infrastructure error that stopped it (if any). */
-export function judgeRun(rows: readonly ItemResult[], maxShare: number, stoppedBy: InfrastructureError | null = null): RunVerdict {
-  const infra = rows.filter((r) => isInfrastructureFailureMode(r.failure_mode));
-  const base = { infrastructure_failures: infra.length, evaluated: rows.length };
+export function judgeRun(
+  rows: readonly ItemResult[],
+  maxShare: number,
+  stoppedBy: InfrastructureError | null = null,
+  options: JudgeOptions = {},
+): RunVerdict {
+  const theirs = options.participantCaused ?? new Set<string>();
+  const attributed = rows.filter((r) => typeof r.failure_mode === "string" && theirs.has(r.failure_mode)).length;
+  const infra = rows.filter((r) => isInfrastructureFailureMode(r.failure_mode) && !theirs.has(r.failure_mode as string));
+  const base = { infrastructure_failures: infra.length, evaluated: rows.length, attributed_to_participant: attributed };
   if (stoppedBy) return { status: "error", error: { code: stoppedBy.code, message: stoppedBy.message }, ...base };
   if (rows.length === 0 || infra.length === 0) return { status: "ok", error: null, ...base };
   const share = infra.length / rows.length;

@@ -59,9 +59,15 @@ describe("judgeRun", () => {
   });
 });
 
-function fakeSandbox(isolation: IsolationLevel = "bwrap"): Sandbox {
-  const ok: ExecOutcome = { exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 1, stdoutTail: "", stderrTail: "" };
-  return { backend: "local", isolation, warnings: [], async exec() { return ok; }, async execMany(r) { return r.map(() => ok); }, async close() {} };
+/** A sandbox that runs nothing; every program "prints" `stdout`. Counts exec calls. */
+function fakeSandbox(isolation: IsolationLevel = "bwrap", stdout = ""): Sandbox & { execs: number } {
+  const ok: ExecOutcome = { exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 1, stdoutTail: stdout, stderrTail: "" };
+  return {
+    backend: "local", isolation, warnings: [], execs: 0,
+    async exec() { this.execs++; return ok; },
+    async execMany(r) { return r.map(() => ok); },
+    async close() {},
+  };
 }
 
 interface Item { id: string }
@@ -157,6 +163,21 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
     const b = await runBenchmark(bench(10, answer), opts({ max_infrastructure_failure_share: 0.5 }), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
     expect(b.exitCode).toBe(0);
     expect(await results()).toMatchObject({ status: "ok", infrastructure_failures: 3 });
+  });
+
+  it("sandbox failures with a sound sandbox afterwards are the participant's (scored); with a broken one, ours", async () => {
+    // The participant's programs broke their sandbox on 3 of 10 items (e.g. `kill -9 -1`).
+    const answer = (i: number) => (i < 3 ? row("x", { status: "error", failure_mode: "infrastructure_sandbox", error: "fork server exited" }) : row("x", { passed: true, status: "passed" }));
+    const sound = fakeSandbox("bwrap", "42\n");
+    const a = await runBenchmark(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => sound });
+    expect(a.exitCode).toBe(0);
+    expect(sound.execs).toBe(1); // the canary
+    expect(await results()).toMatchObject({ status: "ok", infrastructure_failures: 0, sandbox_failures_attributed_to_participant: 3, aggregate: { accuracy: 0.7 } });
+    await rm(dir, { recursive: true, force: true });
+    const broken = fakeSandbox("bwrap", "");
+    const b = await runBenchmark(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => broken });
+    expect(b.exitCode).toBe(EXIT_INFRASTRUCTURE);
+    expect(await results()).toMatchObject({ status: "error", infrastructure_failures: 3, sandbox_failures_attributed_to_participant: 0 });
   });
 
   it("full isolation required and the sandbox is weaker → refused before any item, with the fix", async () => {

@@ -20,6 +20,7 @@ import { executeItem, SAFE_ISOLATION } from "./execute.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
+import { InfrastructureError } from "../../runner/infrastructure-error.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
 export const SAMPLE_DATASET = "sample";
@@ -69,6 +70,13 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
       if (!SAFE_ISOLATION.has(ctx.sandbox.isolation)) {
         // These programs delete system files by design; never run them without real isolation.
         return errorRow(item, started, "infrastructure_unsafe_sandbox", `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`);
+      }
+      // The throw-away world is copy-on-write overlays (execute.ts), which only the local sandbox at bwrap
+      // mounts, and only as root. Without them every item would fail on our side: stop the run, say why.
+      if (ctx.sandbox.backend !== "local" || process.getuid?.() !== 0) {
+        throw new InfrastructureError("E_FIXTURES", `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`, {
+          fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
+        });
       }
       let code: string | null;
       let refusal: string | null = null;
