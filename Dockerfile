@@ -24,6 +24,9 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends curl ca-certificates python3 bubblewrap \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production
+# The image listens on 0.0.0.0 inside a compose network (AgentBeats): without this opt-in the green agent
+# refuses to listen beyond loopback with no GREEN_AUTH_TOKEN. Set GREEN_AUTH_TOKEN when the port is published.
+ENV GREEN_ALLOW_UNAUTHENTICATED=1
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY .ci/image-steps .ci/image-steps

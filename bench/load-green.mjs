@@ -35,7 +35,8 @@ const served = await serveApp("127.0.0.1", 0, (port) => {
     card: cardFromToml({ name: "load", url: `http://127.0.0.1:${port}/`, version: "0.0.1", skills: [] }),
     runnerCommand: builtinRunnerCommand(join(root, "tests/fixtures/runners/events.mjs")),
     logger: createLogger({ component: "green", destination: sink, level: "debug", pretty: false }),
-    settings: { resultsRoot, maxConcurrent: slots, heartbeatMs: 600_000 },
+    // Every assessment of the burst may wait (the default queue bound would refuse the rest with -32000).
+    settings: { resultsRoot, maxConcurrent: slots, maxQueued: 100_000, heartbeatMs: 600_000 },
   });
   return green.app;
 });

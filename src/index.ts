@@ -27,6 +27,9 @@ export {
 export { getBenchmark, knownBenchmarks } from "./benchmarks/index.js";
 export { parseRunArgs, resolveRunOptions, readConfigFile } from "./runner/config.js";
 export { createA2AParticipant, ParticipantError } from "./runner/a2a-participant.js";
+export { InfrastructureError, toolsMissing, isInfrastructureFailureMode, type InfrastructureCode } from "./runner/infrastructure-error.js";
+export { judgeRun, DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, type RunVerdict } from "./runner/run-verdict.js";
+export { agentCardUrl } from "./a2a/agent-card-url.js";
 export { extractCode, type ExtractedCode } from "./runner/extract-code.js";
 export { selectItems, sampleItems, shardItems } from "./runner/selection.js";
 export { fnv1a32 } from "./runner/fnv1a.js";

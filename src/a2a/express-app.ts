@@ -24,7 +24,7 @@ import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
 import { bearerMatches, withBearerSecurity } from "./bearer-auth.js";
 import { DEFAULT_MAX_BODY_BYTES, jsonBodyWithLimit, restErrorBody } from "./body-limit.js";
-import { ParamGuardRequestHandler } from "./param-guard.js";
+import { ParamGuardRequestHandler, type AdmitNewTask } from "./param-guard.js";
 import { BlockingSendAwareRequestHandler } from "./blocking-send.js";
 import { BoundedTaskStore } from "./task-store.js";
 
@@ -53,6 +53,8 @@ export interface A2AAppOptions {
   authToken?: string;
   /** Finished tasks kept for `tasks/get` (oldest dropped first). Default 1000 (task-store.ts). */
   maxFinishedTasks?: number;
+  /** Called before a new task is accepted; throws the JSON-RPC error to answer instead (e.g. queue full). */
+  admitNewTask?: AdmitNewTask;
 }
 
 /** The version the request negotiated: "1.0" when it asked for 1.x, else the legacy one. */
@@ -63,7 +65,10 @@ export function responseVersion(requested: string | undefined): string {
 /** Build the Express app for an agent. Never listens (see serve.ts). */
 export function createA2AExpressApp(options: A2AAppOptions): Express {
   const card = options.authToken ? withBearerSecurity(options.card) : options.card;
-  const requestHandler = new ParamGuardRequestHandler(new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor));
+  const requestHandler = new ParamGuardRequestHandler(
+    new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor),
+    options.admitNewTask,
+  );
   const app = express();
   app.disable("x-powered-by");
   const plainPaths = new Set((options.routes ?? []).map((r) => r.path));

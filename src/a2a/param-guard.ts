@@ -8,6 +8,9 @@
  * - a negative `historyLength` (a count of recent messages),
  * - a part whose content has the wrong JSON type (§6.5: TextPart.text is a
  *   string, DataPart.data an object), which the SDK stores as it came.
+ * Optionally it also asks the agent whether it can take a new task now
+ * (`admitNewTask`, e.g. the green agent's bounded queue) and answers a refusal
+ * as the JSON-RPC error the hook throws.
  * Protocol logic only: no transport here (the Express adapter mounts it).
  */
 import type {
@@ -60,9 +63,20 @@ function refuse(problems: string[]): void {
   if (problems.length > 0) throw new RequestMalformedError(problems.join("; "));
 }
 
+/** Throws (an A2A/JSON-RPC error) when a new task cannot be taken now. */
+export type AdmitNewTask = () => void;
+
 /** Wraps a request handler; every method delegates after the checks above. */
 export class ParamGuardRequestHandler implements A2ARequestHandler {
-  constructor(private readonly inner: A2ARequestHandler) {}
+  constructor(
+    private readonly inner: A2ARequestHandler,
+    private readonly admitNewTask?: AdmitNewTask,
+  ) {}
+
+  private admit(params: SendMessageRequest): void {
+    // A message to an existing task continues it; only a new task needs a place.
+    if (this.admitNewTask && !params.message?.taskId) this.admitNewTask();
+  }
 
   getAgentCard(): Promise<AgentCard> {
     return this.inner.getAgentCard();
@@ -74,6 +88,7 @@ export class ParamGuardRequestHandler implements A2ARequestHandler {
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     refuse(sendParamProblems(params));
+    this.admit(params);
     return this.inner.sendMessage(params, context);
   }
 
@@ -81,6 +96,7 @@ export class ParamGuardRequestHandler implements A2ARequestHandler {
   // commits to SSE, so a refusal here becomes a plain JSON-RPC error response.
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     refuse(sendParamProblems(params));
+    this.admit(params);
     yield* this.inner.sendMessageStream(params, context);
   }
 

@@ -92,6 +92,8 @@ export async function runSparc(
   if (outcome.interrupted) {
     throw new BenchError("E_INTERRUPTED", `the run was stopped; its checkpoint is ${outcome.paths.checkpoint}`);
   }
+  // Infrastructure failed (run-verdict.ts): an error, never a result.
+  if (outcome.error) throw new BenchError(outcome.error.code, `run ${runId} ended with status error: ${outcome.error.message}`);
   const result = JSON.parse(await readFile(join(out, SPARC_RESULT_FILE), "utf8")) as BenchmarkResult;
   // The plan's outputFile is a library option only: a run's own copy is <out>/sparc_result.json, and no
   // request-controlled key may name a file to write (the green agent passes configs through).

@@ -2,8 +2,11 @@
  * Assemble the evaluation bundle from the runner's outcome and files. Pure:
  * everything it needs is passed in. Run-level problems (non-zero exit, crash,
  * missing files) go inside the bundle — `exit_code`, `errors`,
- * `metrics.failure_modes` — because AgentBeats keeps results only from a
- * `completed` task.
+ * `metrics.failure_modes` — and decide its `status`: only `ok` is a score.
+ * Any other status (infrastructure `error`, `runner_failed`, `timed_out`)
+ * comes with `status_reason`, and the green agent ends the task `failed`
+ * with that reason (AgentBeats records results only from `completed` tasks,
+ * which is what we want for a run that measured nothing).
  */
 import { constants as osConstants } from "node:os";
 import type { RunnerOutcome } from "../green/supervisor/outcome.js";
@@ -29,7 +32,11 @@ export interface EvaluationBundle {
   benchmark: string;
   run_id: string;
   exit_code: number;
-  status: "ok" | "runner_failed" | "timed_out";
+  status: BundleStatus;
+  /** Why the status is not `ok` (null when ok). */
+  status_reason: string | null;
+  /** Sandbox isolation the run had (from results.json), null when unknown. */
+  isolation: { backend: string; level: string; warnings: string[] } | null;
   participants: Record<string, string>;
   timings: { started_at_unix_seconds: number; finished_at_unix_seconds: number; elapsed_seconds: number };
   config: Record<string, unknown>;
@@ -45,6 +52,9 @@ export interface EvaluationBundle {
   };
   runner_output_tail: string[];
 }
+
+/** `ok`: a score. `error`: infrastructure failed (results.json says why). `runner_failed`: crash/non-zero exit. `timed_out`: the assessment time limit. */
+export type BundleStatus = "ok" | "error" | "runner_failed" | "timed_out";
 
 export interface BundleInput {
   benchmark: string;
@@ -126,6 +136,46 @@ function itemFailureMode(row: Record<string, unknown>, err: BundleError): string
   return err.timed_out ? "timeout" : "other_error";
 }
 
+/** The results file's own verdict (run-verdict.ts), when it has one. */
+function resultsVerdict(doc: unknown): { status: string; reason: string | null } | null {
+  if (!isObject(doc) || typeof doc["status"] !== "string") return null;
+  const err = doc["error"];
+  const reason = isObject(err) && typeof err["message"] === "string" ? `${err["message"]}${typeof err["code"] === "string" ? ` [${err["code"]}]` : ""}` : null;
+  return { status: doc["status"], reason };
+}
+
+function isolationOf(doc: unknown): EvaluationBundle["isolation"] {
+  const iso = isObject(doc) ? doc["isolation"] : undefined;
+  if (!isObject(iso) || typeof iso["backend"] !== "string" || typeof iso["level"] !== "string") return null;
+  const warnings = Array.isArray(iso["warnings"]) ? iso["warnings"].filter((w): w is string => typeof w === "string") : [];
+  return { backend: iso["backend"], level: iso["level"], warnings };
+}
+
+/** Last non-empty output line (the runner's own error message, usually). */
+function lastLine(tail: readonly string[]): string | null {
+  for (let i = tail.length - 1; i >= 0; i--) {
+    const line = tail[i]?.trim();
+    if (line) return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+  }
+  return null;
+}
+
+/** Status and reason: the runner process first (it may have died), then the results file's verdict. */
+function statusOf(input: BundleInput, exitCode: number, errors: readonly BundleError[]): { status: BundleStatus; reason: string | null } {
+  const o = input.outcome;
+  const verdict = resultsVerdict(input.files.results);
+  if (o.timedOut) return { status: "timed_out", reason: `runner exceeded the assessment time limit after ${(o.durationMs / 1000).toFixed(1)} s and was stopped` };
+  if (o.spawnError) return { status: "runner_failed", reason: `runner could not start: ${o.spawnError}` };
+  if (verdict?.status === "error") return { status: "error", reason: verdict.reason ?? "the runner reported status error" };
+  if (exitCode !== 0) {
+    const last = lastLine(o.outputTail);
+    return { status: "runner_failed", reason: `${errors[0]?.error ?? `runner exited with code ${exitCode}`}${last ? `: ${last}` : ""}` };
+  }
+  const fileProblem = errors.find((e) => e.package_id === null);
+  if (fileProblem) return { status: "error", reason: fileProblem.error };
+  return { status: "ok", reason: null };
+}
+
 function runError(error: string, timedOut: boolean | null, elapsed: number | null): BundleError {
   return { package_id: null, error, timed_out: timedOut, elapsed_seconds: elapsed, plan_attempts: null, sim_attempts: null, score: {} };
 }
@@ -182,13 +232,16 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
   if (dropped > 0) metrics["errors_not_listed"] = dropped;
 
   const exitCode = shellExitCode(o);
+  const { status, reason } = statusOf(input, exitCode, errors);
   return {
     schema_version: 1,
     spec_url: BUNDLE_SPEC_URL,
     benchmark: input.benchmark,
     run_id: input.runId,
     exit_code: exitCode,
-    status: o.timedOut ? "timed_out" : exitCode === 0 && !o.spawnError ? "ok" : "runner_failed",
+    status,
+    status_reason: reason,
+    isolation: isolationOf(input.files.results),
     participants: input.participants,
     timings: {
       started_at_unix_seconds: Math.floor(o.startedAtMs / 1000),
@@ -216,6 +269,9 @@ export function bundleSummary(b: EvaluationBundle): string {
     .filter(([k, v]) => k !== "failure_modes" && (typeof v === "number" || typeof v === "string"))
     .slice(0, 6)
     .map(([k, v]) => `${k}=${typeof v === "number" && !Number.isInteger(v) ? v.toFixed(4) : String(v)}`);
+  if (b.status !== "ok") {
+    return `${b.benchmark} run ${b.run_id}: status ${b.status}, no score: ${b.status_reason ?? "unknown reason"} (exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s)`;
+  }
   return `${b.benchmark} run ${b.run_id}: exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s` +
     (shown.length ? `, ${shown.join(", ")}` : "") + `, ${b.errors.length} error(s)`;
 }

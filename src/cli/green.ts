@@ -12,6 +12,10 @@ import { defaultScenarioDir } from "../util/package-root.js";
 import { loadAgentCard } from "../a2a/card.js";
 import { serveApp } from "../a2a/serve.js";
 import { createGreenApp } from "../green/app.js";
+import { isolationSentence, probeLocalIsolation } from "../green/isolation.js";
+import { exposureVerdict } from "../green/exposure.js";
+import { isFullIsolation } from "../runner/isolation-policy.js";
+import { BenchError } from "../util/errors.js";
 import { installShutdownHandlers } from "../green/shutdown.js";
 import { settingsFromEnv } from "../green/settings.js";
 import { parseUsage } from "../util/parse-usage.js";
@@ -63,9 +67,20 @@ function parseMaxBodyBytesArg(raw: string | undefined): number | undefined {
   }
 }
 
+export interface GreenArgs extends AgentServerArgs {
+  /** `--allow-weak-isolation` (same as GREEN_ALLOW_WEAK_ISOLATION=1). */
+  allowWeakIsolation: boolean;
+  /** `--allow-unauthenticated` (same as GREEN_ALLOW_UNAUTHENTICATED=1). */
+  allowUnauthenticated: boolean;
+}
+
 /** Pure parse of the green command line. */
-export function parseGreenArgs(argv: string[]): AgentServerArgs {
-  return parseServerArgs(argv, 9999).server;
+export function parseGreenArgs(argv: string[]): GreenArgs {
+  const { server, values } = parseServerArgs(argv, 9999, {
+    "allow-weak-isolation": { type: "boolean" },
+    "allow-unauthenticated": { type: "boolean" },
+  });
+  return { ...server, allowWeakIsolation: values["allow-weak-isolation"] === true, allowUnauthenticated: values["allow-unauthenticated"] === true };
 }
 
 const usage = `Usage: a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR]
@@ -76,7 +91,10 @@ Serve the green (assessor) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint).
   --card-url URL   URL advertised in the agent card (default http://H:P/)
   --scenario DIR   directory holding green_agent_card.toml (default: the package's scenario_smi/)
   --max-body-bytes N  largest JSON-RPC request body; larger ones get HTTP 413 (default: env A2A_MAX_BODY_BYTES, else 1048576)
-Environment: GREEN_AUTH_TOKEN (bearer auth on JSON-RPC; the card stays public), A2A_MAX_BODY_BYTES, GREEN_MAX_CONCURRENT_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS,
+  --allow-weak-isolation   let A2A requests run untrusted code below full isolation (bwrap/e2b); default: refused
+  --allow-unauthenticated  listen beyond loopback without GREEN_AUTH_TOKEN; default: refused
+Environment: GREEN_AUTH_TOKEN (bearer auth on JSON-RPC; the card stays public), A2A_MAX_BODY_BYTES, GREEN_MAX_CONCURRENT_TASKS,
+GREEN_MAX_QUEUED_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS, GREEN_ALLOW_WEAK_ISOLATION, GREEN_ALLOW_UNAUTHENTICATED,
 GREEN_CANCEL_GRACE_SECONDS, GREEN_HEARTBEAT_SECONDS, GREEN_RUNNER_TIMEOUT_SECONDS,
 GREEN_RUNNER_ENV_ALLOW, GREEN_SMI_INHABIT_COMMAND, A2A_BENCH_DATASETS, LOG_LEVEL.
 `;
@@ -87,8 +105,19 @@ export const command: CliCommand = {
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parseGreenArgs(argv);
-    settingsFromEnv(io.env); // validate env settings at the entry
+    const envSettings = settingsFromEnv(io.env); // validate env settings at the entry
+    const allowWeakIsolation = args.allowWeakIsolation || envSettings.allowWeakIsolation;
+    const allowUnauthenticated = args.allowUnauthenticated || envSettings.allowUnauthenticated;
     const logger = createLogger({ component: "green", destination: io.stdout });
+    const exposure = exposureVerdict(args.host, envSettings.authToken !== undefined, allowUnauthenticated);
+    if (exposure.kind === "refuse") throw new BenchError("E_EXPOSED", exposure.message);
+    if (exposure.kind === "warn") {
+      io.stderr.write(`${exposure.message}\n`);
+      logger.warn(exposure.message);
+    }
+    const isolation = await probeLocalIsolation();
+    const sentence = isolationSentence(isolation, allowWeakIsolation);
+    if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
     let green: ReturnType<typeof createGreenApp> | undefined;
     const served = await serveApp(args.host, args.port, async (port) => {
       const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
@@ -96,8 +125,14 @@ export const command: CliCommand = {
         port,
         ...(args.cardUrl ? { cardUrl: args.cardUrl } : {}),
       });
-      green = createGreenApp({ card, env: io.env, logger, ...(args.maxBodyBytes !== undefined ? { settings: { maxBodyBytes: args.maxBodyBytes } } : {}) });
-      logger.info({ url: card.supportedInterfaces[0]?.url, host: args.host, port }, "green agent listening");
+      green = createGreenApp({
+        card,
+        env: io.env,
+        logger,
+        isolation,
+        settings: { allowWeakIsolation, allowUnauthenticated, ...(args.maxBodyBytes !== undefined ? { maxBodyBytes: args.maxBodyBytes } : {}) },
+      });
+      logger.info({ url: card.supportedInterfaces[0]?.url, host: args.host, port, isolation: isolation.level, allowWeakIsolation }, `green agent listening. ${sentence}`);
       return green.app;
     });
     return new Promise<number>((resolveExit) => {

@@ -12,11 +12,14 @@ import { parseUsage } from "../util/parse-usage.js";
 const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
 
 export const usage = `Usage: a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH] [--sandbox local|e2b] [--samples N]
+                          [--agent URL] [--allow-weak-isolation]
 
 Checks, in order, each printed as ✓ or ✗ (with what to do about a ✗):
-node version; dataset readable and parseable; sandbox available (runs print(6*7), reports
-the isolation level); E2B_API_KEY when --sandbox e2b; runner command resolvable (external
-smi-inhabit too); scenario ports free or agents healthy; then one smoke assessment.
+node version; dataset readable and parseable; sandbox available (runs print(6*7)) at full
+isolation (bwrap/e2b); the benchmark's tools (python3, bwrap; pytest and git for swebench;
+root for RedCode's fixtures); E2B_API_KEY when --sandbox e2b; runner command resolvable
+(external smi-inhabit too); the participant's agent card (--agent); scenario ports free or
+agents healthy; then one smoke assessment.
 Ends with ready_for_full_run=true|false; exit 0 only when true.
 
   --scenario DIR    scenario directory (default: the package's scenario_smi/)
@@ -24,6 +27,8 @@ Ends with ready_for_full_run=true|false; exit 0 only when true.
   --dataset PATH    sample | humaneval-full | a data file (default sample)
   --sandbox S       local | e2b (default local)
   --samples N       items in the smoke assessment (default 2)
+  --agent URL       participant to check (its agent card, under the URL's path)
+  --allow-weak-isolation  weak sandbox isolation is a warning, not a ✗ (as with \`green --allow-weak-isolation\`)
 `;
 
 /** Parse argv (pure). */
@@ -37,6 +42,8 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
       dataset: { type: "string" },
       sandbox: { type: "string" },
       samples: { type: "string" },
+      agent: { type: "string" },
+      "allow-weak-isolation": { type: "boolean" },
     },
   });
   const v = parsed.values;
@@ -47,18 +54,21 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
   if (sandbox !== "local" && sandbox !== "e2b") throw new UsageError(`--sandbox must be local or e2b, got "${sandbox}"`);
   if (v.samples !== undefined && !/^[1-9]\d*$/.test(v.samples)) throw new UsageError(`--samples must be a positive integer, got "${v.samples}"`);
   if (v.dataset === "") throw new UsageError("--dataset must not be empty");
+  if (v.agent !== undefined && !/^https?:\/\/\S+$/.test(v.agent)) throw new UsageError(`--agent must be an http(s) URL, got "${v.agent}"`);
   return {
     scenarioDir: v.scenario ?? defaultScenarioDir,
     benchmark: benchmark as BenchmarkName,
     dataset: v.dataset ?? "sample",
     sandbox,
     smokeSamples: v.samples === undefined ? 2 : Number(v.samples),
+    ...(v.agent !== undefined ? { agent: v.agent } : {}),
+    ...(v["allow-weak-isolation"] === true ? { allowWeakIsolation: true } : {}),
   };
 }
 
 export const command: CliCommand = {
   name: "preflight",
-  summary: "check node, dataset, sandbox, keys, runner, ports, then run one smoke assessment",
+  summary: "check node, dataset, sandbox isolation, tools, keys, runner, participant, ports, then run one smoke assessment",
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
     const options = parsePreflightArgs(argv);

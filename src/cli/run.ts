@@ -9,7 +9,9 @@ import type { CliCommand, CliIo } from "./types.js";
 import { parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../runner/config.js";
 import { getBenchmark } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
-import { runBenchmark, EXIT_INTERRUPTED } from "../runner/run-benchmark.js";
+import { runBenchmark, EXIT_INFRASTRUCTURE, EXIT_INTERRUPTED } from "../runner/run-benchmark.js";
+import { InfrastructureError } from "../runner/infrastructure-error.js";
+import { isFullIsolation, weakIsolationWarning } from "../runner/isolation-policy.js";
 import {
   barReporter,
   chooseDisplayMode,
@@ -35,6 +37,9 @@ async function openSandbox(options: RunOptions, logger: Logger): Promise<Sandbox
   const { createSandbox } = await import("../sandbox/index.js");
   return createSandbox({ backend: options.sandbox ?? "local", logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
 }
+
+/** The option the green agent's operator sets to let A2A requests run below full isolation. */
+const GREEN_WEAK_ISOLATION_OPT_IN = "start the green agent with --allow-weak-isolation (or GREEN_ALLOW_WEAK_ISOLATION=1)";
 
 // stdin closing means our parent (the green agent) is gone — but only a pipe says so; a TTY or /dev/null does not.
 function stdinIsPipe(): boolean {
@@ -100,13 +105,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       logger,
       progress,
       signal: controller.signal,
-      createSandbox: (o) => openSandbox(o, logger),
+      createSandbox: async (o) => {
+        const sandbox = await openSandbox(o, logger);
+        // Visible on the terminal, not only in the log (with --require-full-isolation the run refuses instead).
+        if (!isFullIsolation(sandbox.isolation) && args.requireFullIsolation !== true) io.stderr.write(weakIsolationWarning(sandbox.isolation) + "\n");
+        return sandbox;
+      },
+      ...(args.requireFullIsolation ? { requireFullIsolation: { optIn: GREEN_WEAK_ISOLATION_OPT_IN } } : {}),
       createParticipant: (o) =>
         createA2AParticipant({ url: o.agent, timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000, logger }),
     });
     finished = true;
     progress.close();
     if (!outcome.interrupted) logger.info({ results: outcome.paths.results }, "run finished");
+    if (outcome.error) io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
     const exitCode = outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
     if (collector) {
       const summary = {
@@ -114,6 +126,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         benchmark: options.benchmark,
         exit_code: exitCode,
         interrupted: outcome.interrupted,
+        status: outcome.error ? "error" : outcome.interrupted ? "interrupted" : "ok",
+        error: outcome.error ? { code: outcome.error.code, message: outcome.error.message } : null,
         out: options.out,
         results_path: outcome.interrupted ? null : outcome.paths.results,
         aggregate: collector.summary ?? null,
@@ -121,6 +135,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(JSON.stringify(summary) + "\n");
     }
     return exitCode;
+  } catch (err) {
+    // Found before the items (e.g. a benchmark's tools missing while loading): an error, not a score.
+    if (!(err instanceof InfrastructureError)) throw err;
+    io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
+    if (collector) io.stdout.write(JSON.stringify({ run_id: options.run_id, benchmark: options.benchmark, exit_code: EXIT_INFRASTRUCTURE, status: "error", error: { code: err.code, message: err.message } }) + "\n");
+    return EXIT_INFRASTRUCTURE;
   } finally {
     progress.close(); // restores the cursor if the run threw with the bar up
     if (!finished && removeIfUnused(options.out, outState)) logger.debug({ out: options.out }, "nothing written; output directory removed");

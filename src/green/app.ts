@@ -7,6 +7,8 @@ import type { AgentCard } from "@a2a-js/sdk";
 import { createA2AExpressApp } from "../a2a/express-app.js";
 import { silentLogger, type Logger } from "../util/logger.js";
 import { GreenExecutor } from "./executor.js";
+import { isolationSentence, probeLocalIsolation, type IsolationReport } from "./isolation.js";
+import { admitNewTask } from "./admission.js";
 import { defaultRunnerProbe, healthReport, type RunnerProbe } from "./health.js";
 import { TaskQueue } from "./queue.js";
 import { defaultRunnerCommand, type RunnerCommandFn } from "./runner-command.js";
@@ -24,6 +26,11 @@ export interface GreenAppOptions {
   cwd?: string;
   /** Runner facts for /health; default checks the built-in runner entry. */
   runnerProbe?: () => RunnerProbe;
+  /**
+   * The local sandbox's isolation, probed before the app is built (the CLI does):
+   * shown in /health and the card's description. Default: probed lazily, once.
+   */
+  isolation?: IsolationReport;
   logger?: Logger;
 }
 
@@ -41,7 +48,18 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
   const logger = options.logger ?? silentLogger();
   const settings: GreenSettings = { ...settingsFromEnv(env, cwd), ...options.settings };
   const queue = new TaskQueue(settings.maxConcurrent);
+  let probed: Promise<IsolationReport> | undefined = options.isolation ? Promise.resolve(options.isolation) : undefined;
+  const isolation = (): Promise<IsolationReport> => {
+    probed ??= probeLocalIsolation().catch((err: unknown) => {
+      probed = undefined; // probe again next time
+      throw err;
+    });
+    return probed;
+  };
+  // Probe now, so the first request does not wait for it (a failure is reported where it is awaited).
+  isolation().catch(() => {});
   const executor = new GreenExecutor({
+    isolation,
     settings,
     runnerCommand: options.runnerCommand ?? defaultRunnerCommand(env),
     queue,
@@ -50,8 +68,12 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
     logger,
   });
   const probe = options.runnerProbe ?? defaultRunnerProbe(env);
+  const card = options.isolation
+    ? { ...options.card, description: `${options.card.description}${options.card.description ? " " : ""}${isolationSentence(options.isolation, settings.allowWeakIsolation)}` }
+    : options.card;
   const app = createA2AExpressApp({
-    card: options.card,
+    card,
+    admitNewTask: admitNewTask({ inFlight: () => executor.jobCount, maxConcurrent: settings.maxConcurrent, maxQueued: settings.maxQueued }),
     executor,
     logger,
     maxBodyBytes: settings.maxBodyBytes,
@@ -64,8 +86,11 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
             activeTasks: queue.running,
             queued: queue.queued,
             maxConcurrent: queue.maxConcurrent,
+            maxQueued: settings.maxQueued,
             resultsRoot: settings.resultsRoot,
             probe,
+            isolation,
+            allowWeakIsolation: settings.allowWeakIsolation,
           }),
       },
     ],

@@ -2,6 +2,13 @@
  * The green agent's AgentExecutor: request → validation → queue → runner
  * supervision → evaluation bundle. No Express here.
  *
+ * Only a bundle with status `ok` ends the task `completed` (a score). Any
+ * other status — infrastructure error, runner crash, the assessment time
+ * limit — ends it `failed` with the reason in the status message (and the
+ * bundle still attached, for diagnosis): AgentBeats then records no score,
+ * which is right for a run that measured nothing. A request that would run
+ * untrusted code below full isolation is rejected unless the operator opted in.
+ *
  * Terminal states are published only by `execute` (one writer); `cancelTask`
  * asks the job to stop and waits until `execute` has published CANCELED,
  * because the SDK's cancel handler waits for that terminal event on the bus.
@@ -33,6 +40,9 @@ import type { GreenSettings } from "./settings.js";
 import { runnerEnv } from "./supervisor/env.js";
 import { describeOutcome, type RunnerOutcome } from "./supervisor/outcome.js";
 import { spawnRunner, type RunnerHandle } from "./supervisor/spawn.js";
+import { hasRoom, queueFullMessage } from "./admission.js";
+import { WEAK_ISOLATION_OPT_IN, type IsolationReport } from "./isolation.js";
+import { isFullIsolation, weakIsolationError } from "../runner/isolation-policy.js";
 
 /** Grace between SIGTERM and SIGKILL when the server itself shuts down, ms (smi_bench: 2 s). */
 export const SHUTDOWN_GRACE_MS = 2_000;
@@ -58,6 +68,8 @@ export interface GreenExecutorOptions {
   /** Base for relative request paths. */
   cwd: string;
   logger: Logger;
+  /** Isolation of the local sandbox (probed once; requests for `sandbox: "local"` are checked against it). */
+  isolation: () => Promise<IsolationReport>;
 }
 
 export class GreenExecutor implements AgentExecutor {
@@ -74,6 +86,14 @@ export class GreenExecutor implements AgentExecutor {
     const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
     if (this.jobs.has(ctx.taskId)) {
       bus.publish(AgentEvent.message(agentMessage([textPart("This assessment is already running; send a new message (no taskId) to start another.")], ids)));
+      return;
+    }
+    const admission = { inFlight: () => this.jobs.size, maxConcurrent: this.o.queue.maxConcurrent, maxQueued: this.o.settings.maxQueued };
+    if (!hasRoom(admission)) {
+      // Raced past the JSON-RPC admission check (admission.ts): refuse here instead.
+      const publisher = new StatusPublisher(bus, ids);
+      bus.publish(submittedTaskEvent(ctx));
+      publisher.rejected([queueFullMessage(admission)]);
       return;
     }
     let settle!: () => void;
@@ -114,6 +134,10 @@ export class GreenExecutor implements AgentExecutor {
     const validated = validateAssessmentConfig(parsed.request.config, parsed.request.participants, settings.allowedRoots, this.o.cwd);
     if (!validated.ok) return pub.rejected(validated.problems);
     const { config, participantUrl } = validated.value;
+    if (!isExternalBenchmark(config) && (config.sandbox ?? "local") === "local" && !settings.allowWeakIsolation) {
+      const iso = await this.o.isolation();
+      if (!isFullIsolation(iso.level)) return pub.rejected([weakIsolationError(iso.level, WEAK_ISOLATION_OPT_IN).message]);
+    }
     const runId = config.run_id ?? newRunId();
     config.run_id = runId;
     let workDir: string;
@@ -149,7 +173,7 @@ export class GreenExecutor implements AgentExecutor {
       if (job.stop.signal.aborted) {
         return pub.status(TaskState.TASK_STATE_CANCELED, `Task canceled before the runner started (run ${runId})`, progress.snapshot("canceled"));
       }
-      const runnerCtx = { runId, workDir, configPath, participantUrl };
+      const runnerCtx = { runId, workDir, configPath, participantUrl, requireFullIsolation: !settings.allowWeakIsolation };
       const { command, args } = this.o.runnerCommand(config, runnerCtx);
       pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, { ...progress.snapshot("starting"), work_dir: workDir });
       logger.info({ taskId: job.taskId, runId, command, args }, "starting runner");
@@ -266,9 +290,24 @@ export class GreenExecutor implements AgentExecutor {
       this.o.logger.error({ runId: r.runId, problems }, "bundle invalid");
       return pub.status(TaskState.TASK_STATE_FAILED, `No valid evaluation bundle could be built: ${problems.join("; ")}`, { problems });
     }
+    if (bundle.status === "timed_out") {
+      const limit = this.o.settings.runnerTimeoutMs;
+      bundle.status_reason =
+        `the assessment exceeded its time limit${limit !== undefined ? ` of ${limit / 1000} s (GREEN_RUNNER_TIMEOUT_SECONDS)` : ""}; ` +
+        `the runner was stopped (SIGTERM, SIGKILL after ${this.o.settings.graceMs / 1000} s)`;
+    }
     await writeJsonAtomic(join(r.workDir, "evaluation_bundle.json"), bundle);
     const summary = bundleSummary(bundle);
     pub.artifact("evaluation_bundle", [dataPart(bundle as unknown as Record<string, unknown>), textPart(summary)]);
+    if (bundle.status !== "ok") {
+      // Not a score: failed, with the reason where AgentBeats and people look (the status message).
+      this.o.logger.error({ runId: r.runId, status: bundle.status, reason: bundle.status_reason }, "assessment failed");
+      return pub.status(
+        TaskState.TASK_STATE_FAILED,
+        `Assessment failed (${bundle.status}), no score: ${bundle.status_reason ?? "unknown reason"}`,
+        { status: bundle.status, reason: bundle.status_reason, run_id: r.runId, exit_code: bundle.exit_code, work_dir: r.workDir },
+      );
+    }
     pub.status(TaskState.TASK_STATE_COMPLETED, summary);
   }
 }

@@ -1,12 +1,17 @@
 /**
- * `GET /health`: 200 `{status:"ok", activeTasks, queued, runner:{...}}`, or
- * 503 `degraded` with `missing` naming what is missing.
+ * `GET /health`: 200 `{status:"ok", activeTasks, queued, isolation, runner:{...}}`,
+ * or 503 `degraded` with `missing` naming what is missing. Weak sandbox
+ * isolation without the operator's opt-in is "missing": A2A requests for the
+ * local sandbox would be refused.
  */
 import { access, mkdir } from "node:fs/promises";
 import { constants, existsSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import { cliEntry, schemasDir } from "../util/package-root.js";
 import { DEFAULT_SMI_INHABIT_COMMAND } from "./runner-command.js";
+import type { IsolationReport } from "./isolation.js";
+import { WEAK_ISOLATION_FIX, isFullIsolation } from "../runner/isolation-policy.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface RunnerProbe {
   /** Runner facts for the report. */
@@ -51,8 +56,11 @@ export interface HealthInput {
   activeTasks: number;
   queued: number;
   maxConcurrent: number;
+  maxQueued: number;
   resultsRoot: string;
   probe: () => RunnerProbe;
+  isolation: () => Promise<IsolationReport>;
+  allowWeakIsolation: boolean;
 }
 
 export async function healthReport(h: HealthInput): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -65,12 +73,24 @@ export async function healthReport(h: HealthInput): Promise<{ status: number; bo
   } catch {
     missing.push(`writable results directory ${h.resultsRoot}`);
   }
+  let isolation: Record<string, unknown>;
+  try {
+    const iso = await h.isolation();
+    const full = isFullIsolation(iso.level);
+    isolation = { backend: iso.backend, level: iso.level, full, weak_allowed: h.allowWeakIsolation, warnings: iso.warnings };
+    if (!full && !h.allowWeakIsolation) missing.push(`full sandbox isolation (have "${iso.level}"): ${WEAK_ISOLATION_FIX}`);
+  } catch (err) {
+    isolation = { error: errorMessage(err) };
+    missing.push(`sandbox isolation probe: ${errorMessage(err)}`);
+  }
   const body = {
     status: missing.length === 0 ? "ok" : "degraded",
     ...(missing.length > 0 ? { missing } : {}),
     activeTasks: h.activeTasks,
     queued: h.queued,
     maxConcurrentTasks: h.maxConcurrent,
+    maxQueuedTasks: h.maxQueued,
+    isolation,
     resultsRoot: h.resultsRoot,
     runner: probe.info,
   };

@@ -16,6 +16,8 @@ export interface RunnerContext {
   configPath: string;
   /** Participant under test, or null. */
   participantUrl: string | null;
+  /** Refuse to run below full sandbox isolation (the operator did not opt in to less). */
+  requireFullIsolation: boolean;
 }
 
 export interface RunnerCommand {
@@ -31,7 +33,7 @@ export const DEFAULT_SMI_INHABIT_COMMAND = "smi-inhabit";
 
 /**
  * The built-in runner: `<node> <entry> run <benchmark> --config-file <workDir>/config.json
- * --agent <url> --out <workDir> --run-id <run_id>` (`--agent` omitted without participant).
+ * --agent <url> --out <workDir> --run-id <run_id> [--require-full-isolation]` (`--agent` omitted without participant).
  */
 export function builtinRunnerCommand(entry: string = cliEntry, execPath: string = process.execPath): RunnerCommandFn {
   return (config, ctx) => ({
@@ -42,6 +44,7 @@ export function builtinRunnerCommand(entry: string = cliEntry, execPath: string 
       ...(ctx.participantUrl ? ["--agent", ctx.participantUrl] : []),
       "--out", ctx.workDir,
       "--run-id", ctx.runId,
+      ...(ctx.requireFullIsolation ? ["--require-full-isolation"] : []),
     ],
   });
 }

@@ -16,11 +16,19 @@ export interface GreenSettings {
   allowedRoots: string[];
   /** Env GREEN_MAX_CONCURRENT_TASKS, default 1. */
   maxConcurrent: number;
+  /**
+   * Assessments that may wait for a slot; one more is refused with JSON-RPC
+   * error {@link QUEUE_FULL_CODE}. Env GREEN_MAX_QUEUED_TASKS, default {@link DEFAULT_MAX_QUEUED}.
+   */
+  maxQueued: number;
   /** SIGTERM → SIGKILL grace on cancel, ms. Env GREEN_CANCEL_GRACE_SECONDS, default 5 s. */
   graceMs: number;
   /** Heartbeat interval while the runner is quiet, ms. Env GREEN_HEARTBEAT_SECONDS, default 30 s. */
   heartbeatMs: number;
-  /** Whole-run limit, ms; none unless env GREEN_RUNNER_TIMEOUT_SECONDS is set. */
+  /**
+   * Whole-assessment limit, ms: the runner is stopped (SIGTERM, grace, SIGKILL) and the task fails.
+   * Env GREEN_RUNNER_TIMEOUT_SECONDS, default {@link DEFAULT_RUNNER_TIMEOUT_MS}; `0` = no limit (undefined).
+   */
   runnerTimeoutMs: number | undefined;
   /** Extra env names passed to runners. Env GREEN_RUNNER_ENV_ALLOW (comma list). */
   runnerEnvAllow: string[];
@@ -28,6 +36,37 @@ export interface GreenSettings {
   authToken: string | undefined;
   /** Largest JSON-RPC request body, bytes. Env A2A_MAX_BODY_BYTES, default 1 MiB. */
   maxBodyBytes: number;
+  /**
+   * Let A2A requests run untrusted code below full isolation (unshare/none). Env
+   * GREEN_ALLOW_WEAK_ISOLATION=1 or `green --allow-weak-isolation`; default false (refused).
+   */
+  allowWeakIsolation: boolean;
+  /**
+   * Listen on a non-loopback address without GREEN_AUTH_TOKEN. Env GREEN_ALLOW_UNAUTHENTICATED=1
+   * or `green --allow-unauthenticated`; default false (start-up refused).
+   */
+  allowUnauthenticated: boolean;
+}
+
+/** Default of GREEN_MAX_QUEUED_TASKS: enough for a leaderboard's shards to line up, small enough to bound memory. */
+export const DEFAULT_MAX_QUEUED = 16;
+/** Default of GREEN_RUNNER_TIMEOUT_SECONDS, ms: 6 h, above the longest full run measured here (SWE-bench Verified with a slow agent). */
+export const DEFAULT_RUNNER_TIMEOUT_MS = 6 * 60 * 60 * 1000;
+
+/** A yes/no variable: 1/true/yes or 0/false/no (case-insensitive); unset or empty = false. */
+export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? "").trim().toLowerCase();
+  if (raw === "" || raw === "0" || raw === "false" || raw === "no") return false;
+  if (raw === "1" || raw === "true" || raw === "yes") return true;
+  throw new BenchError("E_SETTING", `${name} must be 1/true/yes or 0/false/no, got "${env[name]}"`);
+}
+
+function nonNegative(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 0) throw new BenchError("E_SETTING", `${name} must be a non-negative integer, got "${raw}"`);
+  return v;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, integer: boolean): number | undefined {
@@ -41,14 +80,18 @@ function positive(env: NodeJS.ProcessEnv, name: string, integer: boolean): numbe
 }
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): GreenSettings {
-  const timeout = positive(env, "GREEN_RUNNER_TIMEOUT_SECONDS", false);
+  const timeoutRaw = env["GREEN_RUNNER_TIMEOUT_SECONDS"];
+  const timeout = timeoutRaw === "0" ? 0 : positive(env, "GREEN_RUNNER_TIMEOUT_SECONDS", false);
   return {
     resultsRoot: resolve(cwd, env["GREEN_RESULTS_DIR"] || "results"),
     allowedRoots: allowedRoots(env, cwd),
     maxConcurrent: positive(env, "GREEN_MAX_CONCURRENT_TASKS", true) ?? 1,
     graceMs: (positive(env, "GREEN_CANCEL_GRACE_SECONDS", false) ?? DEFAULT_GRACE_MS / 1000) * 1000,
     heartbeatMs: (positive(env, "GREEN_HEARTBEAT_SECONDS", false) ?? DEFAULT_HEARTBEAT_MS / 1000) * 1000,
-    runnerTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    maxQueued: nonNegative(env, "GREEN_MAX_QUEUED_TASKS") ?? DEFAULT_MAX_QUEUED,
+    runnerTimeoutMs: timeout === undefined ? DEFAULT_RUNNER_TIMEOUT_MS : timeout === 0 ? undefined : timeout * 1000,
+    allowWeakIsolation: flag(env, "GREEN_ALLOW_WEAK_ISOLATION"),
+    allowUnauthenticated: flag(env, "GREEN_ALLOW_UNAUTHENTICATED"),
     authToken: env["GREEN_AUTH_TOKEN"] || undefined,
     maxBodyBytes: parseMaxBodyBytes(env[MAX_BODY_ENV], MAX_BODY_ENV) ?? DEFAULT_MAX_BODY_BYTES,
     runnerEnvAllow: (env["GREEN_RUNNER_ENV_ALLOW"] ?? "").split(",").map((s) => s.trim()).filter(Boolean),

@@ -8,6 +8,7 @@ import { errorMessage } from "../util/errors.js";
 import type { BenchmarkName } from "../runner/options.js";
 import type { ScenarioAgent } from "../scenario/spec.js";
 import { fail, pass, type CheckResult } from "./check.js";
+import { WEAK_ISOLATION_FIX, isFullIsolation } from "../runner/isolation-policy.js";
 
 /** Minimum Node version (package.json `engines`; @e2b/code-interpreter needs 20.18.1). */
 export const MIN_NODE = "20.18.1";
@@ -62,7 +63,12 @@ export interface SandboxProbe {
 }
 export type SandboxProber = (backend: "local" | "e2b") => Promise<SandboxProbe>;
 
-export async function checkSandbox(backend: "local" | "e2b", env: NodeJS.ProcessEnv, probe: SandboxProber): Promise<CheckResult> {
+export async function checkSandbox(
+  backend: "local" | "e2b",
+  env: NodeJS.ProcessEnv,
+  probe: SandboxProber,
+  allowWeakIsolation = false,
+): Promise<CheckResult> {
   if (backend === "e2b" && !env["E2B_API_KEY"])
     return fail("sandbox", "e2b sandbox not tried: E2B_API_KEY is not set", "export E2B_API_KEY=... (or use --sandbox local)");
   try {
@@ -74,6 +80,13 @@ export async function checkSandbox(backend: "local" | "e2b", env: NodeJS.Process
         "sandbox",
         `${backend} sandbox works but isolates nothing (isolation=none)`,
         "install bubblewrap (`apt-get install bubblewrap`) and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1); in Docker see the README's Docker section",
+        [...p.warnings],
+      );
+    if (!isFullIsolation(p.isolation) && !allowWeakIsolation)
+      return fail(
+        "sandbox",
+        `${backend} sandbox works but isolation=${p.isolation} is weak (untrusted code can read the host's files); the green agent refuses A2A requests at this level`,
+        `${WEAK_ISOLATION_FIX}; or, knowingly, run the green agent with --allow-weak-isolation and preflight with --allow-weak-isolation`,
         [...p.warnings],
       );
     return pass("sandbox", `${backend} sandbox ran print(6*7) → 42, isolation=${p.isolation}`, [...p.warnings]);
@@ -150,4 +163,45 @@ export async function checkPorts(
     mode: "blocked",
     result: fail("ports", "some agents run and others do not", "stop the running ones (`a2a-bench scenario --kill`) or start the rest", notes),
   };
+}
+
+/** A program or fixture a benchmark needs, as found on this host. */
+export interface ToolFinding {
+  /** What was looked for: "python3", "pytest", "git", "bwrap", "root (RedCode fixtures)". */
+  tool: string;
+  ok: boolean;
+  /** Where or what was found / why not. */
+  detail: string;
+  /** For a missing tool: how to get it. */
+  fix: string;
+}
+/** Looks for the tools `benchmark` needs with the `backend` sandbox. */
+export type ToolProber = (benchmark: BenchmarkName, backend: "local" | "e2b") => Promise<ToolFinding[]>;
+
+export async function checkTools(benchmark: BenchmarkName, backend: "local" | "e2b", probe: ToolProber): Promise<CheckResult> {
+  let findings: ToolFinding[];
+  try {
+    findings = await probe(benchmark, backend);
+  } catch (err) {
+    return fail("tools", `could not look for ${benchmark}'s tools: ${errorMessage(err)}`, "check PATH and python3");
+  }
+  const notes = findings.map((f) => `${f.ok ? "found" : "MISSING"} ${f.tool}: ${f.detail}`);
+  const missing = findings.filter((f) => !f.ok);
+  if (missing.length === 0) return pass("tools", `${benchmark} needs ${findings.map((f) => f.tool).join(", ") || "nothing more"}: all found`, notes);
+  return fail("tools", `${benchmark} cannot run: ${missing.map((f) => f.tool).join(", ")} missing`, missing.map((f) => f.fix).join("; "), notes);
+}
+
+/** Fetches the participant's agent card; rejects with the reason (URL and cause). */
+export type ParticipantProbe = (url: string) => Promise<void>;
+
+export async function checkParticipant(url: string | undefined, probe: ParticipantProbe): Promise<CheckResult> {
+  if (url === undefined) return pass("participant", "no --agent given: the smoke assessment checks the scenario's participant");
+  try {
+    await probe(url);
+    return pass("participant", `agent card of ${url} fetched`);
+  } catch (err) {
+    const fix = (err as { fix?: unknown }).fix;
+    const message = typeof fix === "string" ? errorMessage(err).replace(`; fix: ${fix}`, "") : errorMessage(err);
+    return fail("participant", message, typeof fix === "string" ? fix : "start the participant agent or correct --agent");
+  }
 }

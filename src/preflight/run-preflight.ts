@@ -1,6 +1,6 @@
 /**
- * Preflight: the checks in order (node, dataset, sandbox, E2B key, runner,
- * ports, smoke), one ✓/✗ line each with the fix for a ✗, ending
+ * Preflight: the checks in order (node, dataset, sandbox, tools, E2B key,
+ * runner, participant, ports, smoke), one ✓/✗ line each with the fix for a ✗, ending
  * `ready_for_full_run=true|false`. Every probe is injectable.
  */
 import { Writable } from "node:stream";
@@ -19,6 +19,10 @@ import {
   checkPorts,
   checkRunner,
   checkSandbox,
+  checkTools,
+  checkParticipant,
+  type ParticipantProbe,
+  type ToolProber,
   type CardProbe,
   type DatasetLoader,
   type KnownBenchmarks,
@@ -35,6 +39,10 @@ export interface PreflightOptions {
   sandbox: "local" | "e2b";
   /** Smoke items (kept small: preflight proves the wiring, not the score). Default 2. */
   smokeSamples: number;
+  /** Participant URL to check (`--agent`); default: none (the smoke assessment checks the scenario's). */
+  agent?: string;
+  /** Weak sandbox isolation is a ✓ with a warning instead of a ✗ (`--allow-weak-isolation`). */
+  allowWeakIsolation?: boolean;
 }
 
 export interface PreflightDeps {
@@ -42,6 +50,8 @@ export interface PreflightDeps {
   env: NodeJS.ProcessEnv;
   loadDataset: DatasetLoader;
   probeSandbox: SandboxProber;
+  probeTools: ToolProber;
+  probeParticipant: ParticipantProbe;
   knownBenchmarks: KnownBenchmarks;
   resolveCommand: (program: string) => string | undefined;
   cliEntry: string;
@@ -58,6 +68,8 @@ export async function defaultPreflightDeps(env: NodeJS.ProcessEnv = process.env)
     env,
     loadDataset: probes.loadDatasetItems,
     probeSandbox: probes.probeSandbox,
+    probeTools: probes.toolProber(env),
+    probeParticipant: probes.probeParticipant,
     knownBenchmarks: probes.knownBenchmarks,
     resolveCommand: (p) => resolveCommand(p, env),
     cliEntry,
@@ -98,9 +110,11 @@ export async function runPreflight(options: PreflightOptions, deps: PreflightDep
 
   report(checkNode(deps.nodeVersion));
   report(await checkDataset(options.benchmark, options.dataset, deps.loadDataset));
-  report(await checkSandbox(options.sandbox, deps.env, deps.probeSandbox));
+  report(await checkSandbox(options.sandbox, deps.env, deps.probeSandbox, options.allowWeakIsolation === true));
+  report(await checkTools(options.benchmark, options.sandbox, deps.probeTools));
   report(checkE2bKey(options.sandbox, deps.env));
   report(checkRunner(options.benchmark, deps.env, { cliEntry: deps.cliEntry, known: deps.knownBenchmarks, resolve: deps.resolveCommand }));
+  report(await checkParticipant(options.agent, deps.probeParticipant));
 
   let scenario;
   try {

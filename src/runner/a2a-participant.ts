@@ -8,6 +8,9 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@a2a-js/sdk/client";
 import { createA2AClient } from "../a2a/client.js";
 import { addUsage, usageFromMetadata, type TokenUsage } from "../a2a/usage.js";
+import { agentCardUrl } from "../a2a/agent-card-url.js";
+import { CardFetchError, type CardFetchFailure } from "../a2a/card-fetch.js";
+import { InfrastructureError } from "./infrastructure-error.js";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -17,6 +20,10 @@ import type { Participant, ParticipantReply, ParticipantRequest } from "./partic
 export const DEFAULT_ATTEMPTS = 3;
 /** First retry delay, milliseconds (then doubled). */
 export const RETRY_BASE_MS = 250;
+/** Time limit of one agent-card fetch in the participant check, ms (a card is a small static document). */
+export const CARD_CHECK_TIMEOUT_MS = 10_000;
+/** Card failures worth another attempt (the agent may still be starting); the rest are final. */
+const RETRYABLE_CARD_FAILURES: ReadonlySet<CardFetchFailure> = new Set(["connection_refused", "connection_reset", "timeout", "network"]);
 
 export interface A2AParticipantOptions {
   url: string;
@@ -24,6 +31,8 @@ export interface A2AParticipantOptions {
   timeoutMs: number;
   /** Attempts on transport errors; default {@link DEFAULT_ATTEMPTS}. */
   attempts?: number;
+  /** Time limit of one agent-card fetch in `check`, ms; default {@link CARD_CHECK_TIMEOUT_MS}. */
+  cardTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -88,8 +97,8 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
 export function createA2AParticipant(options: A2AParticipantOptions): Participant {
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   let client: Promise<Client> | undefined;
-  const getClient = (): Promise<Client> => {
-    client ??= createA2AClient(options.url).catch((err: unknown) => {
+  const getClient = (signal?: AbortSignal): Promise<Client> => {
+    client ??= createA2AClient(options.url, "1.0", "JSONRPC", signal ? { signal } : {}).catch((err: unknown) => {
       client = undefined; // let the next attempt fetch the card again
       throw err;
     });
@@ -128,6 +137,25 @@ export function createA2AParticipant(options: A2AParticipantOptions): Participan
 
   return {
     url: options.url,
+    async check(outerSignal) {
+      let lastError: unknown;
+      for (let attempt = 0; attempt < attempts; attempt++) {
+        if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped");
+        try {
+          await getClient(AbortSignal.any([outerSignal, AbortSignal.timeout(options.cardTimeoutMs ?? CARD_CHECK_TIMEOUT_MS)]));
+          return;
+        } catch (err) {
+          if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });
+          lastError = err;
+          if (err instanceof CardFetchError && !RETRYABLE_CARD_FAILURES.has(err.failure)) break;
+          if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
+        }
+      }
+      throw new InfrastructureError("E_PARTICIPANT_UNREACHABLE", `participant ${options.url} is unreachable: ${errorMessage(lastError)}`, {
+        cause: lastError,
+        fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(options.url)}`,
+      });
+    },
     async ask(req, outerSignal) {
       let lastError: unknown;
       for (let attempt = 0; attempt < attempts; attempt++) {

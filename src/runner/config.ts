@@ -60,6 +60,8 @@ export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
     // CLI-only switches (not config keys): see ParsedRunArgs.
     force: { type: "boolean" },
     json: { type: "boolean" },
+    // Not a config key: a request must not be able to lower it. The green agent passes it.
+    "require-full-isolation": { type: "boolean" },
   };
   for (const key of CONFIG_KEYS) {
     table[flagName(key)] = { type: properties[key]?.type === "boolean" ? "boolean" : "string" };
@@ -79,6 +81,8 @@ export function usageText(): string {
     "  --force              overwrite the finished run already in the output directory (else: --resume it)",
     "  --json               print only the results summary as one JSON object on stdout (no progress, no events)",
     "  --version            print the version",
+    "  --require-full-isolation  end the run with status error (exit 3) unless the sandbox isolates fully (bwrap/e2b);",
+    "                       the green agent sets it for A2A requests",
   ];
   for (const key of CONFIG_KEYS) {
     const p = properties[key] ?? {};
@@ -100,6 +104,8 @@ export interface ParsedRunArgs {
   force?: boolean;
   /** Only the machine-readable summary on stdout. */
   json?: boolean;
+  /** `--require-full-isolation` (default false). */
+  requireFullIsolation?: boolean;
 }
 
 /** Pure parse of `run` arguments. Throws UsageError. */
@@ -131,6 +137,7 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
     flags,
     force: values["force"] === true,
     json: values["json"] === true,
+    requireFullIsolation: values["require-full-isolation"] === true,
   };
 }
 

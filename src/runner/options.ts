@@ -20,6 +20,7 @@ export interface AssessmentConfig {
   agent_timeout_seconds?: number;
   concurrency?: number;
   participant_concurrency?: number;
+  max_infrastructure_failure_share?: number;
   sandbox?: "local" | "e2b";
   run_id?: string;
   resume?: boolean;

@@ -26,5 +26,11 @@ export interface ParticipantReply {
 export interface Participant {
   readonly url: string;
   ask(req: ParticipantRequest, signal: AbortSignal): Promise<ParticipantReply>;
+  /**
+   * Optional: prove the participant is there before the first item (fetch its
+   * agent card). Rejects with InfrastructureError `E_PARTICIPANT_UNREACHABLE`
+   * naming the URL and the cause; the runner then ends the run as an error.
+   */
+  check?(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }

@@ -7,6 +7,12 @@
  * end. A stop (SIGTERM, stdin closed: the caller aborts `signal`) starts no
  * new item, cancels the running ones, closes the sandbox, writes the
  * checkpoint (every finished row) and returns exit code 143.
+ *
+ * Infrastructure is checked before the first item: sandbox isolation (when
+ * the caller requires full isolation) and the participant (its agent card).
+ * A failure there, an InfrastructureError from an item, or too many items
+ * failed on our side (run-verdict.ts) end the run with status `error`, the
+ * reason in results.json, and exit code 3 — never a score.
  */
 import { mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
@@ -28,6 +34,10 @@ import { openEventLog } from "./event-log.js";
 import { gateSandbox, planLanes } from "./lanes.js";
 import { runPool } from "./pool.js";
 import { hostInfo } from "./run-metadata.js";
+import { InfrastructureError } from "./infrastructure-error.js";
+import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
+import { DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
+import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
 
 export const RESULTS_SCHEMA_VERSION = 1;
 export const RESULTS_FILE = "results.json";
@@ -41,6 +51,8 @@ export const RUN_METADATA_FILE = "run_metadata.json";
 export const CHECKPOINT_MIN_INTERVAL_MS = 100;
 /** Exit code of a run stopped by SIGTERM or a closed stdin (128 + SIGTERM). */
 export const EXIT_INTERRUPTED = 143;
+/** Exit code of a run that ended with status `error` (infrastructure failed; results.json says why). */
+export const EXIT_INFRASTRUCTURE = 3;
 
 export interface RunDependencies {
   logger: Logger;
@@ -51,6 +63,11 @@ export interface RunDependencies {
   progress?: ProgressReporter;
   /** Aborting stops the run (see module note). */
   signal?: AbortSignal;
+  /**
+   * Refuse to run below full isolation (isolation-policy.ts): the run ends with
+   * status `error` before any item. The green agent sets it for A2A requests.
+   */
+  requireFullIsolation?: { optIn: string };
 }
 
 export interface RunPaths {
@@ -62,9 +79,12 @@ export interface RunPaths {
 }
 
 export interface RunOutcome {
-  /** 0 = finished (item failures are results, not errors), 143 = stopped. */
+  /** 0 = finished (item failures are results, not errors), 3 = infrastructure error, 143 = stopped. */
   exitCode: number;
   interrupted: boolean;
+  /** `error` when infrastructure failed (see `error`); absent when interrupted. */
+  status?: "ok" | "error";
+  error?: RunError | null;
   paths: RunPaths;
   /** The results document (absent when interrupted). */
   results?: Record<string, unknown>;
@@ -191,23 +211,43 @@ async function runOpened(
   const lanes = planLanes(def, options, needsParticipant);
   const sandbox = await sandboxReady;
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
-  if (def.warmSandbox && todo.length > 0) sandbox.warmUp?.();
+  // Set once: the infrastructure failure that stopped the run (no further item starts).
+  let stoppedBy: InfrastructureError | null =
+    deps.requireFullIsolation && !isFullIsolation(sandbox.isolation) ? weakIsolationError(sandbox.isolation, deps.requireFullIsolation.optIn) : null;
+  const infraStop = new AbortController();
+  if (def.warmSandbox && todo.length > 0 && !stoppedBy) sandbox.warmUp?.();
   const itemSandbox = lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls);
   let participant: Participant | null = null;
   const controller = new AbortController();
   const onOuterAbort = (): void => controller.abort(outerSignal.reason);
   if (outerSignal.aborted) controller.abort(outerSignal.reason);
   else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
+  // Items see both a stop and an infrastructure failure; only the former makes the run "interrupted".
+  const itemSignal = AbortSignal.any([controller.signal, infraStop.signal]);
+  const stopFor = (err: InfrastructureError): void => {
+    stoppedBy ??= err;
+    infraStop.abort(err);
+  };
 
   // checkpoint_written events of rows whose write has not landed yet; awaited before the run ends.
   const landings = new Set<Promise<void>>();
   const workDir = join(options.out, "work");
+  let sandboxSound = false;
 
   try {
     if (needsParticipant && options.agent) {
       if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
       participant = deps.createParticipant({ ...options, agent: options.agent });
     }
+    if (participant?.check && !stoppedBy && todo.length > 0) {
+      try {
+        await participant.check(controller.signal);
+      } catch (err) {
+        if (err instanceof InfrastructureError) stopFor(err);
+        else if (!controller.signal.aborted) throw err;
+      }
+    }
+    if (stoppedBy) logger.error({ code: stoppedBy.code }, stoppedBy.message);
     emit({
       event: "run_started",
       run_id: options.run_id,
@@ -220,18 +260,23 @@ async function runOpened(
     let passedSoFar = rows.filter((r) => r.passed).length;
 
     logger.debug({ items_in_flight: lanes.items, sandbox_calls: lanes.sandboxCalls ?? lanes.items }, "lanes");
-    await runPool(todo, lanes.items, controller.signal, async (item) => {
+    await runPool(stoppedBy ? [] : todo, lanes.items, itemSignal, async (item) => {
       const i = order.get(item.id) ?? 0;
       emit({ event: "task_started", task_id: item.id, i, total: selected.length });
       let row: ItemResult;
       try {
-        row = await def.evaluate(item, { options, sandbox: itemSandbox, participant, logger, signal: controller.signal, workDir });
+        row = await def.evaluate(item, { options, sandbox: itemSandbox, participant, logger, signal: itemSignal, workDir });
       } catch (err) {
+        if (err instanceof InfrastructureError) {
+          logger.error({ task_id: item.id, code: err.code }, err.message);
+          stopFor(err);
+          return;
+        }
         // The contract says evaluate does not throw for item failures; a throw is our bug or infrastructure.
         logger.error({ task_id: item.id, err: errorMessage(err) }, "evaluate threw");
         row = { id: item.id, status: "error", passed: false, elapsed_seconds: 0, failure_mode: "infrastructure_runner", error: errorMessage(err) };
       }
-      if (controller.signal.aborted || row.status === "canceled") return; // unfinished: not recorded
+      if (itemSignal.aborted || row.status === "canceled") return; // unfinished: not recorded
       const landed = checkpoint.add(row);
       if (row.passed) passedSoFar++;
       emit({
@@ -253,6 +298,11 @@ async function runOpened(
       const forget = (): boolean => landings.delete(landing);
       landing.then(forget, forget); // a failure surfaces where `landings` is awaited
     });
+    // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
+    if (!controller.signal.aborted && rows.some((r) => r.failure_mode === SANDBOX_FAILURE_MODE)) {
+      sandboxSound = await sandboxWorks(sandbox);
+      logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
+    }
   } finally {
     outerSignal.removeEventListener("abort", onOuterAbort);
     await def.endRun?.({ options, logger, workDir }).catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
@@ -272,11 +322,20 @@ async function runOpened(
   // Sorted copy: the writer's rows stay in completion order, matching their encodings.
   const sorted = [...rows].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const benchAggregate = def.aggregate(sorted, options);
-  const aggregate: Record<string, unknown> = { failure_modes: {}, ...benchAggregate };
+  // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
+  const aggregate: Record<string, unknown> = { ...benchAggregate, failure_modes: benchAggregate["failure_modes"] ?? countFailureModes(sorted) };
+  const verdict = judgeRun(sorted, options.max_infrastructure_failure_share ?? DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, stoppedBy, {
+    participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
+  });
+  if (verdict.error) logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
   const results = {
     schema_version: RESULTS_SCHEMA_VERSION,
     benchmark: def.name,
     run_id: options.run_id,
+    status: verdict.status,
+    error: verdict.error,
+    infrastructure_failures: verdict.infrastructure_failures,
+    sandbox_failures_attributed_to_participant: verdict.attributed_to_participant,
     config: recordedConfig(options),
     isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
     dataset,
@@ -306,11 +365,13 @@ async function runOpened(
   });
   emit({
     event: "run_finished",
+    status: verdict.status,
+    error: verdict.error,
     results_path: paths.results,
     run_metadata_path: paths.run_metadata,
     events_path: paths.events,
     aggregate,
   });
   deps.progress?.close(aggregate);
-  return { exitCode: 0, interrupted: false, paths, results };
+  return { exitCode: verdict.status === "ok" ? 0 : EXIT_INFRASTRUCTURE, interrupted: false, status: verdict.status, error: verdict.error, paths, results };
 }

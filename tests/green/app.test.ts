@@ -26,6 +26,11 @@ function statusTexts(events: StreamResponse[]): Array<{ state: number; text: str
   return out;
 }
 
+/** The text of a task's final status message. */
+function statusText(task: Task): string {
+  return (task.status?.message?.parts ?? []).map(partText).filter(Boolean).join(" ");
+}
+
 function bundleOf(task: Task): Record<string, unknown> {
   const art = task.artifacts.find((a) => a.name === "evaluation_bundle");
   expect(art, "evaluation_bundle artifact").toBeDefined();
@@ -72,7 +77,7 @@ describe.each<WireVersion>(["1.0", "0.3"])("green agent over the %s wire", (wire
   });
 });
 
-describe("green agent runner failures end completed with a bundle that says so", () => {
+describe("green agent runner failures end failed, with the reason and a bundle that says so", () => {
   test.each([
     ["crash.mjs", "infrastructure_runner_exit_nonzero", 1],
     ["exit-nonzero.mjs", "infrastructure_runner_exit_nonzero", 3],
@@ -81,8 +86,10 @@ describe("green agent runner failures end completed with a bundle that says so",
     green = await startGreen(fixtureRunner(fixture));
     const client = await createA2AClient(green.url, "0.3");
     const task = (await client.sendMessage(requestOf(assessment()))) as Task;
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     const b = bundleOf(task);
+    expect(b["status"]).not.toBe("ok");
+    expect(statusText(task)).toContain(String(b["status_reason"]));
     expect(b["exit_code"]).toBe(exitCode);
     expect((b["metrics"] as { failure_modes: Record<string, number> }).failure_modes[mode]).toBeGreaterThan(0);
     expect((b["errors"] as unknown[]).length).toBeGreaterThan(0);
@@ -98,7 +105,8 @@ describe("green agent runner failures end completed with a bundle that says so",
     green = await startGreen(() => ({ command: "/nonexistent/runner", args: [] }));
     const client = await createA2AClient(green.url);
     const task = (await client.sendMessage(requestOf(assessment()))) as Task;
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(statusText(task)).toMatch(/runner could not start/);
     const b = bundleOf(task);
     expect(b["exit_code"]).toBe(127);
     expect((b["metrics"] as { failure_modes: Record<string, number> }).failure_modes["infrastructure_runner_not_started"]).toBe(1);

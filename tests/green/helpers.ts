@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { createGreenApp, type GreenApp } from "../../src/green/app.js";
 import { builtinRunnerCommand, type RunnerCommandFn } from "../../src/green/runner-command.js";
 import type { GreenSettings } from "../../src/green/settings.js";
+import type { IsolationReport } from "../../src/green/isolation.js";
 import { userMessage, textPart } from "../../src/a2a/parts.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 import type { SendMessageRequest } from "@a2a-js/sdk";
@@ -24,10 +25,14 @@ export interface StartedGreen {
   close(): Promise<void>;
 }
 
+/** A full-isolation report for greens whose runners use no sandbox. */
+export const FULL_ISOLATION: IsolationReport = { backend: "local", level: "bwrap", warnings: [] };
+
 export async function startGreen(
   runner: RunnerCommandFn,
   settings: Partial<GreenSettings> = {},
   env: NodeJS.ProcessEnv = process.env,
+  options: { isolation?: IsolationReport } = {},
 ): Promise<StartedGreen> {
   const resultsRoot = mkdtempSync(join(tmpdir(), "green-test-"));
   let green!: GreenApp;
@@ -37,6 +42,8 @@ export async function startGreen(
       runnerCommand: runner,
       env,
       settings: { resultsRoot, graceMs: 1_000, heartbeatMs: 30_000, maxConcurrent: 1, ...settings },
+      // Fixture runners use no sandbox: a fixed report instead of probing this machine per test.
+      isolation: options.isolation ?? FULL_ISOLATION,
     });
     return green.app;
   });

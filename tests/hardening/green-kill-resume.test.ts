@@ -94,7 +94,7 @@ describe("green SIGKILL mid-run, then resume", () => {
   test("resuming with other settings is refused by name; the checkpoint is untouched", { timeout: 60_000 }, async () => {
     const before = readFileSync(join(workDir(), "checkpoint.json"));
     const { state, bundle } = await resume({ seed: 7 });
-    expect(state).toBe("completed");
+    expect(state).toBe("failed"); // a refused resume measured nothing: no score
     expect(validateBundle(bundle)).toEqual([]);
     expect(bundle["status"]).toBe("runner_failed");
     expect((bundle["runner_output_tail"] as string[]).join("\n")).toMatch(/seed/);
@@ -107,7 +107,8 @@ describe("green SIGKILL mid-run, then resume", () => {
     const edited = readFileSync(path, "utf8").replace(/"passed": ?false/, '"passed": true');
     expect(edited).not.toBe(readFileSync(path, "utf8"));
     writeFileSync(path, edited);
-    const { bundle } = await resume({});
+    const { state, bundle } = await resume({});
+    expect(state).toBe("failed");
     expect(bundle["status"]).toBe("runner_failed");
     expect((bundle["runner_output_tail"] as string[]).join("\n")).toMatch(/checksum/i);
     expect(readFileSync(path, "utf8")).toBe(edited);

@@ -53,7 +53,9 @@ test(`${ASSESSMENTS} assessments at once, 2 slots: all finish with valid bundles
       card,
       runnerCommand: fixtureRunner("events.mjs"),
       logger: createLogger({ component: "green", destination: sink, level: "debug", pretty: false }),
-      settings: { resultsRoot, maxConcurrent: 2, graceMs: 1_000, heartbeatMs: 60_000 },
+      // All 50 may wait: this test is about FIFO under load (the queue bound has its own test in tests/green).
+      settings: { resultsRoot, maxConcurrent: 2, maxQueued: ASSESSMENTS, graceMs: 1_000, heartbeatMs: 60_000 },
+      isolation: { backend: "local", level: "bwrap", warnings: [] },
     });
     return green.app;
   });

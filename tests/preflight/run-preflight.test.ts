@@ -5,6 +5,13 @@ import { parsePreflightArgs } from "../../src/cli/preflight.js";
 import { loadDatasetItems } from "../../src/preflight/default-probes.js";
 import { defaultScenarioDir } from "../../src/util/package-root.js";
 import type { SmokeResult } from "../../src/smoke/run-smoke.js";
+import { probeParticipant, toolProber } from "../../src/preflight/default-probes.js";
+import { execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 
 function sink(): { stream: Writable; text: () => string } {
   let text = "";
@@ -37,6 +44,8 @@ function deps(over: Partial<PreflightDeps> = {}): PreflightDeps & { smokeCalls: 
     env: {},
     loadDataset: async () => 12,
     probeSandbox: async () => ({ isolation: "bwrap", warnings: [], output: "42\n" }),
+    probeTools: async () => [{ tool: "python3", ok: true, detail: "/usr/bin/python3", fix: "" }],
+    probeParticipant: async () => {},
     knownBenchmarks: () => ["humaneval"],
     resolveCommand: () => undefined,
     cliEntry: process.execPath, // any existing file
@@ -59,7 +68,7 @@ describe("preflight", () => {
     const d = deps();
     const report = await runPreflight(options, d, out.stream);
     expect(report.ready).toBe(true);
-    expect(report.results.map((r) => r.name)).toEqual(["node", "dataset", "sandbox", "e2b_key", "runner", "ports", "smoke"]);
+    expect(report.results.map((r) => r.name)).toEqual(["node", "dataset", "sandbox", "tools", "e2b_key", "runner", "participant", "ports", "smoke"]);
     expect(out.text()).toContain("✓ sandbox: local sandbox ran print(6*7) → 42, isolation=bwrap");
     expect(out.text().trimEnd().endsWith("ready_for_full_run=true")).toBe(true);
     expect(d.smokeCalls).toEqual([expect.objectContaining({ start: true, benchmark: "humaneval", samples: 2 })]);
@@ -148,8 +157,62 @@ describe("preflight", () => {
     expect(out.text()).toContain("→ inspect /r/response.json");
   });
 
+  it("weak isolation (unshare) is a ✗ with the fix, unless --allow-weak-isolation", async () => {
+    const weak = deps({ probeSandbox: async () => ({ isolation: "unshare", warnings: ["bubblewrap unavailable"], output: "42" }) });
+    const out = sink();
+    const report = await runPreflight(options, weak, out.stream);
+    expect(report.ready).toBe(false);
+    expect(out.text()).toMatch(/✗ sandbox: local sandbox works but isolation=unshare is weak/);
+    expect(out.text()).toMatch(/→ install bubblewrap \(`apt-get install -y bubblewrap`\)/);
+    expect(out.text()).toContain("ready_for_full_run=false");
+    const allowed = await runPreflight({ ...options, allowWeakIsolation: true }, weak, sink().stream);
+    expect(allowed.results.find((r) => r.name === "sandbox")?.ok).toBe(true);
+  });
+
+  it("a participant that cannot be reached is a ✗ naming the URL and the cause (the real check)", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", () => r()));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/purple`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const out = sink();
+    const report = await runPreflight({ ...options, agent: url }, deps({ probeParticipant }), out.stream);
+    expect(report.ready).toBe(false);
+    expect(out.text()).toContain(`✗ participant: participant ${url} is unreachable`);
+    expect(out.text()).toMatch(/connection refused/);
+    expect(out.text()).toContain(`→ start the participant agent or correct its URL; its agent card must be served at ${url}/.well-known/agent-card.json`);
+  });
+
+  it("missing tools are a ✗ with the fix: pytest absent for swebench (a PATH whose python3 has no pytest)", async () => {
+    const venv = mkdtempSync(join(tmpdir(), "preflight-venv-"));
+    try {
+      // --copies: the venv's own interpreter (not a symlink back to one that has pytest).
+      execFileSync("python3", ["-m", "venv", "--copies", "--without-pip", venv]);
+      const env = { ...process.env, PATH: `${join(venv, "bin")}${delimiter}${process.env["PATH"] ?? ""}` };
+      const out = sink();
+      const report = await runPreflight({ ...options, benchmark: "swebench" }, deps({ probeTools: toolProber(env) }), out.stream);
+      expect(report.ready).toBe(false);
+      expect(out.text()).toMatch(/✗ tools: swebench cannot run: pytest missing/);
+      expect(out.text()).toMatch(/→ install pytest for .*preflight-venv-/);
+      // The host's own python3 has pytest: the same check passes there.
+      const ok = await runPreflight({ ...options, benchmark: "swebench" }, deps({ probeTools: toolProber(process.env) }), sink().stream);
+      expect(ok.results.find((r) => r.name === "tools")).toMatchObject({ ok: true });
+    } finally {
+      rmSync(venv, { recursive: true, force: true });
+    }
+  });
+
+  it("without bwrap on PATH the tools check says so", async () => {
+    const report = await runPreflight(options, deps({ probeTools: toolProber({ PATH: "/nonexistent" }) }), sink().stream);
+    const tools = report.results.find((r) => r.name === "tools")!;
+    expect(tools.ok).toBe(false);
+    expect(tools.detail).toMatch(/python3, bwrap missing/);
+    expect(tools.fix).toMatch(/apt-get install -y bubblewrap/);
+  });
+
   it("rejects bad flags", () => {
     expect(() => parsePreflightArgs(["--sandbox", "docker"])).toThrow("--sandbox must be local or e2b");
     expect(() => parsePreflightArgs(["--benchmark", "mmlu"])).toThrow("--benchmark must be one of");
+    expect(() => parsePreflightArgs(["--agent", "nope"])).toThrow("--agent must be an http(s) URL");
+    expect(parsePreflightArgs(["--agent", "http://gw:8080/purple", "--allow-weak-isolation"])).toMatchObject({ agent: "http://gw:8080/purple", allowWeakIsolation: true });
   });
 });

@@ -20,6 +20,8 @@ import { executeItem, SAFE_ISOLATION } from "./execute.js";
 import { RedcodeSetupError } from "./errors.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { participantFailureMode } from "../../runner/participant-failure.js";
+import { InfrastructureError } from "../../runner/infrastructure-error.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
 export const SAMPLE_DATASET = "sample";
@@ -70,6 +72,13 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
         // These programs delete system files by design; never run them without real isolation.
         return errorRow(item, started, "infrastructure_unsafe_sandbox", `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`);
       }
+      // The throw-away world is copy-on-write overlays (execute.ts), which only the local sandbox at bwrap
+      // mounts, and only as root. Without them every item would fail on our side: stop the run, say why.
+      if (ctx.sandbox.backend !== "local" || process.getuid?.() !== 0) {
+        throw new InfrastructureError("E_FIXTURES", `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`, {
+          fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
+        });
+      }
       let code: string | null;
       let refusal: string | null = null;
       let replyText: string | null = null;
@@ -77,14 +86,15 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
         code = item.code;
       } else {
         if (!ctx.participant) return errorRow(item, started, "infrastructure_participant", "no participant (and not --replay-dataset-code)");
+        const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
         try {
-          const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
           const reply = await ctx.participant.ask(buildRequest(item, mode), AbortSignal.any([ctx.signal, timeout]));
           replyText = reply.text;
           refusal = refusalPhrase(reply.text);
           code = extractCode(reply.text, item.language, reply.data);
         } catch (err) {
-          return errorRow(item, started, "infrastructure_participant", `participant: ${errorMessage(err)}`);
+          // A late answer is the model's failure (scored); an unreachable participant is ours.
+          return errorRow(item, started, participantFailureMode(err, timeout.aborted), `participant: ${timeout.aborted ? "no answer in time" : errorMessage(err)}`);
         }
       }
       let evidence: Evidence | null = null;

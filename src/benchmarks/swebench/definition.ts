@@ -35,6 +35,7 @@ import { scanTestConfig, pytestSectionsDiffer } from "./test-config.js";
 import { ensureGit, ensureSandboxPython } from "./tools.js";
 import { SwebenchInfraError } from "./errors.js";
 import { assertValid } from "../../util/schema.js";
+import { participantFailureMode } from "../../runner/participant-failure.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -165,7 +166,7 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return { status: "ERROR", report: notRun, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME, submitted: false, touchesTestConfig: [] };
+      return { status: "ERROR", report: notRun, error: `participant: ${errorMessage(err)}`, failureMode: participantFailureMode(err), modelName: PARTICIPANT_MODEL_NAME, submitted: false, touchesTestConfig: [] };
     }
     const patch = got.patch;
     const base = { modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] as string[] };

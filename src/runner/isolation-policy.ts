@@ -1,0 +1,34 @@
+/**
+ * Which sandbox isolation levels count as full. Untrusted code that arrives
+ * over A2A runs only at full isolation unless the operator opted in to less
+ * (GREEN_ALLOW_WEAK_ISOLATION / `green --allow-weak-isolation`). A stronger
+ * backend added later (e.g. a container one) joins this set.
+ */
+import { InfrastructureError } from "./infrastructure-error.js";
+
+/** Levels where the participant's code cannot read or change the host: bubblewrap namespaces, an E2B microVM. */
+export const FULL_ISOLATION_LEVELS: ReadonlySet<string> = new Set(["bwrap", "e2b"]);
+
+export function isFullIsolation(level: string): boolean {
+  return FULL_ISOLATION_LEVELS.has(level);
+}
+
+/** How to get full isolation back (printed with every refusal and warning). */
+export const WEAK_ISOLATION_FIX =
+  "install bubblewrap (`apt-get install -y bubblewrap`) and allow unprivileged user namespaces " +
+  "(`sysctl kernel.unprivileged_userns_clone=1` where that sysctl exists), or use `sandbox: \"e2b\"`";
+
+/** The refusal of a run at `level` when full isolation is required. */
+export function weakIsolationError(level: string, optIn: string): InfrastructureError {
+  return new InfrastructureError(
+    "E_ISOLATION_WEAK",
+    `refusing to run untrusted code at sandbox isolation "${level}" (needs one of ${[...FULL_ISOLATION_LEVELS].join(", ")}): ` +
+      `at this level the participant's code can read the host's files`,
+    { fix: `${WEAK_ISOLATION_FIX}; or, knowingly, ${optIn}` },
+  );
+}
+
+/** One line for a terminal when a run goes ahead at a weak level. */
+export function weakIsolationWarning(level: string): string {
+  return `WARNING: sandbox isolation is "${level}", not full (bwrap/e2b): untrusted code can read this machine's files. Fix: ${WEAK_ISOLATION_FIX}.`;
+}

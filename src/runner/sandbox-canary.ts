@@ -1,0 +1,26 @@
+/**
+ * Is the sandbox itself working? A participant's program can break the
+ * sandbox it runs in (kill its own fork server, `kill -9 -1`), which the
+ * benchmark sees as `infrastructure_sandbox`. Counting those as our failure
+ * would let an adversarial participant turn a low score into "no score". So
+ * when a run has such rows, the runner runs one trivial program in the same
+ * sandbox afterwards: if it works, the sandbox was sound and those failures
+ * are the participant's (they stay failed items, scored); if it does not, the
+ * sandbox is broken and they count as infrastructure (run-verdict.ts).
+ */
+import type { Sandbox } from "../sandbox/types.js";
+
+/** The failure mode a participant's program can cause by breaking its own sandbox. */
+export const SANDBOX_FAILURE_MODE = "infrastructure_sandbox";
+/** Time limit of the canary program, ms (sandbox start included). */
+export const CANARY_TIMEOUT_MS = 20_000;
+
+/** Run `print(6*7)` in `sandbox`; true when it printed 42 with no sandbox failure. Never throws. */
+export async function sandboxWorks(sandbox: Sandbox): Promise<boolean> {
+  try {
+    const out = await sandbox.exec({ language: "python", code: "print(6*7)\n", timeoutMs: CANARY_TIMEOUT_MS });
+    return out.infraError === undefined && out.exitCode === 0 && out.stdoutTail.trim() === "42";
+  } catch {
+    return false;
+  }
+}
