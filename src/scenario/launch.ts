@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Scenario, ScenarioAgent } from "./spec.js";
+import { fillPlaceholders } from "./env-placeholders.js";
 import { procInfo } from "./proc-info.js";
 import { readPidFile, removePidFile, writePidFile, pidFilePath, type OwnerKind, type PidFile, type PidFileAgent } from "./pid-file.js";
 import { inspectPidFile } from "./state.js";
@@ -85,6 +86,9 @@ async function claimDirectory(scenario: Scenario, log: Writable): Promise<void> 
 /** Start every agent that has a command; wait for every card (commandless agents must already serve theirs). */
 export async function launchScenario(scenario: Scenario, options: LaunchOptions): Promise<RunningScenario> {
   const { log } = options;
+  const baseEnv = options.baseEnv ?? process.env;
+  // Placeholders are filled for every agent before any starts: an unset one starts nothing.
+  const agentEnv = new Map(scenario.agents.map((a) => [a.name, fillPlaceholders(a.name, a.env, [options.secretEnv ?? {}, baseEnv])]));
   await claimDirectory(scenario, log);
   for (const a of scenario.agents) {
     if (a.command && !(await isPortFree(a.host, a.port)))
@@ -127,7 +131,7 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
         cwd: options.cwd ?? process.cwd(),
-        env: { ...(options.baseEnv ?? process.env), ...agent.env, ...(options.secretEnv ?? {}) },
+        env: { ...baseEnv, ...agentEnv.get(agent.name), ...(options.secretEnv ?? {}) },
       });
       const pid = child.pid;
       if (pid === undefined) {

@@ -15,6 +15,8 @@ import { lineOfPath, pointerSegments } from "./toml-lines.js";
 import {
   AGENT_CARD_PATH,
   DEFAULT_SMOKE_CONFIG,
+  GREEN_SERVICE,
+  composeEndpoint,
   endpointFor,
   type Scenario,
   type ScenarioAgent,
@@ -119,10 +121,12 @@ interface SmiToml {
 }
 
 interface TutorialAgentToml {
-  endpoint: string;
+  endpoint?: string;
   cmd?: string;
   role?: string;
   name?: string;
+  agentbeats_id?: string;
+  image?: string;
   env?: Record<string, string>;
 }
 
@@ -167,16 +171,22 @@ function fromSmi(doc: SmiToml): ScenarioAgent[] {
       cardUrl: endpoint + AGENT_CARD_PATH,
       command: { file: process.execPath, args: ownAgentArgs(a) },
       env: {},
+      agentbeatsId: undefined,
     };
   });
   return [...agents.filter((a) => a.isGreen), ...agents.filter((a) => !a.isGreen)];
 }
 
+/** Role of the i-th participant of a tutorial/leaderboard scenario. */
+function participantRole(doc: TutorialToml, i: number): string {
+  const p = doc.participants[i]!;
+  return p.role ?? p.name ?? (doc.participants.length === 1 ? "agent" : `participant${i}`);
+}
+
 function fromTutorial(doc: TutorialToml): ScenarioAgent[] {
-  const one = (a: TutorialAgentToml, isGreen: boolean, fallbackRole: string): ScenarioAgent => {
-    const url = new URL(a.endpoint);
+  const one = (a: TutorialAgentToml, isGreen: boolean, role: string): ScenarioAgent => {
+    const url = new URL(a.endpoint ?? composeEndpoint(isGreen ? GREEN_SERVICE : role));
     const endpoint = url.href.endsWith("/") ? url.href : url.href + "/";
-    const role = isGreen ? "green" : (a.role ?? a.name ?? fallbackRole);
     return {
       name: role,
       isGreen,
@@ -187,12 +197,10 @@ function fromTutorial(doc: TutorialToml): ScenarioAgent[] {
       cardUrl: endpoint + AGENT_CARD_PATH,
       command: a.cmd === undefined ? undefined : shellCommand(a.cmd),
       env: a.env ?? {},
+      agentbeatsId: a.agentbeats_id,
     };
   };
-  return [
-    one(doc.green_agent, true, "green"),
-    ...doc.participants.map((p, i) => one(p, false, doc.participants.length === 1 ? "agent" : `participant${i}`)),
-  ];
+  return [one(doc.green_agent, true, "green"), ...doc.participants.map((p, i) => one(p, false, participantRole(doc, i)))];
 }
 
 /** Cross-field rules the schema cannot say; problems as "file:line: key: problem". */
@@ -219,6 +227,16 @@ function semanticProblems(file: string, source: string, layout: ScenarioLayout, 
       const role = a.role ?? "agent";
       if (roles.has(role)) problems.push(`${file}:${lineOfPath(source, ["agents", String(i)])}: agents[${i}].role: role "${role}" used twice`);
       roles.add(role);
+    });
+  } else {
+    const doc2 = doc as unknown as TutorialToml;
+    const roles = new Map<string, number>();
+    doc2.participants.forEach((_, i) => {
+      const role = participantRole(doc2, i);
+      const prev = roles.get(role);
+      if (prev !== undefined)
+        problems.push(`${file}:${lineOfPath(source, ["participants", String(i)])}: participants[${i}]: role "${role}" already used by participants[${prev}]`);
+      roles.set(role, i);
     });
   }
   return problems;

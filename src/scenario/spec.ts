@@ -30,6 +30,8 @@ export interface ScenarioAgent {
   command: AgentCommand | undefined;
   /** Non-secret extra environment from the scenario file. */
   env: Record<string, string>;
+  /** AgentBeats agent id (leaderboard layout), if the scenario gives one. */
+  agentbeatsId: string | undefined;
 }
 
 export type ScenarioLayout = "smi" | "agentbeats";
@@ -65,6 +67,27 @@ export function greenAgent(scenario: Scenario): ScenarioAgent {
 export function participantsOf(scenario: Scenario): Record<string, string> {
   const out: Record<string, string> = {};
   for (const a of scenario.agents) if (!a.isGreen) out[a.role] = a.endpoint;
+  return out;
+}
+
+/** Compose service name of the green agent in AgentBeats' leaderboard runs; participants' services are their role names. */
+export const GREEN_SERVICE = "green-agent";
+
+/** AgentBeats' container port (agents run `--port 9009` in compose). */
+export const AGENTBEATS_PORT = 9009;
+
+/** Endpoint of an agent run as compose service `service`: `http://<service>:9009/`. */
+export function composeEndpoint(service: string): string {
+  return `http://${service}:${AGENTBEATS_PORT}/`;
+}
+
+/**
+ * `participants` map of a leaderboard record: role → AgentBeats agent id, or the
+ * endpoint for a participant the scenario gives no id (local runs).
+ */
+export function participantIdsOf(scenario: Scenario): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of scenario.agents) if (!a.isGreen) out[a.role] = a.agentbeatsId ?? a.endpoint;
   return out;
 }
 

@@ -14,13 +14,14 @@ import { checkAgainst } from "../util/schema.js";
 import { validateBundle } from "../bundle/validate.js";
 import type { BenchmarkName } from "../runner/options.js";
 import { loadScenario } from "../scenario/load.js";
-import { greenAgent, participantsOf, AGENT_CARD_PATH, type Scenario } from "../scenario/spec.js";
+import { greenAgent, participantIdsOf, participantsOf, AGENT_CARD_PATH, type Scenario } from "../scenario/spec.js";
 import { launchScenario, type RunningScenario } from "../scenario/launch.js";
 import { waitForCard, CARD_WAIT_MS } from "../scenario/wait-card.js";
 import { recordingFetch } from "./wire-recorder.js";
 import { createLegacyClient } from "./a2a-client.js";
 import { findBundle, streamAssessment, type AssessmentRequest, type StreamOutcome } from "./assessment-stream.js";
 import { createSmokeDisplay, type SmokeDisplay } from "./smoke-display.js";
+import { leaderboardRecord } from "./leaderboard-record.js";
 
 /** Default bound on the whole assessment, seconds (the embedded sample takes seconds). */
 export const DEFAULT_SMOKE_TIMEOUT_S = 900;
@@ -54,6 +55,8 @@ export interface SmokeResult {
   responsePath: string | undefined;
   bundlePath: string | undefined;
   bundle: Record<string, unknown> | undefined;
+  /** The leaderboard record (`<name>-results.json`), written only for a `completed` task. */
+  recordPath: string | undefined;
   problems: string[];
   /** Raw JSON-RPC methods sent (proves `message/stream`). */
   methods: string[];
@@ -198,6 +201,13 @@ export async function runSmoke(
       say(`bundle ${invalid.length === 0 ? "valid" : "INVALID"}: ${bundlePath}`);
       display.result(summaryLines(bundle));
     }
+    // As on AgentBeats: results are collected only from a completed task.
+    let recordPath: string | undefined;
+    if (outcome && finalState === "completed") {
+      recordPath = `${outBase}-results.json`;
+      await writeJsonAtomic(recordPath, leaderboardRecord(participantIdsOf(scenario), outcome.artifacts));
+      say(`leaderboard record: ${recordPath}`);
+    }
     for (const p of problems) say(`✗ ${p}`);
     const exitCode = problems.length === 0 ? 0 : 1;
     display.result([`smoke_ok=${exitCode === 0}`]);
@@ -215,8 +225,9 @@ export async function runSmoke(
       problems,
       response_path: responsePath,
       bundle_path: bundlePath ?? null,
+      record_path: recordPath ?? null,
     });
-    return { exitCode, finalState, responsePath, bundlePath, bundle, problems, methods: wire.record.methods };
+    return { exitCode, finalState, responsePath, bundlePath, bundle, recordPath, problems, methods: wire.record.methods };
   } finally {
     display.endProgress();
     if (running) {

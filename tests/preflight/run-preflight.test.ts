@@ -31,6 +31,7 @@ const okSmoke: SmokeResult = {
   finalState: "completed",
   responsePath: "/r/response.json",
   bundlePath: "/r/bundle.json",
+  recordPath: undefined,
   bundle: {},
   problems: [],
   methods: ["message/stream"],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { loadScenario, parseScenario, ScenarioConfigError } from "../../src/scenario/load.js";
 import { defaultScenarioDir, cliEntry } from "../../src/util/package-root.js";
+import { participantIdsOf, participantsOf } from "../../src/scenario/spec.js";
 
 // Next to the shipped card files, so `card` references resolve.
 const FILE = join(defaultScenarioDir, "scenario.toml");
@@ -120,6 +121,48 @@ endpoint = "http://127.0.0.1:9019"
 comand = "x"
 `);
     expect(problems).toEqual([`${FILE}:7: participants[0].comand: unknown key`]);
+  });
+
+  it("reads a leaderboard repository's scenario.toml: agentbeats ids, compose service endpoints, ${VAR} env kept", () => {
+    const s = parseScenario(
+      `[green_agent]
+agentbeats_id = "019a-green"
+env = { LOG_LEVEL = "info" }
+
+[[participants]]
+agentbeats_id = "019a-purple"
+name = "agent"
+env = { OPENAI_API_KEY = "\${OPENAI_API_KEY}" }
+
+[config]
+benchmark = "humaneval"
+dataset = "sample"
+`,
+      FILE,
+    );
+    expect(s.layout).toBe("agentbeats");
+    expect(s.agents.map((a) => [a.role, a.endpoint, a.agentbeatsId, a.command])).toEqual([
+      ["green", "http://green-agent:9009/", "019a-green", undefined],
+      ["agent", "http://agent:9009/", "019a-purple", undefined],
+    ]);
+    expect(s.agents[1]!.env).toEqual({ OPENAI_API_KEY: "\${OPENAI_API_KEY}" });
+    expect(participantIdsOf(s)).toEqual({ agent: "019a-purple" });
+    expect(participantsOf(s)).toEqual({ agent: "http://agent:9009/" });
+  });
+
+  it("lists a participant without an agentbeats_id by its endpoint in the leaderboard record", () => {
+    const s = parseScenario(`[green_agent]\nimage = "a2a-bench-green:local"\n\n[[participants]]\nimage = "a2a-bench-purple:local"\nname = "agent"\n`, FILE);
+    expect(participantIdsOf(s)).toEqual({ agent: "http://agent:9009/" });
+  });
+
+  it("requires an endpoint, agentbeats_id or image for every agent, and distinct participant roles", () => {
+    const none = problemsOf(`[green_agent]\nenv = {}\n\n[[participants]]\nagentbeats_id = "x"\nname = "agent"\n`);
+    expect(none).toContain(`${FILE}:1: green_agent.agentbeats_id: missing required key`);
+    expect(none.some((p) => p.includes("green_agent: must match a schema in anyOf"))).toBe(true);
+    const twice = problemsOf(
+      `[green_agent]\nagentbeats_id = "g"\n\n[[participants]]\nagentbeats_id = "a"\nname = "agent"\n\n[[participants]]\nagentbeats_id = "b"\nname = "agent"\n`,
+    );
+    expect(twice).toEqual([`${FILE}:8: participants[1]: role "agent" already used by participants[0]`]);
   });
 
   it("says which file is missing", () => {

@@ -212,4 +212,22 @@ describe("a2a-bench scenario (real processes)", () => {
     expect(r.code).toBe(2);
     expect(r.output).toContain("--status and --kill are exclusive");
   });
+  it("fills a leaderboard-style ${VAR} env value from the env file, and starts nothing when one is unset", async () => {
+    const ports: [number, number] = [await freePort(), await freePort()];
+    writeScenario(ports);
+    const base = readFileSync(join(dir, "scenario.toml"), "utf8").replace("--report-env SECRET_TOKEN", "--report-env API_KEY");
+    const withEnv = (value: string) => base.replace(`[[participants]]`, `env = { API_KEY = "${value}" }\n\n[[participants]]`);
+    writeFileSync(join(dir, "scenario.toml"), withEnv("\${SECRET_TOKEN}"));
+    const m = await launch();
+    expect(m.output()).toContain(`[green] env API_KEY set len=${SECRET.length}`);
+    m.child.kill("SIGTERM");
+    await m.exited;
+
+    writeFileSync(join(dir, "scenario.toml"), withEnv("\${A2A_BENCH_TEST_NEVER_SET}"));
+    const r = await runCli(["scenario", dir, "--env-file", join(dir, ".env")]);
+    expect(r.code).toBe(1);
+    expect(r.output).toContain("green: env API_KEY refers to ${A2A_BENCH_TEST_NEVER_SET}, which is not set");
+    expect(r.output).not.toContain("[green]");
+    expect(existsSync(join(dir, ".scenario_pids.json"))).toBe(false);
+  });
 });
