@@ -9,6 +9,7 @@ import { tmpdir, availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
+import { TMPFS_BYTES } from "../limits.js";
 import { Limiter } from "../concurrency.js";
 import { SANDBOX_UID, type IsolationProbe, type LocalIsolation } from "./probe.js";
 import { baseEnv, buildLaunchCommand, type LaunchCommand, type MountSpec } from "./launch-command.js";
@@ -27,6 +28,8 @@ export interface LocalSandboxOptions {
 }
 
 const EXT = { python: "py", bash: "sh", node: "js" } as const;
+/** What the "private" fork server needs: mount namespaces and tmpfs, per-job uids, chown of job files, killing jobs. */
+const FORK_SERVER_CAPS = ["CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL"] as const;
 /** Inside-sandbox paths used by the bwrap level. */
 const JOB_DIR = "/tmp/job";
 const PROGRAM_DIR = "/tmp/.a2a-program";
@@ -67,16 +70,27 @@ export class LocalSandbox implements Sandbox {
     return this.opts.probe.tools.isRoot && this.opts.probe.tools.setpriv !== null;
   }
 
+  /**
+   * "private" when bwrap runs on a root host: the fork server keeps the capabilities it needs to give
+   * each job its own mount namespace (private /tmp, /var/tmp, /dev/shm) and its own uid, and drops
+   * them in the job before any job code runs. Otherwise "shared" (see fork-server-program.ts).
+   */
+  get forkServerMode(): "private" | "shared" {
+    return this.isolation === "bwrap" && this.opts.probe.tools.isRoot ? "private" : "shared";
+  }
+
   private forkServerCommand(): LaunchCommand {
     const root = this.isolation === "bwrap" ? "/tmp" : this.serverRoot!;
+    const mode = this.forkServerMode;
     return buildLaunchCommand({
       level: this.isolation,
       tools: this.opts.probe.tools,
       limits: null,
       asRoot: false,
-      program: [this.opts.probe.tools.python, "-I", "-B", "-c", FORK_SERVER_PROGRAM, root],
+      program: [this.opts.probe.tools.python, "-I", "-B", "-c", FORK_SERVER_PROGRAM, root, mode],
       cwd: root,
       mounts: [],
+      ...(mode === "private" ? { keepCaps: FORK_SERVER_CAPS } : {}),
     });
   }
 
@@ -144,6 +158,8 @@ export class LocalSandbox implements Sandbox {
         ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
         ...(req.files ? { files: req.files } : {}),
         limits: this.opts.limits,
+        tmpfsBytes: TMPFS_BYTES,
+        proof: req.proof === true,
       },
       signal,
     );
