@@ -201,9 +201,10 @@ def setup_job(job, d, uid):
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, "w") as fh: fh.write(content)
     if MODE == "private":
-        for base, dirs, files in os.walk(d):
-            for n in [base] + [os.path.join(base, x) for x in dirs + files]:
-                os.lchown(n, uid, uid)
+        # Bottom-up: once a dir is the job's, this process (no CAP_DAC_OVERRIDE) cannot enter it.
+        for base, dirs, files in os.walk(d, topdown=False):
+            for x in dirs + files: os.lchown(os.path.join(base, x), uid, uid)
+        os.lchown(d, uid, uid)
     lim = job["limits"]
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CPU, (lim["cpuSeconds"], lim["cpuSeconds"]))
