@@ -9,6 +9,9 @@ import { tmpdir } from "node:os";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import type { ExecOutcome, ExecRequest } from "../../src/sandbox/types.js";
 import { silentLogger } from "../../src/util/logger.js";
+import { LocalSandbox } from "../../src/sandbox/local/local-sandbox.js";
+import { probeIsolation } from "../../src/sandbox/local/probe.js";
+import { resolveLimits } from "../../src/sandbox/limits.js";
 
 const hasBwrap = existsSync("/usr/bin/bwrap") || existsSync("/usr/local/bin/bwrap");
 const isRoot = process.getuid?.() === 0;
@@ -135,5 +138,34 @@ except OSError as e:
     expect(leftTmp).toEqual([]);
     expect(leftShm).toEqual([]);
     sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 4 });
+  });
+});
+
+describe.skipIf(!hasBwrap)("shared-uid fork server (the non-root variant): the seccomp filter guards signals", () => {
+  let sb: LocalSandbox;
+  beforeAll(async () => {
+    const probe = await probeIsolation("bwrap");
+    // As on a non-root host: one uid for all jobs, no private mounts; only the seccomp filter stands between jobs.
+    sb = new LocalSandbox({ probe: { ...probe, tools: { ...probe.tools, isRoot: false } }, limits: resolveLimits({}), logger: silentLogger(), concurrency: 4 });
+    expect(sb.forkServerMode).toBe("shared");
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  test("signals to the server, to everyone and to another job are refused; to itself they work", async () => {
+    const attack = `import os, signal, time
+time.sleep(0.1)
+for target in (os.getppid(), -1, os.getppid() + 1, -os.getppid()):
+    try:
+        os.kill(target, signal.SIGKILL); print("sent", target, flush=True)
+    except OSError as e:
+        print("refused", e.errno, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+`;
+    const [pass, a, fail] = await Promise.all([sb.exec(py(HONEST_PASS)), sb.exec(py(attack)), sb.exec(py(HONEST_FAIL))]);
+    expectHonest(pass, fail);
+    expect(a.stdoutTail).toBe("refused 1\n".repeat(4));
+    expect(a).toMatchObject({ signal: "SIGKILL", proof: "missing" });
   });
 });
