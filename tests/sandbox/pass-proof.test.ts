@@ -109,4 +109,26 @@ describe.skipIf(!hasBwrap)("pass proof (local bwrap fork server)", () => {
     expect(o.exitCode).toBe(125);
     expect(o.proof).not.toBe("verified");
   });
+
+  test("one-sandbox-per-exec runs prove the same for python and node; bash says unsupported", async () => {
+    // A bind forces a sandbox of its own (no fork server).
+    const alone = (language: "python" | "node" | "bash", code: string) =>
+      sb.exec({ language, code, timeoutMs: 5000, proof: true, binds: [{ host: "/usr/share", target: "/tmp/x-share", writable: false }] });
+    const [pyOk, pyExit, pyTrace, nodeOk, nodeExit, nodeForged, bash] = await Promise.all([
+      alone("python", "print('ok')\n"),
+      alone("python", "import os\nos._exit(0)\n"),
+      alone("python", "import sys\nsys.settrace(lambda *a: None)\nsys.settrace(None)\n"),
+      alone("node", "setTimeout(() => console.log('ok'), 10);\n"),
+      alone("node", "process.exit(0);\n"),
+      alone("node", "require('fs').writeSync(3, 'f'.repeat(32)); process.exit(0);\n"),
+      alone("bash", "echo ok\n"),
+    ]);
+    expect(pyOk).toMatchObject({ exitCode: 0, proof: "verified", stdoutTail: "ok\n" });
+    expect(pyExit).toMatchObject({ exitCode: 0, proof: "missing" });
+    expect(pyTrace).toMatchObject({ exitCode: 0, proof: "tampered" });
+    expect(nodeOk).toMatchObject({ exitCode: 0, proof: "verified", stdoutTail: "ok\n" });
+    expect(nodeExit).toMatchObject({ exitCode: 0, proof: "missing" });
+    expect(nodeForged).toMatchObject({ exitCode: 0, proof: "mismatch" });
+    expect(bash).toMatchObject({ exitCode: 0, proof: "unsupported" });
+  });
 });

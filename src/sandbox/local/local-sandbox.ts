@@ -17,6 +17,8 @@ import { emptyOutcome, runProcess } from "./run-process.js";
 import { ForkServer } from "./fork-server.js";
 import { FORK_SERVER_PROGRAM } from "./fork-server-program.js";
 import { lendTree } from "./lend-tree.js";
+import { newProofToken } from "../proof.js";
+import { NODE_PROOF_WRAPPER, PYTHON_PROOF_WRAPPER } from "./proof-wrappers.js";
 import { prepareOverlays, type PreparedOverlays } from "./overlay-mounts.js";
 
 export interface LocalSandboxOptions {
@@ -211,10 +213,12 @@ export class LocalSandbox implements Sandbox {
         cwd = hostCwd;
         programPath = join(progDir, progFile);
       }
+      const proofToken = req.proof && req.language !== "bash" ? newProofToken() : undefined;
       const interpreter = { python: [tools.python, "-B"], bash: ["/bin/bash"], node: [tools.node] }[req.language];
+      const wrapper = proofToken === undefined ? [] : req.language === "python" ? ["-c", PYTHON_PROOF_WRAPPER] : ["-e", NODE_PROOF_WRAPPER];
       let command = buildLaunchCommand({
         level: this.isolation, tools, limits: this.opts.limits, asRoot: req.asRoot ?? false,
-        program: [...interpreter, programPath], cwd, mounts,
+        program: [...interpreter, ...wrapper, programPath], cwd, mounts,
         ...(overlays ? { unmasked: overlays.shadowed } : {}),
       });
       if (overlays) command = overlays.wrap(command);
@@ -224,7 +228,11 @@ export class LocalSandbox implements Sandbox {
       const outcome = await runProcess({
         command, env, timeoutMs: req.timeoutMs, maxOutputBytes: this.opts.limits.maxOutputBytes, signal,
         ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
+        ...(proofToken !== undefined ? { proofToken } : {}),
       });
+      if (req.proof && proofToken === undefined) {
+        Object.assign(outcome, { proof: "unsupported", proofNote: `no pass proof for ${req.language} programs` });
+      }
       // bwrap reports its own setup failures (e.g. a bind target it cannot create on the
       // read-only root) as "bwrap: ..." with exit 1 before the program starts.
       const setup = /^bwrap: .*/.exec(outcome.stderrTail);
