@@ -4,7 +4,8 @@
  * move. On a root host each job also has its own uid and its own /tmp.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import type { ExecOutcome, ExecRequest } from "../../src/sandbox/types.js";
@@ -32,7 +33,6 @@ function expectHonest(pass: ExecOutcome, fail: ExecOutcome): void {
 
 describe.skipIf(!hasBwrap)("fork-server jobs are isolated from each other and from the server", () => {
   let sb: Sandbox;
-  const hostTmpBefore = new Set(readdirSync(tmpdir()));
   const hostShmBefore = existsSync("/dev/shm") ? new Set(readdirSync("/dev/shm")) : new Set<string>();
 
   beforeAll(async () => {
@@ -130,14 +130,29 @@ except OSError as e:
     expect(check.stdoutTail).toBe("0\n");
   });
 
-  test("nothing is left in the host's /tmp or /dev/shm", async () => {
-    await sb.exec(py("open('/tmp/x', 'w').write('x')\nopen('/dev/shm/y', 'w').write('y')\n"));
-    await sb.close();
-    const leftTmp = readdirSync(tmpdir()).filter((n) => !hostTmpBefore.has(n) && /^a2a-/.test(n));
-    const leftShm = existsSync("/dev/shm") ? readdirSync("/dev/shm").filter((n) => !hostShmBefore.has(n)) : [];
-    expect(leftTmp).toEqual([]);
+  test("nothing is left in the host's temp dir or /dev/shm", async () => {
+    // A temp dir of its own (TMPDIR is read per call): other tests and other users share the host's /tmp.
+    const own = mkdtempSync(join(tmpdir(), "job-isolation-"));
+    const saved = process.env["TMPDIR"];
+    process.env["TMPDIR"] = own;
+    try {
+      const fresh = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 2 });
+      const code = "open('/tmp/x', 'w').write('x')\nopen('/dev/shm/y', 'w').write('y')\n";
+      const [forked, alone] = await Promise.all([
+        fresh.exec(py(code)),
+        fresh.exec({ language: "bash", code: "echo x > /tmp/x; echo y > /dev/shm/y", timeoutMs: 5000 }),
+      ]);
+      expect(forked.exitCode).toBe(0);
+      expect(alone.exitCode).toBe(0);
+      await fresh.close();
+      expect(readdirSync(own)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env["TMPDIR"];
+      else process.env["TMPDIR"] = saved;
+      rmSync(own, { recursive: true, force: true });
+    }
+    const leftShm = existsSync("/dev/shm") ? readdirSync("/dev/shm").filter((n) => !hostShmBefore.has(n) && (n === "y" || n.startsWith("a2a"))) : [];
     expect(leftShm).toEqual([]);
-    sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 4 });
   });
 });
 
