@@ -10,7 +10,8 @@
  * comes from the harness frame that primed it, in the process that primed it.
  * An audit hook (it cannot be removed) refuses the proof — writes `X:<event>`
  * to the channel at once, so it cannot be taken back — when the program
- * installs a trace/profile hook (a trace function can jump over asserts),
+ * installs a trace/profile hook or a sys.monitoring callback (either can jump
+ * over asserts by setting f_lineno),
  * walks the object graph with gc, uses ctypes to read memory, opens a
  * process's memory, or touches the keeper. If the channel has been replaced
  * (fd closed or dup2'd over) when the hook needs it, the process exits 125.
@@ -54,7 +55,9 @@ def _a2a_prove(fd, token, run):
     keep = keeper(token.encode())
     next(keep)
     token = None
-    TAINT = ("sys.settrace", "sys.setprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents")
+    # sys.monitoring (3.12+) callbacks may also set f_lineno, like trace functions.
+    TAINT = ("sys.settrace", "sys.setprofile", "sys.monitoring.register_callback",
+             "gc.get_objects", "gc.get_referrers", "gc.get_referents")
     def hook(event, args):
         if event in TAINT:
             refuse(event)
