@@ -79,6 +79,9 @@ RET_ALLOW, RET_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM
 LD_W_ABS, JEQ_K, JSET_K, RET_K = 0x20, 0x15, 0x45, 0x06
 
 def seccomp_build(leader):
+    if platform.machine() not in ARCH:
+        # Fail closed: no job runs without its filter.
+        raise OSError(errno.ENOSYS, "seccomp filter: unsupported architecture %s (known: %s)" % (platform.machine(), ", ".join(ARCH)))
     arch, nr = ARCH[platform.machine()]
     prog = []
     def op(code, k, jt=0, jf=0): prog.append([code, jt, jf, k])
