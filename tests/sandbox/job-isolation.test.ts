@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import type { ExecOutcome, ExecRequest } from "../../src/sandbox/types.js";
 import { silentLogger } from "../../src/util/logger.js";
@@ -182,5 +183,28 @@ os.kill(os.getpid(), signal.SIGKILL)
     expectHonest(pass, fail);
     expect(a.stdoutTail).toBe("refused 1\n".repeat(4));
     expect(a).toMatchObject({ signal: "SIGKILL", proof: "missing" });
+  });
+});
+
+const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p));
+const distIndex = join(import.meta.dirname, "../../dist/sandbox/index.js");
+
+describe.skipIf(!hasBwrap || !isRoot || !setpriv || !existsSync(distIndex))("a real non-root host (the built sandbox run as uid 65534)", () => {
+  test("bwrap works unprivileged, the server is shared-mode, the filter refuses the kill, proofs hold", () => {
+    const script = `
+      const { createSandbox } = await import(${JSON.stringify(distIndex)});
+      const { silentLogger } = await import(${JSON.stringify(join(import.meta.dirname, "../../dist/util/logger.js"))});
+      const sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 3 });
+      const honest = { language: "python", code: "import time\\ntime.sleep(0.3)\\nprint('ok')", timeoutMs: 5000, proof: true };
+      const attack = { language: "python", code: "import os, sys\\ntry:\\n    os.kill(os.getppid(), 9)\\nexcept OSError as e:\\n    print('refused', e.errno)\\nsys.exit(0)", timeoutMs: 5000, proof: true };
+      const rs = await Promise.all([sb.exec(honest), sb.exec(attack), sb.exec(honest)]);
+      console.log(JSON.stringify({ isolation: sb.isolation, mode: sb.forkServerMode, rs: rs.map((r) => [r.exitCode, r.stdoutTail, r.proof, r.infraError ?? null]) }));
+      await sb.close();`;
+    const out = execFileSync(setpriv!, ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--input-type=module", "-e", script], {
+      encoding: "utf8", timeout: 60_000, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/tmp" },
+    });
+    const got = JSON.parse(out.trim().split("\n").at(-1)!) as { isolation: string; mode: string; rs: unknown[] };
+    expect(got.mode).toBe("shared");
+    expect(got.rs).toEqual([[0, "ok\n", "verified", null], [0, "refused 1\n", "missing", null], [0, "ok\n", "verified", null]]);
   });
 });
