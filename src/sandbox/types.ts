@@ -38,7 +38,25 @@ export interface ExecRequest {
   asRoot?: boolean;
   /** Extra host paths mounted at `target` inside the sandbox (read-only unless `writable`). */
   binds?: Array<{ host: string; target: string; writable: boolean }>;
+  /**
+   * Ask for a pass proof: the sandbox makes a fresh random token for this job, hands it to the
+   * harness around the program (never through a file, argv or env var the program can read), and
+   * the harness writes it to a private per-job channel only after the program's code returned
+   * normally (no SystemExit even with code 0, no os._exit, no signal, no trace/profile hook). The
+   * verdict lands in `ExecOutcome.proof`. Languages: python and node. See README "Sandbox" for
+   * what each backend proves and what it does not.
+   */
+  proof?: boolean;
 }
+
+/**
+ * Whether the program demonstrably ran to its end. `verified`: the channel carried exactly the
+ * job's token; `missing`: nothing (exited early, killed, crashed); `mismatch`: something else
+ * (forged or corrupted); `tampered`: the harness saw the program reach for what guards the proof
+ * (trace/profile hooks, ctypes, gc object walks, its own memory) and refused; `unsupported`: this
+ * backend/language cannot prove it (treat as not proven).
+ */
+export type ProofVerdict = "verified" | "missing" | "mismatch" | "tampered" | "unsupported";
 
 /** Flat outcome record, same shape on success and failure (execa style). */
 export interface ExecOutcome {
@@ -54,6 +72,10 @@ export interface ExecOutcome {
   stderrTail: string;
   /** Sandbox infrastructure failure (not the program's own failure), if any. */
   infraError?: string;
+  /** Present only when the request asked for `proof`. */
+  proof?: ProofVerdict;
+  /** Why the proof is not `verified`, in words (e.g. the hook the harness refused), bounded. */
+  proofNote?: string;
 }
 
 export interface SandboxLimits {

@@ -27,8 +27,8 @@ const SECRET = "sk-openai-canary-91bd";
 
 /**
  * The second answer: `kill -9 -1` (every process the solution can signal).
- * It takes the sandbox's own processes down (that item ends as an
- * infrastructure error), so it runs after the probe has reported.
+ * With a uid per job it reaches only its own processes: the item is the
+ * model's failure, never an infrastructure error. It runs after the probe.
  */
 const KILL_ALL_BODY = `    import os\n    os.system("kill -9 -1")\n    return None\n`;
 
@@ -137,7 +137,11 @@ describe("a solution cannot reach the green agent or the runner (real run, local
 
     const workDir = join(home, "results", "a2a", "escape");
     const meta = JSON.parse(readFileSync(join(workDir, "run_metadata.json"), "utf8")) as { sandbox: { isolation: string } };
-    const results = JSON.parse(readFileSync(join(workDir, "results.json"), "utf8")) as { rows: Array<{ samples?: Array<{ stdout_tail?: string }> }> };
+    const results = JSON.parse(readFileSync(join(workDir, "results.json"), "utf8")) as { rows: Array<{ status: string; failure_mode?: string; samples?: Array<{ stdout_tail?: string; completion?: string }> }> };
+    const killAll = results.rows.find((row) => (row.samples ?? []).some((s) => (s.completion ?? "").includes("kill -9 -1")));
+    expect(killAll, "the kill -9 -1 item was scored").toBeDefined();
+    expect(killAll!.status).not.toBe("passed");
+    expect(killAll!.failure_mode ?? "").not.toMatch(/^infrastructure/);
     const probeLine = results.rows.flatMap((row) => (row.samples ?? []).map((s) => s.stdout_tail ?? "")).join("\n").split("\n").find((l) => l.startsWith("PROBE:"));
     expect(probeLine, "the probe ran and printed its findings").toBeDefined();
     const probe = JSON.parse(probeLine!.slice("PROBE:".length)) as Record<string, unknown>;

@@ -98,6 +98,8 @@ function record(answer: Answer, outcome: ExecOutcome | null, entryPoint: string)
     exit_code: outcome.exitCode,
     signal: outcome.signal,
     exception: verdict.exception,
+    proof: outcome.proof ?? "not_requested",
+    reason: verdict.reason,
     stdout_tail: outcome.stdoutTail,
     stderr_tail: outcome.stderrTail,
     ...(outcome.infraError ? { error: outcome.infraError } : {}),
@@ -167,6 +169,8 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
         language: "python",
         code: buildProgram(item.problem, a.extracted?.completion ?? ""),
         timeoutMs,
+        // A pass must show that check() ran to its end (see classify.ts).
+        proof: true,
       }));
       const outcomes: Array<ExecOutcome | null> = answers.map(() => null);
       if (requests.length > 0 && !ctx.signal.aborted) {
@@ -190,6 +194,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
         elapsed_seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
         ...(firstBad?.failure_mode ? { failure_mode: firstBad.failure_mode } : {}),
         error: typeof firstBad?.["error"] === "string" ? firstBad["error"] : null,
+        ...(typeof firstBad?.["reason"] === "string" ? { reason: firstBad["reason"] } : {}),
         n: samples.length,
         num_correct: numCorrect,
         ...(usage ? { usage } : {}),

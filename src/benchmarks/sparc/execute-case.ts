@@ -58,6 +58,8 @@ export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Pro
     language: sandboxLanguage(language),
     code,
     timeoutMs: tc.timeout ?? planDefaultTimeoutMs(ctx.type),
+    // A pass must show the program ran to its end, not only that it printed the text (see pass-rule.ts).
+    proof: true,
   };
   if (pkgs) {
     if (ctx.sandbox.isolation === "bwrap") {
@@ -104,9 +106,14 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
   if (o.infraError !== undefined) {
     return { ...base, status: "skipped", passed: false, limit_breach: false, failure_mode: "infrastructure_sandbox", error: `sandbox failure: ${o.infraError}` };
   }
-  const passed = planPasses(o.stdoutTail, tc.expectedOutput);
+  const printed = planPasses(o.stdoutTail, tc.expectedOutput);
+  const proof = proofVerdict(o);
+  const passed = printed && proof.ok;
   const breach = limitBreach(o);
   const error = errorText(o, timeoutMs);
+  if (printed && !proof.ok && !o.timedOut && breach === null) {
+    return { ...base, status: proof.mode === "infrastructure_sandbox" ? "skipped" : "failed", passed: false, limit_breach: false, failure_mode: proof.mode, error: error ?? null, proof: o.proof ?? "not_requested", reason: proof.reason };
+  }
   let status: SparcStatus;
   if (passed) status = "passed";
   else if (o.timedOut) status = "timeout";
@@ -122,7 +129,27 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
     limit_breach: breach !== null,
     ...(failure_mode ? { failure_mode } : {}),
     error: error ?? null,
+    ...(o.proof !== undefined ? { proof: o.proof } : {}),
   };
+}
+
+/** Whether the outcome proves the program ran to its end (an outcome that did not ask is taken as it is). */
+function proofVerdict(o: ExecOutcome): { ok: true } | { ok: false; mode: string; reason: string } {
+  const note = o.proofNote ? `: ${o.proofNote}` : "";
+  switch (o.proof) {
+    case undefined:
+    case "verified":
+      return { ok: true };
+    case "missing":
+      return { ok: false, mode: "model_exit_before_end", reason: `printed the expected output but did not run to its end${note}` };
+    case "mismatch":
+    case "tampered":
+      return { ok: false, mode: "model_tampered", reason: `printed the expected output but the pass proof was ${o.proof}${note}` };
+    case "unsupported":
+      return { ok: false, mode: "infrastructure_sandbox", reason: `this sandbox cannot prove the program ran to its end${note}` };
+    default:
+      return assertNever(o.proof, "proof");
+  }
 }
 
 /** Run and judge one case. Never throws for the case's own failures (transpile errors become an `error` row). */

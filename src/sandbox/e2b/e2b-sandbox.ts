@@ -13,6 +13,7 @@ import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.
 import { SandboxError } from "../errors.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
+import { judgeProof, newProofToken } from "../proof.js";
 import { availableParallelism } from "node:os";
 
 export interface E2bOptions {
@@ -47,7 +48,9 @@ class E2bSandbox implements Sandbox {
     if (reqs.length === 0) return [];
     const unsupported = reqs.find((r) => r.workDir || r.overlays?.length || r.binds?.length || r.asRoot);
     if (unsupported) return reqs.map(() => emptyOutcome({ infraError: "the e2b backend supports neither workDir, overlays, binds nor asRoot" }));
-    const jobs: DriverJob[] = reqs.map((r) => ({ language: r.language, code: r.code, timeoutMs: r.timeoutMs, env: r.env ?? {}, stdin: r.stdin ?? "", files: r.files ?? {} }));
+    // A fresh token per job and request; bash has no proof wrapper (its outcome says unsupported).
+    const tokens = reqs.map((r) => (r.proof && r.language !== "bash" ? newProofToken() : null));
+    const jobs: DriverJob[] = reqs.map((r, i) => ({ language: r.language, code: r.code, timeoutMs: r.timeoutMs, env: r.env ?? {}, stdin: r.stdin ?? "", files: r.files ?? {}, proof: tokens[i] ?? null }));
     const budget = Math.ceil(reqs.reduce((s, r) => s + r.timeoutMs, 0) / this.concurrency) + REQUEST_SLACK_MS;
     const canceled = new Promise<"canceled">((resolve) => {
       if (signal?.aborted) resolve("canceled");
@@ -67,8 +70,10 @@ class E2bSandbox implements Sandbox {
       const byIndex = new Map<number, ExecOutcome>();
       for (const line of got.logs.stdout.join("").split("\n")) {
         if (!line.startsWith(RESULT_MARK)) continue;
-        const r = JSON.parse(line.slice(RESULT_MARK.length)) as { i: number; exitCode: number | null; signal: string | null; timedOut: boolean; outputLimitExceeded: boolean; stdout: string; stderr: string; durationMs: number };
-        byIndex.set(r.i, emptyOutcome({ exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, outputLimitExceeded: r.outputLimitExceeded, durationMs: r.durationMs, stdoutTail: r.stdout, stderrTail: r.stderr }));
+        const r = JSON.parse(line.slice(RESULT_MARK.length)) as { i: number; exitCode: number | null; signal: string | null; timedOut: boolean; outputLimitExceeded: boolean; stdout: string; stderr: string; durationMs: number; proof?: string };
+        const token = tokens[r.i];
+        const proof = !reqs[r.i]?.proof ? {} : token ? judgeProof(r.proof, token) : { proof: "unsupported" as const, proofNote: `no pass proof for ${reqs[r.i]?.language} programs` };
+        byIndex.set(r.i, emptyOutcome({ exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, outputLimitExceeded: r.outputLimitExceeded, durationMs: r.durationMs, stdoutTail: r.stdout, stderrTail: r.stderr, ...proof }));
       }
       const driverError = got.error ? `batch driver failed: ${got.error.name}: ${got.error.value}: ${got.error.traceback.slice(-300)}` : "batch driver returned no result for this job";
       return reqs.map((_, i) => byIndex.get(i) ?? emptyOutcome({ infraError: driverError }));

@@ -8,16 +8,54 @@
  * SIGKILLs the group. The server is a child subreaper, so processes that
  * escape their group (setsid + double fork) are reparented here and killed.
  *
+ *
+ * Isolation between jobs and from the server (argv[2] = mode):
+ * - always: the server and every job are non-dumpable (PR_SET_DUMPABLE 0), so
+ *   no job can ptrace it, pidfd_getfd its fds or open /proc/<server>/{mem,fd,
+ *   environ}; each job runs under a seccomp filter (classic BPF, arch checked,
+ *   x86_64 and aarch64) that answers EPERM to ptrace, pidfd_open, pidfd_getfd,
+ *   pidfd_send_signal, process_vm_readv/writev and kcmp; only fds 0-2 (and the
+ *   job's control pipe, fd 3) survive into a job.
+ * - "private" (bwrap with a root host; the server keeps CAP_SYS_ADMIN, SETUID,
+ *   SETGID, CHOWN, KILL inside bwrap): each job gets its own mount namespace
+ *   with fresh size-capped tmpfs on /tmp, /var/tmp and /dev/shm (its files are
+ *   written there, and vanish with it), then drops every capability by
+ *   switching to a uid of its own slot (SLOT_UID_BASE + slot). Jobs therefore
+ *   cannot signal the server or each other (different uids, no CAP_KILL), and
+ *   RLIMIT_NPROC counts one job's processes only. A slot is reused only after
+ *   every process of its uid is killed.
+ * - "shared" (no root): one uid for all; the seccomp filter also refuses
+ *   kill/tkill/tgkill aimed anywhere but the job's own leader pid or process
+ *   group (or 0), so a job cannot signal the server or another job.
+ *
+ * Control pipe (fd 3 in the job): the harness writes "K" once setup is done
+ * (or "E<message>" when setup failed: an infrastructure error), then, when
+ * the job asked for a proof, whatever PROOF_HARNESS_PY writes (the token only
+ * after the program returned normally). The server relays the bytes after
+ * "K" as "proof"; the node side judges them against the token it generated.
+ *
  * Protocol in:  {"op":"run","id":N,"code":str,"timeoutMs":n,"env":{},"stdin":str|null,
- *                "files":{rel:str},"limits":{"memoryBytes","maxProcesses","cpuSeconds","maxOutputBytes"}}
+ *                "files":{rel:str},"limits":{"memoryBytes","maxProcesses","cpuSeconds","maxOutputBytes"},
+ *                "proof":str|null,"tmpfsBytes":n}
  *               {"op":"cancel","id":N}
  * Protocol out: {"ready":true} once, then per job {"id","exitCode","signal","timedOut","canceled",
- *                "outputLimitExceeded","durationMs","stdout","stderr","infraError"?}
+ *                "outputLimitExceeded","durationMs","stdout","stderr","proof","infraError"?}
  */
+import { PROOF_HARNESS_PY } from "../proof-harness.js";
+
+/** First uid of the per-slot uids of "private" mode (far above any distribution's ranges). */
+export const SLOT_UID_BASE = 1_900_000_000;
+
 export const FORK_SERVER_PROGRAM = String.raw`
-import os, sys, json, signal, selectors, resource, time, shutil, traceback, ctypes, errno
+import os, sys, json, signal, selectors, resource, time, shutil, traceback, ctypes, errno, struct, platform
 
 ROOT = sys.argv[1]
+MODE = sys.argv[2] if len(sys.argv) > 2 else "shared"
+SLOT_UID_BASE = ${SLOT_UID_BASE}
+libc = ctypes.CDLL(None, use_errno=True)
+PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 4, 38, 22, 2
+if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+    sys.stderr.write("prctl(PR_SET_DUMPABLE, 0) failed\n"); sys.exit(3)
 # Modules solutions commonly import are loaded once here, so forked jobs find them ready.
 import importlib, gc
 for _m in ("math", "re", "collections", "itertools", "functools", "hashlib", "string", "heapq", "bisect",
@@ -26,9 +64,98 @@ for _m in ("math", "re", "collections", "itertools", "functools", "hashlib", "st
     except Exception: pass
 PR_SET_CHILD_SUBREAPER = 36
 try:
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 except Exception:
     pass
+
+# --- seccomp ------------------------------------------------------------------------------------
+ARCH = {"x86_64": (0xC000003E, {"ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
+                                "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424,
+                                "kill": 62, "tkill": 200, "tgkill": 234}),
+        "aarch64": (0xC00000B7, {"ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272,
+                                 "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424,
+                                 "kill": 129, "tkill": 130, "tgkill": 131})}
+RET_ALLOW, RET_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM
+LD_W_ABS, JEQ_K, JSET_K, RET_K = 0x20, 0x15, 0x45, 0x06
+
+def seccomp_build(leader):
+    if platform.machine() not in ARCH:
+        # Fail closed: no job runs without its filter.
+        raise OSError(errno.ENOSYS, "seccomp filter: unsupported architecture %s (known: %s)" % (platform.machine(), ", ".join(ARCH)))
+    arch, nr = ARCH[platform.machine()]
+    prog = []
+    def op(code, k, jt=0, jf=0): prog.append([code, jt, jf, k])
+    op(LD_W_ABS, 4); op(JEQ_K, arch, 1, 0); op(RET_K, RET_EPERM)
+    op(LD_W_ABS, 0)
+    if arch == 0xC000003E:
+        op(JSET_K, 0x40000000, 0, 1); op(RET_K, RET_EPERM)
+    for name in ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd", "pidfd_send_signal"):
+        op(JEQ_K, nr[name], 0, 1); op(RET_K, RET_EPERM)
+    if MODE != "private":
+        me, grp = leader & 0xFFFFFFFF, (-leader) & 0xFFFFFFFF
+        for name, allowed in (("kill", (0, me, grp)), ("tgkill", (me,)), ("tkill", (me,))):
+            # JEQ nr ? (load arg0; JEQ a1 -> allow; ...; EPERM) : skip block
+            op(JEQ_K, nr[name], 0, len(allowed) + 3)
+            op(LD_W_ABS, 16)
+            n = len(allowed)
+            for i, a in enumerate(allowed):
+                # on match jump to the ALLOW that follows the EPERM: skip remaining jeqs + EPERM
+                op(JEQ_K, a, (n - 1 - i) + 1, 0)
+            op(RET_K, RET_EPERM)
+            op(RET_K, RET_ALLOW)
+    op(RET_K, RET_ALLOW)
+    return b"".join(struct.pack("HBBI", *i) for i in prog), len(prog)
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+def seccomp_install(leader):
+    data, n = seccomp_build(leader)
+    buf = ctypes.create_string_buffer(data, len(data))
+    fp = SockFprog(n, ctypes.cast(buf, ctypes.c_void_p))
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fp), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
+
+# --- private mounts (mode "private") ---------------------------------------------------------------
+CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x00020000, 2, 4, 0x4000, 0x40000
+
+def private_tmp(size):
+    if libc.unshare(CLONE_NEWNS) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
+    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+    opts = ("size=%d,mode=1777" % size).encode()
+    for p in (b"/tmp", b"/var/tmp", b"/dev/shm"):
+        if libc.mount(b"tmpfs", p, b"tmpfs", MS_NOSUID | MS_NODEV, opts) != 0:
+            raise OSError(ctypes.get_errno(), "mount tmpfs %s" % p.decode())
+
+free_slots = []
+next_slot = 0
+def take_slot():
+    global next_slot
+    if free_slots: return free_slots.pop()
+    next_slot += 1
+    return next_slot - 1
+
+def kill_uid(uid):
+    """SIGKILL every live process of this uid, until a pass finds none (a slot is reused only when empty).
+    /proc/<pid> of a non-dumpable process is owned by root, so the uid is read from status."""
+    want = "Uid:\t%d\t" % uid
+    for _ in range(20):
+        found = False
+        for p in os.listdir("/proc"):
+            if not p.isdigit(): continue
+            try:
+                with open("/proc/%s/status" % p) as fh: st = fh.read()
+            except OSError:
+                continue
+            if want not in st or "\nState:\tZ" in st: continue
+            found = True
+            try: os.kill(int(p), signal.SIGKILL)
+            except OSError: pass
+        if not found: return
 
 sel = selectors.DefaultSelector()
 jobs = {}      # pid -> job
@@ -65,21 +192,53 @@ class Tail:
 def safe_rel(rel):
     return rel and not rel.startswith("/") and ".." not in rel.split("/")
 
-def child(job, d, out_w, err_w, in_r):
+${PROOF_HARNESS_PY}
+
+def setup_job(job, d, uid):
+    """In the forked child, before any program code: namespace, files, limits, uid, seccomp."""
+    if MODE == "private":
+        private_tmp(job["tmpfsBytes"])
+    os.mkdir(d, 0o700)
+    for rel, content in (job.get("files") or {}).items():
+        p = os.path.join(d, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as fh: fh.write(content)
+    if MODE == "private":
+        # Bottom-up: once a dir is the job's, this process (no CAP_DAC_OVERRIDE) cannot enter it.
+        for base, dirs, files in os.walk(d, topdown=False):
+            for x in dirs + files: os.lchown(os.path.join(base, x), uid, uid)
+        os.lchown(d, uid, uid)
+    lim = job["limits"]
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CPU, (lim["cpuSeconds"], lim["cpuSeconds"]))
+    resource.setrlimit(resource.RLIMIT_NPROC, (lim["maxProcesses"], lim["maxProcesses"]))
+    resource.setrlimit(resource.RLIMIT_AS, (lim["memoryBytes"], lim["memoryBytes"]))
+    if MODE == "private":
+        # From uid 0 to a non-zero uid: the kernel clears every capability (no KEEPCAPS).
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    seccomp_install(os.getpid())
+    os.chdir(d)
+
+def child(job, d, out_w, err_w, in_r, ctl_w, uid):
     code = 1
     try:
         os.setsid()
-        os.dup2(in_r, 0); os.dup2(out_w, 1); os.dup2(err_w, 2)
-        os.closerange(3, 65536)
+        os.dup2(in_r, 0); os.dup2(out_w, 1); os.dup2(err_w, 2); os.dup2(ctl_w, 3)
+        os.closerange(4, 65536)
         for s in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_DFL)
         signal.set_wakeup_fd(-1)
-        lim = job["limits"]
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_CPU, (lim["cpuSeconds"], lim["cpuSeconds"]))
-        resource.setrlimit(resource.RLIMIT_NPROC, (lim["maxProcesses"], lim["maxProcesses"]))
-        resource.setrlimit(resource.RLIMIT_AS, (lim["memoryBytes"], lim["memoryBytes"]))
-        os.chdir(d)
+        try:
+            setup_job(job, d, uid)
+        except BaseException as e:
+            try: os.write(3, ("E%s" % e).encode()[:2000])
+            except OSError: pass
+            code = 125
+            return
+        os.write(3, b"K")
         os.environ.clear(); os.environ.update(job.get("env") or {})
         sys.stdin = open(0, "r", closefd=False)
         sys.stdout = open(1, "w", closefd=False)
@@ -87,10 +246,19 @@ def child(job, d, out_w, err_w, in_r):
         sys.argv = ["solution.py"]
         sys.path.insert(0, d)
         src = job["code"]
-        job.clear(); by_id.clear(); jobs.clear(); inbuf.clear()
+        wants_proof = job.get("proof") is not None
         g = {"__name__": "__main__", "__builtins__": __builtins__, "__file__": os.path.join(d, "solution.py")}
-        try:
+        def run():
+            # Drop the server's state inherited by fork (other jobs' records) before the program runs.
+            job.clear(); by_id.clear(); jobs.clear(); inbuf.clear()
             exec(compile(src, "solution.py", "exec"), g)
+        try:
+            if wants_proof:
+                # The token goes straight from the job record into the harness; no local here holds it.
+                _a2a_prove(3, job.pop("proof"), run)
+            else:
+                os.close(3)
+                run()
             code = 0
         except SystemExit as e:
             c = e.code
@@ -110,29 +278,30 @@ def child(job, d, out_w, err_w, in_r):
     finally:
         os._exit(code)
 
+def safe_files(job):
+    for rel in (job.get("files") or {}):
+        if not safe_rel(rel):
+            raise ValueError("file path must be relative and stay inside the job dir: %r" % rel)
+
 def start(job):
     global seq
     seq += 1
-    d = os.path.join(ROOT, "job-%d" % seq)
+    d = "/tmp/job" if MODE == "private" else os.path.join(ROOT, "job-%d" % seq)
     try:
-        os.mkdir(d, 0o700)
-        for rel, content in (job.get("files") or {}).items():
-            if not safe_rel(rel):
-                raise ValueError("file path must be relative and stay inside the job dir: %r" % rel)
-            p = os.path.join(d, rel)
-            os.makedirs(os.path.dirname(p), exist_ok=True)
-            with open(p, "w") as fh: fh.write(content)
-        out_r, out_w = os.pipe(); err_r, err_w = os.pipe(); in_r, in_w = os.pipe()
+        safe_files(job)
+        out_r, out_w = os.pipe(); err_r, err_w = os.pipe(); in_r, in_w = os.pipe(); ctl_r, ctl_w = os.pipe()
     except Exception as e:
-        shutil.rmtree(d, ignore_errors=True)
         emit({"id": job["id"], "infraError": "job setup: %s" % e})
         return
+    slot = take_slot() if MODE == "private" else None
+    uid = SLOT_UID_BASE + slot if slot is not None else os.getuid()
     sys.stdout.flush()
     pid = os.fork()
     if pid == 0:
-        os.close(out_r); os.close(err_r); os.close(in_w)
-        child(job, d, out_w, err_w, in_r)
-    os.close(out_w); os.close(err_w); os.close(in_r)
+        os.close(out_r); os.close(err_r); os.close(in_w); os.close(ctl_r)
+        child(job, d, out_w, err_w, in_r, ctl_w, uid)
+    os.close(out_w); os.close(err_w); os.close(in_r); os.close(ctl_w)
+    job.pop("proof", None)
     data = (job.get("stdin") or "").encode()
     try:
         if len(data) < 65536:
@@ -141,11 +310,11 @@ def start(job):
         pass
     os.close(in_w)
     cap = job["limits"]["maxOutputBytes"]
-    st = {"id": job["id"], "pid": pid, "dir": d, "t0": time.monotonic(),
-          "deadline": time.monotonic() + job["timeoutMs"] / 1000.0,
-          "out": Tail(cap), "err": Tail(cap), "fds": {out_r: "out", err_r: "err"},
+    st = {"id": job["id"], "pid": pid, "dir": None if MODE == "private" else d, "t0": time.monotonic(),
+          "deadline": time.monotonic() + job["timeoutMs"] / 1000.0, "slot": slot, "uid": uid,
+          "out": Tail(cap), "err": Tail(cap), "ctl": bytearray(), "fds": {out_r: "out", err_r: "err", ctl_r: "ctl"},
           "reason": None, "status": None}
-    for fd in (out_r, err_r):
+    for fd in (out_r, err_r, ctl_r):
         os.set_blocking(fd, False)
         sel.register(fd, selectors.EVENT_READ, ("pipe", st))
     jobs[pid] = st; by_id[job["id"]] = st
@@ -169,7 +338,9 @@ def drain(st, fd):
         if not b:
             sel.unregister(fd); os.close(fd); del st["fds"][fd]
             return
-        if st[which].add(b):
+        if which == "ctl":
+            if len(st["ctl"]) < 4096: st["ctl"] += b[:4096 - len(st["ctl"])]
+        elif st[which].add(b):
             kill(st, "output")
 
 def kill_orphans():
@@ -200,8 +371,19 @@ def finish(st):
            "stdout": st["out"].text(), "stderr": st["err"].text()}
     if os.WIFEXITED(status): res["exitCode"] = os.WEXITSTATUS(status)
     elif os.WIFSIGNALED(status): res["signal"] = signal.Signals(os.WTERMSIG(status)).name
+    ctl = bytes(st["ctl"])
+    if ctl[:1] == b"K":
+        res["proof"] = ctl[1:].decode("latin-1")
+    elif ctl[:1] == b"E":
+        res["infraError"] = "job setup: " + ctl[1:].decode("utf-8", "replace")
+    elif res["signal"] is None or st["reason"] is None:
+        # The child died before its setup finished, not by our kill: nothing of the program ran.
+        res["infraError"] = "job setup ended without a status (exit %s, signal %s)" % (res["exitCode"], res["signal"])
     by_id.pop(st["id"], None)
-    shutil.rmtree(st["dir"], ignore_errors=True)
+    if st["dir"] is not None: shutil.rmtree(st["dir"], ignore_errors=True)
+    if st["slot"] is not None:
+        kill_uid(st["uid"])
+        free_slots.append(st["slot"])
     emit(res)
 
 def reap():

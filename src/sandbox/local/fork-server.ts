@@ -1,18 +1,24 @@
 /**
  * Node side of the fork server: starts it (inside one sandbox), sends job
- * lines, matches result lines to jobs. If the server dies, every job it was
- * running settles with `infraError` (never as a program failure) and the next
- * job starts a fresh server.
+ * lines, matches result lines to jobs. Jobs cannot kill the server (other
+ * uid, or a seccomp filter on kill: see fork-server-program.ts), but if it
+ * dies anyway, nothing that was running on it is scored from that death:
+ * each such job runs again, once, on a fresh server (a second death settles
+ * it with `infraError`, never as a program failure). A job's result is
+ * judged only from its own result line.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, SandboxLimits } from "../types.js";
+import { judgeProof, newProofToken } from "../proof.js";
 import { emptyOutcome } from "./run-process.js";
 import type { LaunchCommand } from "./launch-command.js";
 
 /** Extra time the server gets past a job's own timeout before we declare it hung (ms). */
 export const SERVER_GRACE_MS = 5_000;
+/** Runs of one job when servers die under it: the first, plus one re-run on a fresh server. */
+export const MAX_ATTEMPTS = 2;
 
 export interface ForkJob {
   code: string;
@@ -21,10 +27,17 @@ export interface ForkJob {
   stdin?: string;
   files?: Record<string, string>;
   limits: SandboxLimits;
+  /** Size of each job's private tmpfs mounts ("private" mode), bytes. */
+  tmpfsBytes: number;
+  /** Ask for a pass proof (ExecRequest.proof). */
+  proof: boolean;
 }
 
+/** How one attempt ended: a result line, or the server went away under it. */
+type Attempt = { kind: "result"; line: ResultLine } | { kind: "server-died"; why: string };
+
 interface Pending {
-  resolve: (o: ExecOutcome) => void;
+  resolve: (a: Attempt) => void;
   watchdog: NodeJS.Timeout;
 }
 
@@ -39,6 +52,8 @@ interface ResultLine {
   stdout?: string;
   stderr?: string;
   infraError?: string;
+  /** Bytes the job's control channel carried after setup (latin1), if setup finished. */
+  proof?: string;
 }
 
 export class ForkServer {
@@ -69,14 +84,14 @@ export class ForkServer {
         let msg: ResultLine & { ready?: boolean };
         try { msg = JSON.parse(line) as ResultLine & { ready?: boolean }; } catch { return; }
         if (msg.ready) return resolve();
-        this.settle(msg.id, this.toOutcome(msg));
+        this.settle(msg.id, { kind: "result", line: msg });
       });
       child.on("error", (e) => reject(e));
       child.on("close", (code, sig) => {
         if (this.child === child) { this.child = null; this.ready = null; }
         const why = `fork server exited (code ${code}, signal ${sig})${stderr.length ? `: ${stderr.join("").slice(-500)}` : ""}`;
         reject(new Error(why));
-        for (const id of [...this.pending.keys()]) this.settle(id, emptyOutcome({ infraError: why }));
+        for (const id of [...this.pending.keys()]) this.settle(id, { kind: "server-died", why });
         if (this.pending.size === 0 && code !== 0 && sig !== "SIGKILL") this.logger.warn({ why }, "fork server died");
       });
     });
@@ -84,7 +99,8 @@ export class ForkServer {
     return this.ready;
   }
 
-  private toOutcome(m: ResultLine): ExecOutcome {
+  private toOutcome(m: ResultLine, token: string | null): ExecOutcome {
+    const proof = token === null || m.infraError !== undefined ? {} : judgeProof(m.proof, token);
     return emptyOutcome({
       exitCode: m.exitCode ?? null,
       signal: m.signal ?? null,
@@ -95,15 +111,16 @@ export class ForkServer {
       stdoutTail: m.stdout ?? "",
       stderrTail: m.stderr ?? "",
       ...(m.infraError !== undefined ? { infraError: m.infraError } : {}),
+      ...proof,
     });
   }
 
-  private settle(id: number, outcome: ExecOutcome): void {
+  private settle(id: number, attempt: Attempt): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
     clearTimeout(p.watchdog);
-    p.resolve(outcome);
+    p.resolve(attempt);
   }
 
   /** Start the server now if it is not running (its failure surfaces on the next job). */
@@ -111,18 +128,35 @@ export class ForkServer {
     if (!this.ready) this.start().catch(() => { /* surfaced per job */ });
   }
 
-  /** Run one job; never rejects. */
+  /** Run one job; never rejects. A server death under the job re-runs it once on a fresh server. */
   async run(job: ForkJob, signal?: AbortSignal): Promise<ExecOutcome> {
-    if (signal?.aborted) return emptyOutcome({ isCanceled: true });
+    let why = "";
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      if (signal?.aborted) return emptyOutcome({ isCanceled: true });
+      // A fresh token per attempt: a token is never sent twice.
+      const token = job.proof ? newProofToken() : null;
+      const started = await this.runOnce(job, token, signal);
+      if (started.kind === "outcome") return started.outcome;
+      why = started.why;
+      this.logger.warn({ attempt, why }, "fork server died under a job; running it again on a fresh server");
+    }
+    return emptyOutcome({ infraError: `${why} (job ran ${MAX_ATTEMPTS} times, each time the server died under it)` });
+  }
+
+  private async runOnce(
+    job: ForkJob,
+    token: string | null,
+    signal?: AbortSignal,
+  ): Promise<{ kind: "outcome"; outcome: ExecOutcome } | { kind: "server-died"; why: string }> {
     try {
       await (this.ready ?? this.start());
     } catch (e) {
-      return emptyOutcome({ infraError: `fork server did not start: ${(e as Error).message}` });
+      return { kind: "outcome", outcome: emptyOutcome({ infraError: `fork server did not start: ${(e as Error).message}` }) };
     }
     const child = this.child;
-    if (!child) return emptyOutcome({ infraError: "fork server is gone" });
+    if (!child) return { kind: "server-died", why: "fork server is gone" };
     const id = this.nextId++;
-    return new Promise<ExecOutcome>((resolve) => {
+    const attempt = await new Promise<Attempt>((resolve) => {
       const onAbort = (): void => { child.stdin.write(JSON.stringify({ op: "cancel", id }) + "\n"); };
       const watchdog = setTimeout(() => {
         // The server missed a deadline it enforces itself: it is wedged. Restart it.
@@ -131,12 +165,15 @@ export class ForkServer {
       }, job.timeoutMs + SERVER_GRACE_MS);
       watchdog.unref();
       this.pending.set(id, {
-        resolve: (o) => { signal?.removeEventListener("abort", onAbort); resolve(o); },
+        resolve: (a) => { signal?.removeEventListener("abort", onAbort); resolve(a); },
         watchdog,
       });
       signal?.addEventListener("abort", onAbort, { once: true });
-      child.stdin.write(JSON.stringify({ op: "run", id, ...job, stdin: job.stdin ?? null }) + "\n");
+      const { proof: _wanted, ...rest } = job;
+      child.stdin.write(JSON.stringify({ op: "run", id, ...rest, stdin: job.stdin ?? null, proof: token }) + "\n");
     });
+    if (attempt.kind === "server-died") return signal?.aborted ? { kind: "outcome", outcome: emptyOutcome({ isCanceled: true }) } : attempt;
+    return { kind: "outcome", outcome: this.toOutcome(attempt.line, token) };
   }
 
   /** Kill the server (and, through its sandbox, every job). Pending jobs settle with infraError. */

@@ -32,6 +32,12 @@ export interface LaunchSpec {
   mounts: MountSpec[];
   /** Masked files already hidden by an overlay (left unmasked so the program can replace them). */
   unmasked?: readonly string[];
+  /**
+   * bwrap on a root host only: keep these capabilities (and uid 0) for the program instead of
+   * dropping it to the sandbox uid. Used for the fork server alone, which needs them to give each
+   * job its own mount namespace and uid and drops them in every job before any job code runs.
+   */
+  keepCaps?: readonly string[];
 }
 
 export interface LaunchCommand {
@@ -60,6 +66,7 @@ function prlimitArgs(tools: HostTools, limits: SandboxLimits | null): string[] {
 }
 
 function dropArgs(spec: LaunchSpec): string[] {
+  if (spec.keepCaps !== undefined && spec.level === "bwrap") return [];
   if (spec.asRoot || !spec.tools.isRoot || spec.tools.setpriv === null) return [];
   return [
     spec.tools.setpriv,
@@ -113,6 +120,10 @@ function bwrapArgs(spec: LaunchSpec): string[] {
   }
   for (const f of MASKED_FILES) if (!spec.unmasked?.includes(f)) a.push("--ro-bind-try", "/dev/null", f);
   if (spec.asRoot) a.push("--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL");
+  else if (spec.keepCaps !== undefined) {
+    a.push("--cap-drop", "ALL");
+    for (const c of spec.keepCaps) a.push("--cap-add", c);
+  }
   a.push("--chdir", spec.cwd, "--");
   return a;
 }

@@ -9,6 +9,7 @@ import { tmpdir, availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
+import { TMPFS_BYTES } from "../limits.js";
 import { Limiter } from "../concurrency.js";
 import { SANDBOX_UID, type IsolationProbe, type LocalIsolation } from "./probe.js";
 import { baseEnv, buildLaunchCommand, type LaunchCommand, type MountSpec } from "./launch-command.js";
@@ -16,6 +17,8 @@ import { emptyOutcome, runProcess } from "./run-process.js";
 import { ForkServer } from "./fork-server.js";
 import { FORK_SERVER_PROGRAM } from "./fork-server-program.js";
 import { lendTree } from "./lend-tree.js";
+import { newProofToken } from "../proof.js";
+import { NODE_PROOF_WRAPPER, PYTHON_PROOF_WRAPPER } from "./proof-wrappers.js";
 import { prepareOverlays, type PreparedOverlays } from "./overlay-mounts.js";
 
 export interface LocalSandboxOptions {
@@ -27,6 +30,8 @@ export interface LocalSandboxOptions {
 }
 
 const EXT = { python: "py", bash: "sh", node: "js" } as const;
+/** What the "private" fork server needs: mount namespaces and tmpfs, per-job uids, chown of job files, killing jobs. */
+const FORK_SERVER_CAPS = ["CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL"] as const;
 /** Inside-sandbox paths used by the bwrap level. */
 const JOB_DIR = "/tmp/job";
 const PROGRAM_DIR = "/tmp/.a2a-program";
@@ -67,16 +72,27 @@ export class LocalSandbox implements Sandbox {
     return this.opts.probe.tools.isRoot && this.opts.probe.tools.setpriv !== null;
   }
 
+  /**
+   * "private" when bwrap runs on a root host: the fork server keeps the capabilities it needs to give
+   * each job its own mount namespace (private /tmp, /var/tmp, /dev/shm) and its own uid, and drops
+   * them in the job before any job code runs. Otherwise "shared" (see fork-server-program.ts).
+   */
+  get forkServerMode(): "private" | "shared" {
+    return this.isolation === "bwrap" && this.opts.probe.tools.isRoot ? "private" : "shared";
+  }
+
   private forkServerCommand(): LaunchCommand {
     const root = this.isolation === "bwrap" ? "/tmp" : this.serverRoot!;
+    const mode = this.forkServerMode;
     return buildLaunchCommand({
       level: this.isolation,
       tools: this.opts.probe.tools,
       limits: null,
       asRoot: false,
-      program: [this.opts.probe.tools.python, "-I", "-B", "-c", FORK_SERVER_PROGRAM, root],
+      program: [this.opts.probe.tools.python, "-I", "-B", "-c", FORK_SERVER_PROGRAM, root, mode],
       cwd: root,
       mounts: [],
+      ...(mode === "private" ? { keepCaps: FORK_SERVER_CAPS } : {}),
     });
   }
 
@@ -144,6 +160,8 @@ export class LocalSandbox implements Sandbox {
         ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
         ...(req.files ? { files: req.files } : {}),
         limits: this.opts.limits,
+        tmpfsBytes: TMPFS_BYTES,
+        proof: req.proof === true,
       },
       signal,
     );
@@ -195,10 +213,12 @@ export class LocalSandbox implements Sandbox {
         cwd = hostCwd;
         programPath = join(progDir, progFile);
       }
+      const proofToken = req.proof && req.language !== "bash" ? newProofToken() : undefined;
       const interpreter = { python: [tools.python, "-B"], bash: ["/bin/bash"], node: [tools.node] }[req.language];
+      const wrapper = proofToken === undefined ? [] : req.language === "python" ? ["-c", PYTHON_PROOF_WRAPPER] : ["-e", NODE_PROOF_WRAPPER];
       let command = buildLaunchCommand({
         level: this.isolation, tools, limits: this.opts.limits, asRoot: req.asRoot ?? false,
-        program: [...interpreter, programPath], cwd, mounts,
+        program: [...interpreter, ...wrapper, programPath], cwd, mounts,
         ...(overlays ? { unmasked: overlays.shadowed } : {}),
       });
       if (overlays) command = overlays.wrap(command);
@@ -208,7 +228,11 @@ export class LocalSandbox implements Sandbox {
       const outcome = await runProcess({
         command, env, timeoutMs: req.timeoutMs, maxOutputBytes: this.opts.limits.maxOutputBytes, signal,
         ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
+        ...(proofToken !== undefined ? { proofToken } : {}),
       });
+      if (req.proof && proofToken === undefined) {
+        Object.assign(outcome, { proof: "unsupported", proofNote: `no pass proof for ${req.language} programs` });
+      }
       // bwrap reports its own setup failures (e.g. a bind target it cannot create on the
       // read-only root) as "bwrap: ..." with exit 1 before the program starts.
       const setup = /^bwrap: .*/.exec(outcome.stderrTail);

@@ -8,6 +8,10 @@ import { spawn } from "node:child_process";
 import type { ExecOutcome } from "../types.js";
 import type { LaunchCommand } from "./launch-command.js";
 import { OutputTail } from "./output-tail.js";
+import { judgeProof } from "../proof.js";
+
+/** Bytes of the proof channel kept (a token is 32; more is a forgery anyway). */
+const PROOF_CAP = 4096;
 
 type Reason = "timeout" | "output" | "canceled";
 
@@ -18,6 +22,11 @@ export interface RunProcessOptions {
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
+  /**
+   * Pass proof: the token is written to the child's fd 4 (then closed) and the child's fd 3 is read
+   * as the proof channel (see proof-wrappers.ts); the outcome then carries `proof`.
+   */
+  proofToken?: string;
 }
 
 /** Outcome used when nothing ran (infrastructure failure or canceled before start). */
@@ -37,8 +46,17 @@ export function runProcess(opts: RunProcessOptions): Promise<ExecOutcome> {
       cwd: opts.command.spawnCwd,
       env: opts.env,
       detached: true, // own process group, killed as one
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: opts.proofToken === undefined ? ["pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe", "pipe", "pipe"],
     });
+    let proofData = "";
+    if (opts.proofToken !== undefined) {
+      const channel = child.stdio[3] as NodeJS.ReadableStream | null;
+      const tokenPipe = child.stdio[4] as NodeJS.WritableStream | null;
+      channel?.on("data", (c: Buffer) => { if (proofData.length < PROOF_CAP) proofData += c.toString("latin1").slice(0, PROOF_CAP - proofData.length); });
+      channel?.on("error", () => { /* the program closed it */ });
+      tokenPipe?.on("error", () => { /* the program closed it early */ });
+      tokenPipe?.end(opts.proofToken);
+    }
     const out = new OutputTail(opts.maxOutputBytes);
     const err = new OutputTail(opts.maxOutputBytes);
     let reason: Reason | undefined;
@@ -72,6 +90,7 @@ export function runProcess(opts: RunProcessOptions): Promise<ExecOutcome> {
         stdoutTail: out.text(),
         stderrTail: err.text(),
         ...(spawnError ? { infraError: `spawn ${opts.command.file}: ${spawnError.message}` } : {}),
+        ...(opts.proofToken !== undefined && !spawnError ? judgeProof(proofData, opts.proofToken) : {}),
       });
     });
   });
