@@ -20,7 +20,9 @@ export interface AssessmentConfig {
   agent_timeout_seconds?: number;
   concurrency?: number;
   participant_concurrency?: number;
-  sandbox?: "local" | "e2b";
+  sandbox?: "local" | "e2b" | "docker";
+  swebench_image_template?: string;
+  swebench_images?: Record<string, string>;
   run_id?: string;
   resume?: boolean;
   predictions?: string;
