@@ -17,6 +17,9 @@ import { SandboxError } from "../errors.js";
 const READY_LINE = "a2a-bench-keepalive-ready";
 /** How long `docker start` may take to show the ready line, ms (first start of a large image on a busy host). */
 export const START_TIMEOUT_MS = 60_000;
+/** After `docker rm -f`, how often and how long to check the container is gone (ms; 10 s in all). */
+const REMOVE_POLL_MS = 50;
+const REMOVE_POLLS = 200;
 
 export interface ContainerSpec {
   image: string;
@@ -39,9 +42,7 @@ export interface ContainerSpec {
 /** `docker create` arguments for a spec (exported for tests). */
 export function createArgs(spec: ContainerSpec, name: string): string[] {
   return [
-    // --init: a reaping PID 1 (tini; catatonit under Podman) runs the main process, so the processes
-    // a killed job orphans do not linger as zombies counted against the pids limit.
-    "create", "-i", "--rm", "--init", "--name", name,
+    "create", "-i", "--rm", "--name", name,
     ...ownerLabelArgs(spec.owner),
     "--network", "none",
     "--cap-drop", "ALL",
@@ -52,9 +53,13 @@ export function createArgs(spec: ContainerSpec, name: string): string[] {
     ...(spec.user ? ["--user", spec.user] : []),
     ...(spec.readOnlyRoot ? ["--read-only"] : []),
     ...spec.tmpfs.flatMap((t) => ["--tmpfs", t]),
-    "--entrypoint", "/bin/sh",
+    // The main process is PID 1 itself (no --init): the kernel delivers no signal to a namespace's init
+    // from inside it unless init handles it, so not even `kill -9 -1` as root in the container ends the
+    // container under a running exec. bash reaps every child on SIGCHLD (waitpid(-1)), so the processes
+    // a killed job orphans do not linger as zombies counted against the pids limit.
+    "--entrypoint", "/bin/bash",
     spec.image,
-    "-c", `echo ${READY_LINE}; read _ || true`,
+    "-c", `echo ${READY_LINE}; read -r _ || true`,
   ];
 }
 
@@ -112,6 +117,13 @@ export class KeepaliveContainer {
         throw new SandboxError("E_SANDBOX_UNAVAILABLE", cliFailure(`removing container ${this.id.slice(0, 12)}`, rm));
       }
       if (this.alive) this.client.kill("SIGKILL");
+      // `--rm` may be deleting it as we speak ("already in progress"): wait until the engine no longer lists it.
+      for (let i = 0; i < REMOVE_POLLS; i++) {
+        const ls = await docker(["ps", "-aq", "--no-trunc", "--filter", `id=${this.id}`], { env: this.env });
+        if (ls.exitCode === 0 && ls.stdout.trim() === "") return;
+        await new Promise((r) => setTimeout(r, REMOVE_POLL_MS));
+      }
+      throw new SandboxError("E_SANDBOX_UNAVAILABLE", `container ${this.id.slice(0, 12)} still listed ${(REMOVE_POLLS * REMOVE_POLL_MS) / 1000} s after its removal`);
     })();
     return this.removed;
   }
