@@ -117,7 +117,8 @@ describe.skipIf(engine.env === null)(`docker sandbox${engine.skipReason ? ` (ski
     ac.abort();
     expect((await pending).isCanceled).toBe(true);
     expect(await waitNoneLabelled(env, OWNER_LABEL, jobOwner, 1000)).toEqual([]);
-    expect(performance.now() - t).toBeLessThan(1500);
+    // Typically ~0.5 s; the bound leaves room for a 2-core machine shared by many runs.
+    expect(performance.now() - t).toBeLessThan(3000);
     await sb.close();
   });
 

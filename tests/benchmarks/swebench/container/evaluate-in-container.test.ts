@@ -57,7 +57,8 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
 
   it("gold patches resolve every embedded instance; no container is left", async () => {
     const { rows, runId } = await evaluate(Object.fromEntries(ds.instances.map((i) => [i.instance_id, i.patch!])));
-    expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}:${String(r["apply_strategy"])}`)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null:git_apply`));
+    const got = rows.map((r) => `${r.id}:${r.status}:${String(r.error)}:${String(r["apply_strategy"])}`);
+    expect(got, JSON.stringify(got)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null:git_apply`));
     expect(rows.every((r) => r["patch_successfully_applied"] === true && r["resolved"] === true)).toBe(true);
     expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
   }, 180_000);
@@ -68,11 +69,11 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
     expect(wrong).not.toBe(i.patch);
     const notApplying = "diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
     const empty = await evaluate({ [i.instance_id]: "" });
-    expect(empty.rows[0]).toMatchObject({ status: "EMPTY_PATCH", patch_successfully_applied: false, resolved: false });
+    expect(empty.rows[0], JSON.stringify(empty.rows[0]?.["error"])).toMatchObject({ status: "EMPTY_PATCH", patch_successfully_applied: false, resolved: false });
     const bad = await evaluate({ [i.instance_id]: notApplying });
-    expect(bad.rows[0]).toMatchObject({ status: "PATCH_APPLY_FAILED", patch_successfully_applied: false, resolved: false, failure_mode: "model_patch_does_not_apply" });
+    expect(bad.rows[0], JSON.stringify(bad.rows[0]?.["error"])).toMatchObject({ status: "PATCH_APPLY_FAILED", patch_successfully_applied: false, resolved: false, failure_mode: "model_patch_does_not_apply" });
     const wrongRun = await evaluate({ [i.instance_id]: wrong });
-    expect(wrongRun.rows[0]).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed" });
+    expect(wrongRun.rows[0], JSON.stringify(wrongRun.rows[0]?.["error"])).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed" });
   }, 180_000);
 
   it("a patch whose code kills every process in the container is the model's failure, not an error", async () => {
@@ -124,7 +125,7 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
     ].join("\n");
     const t = performance.now();
     const { rows, runId } = await evaluate({ [i.instance_id]: sleeper }, new AbortController().signal, 4);
-    expect(rows[0]).toMatchObject({ status: "TIMEOUT", patch_successfully_applied: true, resolved: false });
+    expect(rows[0], String(rows[0]?.error)).toMatchObject({ status: "TIMEOUT", patch_successfully_applied: true, resolved: false });
     expect(performance.now() - t).toBeLessThan(30_000);
     expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
   }, 120_000);
