@@ -83,6 +83,8 @@ export function evalScript(input: EvalScriptInput): string {
   return [
     "#!/bin/bash",
     "set -uo pipefail",
+    // One stream, in order: markers must start their own lines (two pipes would interleave chunks mid-line).
+    "exec 2>&1",
     "if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && conda activate testbed; fi",
     `cd ${q(input.repoDir ?? "/testbed")} || exit 1`,
     "git config --global --add safe.directory '*' 2>/dev/null || true",
