@@ -44,7 +44,7 @@ describe("run options from the schema", () => {
   });
 
   it("lists every problem in one usage error", () => {
-    const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "docker", "--seed", "x"]);
+    const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "vm", "--seed", "x"]);
     try {
       resolveRunOptions(args, {}, dir);
       expect.unreachable();
@@ -52,7 +52,7 @@ describe("run options from the schema", () => {
       expect(err).toBeInstanceOf(UsageError);
       const msg = (err as Error).message;
       expect(msg).toMatch(/--n: must be >= 1/);
-      expect(msg).toMatch(/--sandbox: must be one of \["local","e2b"\]/);
+      expect(msg).toMatch(/--sandbox: must be one of \["local","e2b","docker"\]/);
       expect(msg).toMatch(/--seed: must be integer/);
     }
   });
