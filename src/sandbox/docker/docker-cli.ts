@@ -5,9 +5,10 @@
  * Why the CLI and not `dockerode`: both speak the Engine API to the same
  * socket, so Docker and Podman serve either. Measured on the team engine
  * (2 cores, dockerd 20.10): one Engine API round trip from Node costs ~10 ms,
- * one `docker` CLI call ~38 ms; but a job costs one `docker exec` (~110 ms,
- * mostly runc) or one container (~720 ms start to removal), so the CLI's
- * ~28 ms per call is a small share. dockerode 5 would add grpc-js,
+ * one `docker` CLI call ~38 ms; but a job costs one `docker exec` (155 ms
+ * for a HumanEval-sized python job, mostly runc and python start-up) or one
+ * container (454 ms; BENCHMARKS.md row 9c), so the CLI's ~28 ms per call is
+ * a small share. dockerode 5 would add grpc-js,
  * protobufjs and ssh2 (whose install script compiles a native binding) to
  * the dependency tree. The CLI's one trap — killing a `docker exec` client
  * does not stop the process it started — is handled where it matters:

@@ -7,8 +7,9 @@
  * - `per-run` (default): one long-lived container per sandbox, every job a
  *   `docker exec` into it as its OWN uid (JOB_UID_BASE + n), so jobs cannot
  *   signal each other or read each other's 0700 directories, and the
- *   bootstrap kills whatever a job leaves under its uid. ~110 ms per job.
- * - `per-job`: a fresh container per job (`docker run --rm`), ~720 ms per job.
+ *   bootstrap kills whatever a job leaves under its uid. 155 ms per
+ *   HumanEval-sized python job (median, BENCHMARKS.md row 9c).
+ * - `per-job`: a fresh container per job (`docker run --rm`): 454 ms per job.
  * Both: --network none, all capabilities dropped, no-new-privileges,
  * read-only root with a tmpfs /tmp, non-root uids, per-program rlimits from
  * SandboxLimits (address space, processes, CPU seconds) plus container-wide
