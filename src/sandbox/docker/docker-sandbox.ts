@@ -100,7 +100,13 @@ export class DockerSandbox implements Sandbox {
   }
 
   /** The run's container (per-run mode), started on first use; a failed start is retried by the next job. */
-  private shared(): Promise<KeepaliveContainer> {
+  private async shared(): Promise<KeepaliveContainer> {
+    // A container that died under us (engine restart, removed by hand) is replaced, not reused.
+    if (this.container && !(await this.container.then((k) => k.alive, () => false))) {
+      const dead = this.container;
+      this.container = null;
+      void dead.then((k) => k.remove(), () => undefined).catch(() => undefined);
+    }
     if (!this.container) {
       const name = `a2a-bench-sbx-${process.pid}-${randomBytes(4).toString("hex")}`;
       this.container = KeepaliveContainer.start(this.spec(this.concurrency), name, this.env);

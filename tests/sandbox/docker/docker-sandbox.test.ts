@@ -67,6 +67,22 @@ describe.skipIf(engine.env === null)(`docker sandbox${engine.skipReason ? ` (ski
     await sb.close();
   });
 
+  it("per-run: a container that died under the sandbox is replaced by the next job", async () => {
+    const replaceOwner = `${owner}-replace`;
+    const sb = await sandbox("per-run", DEFAULT_LIMITS, replaceOwner);
+    opened.push(sb);
+    expect((await sb.exec({ language: "bash", code: "echo one", timeoutMs: 20_000 })).stdoutTail).toBe("one\n");
+    const [first] = await containersLabelled(env, OWNER_LABEL, replaceOwner);
+    const { docker } = await import("../../../src/sandbox/docker/docker-cli.js");
+    await docker(["rm", "-f", first!], { env });
+    await waitNoneLabelled(env, OWNER_LABEL, replaceOwner, 5000);
+    await new Promise((r) => setTimeout(r, 300)); // the attached client notices
+    const again = await sb.exec({ language: "bash", code: "echo two", timeoutMs: 20_000 });
+    expect(again.infraError).toBeUndefined();
+    expect(again.stdoutTail).toBe("two\n");
+    await sb.close();
+  });
+
   it("enforces the address-space limit and the process limit per job", async () => {
     const sb = await sandbox("per-run", { ...DEFAULT_LIMITS, memoryBytes: 256 * 1024 * 1024, maxProcesses: 8 });
     opened.push(sb);
