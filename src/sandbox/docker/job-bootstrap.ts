@@ -58,6 +58,8 @@ try:
            "HOME": work, "TMPDIR": work}
     env.update(p["env"])
     lim = p["limits"]
+    if not os.access(p["interpreter"][0], os.X_OK):
+        raise FileNotFoundError("the image has no " + p["interpreter"][0] + " (use an image with this language)")
 except Exception as e:
     status({"exitCode": None, "signal": None, "setupError": repr(e)})
     sys.exit(0)

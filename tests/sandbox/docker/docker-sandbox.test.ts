@@ -67,6 +67,15 @@ describe.skipIf(engine.env === null)(`docker sandbox${engine.skipReason ? ` (ski
     await sb.close();
   });
 
+  it("a language the image lacks is an infrastructure error, not the program's failure", async () => {
+    const sb = await sandbox();
+    opened.push(sb);
+    const o = await sb.exec({ language: "node", code: "console.log(1)", timeoutMs: 20_000 });
+    expect(o.infraError).toMatch(/the image has no \/usr\/bin\/node/);
+    expect(o.exitCode).toBeNull();
+    await sb.close();
+  });
+
   it("per-run: a container that died under the sandbox is replaced by the next job", async () => {
     const replaceOwner = `${owner}-replace`;
     const sb = await sandbox("per-run", DEFAULT_LIMITS, replaceOwner);
