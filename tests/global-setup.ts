@@ -5,8 +5,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { datasetsRoot } from "../src/runner/datasets-root.js";
+import { engineEnv, probeEngine } from "../src/sandbox/docker/engine.js";
 
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   const notes: string[] = [];
   const root = datasetsRoot();
   if (!existsSync(join(root, "humaneval", "HumanEval.jsonl.gz"))) {
@@ -14,6 +15,10 @@ export default function setup(): void {
   }
   if (!existsSync(join(root, "redcode", "RedCode-Exec"))) {
     notes.push(`RedCode-Exec full-set loading and containment replay: no dataset at ${root}/redcode/RedCode-Exec (set A2A_BENCH_DATASETS)`);
+  }
+  const engine = await probeEngine(engineEnv());
+  if (!engine.ok && process.env["A2A_BENCH_REQUIRE_CONTAINER_ENGINE"] !== "1") {
+    notes.push(`container tests (docker sandbox, SWE-bench in images): ${engine.reason}`);
   }
   if (!existsSync("/usr/bin/bwrap")) notes.push("bubblewrap containment tests: /usr/bin/bwrap missing (apt-get install bubblewrap)");
   if (notes.length > 0) {

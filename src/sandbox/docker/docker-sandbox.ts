@@ -226,17 +226,16 @@ export class DockerSandbox implements Sandbox {
   }
 }
 
-/** Create the docker sandbox: the engine must answer (E_SANDBOX_UNAVAILABLE says how to start one); orphans of dead owners are reaped first. */
+/**
+ * Create the docker sandbox: the engine must answer (E_SANDBOX_UNAVAILABLE says how to start one); orphans
+ * of dead owners are reaped first. A missing image surfaces as the first job's `infraError`.
+ */
 export async function createDockerSandbox(opts: DockerSandboxOptions): Promise<DockerSandbox> {
   const env = opts.env ?? engineEnv();
   const probe = await probeEngine(env);
   if (!probe.ok) throw new SandboxError("E_SANDBOX_UNAVAILABLE", probe.reason);
   await reapOrphans(env, opts.logger);
-  const sb = new DockerSandbox({ ...opts, env });
-  const image = await docker(["image", "inspect", "--format", "{{.Id}}", sb.image], { env });
-  if (image.exitCode !== 0) {
-    throw new SandboxError("E_SANDBOX_UNAVAILABLE", `image ${sb.image} is not in the engine (no registry is used): build it, e.g. 'scripts/container-engine.sh base-image' for the default`);
-  }
-  return sb;
+  // The image is checked when the first job needs it: a SWE-bench run uses per-instance images only.
+  return new DockerSandbox({ ...opts, env });
 }
 

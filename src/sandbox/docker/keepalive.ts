@@ -42,7 +42,8 @@ export interface ContainerSpec {
 /** `docker create` arguments for a spec (exported for tests). */
 export function createArgs(spec: ContainerSpec, name: string): string[] {
   return [
-    "create", "-i", "--rm", "--name", name,
+    // Never pull: images come from `docker build` / `docker load` (no registry is assumed reachable).
+    "create", "-i", "--rm", "--pull", "never", "--name", name,
     ...ownerLabelArgs(spec.owner),
     "--network", "none",
     "--cap-drop", "ALL",
@@ -70,7 +71,10 @@ export class KeepaliveContainer {
   /** Create, fill (copyIn) and start a container; rejects with SandboxError E_SANDBOX_UNAVAILABLE (nothing left behind). */
   static async start(spec: ContainerSpec, name: string, env: NodeJS.ProcessEnv): Promise<KeepaliveContainer> {
     const created = await docker(createArgs(spec, name), { env });
-    if (created.exitCode !== 0) throw new SandboxError("E_SANDBOX_UNAVAILABLE", cliFailure(`creating a container from ${spec.image}`, created));
+    if (created.exitCode !== 0) {
+      const missing = /No such image|image not known|not found/i.test(created.stderr) ? ` (the image must be in the engine: build it, or pull/load it where a registry is reachable)` : "";
+      throw new SandboxError("E_SANDBOX_UNAVAILABLE", cliFailure(`creating a container from ${spec.image}`, created) + missing);
+    }
     const id = created.stdout.trim();
     const fail = async (why: string): Promise<never> => {
       await docker(["rm", "-f", "-v", id], { env });

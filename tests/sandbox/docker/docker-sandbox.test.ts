@@ -76,6 +76,14 @@ describe.skipIf(engine.env === null)(`docker sandbox${engine.skipReason ? ` (ski
     await sb.close();
   });
 
+  it("an image missing from the engine is an infrastructure error naming it (never pulled)", async () => {
+    const sb = await createDockerSandbox({ limits: DEFAULT_LIMITS, logger: silentLogger(), image: "a2a-bench-test/absent:never", owner, env });
+    opened.push(sb);
+    const o = await sb.exec({ language: "python", code: "print(1)", timeoutMs: 20_000 });
+    expect(o.infraError).toMatch(/a2a-bench-test\/absent:never.*must be in the engine/s);
+    await sb.close();
+  });
+
   it("per-run: a container that died under the sandbox is replaced by the next job", async () => {
     const replaceOwner = `${owner}-replace`;
     const sb = await sandbox("per-run", DEFAULT_LIMITS, replaceOwner);
