@@ -86,7 +86,7 @@ export async function runSparc(
     ...(options.signal ? { signal: options.signal } : {}),
     createSandbox: async (o) => {
       const { createSandbox } = await import("../sandbox/index.js");
-      return createSandbox({ backend: o.sandbox ?? "local", logger });
+      return createSandbox({ backend: o.sandbox ?? "local", logger, docker: { owner: o.run_id } });
     },
   });
   if (outcome.interrupted) {

@@ -35,7 +35,7 @@ export interface BenchmarkOptions {
   /** a2a-bench: extra packages installed before the run, merged with the config's `packages`. */
   packages?: Partial<Record<PackageLanguage, string[]>>;
   /** a2a-bench: sandbox backend. Default "local". */
-  sandbox?: "local" | "e2b";
+  sandbox?: "local" | "e2b" | "docker";
   /** a2a-bench: test cases run at once. Default: CPU cores. */
   concurrency?: number;
   /** a2a-bench: package cache root (see installPackages). */

@@ -35,7 +35,7 @@ export const STOP_GRACE_MS = 2000;
 async function openSandbox(options: RunOptions, logger: Logger): Promise<Sandbox> {
   // Imported lazily so `run --help` does not load the sandbox backends.
   const { createSandbox } = await import("../sandbox/index.js");
-  return createSandbox({ backend: options.sandbox ?? "local", logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
+  return createSandbox({ backend: options.sandbox ?? "local", logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}), docker: { owner: options.run_id } });
 }
 
 /** The option the green agent's operator sets to let A2A requests run below full isolation. */

@@ -21,7 +21,9 @@ export interface AssessmentConfig {
   concurrency?: number;
   participant_concurrency?: number;
   max_infrastructure_failure_share?: number;
-  sandbox?: "local" | "e2b";
+  sandbox?: "local" | "e2b" | "docker";
+  swebench_image_template?: string;
+  swebench_images?: Record<string, string>;
   run_id?: string;
   resume?: boolean;
   predictions?: string;

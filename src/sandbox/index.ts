@@ -1,5 +1,5 @@
 /**
- * Entry of the sandbox module: `createSandbox` picks the backend, probes the
+ * Entry of the sandbox module: `createSandbox` picks the backend (local, e2b, docker), probes the
  * isolation once and reports it (`isolation`, `warnings`): never silently weaker.
  */
 import type { Logger } from "../util/logger.js";
@@ -9,9 +9,10 @@ import { resolveLimits } from "./limits.js";
 import { probeIsolation, type LocalIsolation } from "./local/probe.js";
 import { LocalSandbox } from "./local/local-sandbox.js";
 import { createE2bSandbox, type E2bOptions } from "./e2b/e2b-sandbox.js";
+import { createDockerSandbox, type DockerMode } from "./docker/docker-sandbox.js";
 
 export interface CreateSandboxOptions {
-  backend: "local" | "e2b";
+  backend: "local" | "e2b" | "docker";
   /** Per-program limits; defaults in DEFAULT_LIMITS. */
   limits?: Partial<SandboxLimits>;
   logger: Logger;
@@ -21,6 +22,8 @@ export interface CreateSandboxOptions {
   forceIsolation?: LocalIsolation;
   /** E2B backend connection settings; default from the E2B_* environment variables. */
   e2b?: E2bOptions;
+  /** Docker backend: image (default $A2A_BENCH_DOCKER_IMAGE, else a2a-bench/debian-base:bookworm), mode (default per-run) and owner label. */
+  docker?: { image?: string; mode?: DockerMode; owner?: string };
 }
 
 /** Create a sandbox. Rejects with SandboxError (E_SANDBOX_OPTIONS, E_SANDBOX_UNAVAILABLE, E_E2B_API_KEY). */
@@ -37,8 +40,10 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     }
     case "e2b":
       return createE2bSandbox({ limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}), ...(options.e2b ? { e2b: options.e2b } : {}) });
+    case "docker":
+      return createDockerSandbox({ limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}), ...options.docker });
     default:
-      throw new SandboxError("E_SANDBOX_OPTIONS", `backend must be 'local' or 'e2b', got ${JSON.stringify(options.backend)}`);
+      throw new SandboxError("E_SANDBOX_OPTIONS", `backend must be 'local', 'e2b' or 'docker', got ${JSON.stringify(options.backend)}`);
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * One interface for every place untrusted code runs. Backends: `local`
- * (bubblewrap, or the strongest fallback available) and `e2b`.
+ * (bubblewrap, or the strongest fallback available), `e2b` and `docker`
+ * (a container engine; full isolation).
  */
 
 /** How strongly the code was isolated; recorded in results, never silently weaker. */
-export type IsolationLevel = "bwrap" | "unshare" | "none" | "e2b";
+export type IsolationLevel = "bwrap" | "unshare" | "none" | "e2b" | "docker";
 
 export type SandboxLanguage = "python" | "bash" | "node";
 
@@ -90,7 +91,7 @@ export interface SandboxLimits {
 }
 
 export interface Sandbox {
-  readonly backend: "local" | "e2b";
+  readonly backend: "local" | "e2b" | "docker";
   readonly isolation: IsolationLevel;
   /** Human-readable warnings (e.g. weaker isolation than bwrap). */
   readonly warnings: readonly string[];

@@ -62,7 +62,7 @@ describe("run options from the schema", () => {
   });
 
   it("lists every problem in one usage error", () => {
-    const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "docker", "--seed", "x"]);
+    const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "vm", "--seed", "x"]);
     try {
       resolveRunOptions(args, {}, dir);
       expect.unreachable();
@@ -70,7 +70,7 @@ describe("run options from the schema", () => {
       expect(err).toBeInstanceOf(UsageError);
       const msg = (err as Error).message;
       expect(msg).toMatch(/--n must be a positive integer, got 0/);
-      expect(msg).toMatch(/--sandbox: must be one of \["local","e2b"\]/);
+      expect(msg).toMatch(/--sandbox: must be one of \["local","e2b","docker"\]/);
       expect(msg).toMatch(/--seed: must be integer/);
     }
   });

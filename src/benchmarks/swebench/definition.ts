@@ -36,6 +36,9 @@ import { ensureGit, ensureSandboxPython } from "./tools.js";
 import { SwebenchInfraError } from "./errors.js";
 import { assertValid } from "../../util/schema.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
+import { evaluateInContainer } from "./container/evaluate.js";
+import { reapOrphans } from "../../sandbox/docker/reaper.js";
+import { engineEnv } from "../../sandbox/docker/engine.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -88,12 +91,13 @@ interface Verdict {
 }
 
 /** The model patch for an instance: from the predictions file, else asked of the participant. */
-async function modelPatch(inst: SwebenchInstance, tree: Tree, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string; submitted: boolean }> {
+async function modelPatch(inst: SwebenchInstance, tree: Tree | null, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string; submitted: boolean }> {
   if (ctx.options.predictions) {
     const pred = (await predictionsFor(ctx.options.predictions)).get(inst.instance_id);
     return { patch: pred?.model_patch ?? null, modelName: pred?.model_name_or_path ?? "none", submitted: pred !== undefined };
   }
   if (!ctx.participant) throw new BenchError("E_NO_PARTICIPANT", "swebench: no participant and no --predictions file");
+  if (!tree) throw new BenchError("E_REPOS_DIR", "swebench: asking the participant needs the repository on the host for its prompt");
   const request = buildRequest(inst, await repoContext(tree, inst.problem_statement));
   const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
   const reply = await ctx.participant.ask(request, AbortSignal.any([ctx.signal, timeout]));
@@ -145,6 +149,33 @@ async function testConfigTouched(inst: SwebenchInstance, tree: Tree, patch: stri
     if (pytestSectionsDiffer(path, before, after)) touched.push(path);
   }
   return touched;
+}
+
+/**
+ * `--sandbox docker`: the instance is graded in its own image (container/evaluate.ts). The host
+ * tree is only checked out when the participant's prompt needs the repository.
+ */
+async function evaluateInstanceInContainer(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
+  let got: { patch: string | null; modelName: string };
+  if (ctx.options.predictions) {
+    got = await modelPatch(inst, null, ctx);
+  } else {
+    const repoDir = locateRepo(await reposDirFor(ctx.options), inst.repo);
+    const tree = await checkout.acquire(repoDir, inst.base_commit);
+    try {
+      got = await modelPatch(inst, tree, ctx);
+    } catch (err) {
+      if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
+      return { status: "ERROR", report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false }, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME };
+    } finally {
+      await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
+    }
+  }
+  const patch = got.patch;
+  const report: InstanceReport = { patch_is_None: patch === null, patch_exists: patch !== null && patch.trim() !== "", patch_successfully_applied: false, resolved: false };
+  if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
+  if (!report.patch_exists) return { status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch", modelName: got.modelName };
+  return evaluateInContainer(inst, patch!, got.modelName, ctx, artifacts);
 }
 
 async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
@@ -254,6 +285,8 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
 export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
   /** One checkout (and its pool of trees) per run, keyed by the run's work directory. */
   const checkouts = new Map<string, Checkout>();
+  /** Runs whose dead owners' containers were reaped (once per run, before its first container). */
+  const reaped = new Map<string, Promise<unknown>>();
   const checkoutOf = (ctx: EvaluateContext): Checkout => {
     let c = checkouts.get(ctx.workDir);
     if (!c) {
@@ -286,7 +319,13 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
       const artifacts = artifactDir(ctx.options, item.id);
       let verdict: Verdict;
       try {
-        verdict = await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
+        if (ctx.options.sandbox === "docker") {
+          if (!reaped.has(ctx.workDir)) reaped.set(ctx.workDir, reapOrphans(engineEnv(), ctx.logger));
+          await reaped.get(ctx.workDir);
+          verdict = await evaluateInstanceInContainer(item.instance, ctx, checkoutOf(ctx), artifacts);
+        } else {
+          verdict = await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
+        }
       } catch (err) {
         const code = err instanceof BenchError ? err.code : "E_SWEBENCH";
         verdict = {
@@ -333,6 +372,7 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     async endRun({ workDir }): Promise<void> {
       const c = checkouts.get(workDir);
       checkouts.delete(workDir);
+      reaped.delete(workDir);
       await c?.close();
     },
   };

@@ -10,7 +10,7 @@ import { delimiter, join } from "node:path";
 import type { IsolationLevel } from "../types.js";
 import { SandboxError } from "../errors.js";
 
-export type LocalIsolation = Exclude<IsolationLevel, "e2b">;
+export type LocalIsolation = Exclude<IsolationLevel, "e2b" | "docker">;
 
 /** The unprivileged uid/gid programs run as when the host process is root ("nobody"). */
 export const SANDBOX_UID = 65534;

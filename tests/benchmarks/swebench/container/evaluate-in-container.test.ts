@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { createSwebenchBenchmark } from "../../../../src/benchmarks/swebench/definition.js";
+import { ensureSampleDataset, type SampleDataset } from "../../../../src/benchmarks/swebench/sample-dataset.js";
+import { buildSampleImages, SAMPLE_IMAGE_TEMPLATE } from "../../../../src/benchmarks/swebench/container/sample-images.js";
+import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
+import type { RunOptions } from "../../../../src/runner/options.js";
+import type { Sandbox } from "../../../../src/sandbox/types.js";
+import { OWNER_LABEL } from "../../../../src/sandbox/docker/owner.js";
+import { silentLogger } from "../../../../src/util/logger.js";
+import { containersLabelled, testEngine, waitNoneLabelled } from "../../../support/container-engine.js";
+
+const engine = await testEngine();
+const env = engine.env!;
+
+/** The SWE-bench container path never uses the run's sandbox: one that fails loudly if it is. */
+const unusedSandbox: Sandbox = {
+  backend: "docker", isolation: "docker", warnings: [],
+  exec: () => { throw new Error("the container path must not use the run's sandbox"); },
+  execMany: () => { throw new Error("the container path must not use the run's sandbox"); },
+  close: async () => {},
+};
+
+let root: string;
+let ds: SampleDataset;
+
+describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.skipReason ? ` (skipped: ${engine.skipReason})` : ""}`, () => {
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "a2a-swe-ctr-test-"));
+    ds = await ensureSampleDataset(join(root, "cache"));
+    await buildSampleImages(ds, env);
+  }, 300_000);
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  /** Evaluate `patches` (instance id → model patch) through the benchmark definition with --sandbox docker. */
+  async function evaluate(patches: Record<string, string>, signal = new AbortController().signal, timeoutS = 60) {
+    const runId = `ctr-${randomBytes(4).toString("hex")}`;
+    const preds = join(root, `${runId}.json`);
+    await writeFile(preds, JSON.stringify(Object.entries(patches).map(([instance_id, model_patch]) => ({ instance_id, model_name_or_path: "test", model_patch }))));
+    const options: RunOptions = {
+      benchmark: "swebench", out: join(root, runId), run_id: runId, dataset: "sample", sandbox: "docker",
+      predictions: preds, per_task_timeout_seconds: timeoutS, swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
+    };
+    const bench = createSwebenchBenchmark();
+    const rows = await Promise.all(Object.keys(patches).map((id) => {
+      const instance = ds.instances.find((i) => i.instance_id === id)!;
+      return bench.evaluate({ id, instance }, { options, sandbox: unusedSandbox, participant: null, logger: silentLogger(), signal, workDir: join(root, runId, "work") });
+    }));
+    return { rows, runId };
+  }
+  const inst = (n: number): SwebenchInstance => ds.instances[n]!;
+
+  it("gold patches resolve every embedded instance; no container is left", async () => {
+    const { rows, runId } = await evaluate(Object.fromEntries(ds.instances.map((i) => [i.instance_id, i.patch!])));
+    const got = rows.map((r) => `${r.id}:${r.status}:${String(r.error)}:${String(r["apply_strategy"])}`);
+    expect(got, JSON.stringify(got)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null:git_apply`));
+    expect(rows.every((r) => r["patch_successfully_applied"] === true && r["resolved"] === true)).toBe(true);
+    expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+  }, 180_000);
+
+  it("an empty patch, a patch that does not apply and a wrong fix are not resolved", async () => {
+    const i = inst(0);
+    const wrong = i.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)");
+    expect(wrong).not.toBe(i.patch);
+    const notApplying = "diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
+    const empty = await evaluate({ [i.instance_id]: "" });
+    expect(empty.rows[0], JSON.stringify(empty.rows[0]?.["error"])).toMatchObject({ status: "EMPTY_PATCH", patch_successfully_applied: false, resolved: false });
+    const bad = await evaluate({ [i.instance_id]: notApplying });
+    expect(bad.rows[0], JSON.stringify(bad.rows[0]?.["error"])).toMatchObject({ status: "PATCH_APPLY_FAILED", patch_successfully_applied: false, resolved: false, failure_mode: "model_patch_does_not_apply" });
+    const wrongRun = await evaluate({ [i.instance_id]: wrong });
+    expect(wrongRun.rows[0], JSON.stringify(wrongRun.rows[0]?.["error"])).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed" });
+  }, 180_000);
+
+  it("a patch whose code kills every process in the container is the model's failure, not an error", async () => {
+    const i = inst(1);
+    const killer = i.patch + [
+      "diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", "@@ -0,0 +1,3 @@",
+      "+import os, signal", "+os.system('echo escaped > /a2a-eval/escaped; cat /proc/1/cmdline')", "+os.kill(-1, signal.SIGKILL)", "",
+    ].join("\n");
+    const { rows, runId } = await evaluate({ [i.instance_id]: killer });
+    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_test_run_killed" });
+    expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+  }, 120_000);
+
+  it("cancellation mid-test removes the container within a second", async () => {
+    const i = inst(2);
+    const sleeper = i.patch + [
+      "diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", "@@ -0,0 +1,2 @@",
+      "+import time", "+time.sleep(120)", "",
+    ].join("\n");
+    const ac = new AbortController();
+    const pending = evaluate({ [i.instance_id]: sleeper }, ac.signal);
+    // Wait until a container of this test runs (the run id is not known yet: find it by the image).
+    let ids: string[] = [];
+    for (let n = 0; n < 300 && ids.length === 0; n++) {
+      const r = await containersLabelled(env, "a2a-bench.managed", "1");
+      ids = [];
+      for (const id of r) {
+        const { docker } = await import("../../../../src/sandbox/docker/docker-cli.js");
+        const img = await docker(["inspect", "--format", "{{.Config.Image}} {{.State.Running}}", id], { env });
+        if (img.stdout.includes("calendar") && img.stdout.includes("true")) ids.push(id);
+      }
+      if (ids.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(ids.length).toBe(1);
+    await new Promise((r) => setTimeout(r, 1500)); // inside the test command by now
+    const t = performance.now();
+    ac.abort();
+    const { rows, runId } = await pending;
+    expect(rows[0]!.status).toBe("ERROR");
+    expect(await waitNoneLabelled(env, OWNER_LABEL, runId, 1000)).toEqual([]);
+    expect(performance.now() - t).toBeLessThan(2000);
+  }, 120_000);
+
+  it("a timeout stops the tests and removes the container", async () => {
+    const i = inst(0);
+    const sleeper = i.patch + [
+      "diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", "@@ -0,0 +1,2 @@",
+      "+import time", "+time.sleep(120)", "",
+    ].join("\n");
+    const t = performance.now();
+    const { rows, runId } = await evaluate({ [i.instance_id]: sleeper }, new AbortController().signal, 4);
+    expect(rows[0], String(rows[0]?.error)).toMatchObject({ status: "TIMEOUT", patch_successfully_applied: true, resolved: false });
+    expect(performance.now() - t).toBeLessThan(30_000);
+    expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+  }, 120_000);
+});
