@@ -27,9 +27,9 @@ import { gitIn, type Tree } from "./git.js";
 import { extractDiff } from "./extract-diff.js";
 import { buildRequest, repoContext } from "./prompt.js";
 import { testFilesOf, testSpecFor } from "./test-spec.js";
-import { classifyInfra, instanceReport, type InstanceReport } from "./grading.js";
-import { aggregateSwebench, type SwebenchStatus } from "./report.js";
-import { assembleHarnessLog, newNonce } from "./markers.js";
+import type { InstanceReport } from "./grading.js";
+import { gradeTestRun, type Verdict } from "./verdict.js";
+import { aggregateSwebench } from "./report.js";
 import { ruleSet } from "./rules.js";
 import { scanTestConfig, pytestSectionsDiffer } from "./test-config.js";
 import { ensureGit, ensureSandboxPython } from "./tools.js";
@@ -71,23 +71,6 @@ async function reposDirFor(options: RunOptions): Promise<string> {
 /** Per-instance artifact directory: `<out>/swebench/<instance>` (kept after the run). */
 export function artifactDir(options: RunOptions, instanceId: string): string {
   return join(options.out, "swebench", safeName(instanceId));
-}
-
-interface Verdict {
-  status: SwebenchStatus;
-  report: InstanceReport;
-  error: string | null;
-  /** Stable code of an infrastructure error (errors.ts), if any. */
-  errorCode?: string;
-  failureMode?: string;
-  applyStrategy?: string | null;
-  modelName: string;
-  /** A prediction exists for the instance (official `submitted`), even an empty one. */
-  submitted: boolean;
-  touchesTestConfig: string[];
-  strictVoided?: boolean;
-  logVoid?: string;
-  infraSignature?: { reason: string; environment: boolean };
 }
 
 /** The model patch for an instance: from the predictions file, else asked of the participant. */
@@ -156,7 +139,7 @@ async function testConfigTouched(inst: SwebenchInstance, tree: Tree, patch: stri
  * tree is only checked out when the participant's prompt needs the repository.
  */
 async function evaluateInstanceInContainer(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
-  let got: { patch: string | null; modelName: string };
+  let got: { patch: string | null; modelName: string; submitted: boolean };
   if (ctx.options.predictions) {
     got = await modelPatch(inst, null, ctx);
   } else {
@@ -166,7 +149,7 @@ async function evaluateInstanceInContainer(inst: SwebenchInstance, ctx: Evaluate
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return { status: "ERROR", report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false }, error: `participant: ${errorMessage(err)}`, failureMode: "infrastructure_participant", modelName: PARTICIPANT_MODEL_NAME };
+      return { status: "ERROR", report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false }, error: `participant: ${errorMessage(err)}`, failureMode: participantFailureMode(err), modelName: PARTICIPANT_MODEL_NAME, submitted: false, touchesTestConfig: [] };
     } finally {
       await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
     }
@@ -174,8 +157,8 @@ async function evaluateInstanceInContainer(inst: SwebenchInstance, ctx: Evaluate
   const patch = got.patch;
   const report: InstanceReport = { patch_is_None: patch === null, patch_exists: patch !== null && patch.trim() !== "", patch_successfully_applied: false, resolved: false };
   if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
-  if (!report.patch_exists) return { status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch", modelName: got.modelName };
-  return evaluateInContainer(inst, patch!, got.modelName, ctx, artifacts);
+  if (!report.patch_exists) return { status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch", modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] };
+  return evaluateInContainer(inst, patch!, got, ctx, artifacts);
 }
 
 async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
@@ -219,7 +202,7 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
     const preamble = await applyTestPatch(inst, tree, scratch);
 
     // stderr joins stdout so the log keeps the order the tests wrote in. No marker and no nonce
-    // reach the test process: the harness draws the nonce after it has ended and writes the log.
+    // reach the test process: gradeTestRun draws the nonce after it has ended and writes the log.
     const outcome = await ctx.sandbox.exec(
       {
         language: "bash",
@@ -230,50 +213,18 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
       },
       ctx.signal,
     );
-    const testOutput = outcome.stderrTail ? `${outcome.stdoutTail}\n${outcome.stderrTail}` : outcome.stdoutTail;
-    const nonce = newNonce();
-    const log = assembleHarnessLog({
-      nonce,
+    const { verdict, log } = gradeTestRun({
+      inst, patch: patch!, modelName: base.modelName, submitted: base.submitted, applyStrategy: applied.strategy!,
+      touchesTestConfig: base.touchesTestConfig, framework: spec.framework, rules,
       preamble: `${preamble}\n+ ${spec.command}`,
-      testOutput,
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      ...(outcome.infraError ? { errored: `sandbox: ${outcome.infraError}` } : {}),
+      testOutput: outcome.stderrTail ? `${outcome.stdoutTail}\n${outcome.stderrTail}` : outcome.stdoutTail,
+      exitCode: outcome.exitCode, timedOut: outcome.timedOut,
+      canceled: outcome.isCanceled || ctx.signal.aborted,
+      ...(outcome.infraError ? { infraError: outcome.infraError } : {}),
+      strictTests: ctx.options.strict_tests === true, timeoutSeconds: ctx.options.per_task_timeout_seconds ?? 3,
     });
     await writeFileAtomic(join(artifacts, "test_output.txt"), log);
-    const graded = instanceReport(
-      { instance_id: inst.instance_id, FAIL_TO_PASS: inst.FAIL_TO_PASS, PASS_TO_PASS: inst.PASS_TO_PASS, model_patch: patch, log, framework: spec.framework },
-      { rules, nonce },
-    );
-    const entry = graded.report[inst.instance_id]!;
-    const common = { ...base, report: entry, applyStrategy: applied.strategy, ...(graded.evaluation?.void ? { logVoid: graded.evaluation.void.kind } : {}) };
-    if (outcome.infraError) {
-      return { ...common, status: "ERROR", error: `sandbox: ${outcome.infraError}`, failureMode: "infrastructure_sandbox" };
-    }
-    if (outcome.isCanceled || ctx.signal.aborted) {
-      // Our stop, not the patch's: the run was cancelled while the tests ran.
-      return { ...common, status: "ERROR", error: "cancelled while the tests ran", failureMode: "infrastructure_cancelled" };
-    }
-    if (outcome.timedOut) {
-      return { ...common, status: "TIMEOUT", error: `tests timed out after ${ctx.options.per_task_timeout_seconds ?? 3} s`, failureMode: "timeout" };
-    }
-    const signature = classifyInfra(log);
-    const withSig = signature ? { ...common, infraSignature: signature } : common;
-    if (graded.resolution === null) {
-      // The log is void (no test result, or an exit status the results contradict). The tools were
-      // checked before the patch, so this is the patch's doing: unresolved, as the official report says.
-      return { ...withSig, status: "RESOLVED_NO", error: null, failureMode: "model_no_test_results" };
-    }
-    if (ctx.options.strict_tests && base.touchesTestConfig.length > 0) {
-      entry.resolved = false;
-      return { ...withSig, status: "RESOLVED_NO", error: null, failureMode: "model_touched_test_config", strictVoided: true };
-    }
-    return {
-      ...withSig,
-      status: graded.resolution,
-      error: null,
-      ...(entry.resolved ? {} : { failureMode: "model_tests_failed" }),
-    };
+    return verdict;
   } finally {
     // A cancelled instance may have left its tree mid-way (e.g. a sandbox still giving it back): not reused.
     if (tree) await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);

@@ -1,99 +1,147 @@
 /**
  * SWE-bench with `--sandbox docker`: one instance graded in its own image
- * (image-name.ts), by the official steps (eval-script.ts) in a fresh
- * container (run-in-container.ts), then graded with the grading and log
- * parsers of ../grading.ts and ../log-parsers.ts. Returns the same verdict
- * as the host path in ../definition.ts.
+ * (image-name.ts), in a fresh container (run-in-container.ts): the harness
+ * applies the model patch with the official fallbacks and then resets the
+ * test files and applies test_patch (prepare step, eval-script.ts), reads
+ * what test configuration the patch touched, runs only the test command as
+ * the test process, and hands its raw output and exit status to the grading
+ * shared with the host path (../verdict.ts): nonce drawn after the run,
+ * harness-assembled log, official rules.
  */
 import { join } from "node:path";
 import type { EvaluateContext } from "../../../runner/benchmark.js";
 import { writeFileAtomic } from "../../../util/atomic-write.js";
+import { errorMessage } from "../../../util/errors.js";
 import { resolveLimits } from "../../../sandbox/limits.js";
 import { engineEnv } from "../../../sandbox/docker/engine.js";
 import type { SwebenchInstance } from "../instance.js";
-import type { InstanceReport, SwebenchStatus } from "../report.js";
-import { testFilesOf, testSpecFor } from "../test-spec.js";
-import { LOG_PARSERS, type StatusMap } from "../log-parsers.js";
-import { resolutionStatus, testsStatus } from "../grading.js";
+import type { Framework } from "../log-parsers.js";
+import { evalPlan, modifiedFiles, testFilesOf, testSpecFor, versionSpecFor } from "../test-spec.js";
 import { gitDirPathIn } from "../patch-paths.js";
+import { patchTargets, pytestSectionsDiffer, scanTestConfig } from "../test-config.js";
+import { ruleSet } from "../rules.js";
+import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
-import { evalScript, OFFICIAL_MARKERS, readEvalLog, type EvalMarkers } from "./eval-script.js";
-import { runInContainer } from "./run-in-container.js";
+import { appliedWith, PATCH_DIR, prepareScript, PREPARE_EXIT, shellQuote, testScript } from "./eval-script.js";
+import { openEvalContainer, type EvalContainer } from "./run-in-container.js";
 
-export interface ContainerVerdict {
-  status: SwebenchStatus;
-  report: InstanceReport;
-  error: string | null;
-  failureMode?: string;
-  applyStrategy?: string | null;
-  modelName: string;
-}
+/** Limit of a harness step in the container (patch application, file reads), ms: git on a large repository. */
+export const HARNESS_STEP_TIMEOUT_MS = 300_000;
 
-/** How the test run is described to the eval script; the caller may supply the per-version table's command and per-run markers. */
-export interface ContainerTestPlan {
-  command: string;
+/** Where the repository is in the official images. */
+const TESTBED = "/testbed";
+
+/** How an instance's tests run in its image. */
+export interface ContainerPlan {
+  baseCommit: string;
+  resetFiles: string[];
+  newFiles: string[];
+  evalCommands: readonly string[];
+  testCommand: string;
   env: Readonly<Record<string, string>>;
-  parse: (log: string) => StatusMap;
-  markers: EvalMarkers;
+  framework: Framework;
 }
 
-/** The plan from the current test-spec table and the official markers. */
-export function defaultTestPlan(inst: SwebenchInstance): ContainerTestPlan {
-  const spec = testSpecFor(inst.repo);
-  return { command: spec.command(testFilesOf(inst)), env: spec.env, parse: LOG_PARSERS[spec.framework], markers: OFFICIAL_MARKERS };
+/**
+ * The official plan (test-spec.ts evalPlan) for an instance of the official
+ * table; for other repositories (the embedded sample set, your own) the
+ * host path's pytest command and environment, with the same reset rules.
+ */
+export function containerPlan(inst: SwebenchInstance): ContainerPlan {
+  if (versionSpecFor(inst) !== null) {
+    const p = evalPlan(inst);
+    return { baseCommit: p.baseCommit, resetFiles: p.resetFiles, newFiles: p.newFiles, evalCommands: p.evalCommands, testCommand: p.testCommand, env: {}, framework: p.framework };
+  }
+  const spec = testSpecFor(inst);
+  const reset = modifiedFiles(inst.test_patch);
+  return {
+    baseCommit: inst.base_commit, resetFiles: reset, newFiles: testFilesOf(inst).filter((f) => !reset.includes(f)),
+    evalCommands: [], testCommand: spec.command, env: spec.env, framework: spec.framework,
+  };
 }
 
-/** Grade `patch` (non-empty) for `inst` in its image. Writes test_output.txt into `artifacts`. */
-export async function evaluateInContainer(
-  inst: SwebenchInstance,
-  patch: string,
-  modelName: string,
-  ctx: EvaluateContext,
-  artifacts: string,
-  plan: ContainerTestPlan = defaultTestPlan(inst),
-): Promise<ContainerVerdict> {
-  const report: InstanceReport = { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false };
+/** What the caller knows of the patch. */
+export interface PatchSource {
+  modelName: string;
+  submitted: boolean;
+}
+
+/** The content of a regular file (not a link) in the container's tree, or of `<commit>:path`; null if absent. */
+async function fileIn(c: EvalContainer, path: string, commit: string | null, signal: AbortSignal): Promise<string | null> {
+  const q = shellQuote;
+  const cmd = commit
+    ? `git -C ${TESTBED} show ${q(`${commit}:${path}`)}`
+    : `cd ${TESTBED} && [ -f ${q(path)} ] && [ ! -L ${q(path)} ] && cat -- ${q(path)}`;
+  const r = await c.exec(["/bin/bash", "-c", cmd], HARNESS_STEP_TIMEOUT_MS, signal);
+  return r.exitCode === 0 ? r.output : null;
+}
+
+/** Grade `patch` (non-empty) for `inst` in its image. Writes apply.log and test_output.txt into `artifacts`. */
+export async function evaluateInContainer(inst: SwebenchInstance, patch: string, source: PatchSource, ctx: EvaluateContext, artifacts: string): Promise<Verdict> {
+  const notApplied = { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false };
+  const base = { modelName: source.modelName, submitted: source.submitted, touchesTestConfig: [] as string[] };
+  const refused = (): Verdict => ({ ...base, status: "PATCH_APPLY_FAILED", report: notApplied, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null });
+  const infra = (error: string, failureMode: string, errorCode?: string): Verdict => ({ ...base, status: "ERROR", report: notApplied, error, failureMode, ...(errorCode ? { errorCode } : {}) });
   const forbidden = gitDirPathIn(patch);
   if (forbidden !== null) {
     await writeFileAtomic(join(artifacts, "apply.log"), `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})\n`);
-    return { status: "PATCH_APPLY_FAILED", report, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null, modelName };
+    return refused();
   }
+  const plan = containerPlan(inst);
   const image = imageFor(inst.instance_id, { template: ctx.options.swebench_image_template, overrides: ctx.options.swebench_images });
   const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
-  const script = evalScript({ baseCommit: inst.base_commit, testFiles: testFilesOf(inst), testCommand: plan.command, testEnv: plan.env, markers: plan.markers });
-  const run = await runInContainer({
-    image, script, modelPatch: patch, testPatch: inst.test_patch, timeoutMs: timeoutS * 1000,
-    limits: resolveLimits(undefined), owner: ctx.options.run_id, env: engineEnv(), signal: ctx.signal,
-  });
-  await writeFileAtomic(join(artifacts, "test_output.txt"), run.log);
-  const infra = (error: string, failureMode: string): ContainerVerdict => ({ status: "ERROR", report, error, failureMode, applyStrategy: null, modelName });
-  if (run.infraError) return infra(`container (${image}): ${run.infraError}`, "infrastructure_sandbox");
-  if (run.isCanceled) return infra("canceled", "infrastructure_canceled");
-  const log = readEvalLog(run.log, plan.markers);
-  if (log.applyFailed) {
-    return { status: "PATCH_APPLY_FAILED", report, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null, modelName };
+  const files = {
+    "prepare.sh": prepareScript({ baseCommit: plan.baseCommit, patchTargets: patchTargets(patch), resetFiles: plan.resetFiles, newFiles: plan.newFiles, repoDir: TESTBED }),
+    "test.sh": testScript({ evalCommands: plan.evalCommands, testCommand: plan.testCommand, testEnv: plan.env, repoDir: TESTBED }),
+    "model.patch": patch.endsWith("\n") ? patch : patch + "\n",
+    "test.patch": inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n",
+  };
+  if (ctx.signal.aborted) return infra("cancelled before the container started", "infrastructure_cancelled");
+  let c: EvalContainer;
+  try {
+    c = await openEvalContainer({ image, files, limits: resolveLimits(undefined), owner: ctx.options.run_id, env: engineEnv() });
+  } catch (err) {
+    return infra(`container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
   }
-  if (log.appliedWith === null) {
-    if (run.timedOut) return { status: "TIMEOUT", report, error: `patch application timed out after ${timeoutS} s`, failureMode: "timeout", applyStrategy: null, modelName };
-    return infra(`the eval script stopped before applying the patch (exit ${run.exitCode}): ${run.log.trim().slice(-300)}`, "infrastructure_sandbox");
-  }
-  report.patch_successfully_applied = true;
-  const applyStrategy = log.appliedWith;
-  if (log.testPatchFailed) return { ...infra("test_patch does not apply in the image", "infrastructure_test_patch"), report, applyStrategy };
-  if (!log.started) return { ...infra(`the eval script stopped before the tests (exit ${run.exitCode}): ${run.log.trim().slice(-300)}`, "infrastructure_test_run"), report, applyStrategy };
-  // As the official grading: without the end marker no test counts (the test run is the model's code).
-  const statuses = log.testOutput === null ? {} : plan.parse(log.testOutput);
-  report.tests_status = testsStatus(inst.FAIL_TO_PASS, inst.PASS_TO_PASS, statuses);
-  if (run.timedOut) return { status: "TIMEOUT", report, error: `tests timed out after ${timeoutS} s`, failureMode: "timeout", applyStrategy, modelName };
-  if (log.testOutput === null) {
-    return { status: "RESOLVED_NO", report, error: `the test run ended without its end marker (exit ${run.exitCode}): killed from inside`, failureMode: "model_test_run_killed", applyStrategy, modelName };
-  }
-  if (Object.keys(statuses).length === 0 && log.testExitCode !== 0) {
-    const tail = log.testOutput.trim().split("\n").slice(-3).join(" | ");
-    return { ...infra(`no test results (exit ${log.testExitCode}): ${tail}`, "infrastructure_test_run"), report, applyStrategy };
-  }
-  const resolution = resolutionStatus(report.tests_status);
-  report.resolved = resolution === "RESOLVED_FULL";
-  return { status: resolution, report, error: null, ...(report.resolved ? {} : { failureMode: "model_tests_failed" }), applyStrategy, modelName };
-}
+  try {
+    const prep = await c.exec(["/bin/bash", `${PATCH_DIR}/prepare.sh`], HARNESS_STEP_TIMEOUT_MS, ctx.signal);
+    await writeFileAtomic(join(artifacts, "apply.log"), prep.output);
+    if (prep.isCanceled || ctx.signal.aborted) return infra("cancelled while the patch was applied", "infrastructure_cancelled");
+    if (prep.spawnError) return infra(`cannot run the docker CLI: ${prep.spawnError}`, "infrastructure_sandbox");
+    if (prep.timedOut) return infra(`applying the patches took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${image}`, "infrastructure_sandbox");
+    if (prep.exitCode === PREPARE_EXIT.APPLY_FAILED) return refused();
+    if (prep.exitCode === PREPARE_EXIT.TEST_PATCH_FAILED) return infra(`E_TEST_PATCH: test_patch does not apply in ${image}: ${prep.output.trim().slice(-300)}`, "infrastructure_test_patch", "E_TEST_PATCH");
+    const strategy = appliedWith(prep.exitCode);
+    if (strategy === null) {
+      const what = prep.exitCode === PREPARE_EXIT.NO_TESTBED ? `no git repository at ${TESTBED}` : `the prepare step failed (exit ${prep.exitCode})`;
+      return infra(`${image} is not a SWE-bench test bed: ${what}: ${prep.output.trim().slice(-300)}`, "infrastructure_sandbox");
+    }
 
+    // Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest sections.
+    const scan = scanTestConfig(patch, testFilesOf(inst), inst.repo);
+    const touched = [...scan.flagged];
+    for (const path of scan.sectionCandidates) {
+      const before = await fileIn(c, path, plan.baseCommit, ctx.signal);
+      const after = await fileIn(c, path, null, ctx.signal);
+      if (pytestSectionsDiffer(path, before, after)) touched.push(path);
+    }
+    if (ctx.signal.aborted) return infra("cancelled before the tests ran", "infrastructure_cancelled");
+
+    // The test process: only the test command. It prints no marker and never sees the nonce,
+    // which gradeTestRun draws after it has ended.
+    const run = await c.exec(["/bin/bash", `${PATCH_DIR}/test.sh`], timeoutS * 1000, ctx.signal);
+    const { verdict, log } = gradeTestRun({
+      inst, patch, modelName: source.modelName, submitted: source.submitted, applyStrategy: strategy,
+      touchesTestConfig: touched, framework: plan.framework, rules: ruleSet(ctx.options.swebench_rules),
+      preamble: `${prep.output.trim()}\n+ ${plan.testCommand}`,
+      testOutput: run.output, exitCode: run.exitCode, timedOut: run.timedOut,
+      canceled: run.isCanceled || ctx.signal.aborted,
+      ...(run.spawnError ? { infraError: `cannot run the docker CLI: ${run.spawnError}` } : {}),
+      strictTests: ctx.options.strict_tests === true, timeoutSeconds: timeoutS,
+    });
+    await writeFileAtomic(join(artifacts, "test_output.txt"), log);
+    return verdict;
+  } finally {
+    await c.remove().catch(() => undefined);
+  }
+}

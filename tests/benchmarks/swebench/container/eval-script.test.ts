@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { imageFor, officialInstanceKey } from "../../../../src/benchmarks/swebench/container/image-name.js";
-import { evalScript, OFFICIAL_MARKERS, readEvalLog } from "../../../../src/benchmarks/swebench/container/eval-script.js";
+import { appliedWith, CONTAINER_APPLY_COMMANDS, prepareScript, PREPARE_EXIT, testScript } from "../../../../src/benchmarks/swebench/container/eval-script.js";
 
 describe("image names", () => {
   it("follow the official convention: lower-cased id, `__` as `_1776_`, swebench namespace, arch", () => {
@@ -16,35 +16,33 @@ describe("image names", () => {
   });
 });
 
-describe("eval script", () => {
-  const script = evalScript({
-    baseCommit: "abc123", testFiles: ["tests/test_x.py", "it's.py"], testCommand: "python3 -m pytest -rA tests/test_x.py",
-    testEnv: { PYTHONHASHSEED: "0" }, markers: OFFICIAL_MARKERS,
+describe("container scripts", () => {
+  const prepare = prepareScript({
+    baseCommit: "abc123", patchTargets: ["src/a.py", "it's.py"], resetFiles: ["tests/test_x.py"], newFiles: ["tests/test_new.py"],
   });
-  it("is valid bash that applies the model patch with the official fallbacks in order, then resets tests and applies test_patch", () => {
-    execFileSync("bash", ["-n"], { input: script });
-    const order = ["conda activate testbed", "git apply --verbose /a2a-eval/model.patch", "git apply --verbose --reject /a2a-eval/model.patch",
-      "patch --batch --fuzz=5 -p1 -i /a2a-eval/model.patch", "Patch Apply Failed", "git checkout 'abc123' -- 'tests/test_x.py' 'it'\\''s.py'",
-      "git apply --verbose /a2a-eval/test.patch", "export PYTHONHASHSEED='0'", ">>>>> Start Test Output", "python3 -m pytest", ">>>>> End Test Output"];
-    const at = order.map((s) => script.indexOf(s));
+  const test = testScript({ evalCommands: ["export LANG=en_US.UTF-8"], testCommand: "python3 -m pytest -rA tests/test_x.py", testEnv: { PYTHONHASHSEED: "0" } });
+  it("prepare is valid bash: the official fallbacks in order, the patch's files put back between them, then reset and test_patch", () => {
+    execFileSync("bash", ["-n"], { input: prepare });
+    const order = ["git apply --verbose /a2a-eval/model.patch", "git checkout -q HEAD -- 'src/a.py'", "git apply --verbose --reject /a2a-eval/model.patch",
+      "patch --batch --fuzz=5 -p1 -i /a2a-eval/model.patch", `exit ${PREPARE_EXIT.APPLY_FAILED}`, "git checkout -q 'abc123' -- 'tests/test_x.py'",
+      "rm -rf -- 'tests/test_new.py'", "git apply --verbose /a2a-eval/test.patch", 'exit "$exit_applied"'];
+    const at = order.map((x) => prepare.indexOf(x));
     expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(prepare).toContain("'it'\\''s.py'");
+  });
+  it("prepare reports by exit status only, which names the strategy", () => {
+    expect(prepare).not.toMatch(/>>>>>/);
+    expect(CONTAINER_APPLY_COMMANDS.map((_, i) => appliedWith(PREPARE_EXIT.APPLIED_BASE + i))).toEqual(["git_apply", "git_apply_reject", "patch_fuzz"]);
+    expect([null, 0, 1, PREPARE_EXIT.APPLY_FAILED, PREPARE_EXIT.TEST_PATCH_FAILED, PREPARE_EXIT.NO_TESTBED].map(appliedWith)).toEqual([null, null, null, null, null, null]);
+  });
+  it("the test script runs eval_commands, then the test command, and prints no marker", () => {
+    execFileSync("bash", ["-n"], { input: test });
+    expect(test).not.toMatch(/>>>>>|nonce/);
+    expect(test.indexOf("export LANG=en_US.UTF-8")).toBeLessThan(test.indexOf("python3 -m pytest"));
+    expect(test).toContain("export PYTHONHASHSEED='0'");
   });
   it("refuses an environment name that is not a variable", () => {
-    expect(() => evalScript({ baseCommit: "a", testFiles: [], testCommand: "true", testEnv: { "A;rm": "x" }, markers: OFFICIAL_MARKERS })).toThrow(/variable/);
-  });
-});
-
-describe("reading the eval log", () => {
-  const m = OFFICIAL_MARKERS;
-  it("takes the apply status only before the start marker, and the test region between the markers", () => {
-    const log = ["Checking patch a.py...", `${m.applied} git_apply_reject`, m.start, "PASSED t.py::a", `${m.applied} patch_fuzz`, m.applyFailed, m.end, `${m.exitCode} 1`].join("\n");
-    const r = readEvalLog(log, m);
-    expect(r).toMatchObject({ appliedWith: "git_apply_reject", applyFailed: false, started: true, testExitCode: 1 });
-    expect(r.testOutput).toBe(["PASSED t.py::a", `${m.applied} patch_fuzz`, m.applyFailed].join("\n"));
-  });
-  it("reports a run cut short: started, no region", () => {
-    expect(readEvalLog([`${m.applied} git_apply`, m.start, "PASSED t.py::a"].join("\n"), m)).toMatchObject({ started: true, testOutput: null, testExitCode: null });
-    expect(readEvalLog(m.applyFailed, m)).toMatchObject({ appliedWith: null, applyFailed: true, started: false });
+    expect(() => testScript({ evalCommands: [], testCommand: "true", testEnv: { "A;rm": "x" } })).toThrow(/variable/);
   });
 });

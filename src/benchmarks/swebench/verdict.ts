@@ -1,0 +1,114 @@
+/**
+ * From one finished test run to an instance's verdict, shared by the host
+ * path (definition.ts) and the per-instance-image path (container/evaluate.ts)
+ * so both grade alike: the harness draws the nonce only now, after the test
+ * process has ended, assembles the log (markers.ts), grades it as the
+ * official harness does (grading.ts under the chosen rules), and maps the
+ * outcome to a status and failure mode. What the test process did (crash,
+ * kill itself, print fake markers, run out of time) is the model's; what our
+ * side did (sandbox/engine failure, cancellation) is an error, never a score.
+ */
+import type { SwebenchInstance } from "./instance.js";
+import type { Framework } from "./log-parsers.js";
+import type { RuleSet } from "./rules.js";
+import type { SwebenchStatus } from "./report.js";
+import { classifyInfra, instanceReport, type InstanceReport } from "./grading.js";
+import { assembleHarnessLog, newNonce } from "./markers.js";
+
+/** The outcome of one instance, before it becomes a result row. */
+export interface Verdict {
+  status: SwebenchStatus;
+  report: InstanceReport;
+  error: string | null;
+  /** Stable code of an infrastructure error (errors.ts), if any. */
+  errorCode?: string;
+  failureMode?: string;
+  applyStrategy?: string | null;
+  modelName: string;
+  /** A prediction exists for the instance (official `submitted`), even an empty one. */
+  submitted: boolean;
+  touchesTestConfig: string[];
+  strictVoided?: boolean;
+  logVoid?: string;
+  infraSignature?: { reason: string; environment: boolean };
+}
+
+/** What the harness knows once the test process has ended. */
+export interface TestRun {
+  inst: SwebenchInstance;
+  /** The applied model patch (non-empty). */
+  patch: string;
+  modelName: string;
+  submitted: boolean;
+  applyStrategy: string;
+  /** Paths of the patch that touch test configuration (test-config.ts). */
+  touchesTestConfig: string[];
+  framework: Framework;
+  rules: RuleSet;
+  /** Harness-side text before the tests (test_patch application, the command); never the test process's. */
+  preamble: string;
+  /** Everything the test process wrote, stdout and stderr merged. */
+  testOutput: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  /** Our side stopped the run (cancellation). */
+  canceled: boolean;
+  /** Our side failed running the tests (sandbox, engine): an error, not a score. */
+  infraError?: string;
+  /** `--strict-tests`: a patch touching test configuration is not resolved. */
+  strictTests: boolean;
+  /** The test time limit, s (for the message). */
+  timeoutSeconds: number;
+}
+
+/** The verdict and the assembled log (for `test_output.txt`). */
+export interface GradedRun {
+  verdict: Verdict;
+  log: string;
+}
+
+/** Grade one finished test run. Call only after the test process has ended: the nonce is drawn here. */
+export function gradeTestRun(run: TestRun): GradedRun {
+  const { inst } = run;
+  const nonce = newNonce();
+  const log = assembleHarnessLog({
+    nonce,
+    preamble: run.preamble,
+    testOutput: run.testOutput,
+    exitCode: run.exitCode,
+    timedOut: run.timedOut,
+    ...(run.infraError ? { errored: `sandbox: ${run.infraError}` } : {}),
+  });
+  const graded = instanceReport(
+    { instance_id: inst.instance_id, FAIL_TO_PASS: inst.FAIL_TO_PASS, PASS_TO_PASS: inst.PASS_TO_PASS, model_patch: run.patch, log, framework: run.framework },
+    { rules: run.rules, nonce },
+  );
+  const entry = graded.report[inst.instance_id]!;
+  const common = {
+    report: entry,
+    modelName: run.modelName,
+    submitted: run.submitted,
+    touchesTestConfig: run.touchesTestConfig,
+    applyStrategy: run.applyStrategy,
+    ...(graded.evaluation?.void ? { logVoid: graded.evaluation.void.kind } : {}),
+  };
+  const done = (verdict: Verdict): GradedRun => ({ verdict, log });
+  if (run.infraError) return done({ ...common, status: "ERROR", error: `sandbox: ${run.infraError}`, failureMode: "infrastructure_sandbox" });
+  // Our stop, not the patch's: the run was cancelled while the tests ran.
+  if (run.canceled) return done({ ...common, status: "ERROR", error: "cancelled while the tests ran", failureMode: "infrastructure_cancelled" });
+  if (run.timedOut) return done({ ...common, status: "TIMEOUT", error: `tests timed out after ${run.timeoutSeconds} s`, failureMode: "timeout" });
+  const signature = classifyInfra(log);
+  const withSig = signature ? { ...common, infraSignature: signature } : common;
+  if (graded.resolution === null) {
+    // The log is void (no test result, or an exit status the results contradict). The tools were
+    // checked before the patch, so this is the patch's doing: unresolved, as the official report says.
+    // No exit status at all: the test process was killed from inside (the model's code).
+    const killed = run.exitCode === null || run.exitCode >= 128;
+    return done({ ...withSig, status: "RESOLVED_NO", error: null, failureMode: killed ? "model_test_run_killed" : "model_no_test_results" });
+  }
+  if (run.strictTests && run.touchesTestConfig.length > 0) {
+    entry.resolved = false;
+    return done({ ...withSig, status: "RESOLVED_NO", error: null, failureMode: "model_touched_test_config", strictVoided: true });
+  }
+  return done({ ...withSig, status: graded.resolution, error: null, ...(entry.resolved ? {} : { failureMode: "model_tests_failed" }) });
+}
