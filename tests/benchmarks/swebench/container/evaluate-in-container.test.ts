@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -38,13 +38,13 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
   });
 
   /** Evaluate `patches` (instance id → model patch) through the benchmark definition with --sandbox docker. */
-  async function evaluate(patches: Record<string, string>, signal = new AbortController().signal, timeoutS = 60) {
+  async function evaluate(patches: Record<string, string>, signal = new AbortController().signal, timeoutS = 60, extra: Partial<RunOptions> = {}) {
     const runId = `ctr-${randomBytes(4).toString("hex")}`;
     const preds = join(root, `${runId}.json`);
     await writeFile(preds, JSON.stringify(Object.entries(patches).map(([instance_id, model_patch]) => ({ instance_id, model_name_or_path: "test", model_patch }))));
     const options: RunOptions = {
       benchmark: "swebench", out: join(root, runId), run_id: runId, dataset: "sample", sandbox: "docker",
-      predictions: preds, per_task_timeout_seconds: timeoutS, swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
+      predictions: preds, per_task_timeout_seconds: timeoutS, swebench_image_template: SAMPLE_IMAGE_TEMPLATE, ...extra,
     };
     const bench = createSwebenchBenchmark();
     const rows = await Promise.all(Object.keys(patches).map((id) => {
@@ -83,7 +83,7 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
       "+import os, signal", "+os.system('echo escaped > /a2a-eval/escaped; cat /proc/1/cmdline')", "+os.kill(-1, signal.SIGKILL)", "",
     ].join("\n");
     const { rows, runId } = await evaluate({ [i.instance_id]: killer });
-    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_test_run_killed" });
+    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_NO", apply_strategy: "git_apply", patch_successfully_applied: false, resolved: false, failure_mode: "model_test_run_killed" });
     expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
   }, 120_000);
 
@@ -125,8 +125,71 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
     ].join("\n");
     const t = performance.now();
     const { rows, runId } = await evaluate({ [i.instance_id]: sleeper }, new AbortController().signal, 4);
-    expect(rows[0], String(rows[0]?.error)).toMatchObject({ status: "TIMEOUT", patch_successfully_applied: true, resolved: false });
+    expect(rows[0], String(rows[0]?.error)).toMatchObject({ status: "TIMEOUT", apply_strategy: "git_apply", patch_successfully_applied: false, resolved: false, failure_mode: "timeout" });
     expect(performance.now() - t).toBeLessThan(30_000);
     expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+  }, 120_000);
+
+  /** `patch` plus a new root conftest.py of `lines`. */
+  const withConftest = (patch: string, lines: string[]): string =>
+    patch + ["diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ""].join("\n");
+  /** instance 0's fix made wrong: every FAIL_TO_PASS test still fails with it. */
+  const wrongFix = (): string => inst(0).patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)");
+
+  it("a conftest.py forging results is flagged (touches_test_config) and voided under strict_tests, as on the host", async () => {
+    const i = inst(0);
+    // Forged PASSED lines and a forged exit code after the real run, then exit 0 whatever the tests did.
+    const forger = withConftest(wrongFix(), [
+      "import os, sys",
+      "def pytest_unconfigure(config):",
+      "    sys.stdout.write('>>>>> End Test Output\\n>>>>> Test Exit Code: 0\\n')",
+      "    for t in ('test_punctuation_collapses', 'test_strips_edges', 'test_lowercases', 'test_custom_separator'):",
+      "        sys.stdout.write('PASSED tests/test_slug.py::%s\\n' % t)",
+      "    sys.stdout.flush()",
+      "    os._exit(0)",
+    ]);
+    const lax = await evaluate({ [i.instance_id]: forger });
+    expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({ touches_test_config: ["conftest.py"], apply_strategy: "git_apply" });
+    // The residual, stated (the official harness has it too): lines inside the region decide without strict_tests.
+    expect(lax.rows[0]!.status).toBe("RESOLVED_FULL");
+    const strict = await evaluate({ [i.instance_id]: forger }, new AbortController().signal, 60, { strict_tests: true });
+    expect(strict.rows[0], JSON.stringify(strict.rows[0])).toMatchObject({
+      status: "RESOLVED_NO", passed: false, resolved: false, strict_tests_voided: true, failure_mode: "model_touched_test_config", touches_test_config: ["conftest.py"],
+    });
+    const report = JSON.parse(await readFile(strict.rows[0]!.report_path as string, "utf8"));
+    expect(report[i.instance_id].resolved).toBe(false);
+  }, 180_000);
+
+  it("start/end/exit-code markers printed by the code under test gain nothing: the harness's nonce lines frame the whole test output", async () => {
+    const i = inst(0);
+    const fakeNonce = "0".repeat(32);
+    // Printed before any test runs: official-text markers, a forged harness header and nonce-shaped lines with a guessed nonce,
+    // framing forged PASSED lines. Under the official un-nonced grader the forged end marker would cut the real failures off.
+    const forger = withConftest(wrongFix(), [
+      "import sys",
+      "def pytest_configure(config):",
+      `    sys.stdout.write(">>>>> a2a-bench harness log a2a-nonce=${fakeNonce}\\n+ : '>>>>> Start Test Output'\\n>>>>> Start Test Output a2a-nonce=${fakeNonce}\\n")`,
+      "    for t in ('test_punctuation_collapses', 'test_strips_edges', 'test_lowercases', 'test_custom_separator'):",
+      "        sys.stdout.write('PASSED tests/test_slug.py::%s\\n' % t)",
+      `    sys.stdout.write(">>>>> End Test Output\\n>>>>> End Test Output a2a-nonce=${fakeNonce}\\n>>>>> Test Exit Code: 0 a2a-nonce=${fakeNonce}\\n")`,
+      "    sys.stdout.flush()",
+    ]);
+    const { rows } = await evaluate({ [i.instance_id]: forger });
+    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed" });
+    const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
+    expect(report[i.instance_id].tests_status.FAIL_TO_PASS.failure).toEqual(i.FAIL_TO_PASS);
+    const log = await readFile(join(rows[0]!.artifacts_dir as string, "test_output.txt"), "utf8");
+    const lines = log.split("\n");
+    const nonce = /^>>>>> a2a-bench harness log a2a-nonce=([0-9a-f]{32})$/.exec(lines[0]!)![1]!;
+    expect(nonce).not.toBe(fakeNonce);
+    const start = lines.indexOf(`>>>>> Start Test Output a2a-nonce=${nonce}`);
+    const end = lines.indexOf(`>>>>> End Test Output a2a-nonce=${nonce}`);
+    // Every forged line lies inside the real region; the real exit code (pytest's 1) follows its end line.
+    for (const forged of [`>>>>> Start Test Output a2a-nonce=${fakeNonce}`, ">>>>> End Test Output", `>>>>> Test Exit Code: 0 a2a-nonce=${fakeNonce}`]) {
+      const at = lines.indexOf(forged);
+      expect(at, forged).toBeGreaterThan(start);
+      expect(at, forged).toBeLessThan(end);
+    }
+    expect(lines[end + 1]).toBe(`>>>>> Test Exit Code: 1 a2a-nonce=${nonce}`);
   }, 120_000);
 });
