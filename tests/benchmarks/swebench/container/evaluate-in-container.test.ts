@@ -192,4 +192,14 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
     }
     expect(lines[end + 1]).toBe(`>>>>> Test Exit Code: 1 a2a-nonce=${nonce}`);
   }, 120_000);
+
+  it("the official fallbacks apply in order: a patch with stale context applies with patch --fuzz after both git attempts are undone", async () => {
+    const i = inst(0);
+    const stale = i.patch!.replace(/^ {5}"""Turn text.*$/m, '     """A docstring that is not in the file."""');
+    expect(stale).not.toBe(i.patch);
+    const { rows } = await evaluate({ [i.instance_id]: stale });
+    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_FULL", apply_strategy: "patch_fuzz", patch_successfully_applied: true, resolved: true });
+    const applyLog = await readFile(join(rows[0]!.artifacts_dir as string, "apply.log"), "utf8");
+    expect(applyLog).toMatch(/Rejected hunk|rej/i);
+  }, 120_000);
 });
