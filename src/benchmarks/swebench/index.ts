@@ -14,6 +14,8 @@ export { LOG_PARSERS, frameworkByName, type Framework, type StatusMap } from "./
 export { ruleSet, DEFAULT_RULES, RULES_VERSIONS, type RuleSet, type RulesVersion } from "./rules.js";
 // Harness-owned test logs (nonce markers):
 export { newNonce, harnessMarkers, assembleHarnessLog, harnessNonceOf, type HarnessLogParts } from "./markers.js";
+// From a finished test run to a verdict (host and container paths alike):
+export { gradeTestRun, type Verdict, type TestRun, type GradedRun } from "./verdict.js";
 // The official spec table and eval plan:
 export {
   OFFICIAL_SPECS, evalPlan, officialEvalScript, officialTestCommand, testDirectives, modifiedFiles, frameworkFor, versionSpecFor, testFilesOf,

@@ -2,16 +2,17 @@
  * The scripts run inside an instance's container, as separate `docker exec`s
  * so that only the test command is the test process:
  *
- * - {@link prepareScript} (harness side, before any of the model's code
- *   runs): in /testbed apply the model patch with the official fallbacks in
+ * - {@link applyScript} then {@link testPatchScript} (harness side, before
+ *   any of the model's code runs): in /testbed apply the model patch with the official fallbacks in
  *   order (`git apply --verbose`, `git apply --verbose --reject`,
  *   `patch --batch --fuzz=5 -p1 -i`; swebench/harness run_evaluation.py
  *   GIT_APPLY_CMDS), putting the patch's files back between attempts as the
  *   host path does, then reset the test files to base_commit, remove the
  *   files test_patch creates, and apply test_patch (the official order:
- *   model patch first, then eval.sh's reset + test_patch). Its outcome is its
- *   exit status ({@link PREPARE_EXIT}), never a line of output: file names in
- *   git's output come from the patch.
+ *   model patch first, then eval.sh's reset + test_patch). Two execs, so the
+ *   harness can read the patched config files in between, as the host path
+ *   does. Their outcome is their exit status ({@link PREPARE_EXIT}), never a
+ *   line of output: file names in git's output come from the patch.
  * - {@link testScript}: activate the environment as the official eval script
  *   does (conda `testbed` when the image has it), run eval_commands, then the
  *   test command, stderr merged into stdout. It prints no marker: the harness
@@ -33,7 +34,7 @@ export const CONTAINER_APPLY_COMMANDS: ReadonlyArray<readonly [ContainerApplyStr
   ["patch_fuzz", "patch --batch --fuzz=5 -p1 -i"],
 ];
 
-/** Exit statuses of the prepare script (anything else: the script itself failed, our error). */
+/** Exit statuses of the apply and test-patch scripts (anything else: the script itself failed, our error). */
 export const PREPARE_EXIT = {
   /** Applied with CONTAINER_APPLY_COMMANDS[status - 10]. */
   APPLIED_BASE: 10,
@@ -45,7 +46,7 @@ export const PREPARE_EXIT = {
   NO_TESTBED: 22,
 } as const;
 
-/** The strategy a prepare exit status names, or null. */
+/** The strategy an apply.sh exit status names, or null. */
 export function appliedWith(exitCode: number | null): ContainerApplyStrategy | null {
   if (exitCode === null) return null;
   return CONTAINER_APPLY_COMMANDS[exitCode - PREPARE_EXIT.APPLIED_BASE]?.[0] ?? null;
@@ -80,29 +81,43 @@ export function shellQuote(s: string): string {
 
 const ACTIVATE = "if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && conda activate testbed; fi";
 
-/** The prepare script (run with `bash PATCH_DIR/prepare.sh`). */
-export function prepareScript(input: PrepareScriptInput): string {
+function preamble(repoDir: string | undefined): string[] {
+  return [
+    "#!/bin/bash",
+    "set -uo pipefail",
+    "exec 2>&1",
+    `cd ${shellQuote(repoDir ?? "/testbed")} || exit ${PREPARE_EXIT.NO_TESTBED}`,
+    `git config --global --add safe.directory '*' 2>/dev/null || exit ${PREPARE_EXIT.NO_TESTBED}`,
+    `git rev-parse --verify -q HEAD >/dev/null || exit ${PREPARE_EXIT.NO_TESTBED}`,
+  ];
+}
+
+/** The apply script (`bash PATCH_DIR/apply.sh`): the model patch, official fallbacks in order. Exit: PREPARE_EXIT. */
+export function applyScript(input: Pick<PrepareScriptInput, "patchTargets" | "repoDir">): string {
   const q = shellQuote;
   const undo = input.patchTargets.map((p) =>
     `if git cat-file -e HEAD:${q(p)} 2>/dev/null; then git checkout -q HEAD -- ${q(p)}; else rm -rf -- ${q(p)}; fi; rm -f -- ${q(p + ".rej")} ${q(p + ".orig")}`);
   const tries = CONTAINER_APPLY_COMMANDS.map(([, cmd], i) =>
     `if [ -z "$exit_applied" ]; then if ${cmd} ${PATCH_DIR}/model.patch; then exit_applied=${PREPARE_EXIT.APPLIED_BASE + i}; else ${[":", ...undo].join("; ")}; fi; fi`);
-  const reset = input.resetFiles.length ? `git checkout -q ${q(input.baseCommit)} -- ${input.resetFiles.map(q).join(" ")} || exit ${PREPARE_EXIT.TEST_PATCH_FAILED}` : ":";
   return [
-    "#!/bin/bash",
-    "set -uo pipefail",
-    "exec 2>&1",
-    `cd ${q(input.repoDir ?? "/testbed")} || exit ${PREPARE_EXIT.NO_TESTBED}`,
-    `git config --global --add safe.directory '*' 2>/dev/null || exit ${PREPARE_EXIT.NO_TESTBED}`,
-    `git rev-parse --verify -q HEAD >/dev/null || exit ${PREPARE_EXIT.NO_TESTBED}`,
+    ...preamble(input.repoDir),
     'exit_applied=""',
     ...tries,
     `if [ -z "$exit_applied" ]; then exit ${PREPARE_EXIT.APPLY_FAILED}; fi`,
-    "echo '+ reset test files and apply test_patch'",
+    'exit "$exit_applied"',
+    "",
+  ].join("\n");
+}
+
+/** The test-patch script (`bash PATCH_DIR/test-patch.sh`): reset the test files, remove test_patch's new files, apply it. Exit 0 or PREPARE_EXIT. */
+export function testPatchScript(input: Omit<PrepareScriptInput, "patchTargets">): string {
+  const q = shellQuote;
+  const reset = input.resetFiles.length ? `git checkout -q ${q(input.baseCommit)} -- ${input.resetFiles.map(q).join(" ")} || exit ${PREPARE_EXIT.TEST_PATCH_FAILED}` : ":";
+  return [
+    ...preamble(input.repoDir),
     reset,
     ...input.newFiles.map((f) => `rm -rf -- ${q(f)}`),
     `git apply --verbose ${PATCH_DIR}/test.patch || exit ${PREPARE_EXIT.TEST_PATCH_FAILED}`,
-    'exit "$exit_applied"',
     "",
   ].join("\n");
 }

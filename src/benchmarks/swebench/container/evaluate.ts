@@ -1,9 +1,9 @@
 /**
  * SWE-bench with `--sandbox docker`: one instance graded in its own image
  * (image-name.ts), in a fresh container (run-in-container.ts): the harness
- * applies the model patch with the official fallbacks and then resets the
- * test files and applies test_patch (prepare step, eval-script.ts), reads
- * what test configuration the patch touched, runs only the test command as
+ * applies the model patch with the official fallbacks, reads what test
+ * configuration it touched, then resets the test files and applies
+ * test_patch (eval-script.ts), runs only the test command as
  * the test process, and hands its raw output and exit status to the grading
  * shared with the host path (../verdict.ts): nonce drawn after the run,
  * harness-assembled log, official rules.
@@ -22,8 +22,8 @@ import { patchTargets, pytestSectionsDiffer, scanTestConfig } from "../test-conf
 import { ruleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
-import { appliedWith, PATCH_DIR, prepareScript, PREPARE_EXIT, shellQuote, testScript } from "./eval-script.js";
-import { openEvalContainer, type EvalContainer } from "./run-in-container.js";
+import { applyScript, appliedWith, PATCH_DIR, PREPARE_EXIT, shellQuote, testPatchScript, testScript } from "./eval-script.js";
+import { openEvalContainer, type EvalContainer, type StepOutcome } from "./run-in-container.js";
 
 /** Limit of a harness step in the container (patch application, file reads), ms: git on a large repository. */
 export const HARNESS_STEP_TIMEOUT_MS = 300_000;
@@ -91,7 +91,8 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
   const image = imageFor(inst.instance_id, { template: ctx.options.swebench_image_template, overrides: ctx.options.swebench_images });
   const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
   const files = {
-    "prepare.sh": prepareScript({ baseCommit: plan.baseCommit, patchTargets: patchTargets(patch), resetFiles: plan.resetFiles, newFiles: plan.newFiles, repoDir: TESTBED }),
+    "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED }),
+    "test-patch.sh": testPatchScript({ baseCommit: plan.baseCommit, resetFiles: plan.resetFiles, newFiles: plan.newFiles, repoDir: TESTBED }),
     "test.sh": testScript({ evalCommands: plan.evalCommands, testCommand: plan.testCommand, testEnv: plan.env, repoDir: TESTBED }),
     "model.patch": patch.endsWith("\n") ? patch : patch + "\n",
     "test.patch": inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n",
@@ -104,26 +105,37 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
     return infra(`container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
   }
   try {
-    const prep = await c.exec(["/bin/bash", `${PATCH_DIR}/prepare.sh`], HARNESS_STEP_TIMEOUT_MS, ctx.signal);
-    await writeFileAtomic(join(artifacts, "apply.log"), prep.output);
-    if (prep.isCanceled || ctx.signal.aborted) return infra("cancelled while the patch was applied", "infrastructure_cancelled");
-    if (prep.spawnError) return infra(`cannot run the docker CLI: ${prep.spawnError}`, "infrastructure_sandbox");
-    if (prep.timedOut) return infra(`applying the patches took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${image}`, "infrastructure_sandbox");
-    if (prep.exitCode === PREPARE_EXIT.APPLY_FAILED) return refused();
-    if (prep.exitCode === PREPARE_EXIT.TEST_PATCH_FAILED) return infra(`E_TEST_PATCH: test_patch does not apply in ${image}: ${prep.output.trim().slice(-300)}`, "infrastructure_test_patch", "E_TEST_PATCH");
-    const strategy = appliedWith(prep.exitCode);
-    if (strategy === null) {
-      const what = prep.exitCode === PREPARE_EXIT.NO_TESTBED ? `no git repository at ${TESTBED}` : `the prepare step failed (exit ${prep.exitCode})`;
-      return infra(`${image} is not a SWE-bench test bed: ${what}: ${prep.output.trim().slice(-300)}`, "infrastructure_sandbox");
-    }
+    /** A harness step's failure of our making, or null. */
+    const stepFailed = (step: StepOutcome, what: string): Verdict | null => {
+      if (step.isCanceled || ctx.signal.aborted) return infra(`cancelled while ${what}`, "infrastructure_cancelled");
+      if (step.spawnError) return infra(`cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
+      if (step.timedOut) return infra(`${what} took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${image}`, "infrastructure_sandbox");
+      if (step.exitCode === PREPARE_EXIT.NO_TESTBED) return infra(`${image} is not a SWE-bench test bed: no git repository at ${TESTBED}: ${step.output.trim().slice(-300)}`, "infrastructure_sandbox");
+      return null;
+    };
+    const apply = await c.exec(["/bin/bash", `${PATCH_DIR}/apply.sh`], HARNESS_STEP_TIMEOUT_MS, ctx.signal);
+    await writeFileAtomic(join(artifacts, "apply.log"), apply.output);
+    const applyFailed = stepFailed(apply, "the model patch was applied");
+    if (applyFailed) return applyFailed;
+    if (apply.exitCode === PREPARE_EXIT.APPLY_FAILED) return refused();
+    const strategy = appliedWith(apply.exitCode);
+    if (strategy === null) return infra(`the apply step failed in ${image} (exit ${apply.exitCode}): ${apply.output.trim().slice(-300)}`, "infrastructure_sandbox");
 
-    // Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest sections.
+    // Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest
+    // sections, read after the model patch and before test_patch (as on the host).
     const scan = scanTestConfig(patch, testFilesOf(inst), inst.repo);
     const touched = [...scan.flagged];
     for (const path of scan.sectionCandidates) {
       const before = await fileIn(c, path, plan.baseCommit, ctx.signal);
       const after = await fileIn(c, path, null, ctx.signal);
       if (pytestSectionsDiffer(path, before, after)) touched.push(path);
+    }
+
+    const prep = await c.exec(["/bin/bash", `${PATCH_DIR}/test-patch.sh`], HARNESS_STEP_TIMEOUT_MS, ctx.signal);
+    const prepFailed = stepFailed(prep, "test_patch was applied");
+    if (prepFailed) return { ...prepFailed, applyStrategy: strategy, touchesTestConfig: touched };
+    if (prep.exitCode !== 0) {
+      return { ...infra(`E_TEST_PATCH: test_patch does not apply in ${image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`, "infrastructure_test_patch", "E_TEST_PATCH"), applyStrategy: strategy, touchesTestConfig: touched };
     }
     if (ctx.signal.aborted) return infra("cancelled before the tests ran", "infrastructure_cancelled");
 
@@ -133,7 +145,7 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
     const { verdict, log } = gradeTestRun({
       inst, patch, modelName: source.modelName, submitted: source.submitted, applyStrategy: strategy,
       touchesTestConfig: touched, framework: plan.framework, rules: ruleSet(ctx.options.swebench_rules),
-      preamble: `${prep.output.trim()}\n+ ${plan.testCommand}`,
+      preamble: `+ git apply -v test.patch\n${prep.output.trim()}\n+ ${plan.testCommand}`,
       testOutput: run.output, exitCode: run.exitCode, timedOut: run.timedOut,
       canceled: run.isCanceled || ctx.signal.aborted,
       ...(run.spawnError ? { infraError: `cannot run the docker CLI: ${run.spawnError}` } : {}),

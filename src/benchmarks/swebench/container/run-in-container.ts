@@ -3,7 +3,7 @@
  * (no network, all capabilities dropped, cgroup caps from SandboxLimits),
  * copy the scripts and the patches in (`docker cp` of a host directory,
  * before start: never on a command line), start it tied to this process
- * (keepalive.ts), then run each step as its own `docker exec` (the prepare
+ * (keepalive.ts), then run each step as its own `docker exec` (the apply and test-patch
  * script, file reads, the test script), and remove it. Each step's output
  * and exit status are read by the harness on its own, so the test step's
  * output can never pass for a harness step's. Timeout and cancellation kill

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { imageFor, officialInstanceKey } from "../../../../src/benchmarks/swebench/container/image-name.js";
-import { appliedWith, CONTAINER_APPLY_COMMANDS, prepareScript, PREPARE_EXIT, testScript } from "../../../../src/benchmarks/swebench/container/eval-script.js";
+import { applyScript, appliedWith, CONTAINER_APPLY_COMMANDS, PREPARE_EXIT, testPatchScript, testScript } from "../../../../src/benchmarks/swebench/container/eval-script.js";
 
 describe("image names", () => {
   it("follow the official convention: lower-cased id, `__` as `_1776_`, swebench namespace, arch", () => {
@@ -17,22 +17,29 @@ describe("image names", () => {
 });
 
 describe("container scripts", () => {
-  const prepare = prepareScript({
-    baseCommit: "abc123", patchTargets: ["src/a.py", "it's.py"], resetFiles: ["tests/test_x.py"], newFiles: ["tests/test_new.py"],
-  });
+  const apply = applyScript({ patchTargets: ["src/a.py", "it's.py"] });
+  const testPatch = testPatchScript({ baseCommit: "abc123", resetFiles: ["tests/test_x.py"], newFiles: ["tests/test_new.py"] });
   const test = testScript({ evalCommands: ["export LANG=en_US.UTF-8"], testCommand: "python3 -m pytest -rA tests/test_x.py", testEnv: { PYTHONHASHSEED: "0" } });
-  it("prepare is valid bash: the official fallbacks in order, the patch's files put back between them, then reset and test_patch", () => {
-    execFileSync("bash", ["-n"], { input: prepare });
+  it("apply is valid bash: the official fallbacks in order, the patch's files put back between them", () => {
+    execFileSync("bash", ["-n"], { input: apply });
     const order = ["git apply --verbose /a2a-eval/model.patch", "git checkout -q HEAD -- 'src/a.py'", "git apply --verbose --reject /a2a-eval/model.patch",
-      "patch --batch --fuzz=5 -p1 -i /a2a-eval/model.patch", `exit ${PREPARE_EXIT.APPLY_FAILED}`, "git checkout -q 'abc123' -- 'tests/test_x.py'",
-      "rm -rf -- 'tests/test_new.py'", "git apply --verbose /a2a-eval/test.patch", 'exit "$exit_applied"'];
-    const at = order.map((x) => prepare.indexOf(x));
+      "patch --batch --fuzz=5 -p1 -i /a2a-eval/model.patch", `exit ${PREPARE_EXIT.APPLY_FAILED}`, 'exit "$exit_applied"'];
+    const at = order.map((x) => apply.indexOf(x));
     expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(prepare).toContain("'it'\\''s.py'");
+    expect(apply).toContain("'it'\\''s.py'");
+    expect(apply).not.toContain("test.patch");
   });
-  it("prepare reports by exit status only, which names the strategy", () => {
-    expect(prepare).not.toMatch(/>>>>>/);
+  it("test-patch is valid bash: reset to base_commit, new files removed, then test_patch", () => {
+    execFileSync("bash", ["-n"], { input: testPatch });
+    const order = ["git checkout -q 'abc123' -- 'tests/test_x.py'", "rm -rf -- 'tests/test_new.py'", "git apply --verbose /a2a-eval/test.patch"];
+    const at = order.map((x) => testPatch.indexOf(x));
+    expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(testPatch).not.toContain("model.patch");
+  });
+  it("the harness steps report by exit status only, which names the strategy", () => {
+    expect(apply + testPatch).not.toMatch(/>>>>>/);
     expect(CONTAINER_APPLY_COMMANDS.map((_, i) => appliedWith(PREPARE_EXIT.APPLIED_BASE + i))).toEqual(["git_apply", "git_apply_reject", "patch_fuzz"]);
     expect([null, 0, 1, PREPARE_EXIT.APPLY_FAILED, PREPARE_EXIT.TEST_PATCH_FAILED, PREPARE_EXIT.NO_TESTBED].map(appliedWith)).toEqual([null, null, null, null, null, null]);
   });

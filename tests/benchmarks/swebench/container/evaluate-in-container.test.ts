@@ -202,4 +202,14 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
     const applyLog = await readFile(join(rows[0]!.artifacts_dir as string, "apply.log"), "utf8");
     expect(applyLog).toMatch(/Rejected hunk|rej/i);
   }, 120_000);
+
+  it("setup.cfg counts as test configuration only when its pytest section changes (read back from the container)", async () => {
+    const i = inst(0);
+    const withCfg = (lines: string[]): string =>
+      i.patch! + ["diff --git a/setup.cfg b/setup.cfg", "new file mode 100644", "--- /dev/null", "+++ b/setup.cfg", `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ""].join("\n");
+    const { rows } = await evaluate({ [i.instance_id]: withCfg(["[tool:pytest]", "addopts = -p no:warnings"]) });
+    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_FULL", touches_test_config: ["setup.cfg"] });
+    const other = await evaluate({ [i.instance_id]: withCfg(["[metadata]", "name = textkit"]) });
+    expect(other.rows[0], JSON.stringify(other.rows[0])).toMatchObject({ status: "RESOLVED_FULL", touches_test_config: [] });
+  }, 120_000);
 });
