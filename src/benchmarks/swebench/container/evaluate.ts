@@ -13,7 +13,7 @@ import type { EvaluateContext } from "../../../runner/benchmark.js";
 import { writeFileAtomic } from "../../../util/atomic-write.js";
 import { errorMessage } from "../../../util/errors.js";
 import { resolveLimits } from "../../../sandbox/limits.js";
-import { engineEnv } from "../../../sandbox/docker/engine.js";
+import { engineEnv, probeEngine } from "../../../sandbox/docker/engine.js";
 import type { SwebenchInstance } from "../instance.js";
 import type { Framework } from "../log-parsers.js";
 import { evalPlan, modifiedFiles, testFilesOf, testSpecFor, versionSpecFor } from "../test-spec.js";
@@ -142,13 +142,20 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
     // The test process: only the test command. It prints no marker and never sees the nonce,
     // which gradeTestRun draws after it has ended.
     const run = await c.exec(["/bin/bash", `${PATCH_DIR}/test.sh`], timeoutS * 1000, ctx.signal);
+    // A failed run is the model's unless the engine itself went away under it (nothing inside a
+    // container can make the engine stop answering): asked only after a non-zero exit.
+    let engineGone: string | null = null;
+    if (run.exitCode !== 0 && !run.timedOut && !run.isCanceled && !run.spawnError) {
+      const probe = await probeEngine(engineEnv());
+      if (!probe.ok) engineGone = `the container engine stopped answering during the tests: ${probe.reason}`;
+    }
     const { verdict, log } = gradeTestRun({
       inst, patch, modelName: source.modelName, submitted: source.submitted, applyStrategy: strategy,
       touchesTestConfig: touched, framework: plan.framework, rules: ruleSet(ctx.options.swebench_rules),
       preamble: `+ git apply -v test.patch\n${prep.output.trim()}\n+ ${plan.testCommand}`,
       testOutput: run.output, exitCode: run.exitCode, timedOut: run.timedOut,
       canceled: run.isCanceled || ctx.signal.aborted,
-      ...(run.spawnError ? { infraError: `cannot run the docker CLI: ${run.spawnError}` } : {}),
+      ...(run.spawnError ? { infraError: `cannot run the docker CLI: ${run.spawnError}` } : engineGone ? { infraError: engineGone } : {}),
       strictTests: ctx.options.strict_tests === true, timeoutSeconds: timeoutS,
     });
     await writeFileAtomic(join(artifacts, "test_output.txt"), log);
