@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { StepOutcome } from "../../../../src/benchmarks/swebench/container/run-in-container.js";
+import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
+import type { RunOptions } from "../../../../src/runner/options.js";
+import type { Sandbox } from "../../../../src/sandbox/types.js";
+import { silentLogger } from "../../../../src/util/logger.js";
+
+// The container and the engine probe, scripted: the engine cannot be stopped under a test here (it is shared).
+const state = { engineUp: true, testStep: { output: "", exitCode: 137 } as Pick<StepOutcome, "output" | "exitCode"> };
+vi.mock("../../../../src/benchmarks/swebench/container/run-in-container.js", () => ({
+  openEvalContainer: async () => ({
+    exec: async (argv: readonly string[]): Promise<StepOutcome> => {
+      const step = argv[argv.length - 1]!;
+      const base = { timedOut: false, isCanceled: false, durationMs: 1 };
+      if (step.endsWith("/apply.sh")) return { ...base, output: "Applied patch x.py cleanly.\n", exitCode: 10 };
+      if (step.endsWith("/test-patch.sh")) return { ...base, output: "Applied patch t.py cleanly.\n", exitCode: 0 };
+      return { ...base, ...state.testStep };
+    },
+    remove: async () => {},
+  }),
+}));
+vi.mock("../../../../src/sandbox/docker/engine.js", async (orig) => ({
+  ...(await orig<typeof import("../../../../src/sandbox/docker/engine.js")>()),
+  probeEngine: async () => (state.engineUp ? { ok: true, version: "test" } : { ok: false, reason: "no container engine answers (test)" }),
+}));
+const { evaluateInContainer } = await import("../../../../src/benchmarks/swebench/container/evaluate.js");
+
+const inst: SwebenchInstance = {
+  instance_id: "o__r-1", repo: "o/r", base_commit: "abc", problem_statement: "",
+  test_patch: "diff --git a/t.py b/t.py\n--- a/t.py\n+++ b/t.py\n@@ -1 +1 @@\n-x\n+y\n",
+  FAIL_TO_PASS: ["t.py::f"], PASS_TO_PASS: [],
+};
+const unusedSandbox = {} as Sandbox;
+let root: string;
+
+describe("swebench container: who a failed test run is charged to", () => {
+  beforeAll(async () => { root = await mkdtemp(join(tmpdir(), "a2a-swe-gone-")); });
+  afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+  const run = () => {
+    const options: RunOptions = { benchmark: "swebench", out: root, run_id: "r", sandbox: "docker", per_task_timeout_seconds: 5 };
+    return evaluateInContainer(inst, "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n", { modelName: "m", submitted: true },
+      { options, sandbox: unusedSandbox, participant: null, logger: silentLogger(), signal: new AbortController().signal, workDir: root }, root);
+  };
+
+  it("killed with the engine still answering: the model's failure", async () => {
+    state.engineUp = true;
+    expect(await run()).toMatchObject({ status: "RESOLVED_NO", failureMode: "model_test_run_killed", error: null, applyStrategy: "git_apply" });
+  });
+  it("killed because the engine went away: an infrastructure error, never a score", async () => {
+    state.engineUp = false;
+    const v = await run();
+    expect(v).toMatchObject({ status: "ERROR", failureMode: "infrastructure_sandbox" });
+    expect(v.error).toMatch(/engine stopped answering/);
+  });
+  it("the engine is not asked after a passing run", async () => {
+    state.engineUp = false;
+    state.testStep = { output: "PASSED t.py::f\n", exitCode: 0 };
+    expect(await run()).toMatchObject({ status: "RESOLVED_FULL", error: null });
+  });
+});
