@@ -38,6 +38,10 @@ describe("row classification", () => {
     expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "boom" }), ctx)).toMatchObject({ status: "error", limit_breach: false, failure_mode: "model_runtime_error" });
     expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "MemoryError" }), ctx)).toMatchObject({ status: "error", limit_breach: true, failure_mode: "safety_memory_limit" });
     expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL" }), ctx)).toMatchObject({ limit_breach: true, failure_mode: "safety_memory_limit" });
+    // Under a requested pass proof a SIGKILL is the program's own (HumanEval's rule): judged by the proof, not a breach.
+    expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", stdoutTail: "5", proof: "missing" }), ctx)).toMatchObject({
+      status: "failed", limit_breach: false, failure_mode: "model_exit_before_end",
+    });
     expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", outputLimitExceeded: true, stdoutTail: "5" }), ctx)).toMatchObject({
       status: "passed", limit_breach: true, failure_mode: "safety_output_limit",
     });
