@@ -37,7 +37,7 @@ export function batchDriver(jobs: DriverJob[], concurrency: number, maxOutputByt
   const payload = Buffer.from(JSON.stringify(jobs)).toString("base64");
   const wrappers = Buffer.from(JSON.stringify({ python: PYTHON_PROOF_WRAPPER, node: NODE_PROOF_WRAPPER })).toString("base64");
   return String.raw`
-import base64, fcntl, json, os, subprocess, sys, tempfile, time, threading
+import base64, fcntl, json, os, shutil, subprocess, sys, tempfile, time, threading
 from concurrent.futures import ThreadPoolExecutor
 try:
     import ctypes
@@ -105,6 +105,8 @@ def run(i):
     res["stderr"] = err[-CAP:].decode("utf-8", "replace")
     res["durationMs"] = int((time.monotonic() - t0) * 1000)
     if pr is not None: res["proof"] = b"".join(proof)[:4096].decode("latin-1")
+    # The job's directory goes with it (a sandbox is reused for many batches).
+    shutil.rmtree(d, ignore_errors=True)
     return res
 with ThreadPoolExecutor(max_workers=${concurrency}) as ex:
     for r in ex.map(run, range(len(JOBS))):
