@@ -91,7 +91,7 @@ Serve the green (assessor) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint).
   --card-url URL   URL advertised in the agent card (default http://H:P/)
   --scenario DIR   directory holding green_agent_card.toml (default: the package's scenario_smi/)
   --max-body-bytes N  largest JSON-RPC request body; larger ones get HTTP 413 (default: env A2A_MAX_BODY_BYTES, else 1048576)
-  --allow-weak-isolation   let A2A requests run untrusted code below full isolation (bwrap/e2b); default: refused
+  --allow-weak-isolation   let A2A requests run untrusted code below full isolation (bwrap/e2b/docker); default: refused
   --allow-unauthenticated  listen beyond loopback without GREEN_AUTH_TOKEN; default: refused
 Environment: GREEN_AUTH_TOKEN (bearer auth on JSON-RPC; the card stays public), A2A_MAX_BODY_BYTES, GREEN_MAX_CONCURRENT_TASKS,
 GREEN_MAX_QUEUED_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS, GREEN_ALLOW_WEAK_ISOLATION, GREEN_ALLOW_UNAUTHENTICATED,

@@ -16,7 +16,7 @@ export const usage = `Usage: a2a-bench preflight [--scenario DIR] [--benchmark B
 
 Checks, in order, each printed as ✓ or ✗ (with what to do about a ✗):
 node version; dataset readable and parseable; sandbox available (runs print(6*7)) at full
-isolation (bwrap/e2b); the benchmark's tools (python3, bwrap; pytest and git for swebench;
+isolation (bwrap/e2b/docker); the benchmark's tools (python3, bwrap; pytest and git for swebench;
 root for RedCode's fixtures); E2B_API_KEY when --sandbox e2b; runner command resolvable
 (external smi-inhabit too); the participant's agent card (--agent); scenario ports free or
 agents healthy; then one smoke assessment.

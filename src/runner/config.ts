@@ -81,7 +81,7 @@ export function usageText(): string {
     "  --force              overwrite the finished run already in the output directory (else: --resume it)",
     "  --json               print only the results summary as one JSON object on stdout (no progress, no events)",
     "  --version            print the version",
-    "  --require-full-isolation  end the run with status error (exit 3) unless the sandbox isolates fully (bwrap/e2b);",
+    "  --require-full-isolation  end the run with status error (exit 3) unless the sandbox isolates fully (bwrap/e2b/docker);",
     "                       the green agent sets it for A2A requests",
   ];
   for (const key of CONFIG_KEYS) {

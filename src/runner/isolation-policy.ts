@@ -1,13 +1,15 @@
 /**
  * Which sandbox isolation levels count as full. Untrusted code that arrives
  * over A2A runs only at full isolation unless the operator opted in to less
- * (GREEN_ALLOW_WEAK_ISOLATION / `green --allow-weak-isolation`). A stronger
- * backend added later (e.g. a container one) joins this set.
+ * (GREEN_ALLOW_WEAK_ISOLATION / `green --allow-weak-isolation`).
  */
 import { InfrastructureError } from "./infrastructure-error.js";
 
-/** Levels where the participant's code cannot read or change the host: bubblewrap namespaces, an E2B microVM. */
-export const FULL_ISOLATION_LEVELS: ReadonlySet<string> = new Set(["bwrap", "e2b"]);
+/**
+ * Levels where the participant's code cannot read or change the host: bubblewrap namespaces, an E2B microVM,
+ * or a container of the docker backend (no network, no capabilities, read-only root, a uid per job).
+ */
+export const FULL_ISOLATION_LEVELS: ReadonlySet<string> = new Set(["bwrap", "e2b", "docker"]);
 
 export function isFullIsolation(level: string): boolean {
   return FULL_ISOLATION_LEVELS.has(level);
@@ -16,7 +18,7 @@ export function isFullIsolation(level: string): boolean {
 /** How to get full isolation back (printed with every refusal and warning). */
 export const WEAK_ISOLATION_FIX =
   "install bubblewrap (`apt-get install -y bubblewrap`) and allow unprivileged user namespaces " +
-  "(`sysctl kernel.unprivileged_userns_clone=1` where that sysctl exists), or use `sandbox: \"e2b\"`";
+  "(`sysctl kernel.unprivileged_userns_clone=1` where that sysctl exists), or use `sandbox: \"e2b\"` or `sandbox: \"docker\"`";
 
 /** The refusal of a run at `level` when full isolation is required. */
 export function weakIsolationError(level: string, optIn: string): InfrastructureError {
@@ -30,5 +32,5 @@ export function weakIsolationError(level: string, optIn: string): Infrastructure
 
 /** One line for a terminal when a run goes ahead at a weak level. */
 export function weakIsolationWarning(level: string): string {
-  return `WARNING: sandbox isolation is "${level}", not full (bwrap/e2b): untrusted code can read this machine's files. Fix: ${WEAK_ISOLATION_FIX}.`;
+  return `WARNING: sandbox isolation is "${level}", not full (bwrap/e2b/docker): untrusted code can read this machine's files. Fix: ${WEAK_ISOLATION_FIX}.`;
 }
