@@ -152,7 +152,7 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
       graded.resolution !== null && entry.tests_status
         ? `${graded.resolution} (FAIL_TO_PASS ${entry.tests_status.FAIL_TO_PASS.success.length}/${inst.FAIL_TO_PASS.length}, PASS_TO_PASS ${entry.tests_status.PASS_TO_PASS.success.length}/${inst.PASS_TO_PASS.length}, f2p rate ${groupRate(entry.tests_status.FAIL_TO_PASS).toFixed(2)})`
         : ev?.void
-          ? `not graded: log void (${ev.void.kind}${"marker" in ev.void ? `: ${ev.void.marker}` : ""}${"exitCode" in ev.void ? `: exit ${ev.void.exitCode}` : ""})`
+          ? `not graded: log void (${ev.void.kind}${"marker" in ev.void ? `: ${ev.void.marker}` : ""}${"exitCode" in ev.void ? `: exit ${ev.void.exitCode}` : ""}${"detail" in ev.void ? `: ${ev.void.detail}` : ""})`
           : "not graded: no patch";
     verdict += ` [parser ${framework}, rules ${args.rules}${ev?.harness ? ", harness log" : ""}${ev?.wholeLogFallback ? ", statuses from the whole log" : ""}]`;
   } catch (err) {

@@ -11,7 +11,9 @@
  * A harness-assembled log (markers.ts) is read in harness mode: only the
  * nonce-bearing lines structure it, and statuses come only from between its
  * start and end lines (no whole-log fallback: everything outside is the
- * harness's own text).
+ * harness's own text). Harness logs of pytest families must also agree
+ * with pytest's final summary line (pytest-summary.ts), a check the official
+ * harness does not make.
  */
 import {
   END_TEST_OUTPUT,
@@ -23,6 +25,7 @@ import {
 } from "./markers.js";
 import { LOG_PARSERS, type Framework, type StatusMap } from "./log-parsers.js";
 import { ruleSet, type RuleSet } from "./rules.js";
+import { PYTEST_FAMILIES, summaryInconsistency } from "./pytest-summary.js";
 
 export type ResolutionStatus = "RESOLVED_FULL" | "RESOLVED_PARTIAL" | "RESOLVED_NO";
 
@@ -43,7 +46,11 @@ export type VoidReason =
   | { kind: "voiding_marker"; marker: string }
   | { kind: "missing_markers" }
   | { kind: "no_suite_evidence" }
-  | { kind: "exit_code_mismatch"; exitCode: number };
+  | { kind: "exit_code_mismatch"; exitCode: number }
+  /** Harness logs only (beyond the official harness): status lines after pytest's final summary line. */
+  | { kind: "results_after_summary"; detail: string }
+  /** Harness logs only (beyond the official harness): more tests PASSED than pytest's final summary counts. */
+  | { kind: "summary_mismatch"; detail: string };
 
 export interface LogEvaluation {
   /** Parsed statuses (empty when voided). */
@@ -144,8 +151,13 @@ function evaluateHarnessLog(log: string, nonce: string, framework: Framework, ru
   if (errored !== undefined) return voided({ kind: "voiding_marker", marker: m.errored }, true, code);
   if (start < 0 || end < 0) return voided({ kind: "missing_markers" }, true, code);
   const region = lines.slice(start + 1, end).join("\n");
-  const statuses = LOG_PARSERS[framework](region, rules);
-  return finish(statuses, region, false, code, rules, region, true);
+  const parse = (text: string): StatusMap => LOG_PARSERS[framework](text, rules);
+  const statuses = parse(region);
+  const evaluation = finish(statuses, region, false, code, rules, region, true);
+  if (!evaluation.found || !PYTEST_FAMILIES.has(framework)) return evaluation;
+  // Beyond the official harness, after its own voids: pytest's final summary closes the run (pytest-summary.ts).
+  const inconsistent = summaryInconsistency(region, parse);
+  return inconsistent ? voided(inconsistent, true, code) : evaluation;
 }
 
 /** The status-map key for an expected id (5.0.x tolerates truncated parametrize ids). */

@@ -229,8 +229,9 @@ describe("swebench evaluate (sample set)", () => {
     const p = fixedParticipant(() => "```diff\n" + forger + "```");
     const lax = await evaluateAll(p, options(), [inst]);
     expect(lax[0]).toMatchObject({ touches_test_config: ["conftest.py"] });
-    // The residual, stated: without strict_tests the forged lines inside the region decide.
-    expect(lax[0]!.status).toBe("RESOLVED_FULL");
+    // The forged lines follow pytest's final summary line: the harness log is void (beyond the official harness,
+    // which reads them as passes).
+    expect(lax[0]).toMatchObject({ status: "RESOLVED_NO", log_void: "results_after_summary", failure_mode: "model_no_test_results" });
     const log = await readFile(join(lax[0]!.artifacts_dir as string, "test_output.txt"), "utf8");
     const nonce = /^>>>>> a2a-bench harness log a2a-nonce=([0-9a-f]{32})$/m.exec(log)![1]!;
     const lines = log.split("\n");
@@ -242,18 +243,20 @@ describe("swebench evaluate (sample set)", () => {
     expect(forgedEnd).toBeGreaterThan(start);
     expect(end).toBeGreaterThan(forgedEnd);
     const strict = await evaluateAll(p, options({ strict_tests: true }), [inst]);
-    expect(strict[0]).toMatchObject({ status: "RESOLVED_NO", passed: false, resolved: false, strict_tests_voided: true, failure_mode: "model_touched_test_config" });
+    // The void is found first (the log has no usable result), so the row says that rather than strict_tests.
+    expect(strict[0]).toMatchObject({ status: "RESOLVED_NO", passed: false, resolved: false, log_void: "results_after_summary", failure_mode: "model_no_test_results" });
     const report = JSON.parse(await readFile(strict[0]!.report_path as string, "utf8"));
     expect(report[inst.instance_id].resolved).toBe(false);
   });
 
-  it("without the exit-0 trick, 5.0.2's exit-code check voids a run whose forged PASSED lines hide the failures", async () => {
+  it("without the exit-0 trick, 5.0.2's exit-code check voids a run whose forged PASSED lines hide the failures (4.1.0: the summary check does)", async () => {
     const inst = ds.instances[0]!;
     const forger = await diffOver(inst, { "conftest.py": FORGER.replace("    os._exit(0)\n", "") });
     const rows = await evaluateAll(fixedParticipant(() => "```diff\n" + forger + "```"), options(), [inst]);
     expect(rows[0]).toMatchObject({ status: "RESOLVED_NO", log_void: "exit_code_mismatch", failure_mode: "model_no_test_results" });
     const v4 = await evaluateAll(fixedParticipant(() => "```diff\n" + forger + "```"), options({ swebench_rules: "4.1.0" }), [inst]);
-    expect(v4[0]).toMatchObject({ status: "RESOLVED_FULL", grading_rules: "4.1.0" });
+    // 4.1.0 has no exit-code check; the harness log's summary check (under every rules version) still voids it.
+    expect(v4[0]).toMatchObject({ status: "RESOLVED_NO", grading_rules: "4.1.0", log_void: "results_after_summary" });
   });
 
   it("writes the run report (official shape) and the run's predictions next to the results", async () => {
