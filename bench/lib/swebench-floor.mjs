@@ -18,7 +18,7 @@ const { createSwebenchBenchmark } = await imp("benchmarks/swebench/definition.js
 const { locateRepo } = await imp("benchmarks/swebench/repo-locator.js");
 const { addWorktree, removeWorktree } = await imp("benchmarks/swebench/worktree.js");
 const { applyPatch } = await imp("benchmarks/swebench/apply-patch.js");
-const { testSpecFor, testFilesOf } = await imp("benchmarks/swebench/test-spec.js");
+const { testSpecFor } = await imp("benchmarks/swebench/test-spec.js");
 const { createSandbox } = await imp("sandbox/index.js");
 const { probeIsolation } = await imp("sandbox/local/probe.js");
 const { silentLogger } = await imp("util/logger.js");
@@ -57,10 +57,10 @@ export async function measureFloor(ds, preds, tmp, { runs = 5 } = {}) {
       writeFileSync(join(scratch, "test.patch"), inst.test_patch);
       const r = await run("git", ["-C", wt, "apply", join(scratch, "test.patch")]);
       if (r.code !== 0) throw new Error(`floor: test_patch: ${r.stderr}`);
-      const spec = testSpecFor(inst.repo);
+      const spec = testSpecFor(inst);
       // Round-robin over the four commands, run by run, so load from other jobs hits each alike
       // and the pieces stay comparable (each is a prefix of the next).
-      const cmds = { tests: spec.command(testFilesOf(inst)), bash: "true", python: "python3 -c pass", importPytest: "python3 -c 'import pytest'" };
+      const cmds = { tests: spec.command, bash: "true", python: "python3 -c pass", importPytest: "python3 -c 'import pytest'" };
       const samples = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
       for (let i = 0; i < 1 + runs; i++) {
         for (const [k, code] of Object.entries(cmds)) {

@@ -106,6 +106,10 @@ export const command: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parseGreenArgs(argv);
     const envSettings = settingsFromEnv(io.env); // validate env settings at the entry
+    // The isolation probe (child processes) runs while the port is bound and the card loaded: start-up
+    // waits for the slower of the two, not for both. Requests that arrive meanwhile are held (serveApp).
+    const probing = probeLocalIsolation();
+    probing.catch(() => { /* surfaced where it is awaited */ });
     const allowWeakIsolation = args.allowWeakIsolation || envSettings.allowWeakIsolation;
     const allowUnauthenticated = args.allowUnauthenticated || envSettings.allowUnauthenticated;
     const logger = createLogger({ component: "green", destination: io.stdout });
@@ -115,11 +119,11 @@ export const command: CliCommand = {
       io.stderr.write(`${exposure.message}\n`);
       logger.warn(exposure.message);
     }
-    const isolation = await probeLocalIsolation();
-    const sentence = isolationSentence(isolation, allowWeakIsolation);
-    if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
     let green: ReturnType<typeof createGreenApp> | undefined;
     const served = await serveApp(args.host, args.port, async (port) => {
+      const isolation = await probing;
+      const sentence = isolationSentence(isolation, allowWeakIsolation);
+      if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
       const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
         host: args.host,
         port,
