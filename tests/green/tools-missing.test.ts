@@ -19,6 +19,7 @@ import { createPurpleApp } from "../../src/purple/app.js";
 import { createGoldSolver } from "../../src/purple/solvers/gold.js";
 import { cliEntry, packageRoot } from "../../src/util/package-root.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
+import { TMPFS_TOPS } from "../../src/sandbox/local/launch-command.js";
 import { requestOf, startGreen, type StartedGreen } from "./helpers.js";
 
 let scratch: string;
@@ -27,10 +28,13 @@ let purple: Awaited<ReturnType<typeof serveOnLoopback>>;
 let green: StartedGreen;
 beforeAll(async () => {
   if (!existsSync(cliEntry)) throw new Error("dist/cli.js missing: run `npm run build` first");
-  // Under the package (git-ignored .cache/), not /tmp: the sandbox mounts its own /tmp, so an interpreter
-  // there would be invisible inside it (see tests/benchmarks/swebench/sandboxed.test.ts).
-  await mkdir(join(packageRoot, ".cache"), { recursive: true });
-  scratch = await mkdtemp(join(packageRoot, ".cache", "tools-missing-"));
+  // Not below the sandbox's own tmpfs mounts (/tmp, /root, ...): an interpreter there would be invisible inside
+  // it and the sandbox's PATH would fall through to the system python3 (which has pytest). The package's
+  // git-ignored .cache/ unless the checkout itself lies below one of them (a clone in /tmp), then /var/lib.
+  const base = [join(packageRoot, ".cache"), "/var/lib"].find((d) => !TMPFS_TOPS.some((t) => d === t || d.startsWith(t + "/")));
+  if (!base) throw new Error("no directory outside the sandbox's tmpfs mounts for the stand-in interpreter");
+  await mkdir(base, { recursive: true });
+  scratch = await mkdtemp(join(base, "a2a-bench-tools-missing-"));
   await chmod(scratch, 0o755);
   const venv = join(scratch, "venv");
   // --copies: the environment's own interpreter, not a symlink back to one that has pytest.

@@ -48,7 +48,7 @@ export interface LaunchCommand {
 }
 
 /** The sandbox's own tmpfs mounts: bind targets below them need their parents created. */
-const TMPFS_TOPS = ["/tmp", "/var/tmp", "/dev/shm", "/root"];
+export const TMPFS_TOPS = ["/tmp", "/var/tmp", "/dev/shm", "/root"];
 
 /** Host files no sandboxed program may read, even as namespace-root. */
 export const MASKED_FILES = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-"];

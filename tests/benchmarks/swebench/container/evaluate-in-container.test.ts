@@ -136,7 +136,7 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
   /** instance 0's fix made wrong: every FAIL_TO_PASS test still fails with it. */
   const wrongFix = (): string => inst(0).patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)");
 
-  it("a conftest.py forging results is flagged (touches_test_config) and voided under strict_tests, as on the host", async () => {
+  it("a conftest.py forging results after pytest's summary is flagged (touches_test_config) and its log voided, as on the host", async () => {
     const i = inst(0);
     // Forged PASSED lines and a forged exit code after the real run, then exit 0 whatever the tests did.
     const forger = withConftest(wrongFix(), [
@@ -150,11 +150,13 @@ describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.sk
     ]);
     const lax = await evaluate({ [i.instance_id]: forger });
     expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({ touches_test_config: ["conftest.py"], apply_strategy: "git_apply" });
-    // The residual, stated (the official harness has it too): lines inside the region decide without strict_tests.
-    expect(lax.rows[0]!.status).toBe("RESOLVED_FULL");
+    // The forged lines follow pytest's final summary line: the harness log is void, in the container as on the
+    // host (beyond the official harness, which reads them as passes).
+    expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({ status: "RESOLVED_NO", log_void: "results_after_summary", failure_mode: "model_no_test_results" });
     const strict = await evaluate({ [i.instance_id]: forger }, new AbortController().signal, 60, { strict_tests: true });
+    // The void is found first (the log has no usable result), so the row says that rather than strict_tests.
     expect(strict.rows[0], JSON.stringify(strict.rows[0])).toMatchObject({
-      status: "RESOLVED_NO", passed: false, resolved: false, strict_tests_voided: true, failure_mode: "model_touched_test_config", touches_test_config: ["conftest.py"],
+      status: "RESOLVED_NO", passed: false, resolved: false, log_void: "results_after_summary", touches_test_config: ["conftest.py"],
     });
     const report = JSON.parse(await readFile(strict.rows[0]!.report_path as string, "utf8"));
     expect(report[i.instance_id].resolved).toBe(false);
