@@ -45,6 +45,16 @@ try:
 except Exception:
     pass
 JOBS = json.loads(base64.b64decode("${payload}"))
+# fds 3 and 4 stay taken (by /dev/null) for the driver's whole life: subprocess marks pass_fds (3, 4)
+# inheritable in the child before preexec_fn moves the job's pipes there, and fails with EBADF when a
+# slot happens to be free at that moment (another thread just closed a pipe that had that number).
+_held = []
+while True:
+    _fd = os.open(os.devnull, os.O_RDONLY)
+    if _fd > 4:
+        os.close(_fd)
+        break
+    _held.append(_fd)
 WRAP = json.loads(base64.b64decode("${wrappers}"))
 CAP = ${maxOutputBytes}
 INTERP = {"python": [sys.executable, "-c"], "bash": ["bash", "-c"], "node": ["node", "-e"]}
