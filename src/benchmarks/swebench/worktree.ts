@@ -2,19 +2,52 @@
  * Git worktrees of a repository: created at a commit, reset to another one
  * for reuse, removed. Worktrees (not clones) share the object store, so they
  * are cheap and need no network. Adding/removing worktrees of one repository
- * is serialised in-process because both update the repository's
- * `worktrees/` administrative files.
+ * is serialised, in-process and across processes (two runs on the same
+ * repositories, e.g. two assessments of the embedded set at once), because
+ * both update the repository's `worktrees/` administrative files and
+ * `git worktree add` fails on another worktree's half-written ones.
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { gitOk, git, gitIn, gitInOk, type Tree } from "./git.js";
 
 const repoLocks = new Map<string, Promise<unknown>>();
 
-/** Run `fn` after every earlier call for the same repository has finished. */
+/** A cross-process lock older than this is taken to belong to a process that died holding it (ms). */
+export const STALE_LOCK_MS = 30_000;
+/** How long to wait for another process's worktree operation before giving up (ms). */
+export const LOCK_WAIT_MS = 120_000;
+
+/** Hold `<git dir>/a2a-bench-worktrees.lock` (an atomic mkdir) around `fn`. */
+async function withProcessLock<T>(repoDir: string, fn: () => Promise<T>): Promise<T> {
+  const gitDir = existsSync(join(repoDir, ".git")) ? join(repoDir, ".git") : repoDir;
+  const lock = join(gitDir, "a2a-bench-worktrees.lock");
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const age = await stat(lock).then((st) => Date.now() - st.mtimeMs, () => 0);
+      if (age > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock}: held by another process for over ${LOCK_WAIT_MS / 1000} s`);
+      else await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+/** Run `fn` after every earlier call for the same repository has finished, in this process and in others. */
 function withRepoLock<T>(repoDir: string, fn: () => Promise<T>): Promise<T> {
+  const locked = (): Promise<T> => withProcessLock(repoDir, fn);
   const prev = repoLocks.get(repoDir) ?? Promise.resolve();
-  const next = prev.then(fn, fn);
+  const next = prev.then(locked, locked);
   repoLocks.set(repoDir, next.catch(() => undefined));
   return next;
 }
