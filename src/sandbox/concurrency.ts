@@ -15,3 +15,28 @@ export class Limiter {
     }
   }
 }
+
+/**
+ * One sandbox job under `limiter`, cancellable by the caller's `signal` and by the backend's close():
+ * the job gets its own AbortController, registered in `running` while it is queued or runs. A job
+ * aborted before its turn comes does not start (`canceled()` is returned instead).
+ */
+export async function runCancellable<T>(
+  limiter: Limiter,
+  running: Set<AbortController>,
+  signal: AbortSignal | undefined,
+  canceled: () => T,
+  job: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const ac = new AbortController();
+  const onAbort = (): void => ac.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) ac.abort();
+  running.add(ac);
+  try {
+    return await limiter.run(() => (ac.signal.aborted ? Promise.resolve(canceled()) : job(ac.signal)));
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    running.delete(ac);
+  }
+}

@@ -22,7 +22,7 @@ import { availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
-import { Limiter } from "../concurrency.js";
+import { Limiter, runCancellable } from "../concurrency.js";
 import { OutputTail } from "../local/output-tail.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { TMPFS_BYTES } from "../limits.js";
@@ -121,17 +121,7 @@ export class DockerSandbox implements Sandbox {
 
   async exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "exec() after close()");
-    const ac = new AbortController();
-    const onAbort = (): void => ac.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted) ac.abort();
-    this.running.add(ac);
-    try {
-      return await this.limiter.run(() => (ac.signal.aborted ? Promise.resolve(emptyOutcome({ isCanceled: true })) : this.execOne(req, ac.signal)));
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-      this.running.delete(ac);
-    }
+    return runCancellable(this.limiter, this.running, signal, () => emptyOutcome({ isCanceled: true }), (s) => this.execOne(req, s));
   }
 
   execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {

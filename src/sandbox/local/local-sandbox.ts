@@ -10,7 +10,7 @@ import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
 import { TMPFS_BYTES } from "../limits.js";
-import { Limiter } from "../concurrency.js";
+import { Limiter, runCancellable } from "../concurrency.js";
 import { SANDBOX_UID, type IsolationProbe, type LocalIsolation } from "./probe.js";
 import { baseEnv, buildLaunchCommand, type LaunchCommand, type MountSpec } from "./launch-command.js";
 import { emptyOutcome, runProcess } from "./run-process.js";
@@ -103,20 +103,9 @@ export class LocalSandbox implements Sandbox {
 
   async exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "exec() after close()");
-    const ac = new AbortController();
-    const onAbort = (): void => ac.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted) ac.abort();
-    this.running.add(ac);
-    try {
-      return await this.limiter.run(() => {
-        if (ac.signal.aborted) return Promise.resolve(emptyOutcome({ isCanceled: true }));
-        return this.usesForkServer(req) ? this.execForked(req, ac.signal) : this.execAlone(req, ac.signal);
-      });
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-      this.running.delete(ac);
-    }
+    return runCancellable(this.limiter, this.running, signal, () => emptyOutcome({ isCanceled: true }), (s) =>
+      this.usesForkServer(req) ? this.execForked(req, s) : this.execAlone(req, s),
+    );
   }
 
   warmUp(): void {
