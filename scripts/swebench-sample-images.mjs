@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 const { ensureSampleDataset } = await import(join(dist, "benchmarks/swebench/sample-dataset.js"));
-const { buildSampleImages, SAMPLE_IMAGE_TEMPLATE } = await import(join(dist, "benchmarks/swebench/container/sample-images.js"));
+const { buildSampleImages, SAMPLE_IMAGE_TEMPLATE } = await import(
+  join(dist, "benchmarks/swebench/container/sample-images.js")
+);
 const { engineEnv, probeEngine } = await import(join(dist, "sandbox/docker/engine.js"));
 
 const env = engineEnv();

@@ -25,7 +25,11 @@ async function topHelp(): Promise<string> {
     const cmd = await load();
     lines.push(`  ${name.padEnd(16)} ${cmd.summary}`);
   }
-  lines.push("", "Options: --help, --version (also after any command).", "Run `a2a-bench <command> --help` for a command's options.");
+  lines.push(
+    "",
+    "Options: --help, --version (also after any command).",
+    "Run `a2a-bench <command> --help` for a command's options.",
+  );
   return lines.join("\n") + "\n";
 }
 
@@ -43,7 +47,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!load) {
     const known = Object.keys(COMMANDS);
     const what = sub.startsWith("-") ? "option" : "command";
-    io.stderr.write(`a2a-bench: unknown ${what} "${sub}"${didYouMean(sub, sub.startsWith("-") ? ["--help", "--version"] : known)} (commands: ${known.join(", ")})\n`);
+    io.stderr.write(
+      `a2a-bench: unknown ${what} "${sub}"${didYouMean(sub, sub.startsWith("-") ? ["--help", "--version"] : known)} (commands: ${known.join(", ")})\n`,
+    );
     return 2;
   }
   const cmd = await load();

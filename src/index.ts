@@ -27,7 +27,12 @@ export {
 export { getBenchmark, knownBenchmarks } from "./benchmarks/index.js";
 export { parseRunArgs, resolveRunOptions, readConfigFile } from "./runner/config.js";
 export { createA2AParticipant, ParticipantError } from "./runner/a2a-participant.js";
-export { InfrastructureError, toolsMissing, isInfrastructureFailureMode, type InfrastructureCode } from "./runner/infrastructure-error.js";
+export {
+  InfrastructureError,
+  toolsMissing,
+  isInfrastructureFailureMode,
+  type InfrastructureCode,
+} from "./runner/infrastructure-error.js";
 export { judgeRun, DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, type RunVerdict } from "./runner/run-verdict.js";
 export { agentCardUrl } from "./a2a/agent-card-url.js";
 export { extractCode, type ExtractedCode } from "./runner/extract-code.js";
@@ -36,6 +41,12 @@ export { fnv1a32 } from "./runner/fnv1a.js";
 export { computeChecksum, readCheckpoint, writeCheckpoint, CheckpointError } from "./runner/checkpoint.js";
 export { passAtK, passAtKOverTasks } from "./benchmarks/humaneval/pass-at-k.js";
 export { createHumanEvalBenchmark } from "./benchmarks/humaneval/benchmark.js";
-export type { BenchmarkDefinition, BenchmarkItem, ItemResult, EvaluateContext, DatasetInfo } from "./runner/benchmark.js";
+export type {
+  BenchmarkDefinition,
+  BenchmarkItem,
+  ItemResult,
+  EvaluateContext,
+  DatasetInfo,
+} from "./runner/benchmark.js";
 export type { RunOptions, AssessmentConfig } from "./runner/options.js";
 export type { Participant, ParticipantRequest, ParticipantReply } from "./runner/participant.js";

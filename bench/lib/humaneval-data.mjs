@@ -21,6 +21,10 @@ export async function goldRequests() {
   const ds = await loadHumanEval("humaneval-full", process.env);
   return {
     problems: ds.problems,
-    requests: ds.problems.map((p) => ({ language: "python", code: buildProgram(p, p.canonical_solution), timeoutMs: 3000 })),
+    requests: ds.problems.map((p) => ({
+      language: "python",
+      code: buildProgram(p, p.canonical_solution),
+      timeoutMs: 3000,
+    })),
   };
 }

@@ -8,7 +8,13 @@ let seq = 0;
 
 /** A v0.3 user message with one text part. */
 export function userMessage(text, extra = {}) {
-  return { kind: "message", role: "user", messageId: `bench-${process.pid}-${++seq}`, parts: [{ kind: "text", text }], ...extra };
+  return {
+    kind: "message",
+    role: "user",
+    messageId: `bench-${process.pid}-${++seq}`,
+    parts: [{ kind: "text", text }],
+    ...extra,
+  };
 }
 
 /** POST one JSON-RPC call; resolves the parsed body. */
@@ -42,7 +48,11 @@ export async function stream(url, params, onEvent, signal) {
     while ((i = buf.indexOf("\n\n")) >= 0) {
       const block = buf.slice(0, i);
       buf = buf.slice(i + 2);
-      const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).join("\n");
+      const data = block
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+        .join("\n");
       if (!data) continue;
       const at = performance.timeOrigin + performance.now();
       const msg = JSON.parse(data);

@@ -27,7 +27,9 @@ export function start(file, args, opts = {}) {
   started.add(child);
   child.once("exit", () => started.delete(child));
   child.stderrText = "";
-  child.stderr?.setEncoding("utf8").on("data", (s) => { if (child.stderrText.length < 4000) child.stderrText += s; });
+  child.stderr?.setEncoding("utf8").on("data", (s) => {
+    if (child.stderrText.length < 4000) child.stderrText += s;
+  });
   return child;
 }
 
@@ -35,15 +37,31 @@ export function start(file, args, opts = {}) {
 export async function stop(child, signal = "SIGTERM", graceMs = 3000) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((r) => child.once("exit", r));
-  try { process.kill(-child.pid, signal); } catch { /* gone */ }
-  const t = setTimeout(() => { try { process.kill(-child.pid, "SIGKILL"); } catch { /* gone */ } }, graceMs);
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* gone */
+  }
+  const t = setTimeout(() => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }, graceMs);
   await gone;
   clearTimeout(t);
 }
 
 /** Kill every child this module started (bench exit path). */
 export function killAll() {
-  for (const c of started) { try { process.kill(-c.pid, "SIGKILL"); } catch { /* gone */ } }
+  for (const c of started) {
+    try {
+      process.kill(-c.pid, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -81,8 +99,12 @@ export function run(file, args, opts = {}) {
     const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], ...opts });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (s) => { stdout += s; });
-    child.stderr.setEncoding("utf8").on("data", (s) => { stderr += s; });
+    child.stdout.setEncoding("utf8").on("data", (s) => {
+      stdout += s;
+    });
+    child.stderr.setEncoding("utf8").on("data", (s) => {
+      stderr += s;
+    });
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, ms: performance.now() - t0, stdout, stderr }));
   });
@@ -101,11 +123,19 @@ export function rssMiB(pid) {
 /** Whether any live (non-zombie) process is in process group `pgid` (scans /proc). */
 export function groupAlive(pgid) {
   let names;
-  try { names = readdirSync("/proc"); } catch { return false; }
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return false;
+  }
   for (const n of names) {
     if (n.charCodeAt(0) < 48 || n.charCodeAt(0) > 57) continue;
     let stat;
-    try { stat = readFileSync(`/proc/${n}/stat`, "utf8"); } catch { continue; }
+    try {
+      stat = readFileSync(`/proc/${n}/stat`, "utf8");
+    } catch {
+      continue;
+    }
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     if (f[0] !== "Z" && Number(f[2]) === pgid) return true;
   }

@@ -35,7 +35,8 @@ export async function measureReported(fn, { warmup = 1, runs = 5 } = {}) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
     const v = await fn(i);
-    if (typeof v !== "number" || !Number.isFinite(v)) throw new Error(`measureReported: sample ${i} is not a number (${v})`);
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw new Error(`measureReported: sample ${i} is not a number (${v})`);
     samples.push(v);
   }
   return summary(samples);

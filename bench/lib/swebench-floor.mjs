@@ -33,16 +33,36 @@ export async function measureFloor(ds, preds, tmp, { runs = 5 } = {}) {
   try {
     // The runner's own per-instance evaluation (worktree, both patches, sandboxed tests, grading, artifacts, removal).
     const bench = createSwebenchBenchmark();
-    const options = { benchmark: "swebench", out: join(tmp, "floor-out"), run_id: "floor", dataset: "sample", predictions: preds, per_task_timeout_seconds: 60 };
+    const options = {
+      benchmark: "swebench",
+      out: join(tmp, "floor-out"),
+      run_id: "floor",
+      dataset: "sample",
+      predictions: preds,
+      per_task_timeout_seconds: 60,
+    };
     let n = 0;
-    out.evaluate = await measureReported(async () => {
-      const inst = ds.instances[n++ % ds.instances.length];
-      const t0 = performance.now();
-      const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options, sandbox, participant: null, logger: silentLogger(), signal: new AbortController().signal, workDir: join(tmp, "floor-work") });
-      const ms = performance.now() - t0;
-      if (row.status !== "RESOLVED_FULL") throw new Error(`floor: ${inst.instance_id} ${row.status} ${row.error}`);
-      return ms;
-    }, { warmup: 1, runs: runs * ds.instances.length });
+    out.evaluate = await measureReported(
+      async () => {
+        const inst = ds.instances[n++ % ds.instances.length];
+        const t0 = performance.now();
+        const row = await bench.evaluate(
+          { id: inst.instance_id, instance: inst },
+          {
+            options,
+            sandbox,
+            participant: null,
+            logger: silentLogger(),
+            signal: new AbortController().signal,
+            workDir: join(tmp, "floor-work"),
+          },
+        );
+        const ms = performance.now() - t0;
+        if (row.status !== "RESOLVED_FULL") throw new Error(`floor: ${inst.instance_id} ${row.status} ${row.error}`);
+        return ms;
+      },
+      { warmup: 1, runs: runs * ds.instances.length },
+    );
     await bench.endRun({ options, logger: silentLogger(), workDir: join(tmp, "floor-work") });
 
     // The sandboxed test run alone, on a worktree already patched (gold + test_patch).
@@ -60,12 +80,23 @@ export async function measureFloor(ds, preds, tmp, { runs = 5 } = {}) {
       const spec = testSpecFor(inst);
       // Round-robin over the four commands, run by run, so load from other jobs hits each alike
       // and the pieces stay comparable (each is a prefix of the next).
-      const cmds = { tests: spec.command, bash: "true", python: "python3 -c pass", importPytest: "python3 -c 'import pytest'" };
+      const cmds = {
+        tests: spec.command,
+        bash: "true",
+        python: "python3 -c pass",
+        importPytest: "python3 -c 'import pytest'",
+      };
       const samples = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
       for (let i = 0; i < 1 + runs; i++) {
         for (const [k, code] of Object.entries(cmds)) {
           const t0 = performance.now();
-          const o = await sandbox.exec({ language: "bash", code, timeoutMs: 60_000, workDir: wt, env: { ...spec.env } });
+          const o = await sandbox.exec({
+            language: "bash",
+            code,
+            timeoutMs: 60_000,
+            workDir: wt,
+            env: { ...spec.env },
+          });
           if (o.exitCode !== 0) throw new Error(`floor: ${code}: exit ${o.exitCode} ${o.stderrTail.slice(-300)}`);
           if (i > 0) samples[k].push(performance.now() - t0);
         }

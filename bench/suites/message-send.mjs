@@ -14,27 +14,42 @@ async function load(url, clients, total) {
   const lat = [];
   let sent = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (sent < total) {
-      sent++;
-      const s = performance.now();
-      const r = await call(url, "message/send", { message: userMessage("ping") });
-      if (!r.result) throw new Error(`no result: ${JSON.stringify(r).slice(0, 200)}`);
-      lat.push(performance.now() - s);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (sent < total) {
+        sent++;
+        const s = performance.now();
+        const r = await call(url, "message/send", { message: userMessage("ping") });
+        if (!r.result) throw new Error(`no result: ${JSON.stringify(r).slice(0, 200)}`);
+        lat.push(performance.now() - s);
+      }
+    }),
+  );
   const wall = performance.now() - t0;
   return { p50: median(lat), p99: quantile(lat, 0.99), rps: lat.length / (wall / 1000) };
 }
 
 async function serve(kind) {
   const port = await freePort();
-  const child = kind === "purple"
-    ? start(process.execPath, [CLI, "purple", "--mode", "echo", "--port", String(port)], { env: { ...process.env, LOG_LEVEL: "silent" } })
-    : start(process.execPath, [join(BENCH, "servers", "bare-echo.mjs"), String(port)]);
+  const child =
+    kind === "purple"
+      ? start(process.execPath, [CLI, "purple", "--mode", "echo", "--port", String(port)], {
+          env: { ...process.env, LOG_LEVEL: "silent" },
+        })
+      : start(process.execPath, [join(BENCH, "servers", "bare-echo.mjs"), String(port)]);
   const url = `http://127.0.0.1:${port}/`;
   if (kind === "purple") await waitFor(() => ok200(`${url}.well-known/agent-card.json`), { what: "purple card" });
-  else await waitFor(async () => { try { return (await call(url, "message/send", { message: userMessage("x") })).result; } catch { return false; } }, { what: "bare echo" });
+  else
+    await waitFor(
+      async () => {
+        try {
+          return (await call(url, "message/send", { message: userMessage("x") })).result;
+        } catch {
+          return false;
+        }
+      },
+      { what: "bare echo" },
+    );
   return { url, child };
 }
 
@@ -50,11 +65,16 @@ export async function runMessageSend(ctx) {
       // median over the runs (9, or 3 with --quick) of each run's p50 / p99 / req/s: the box is shared, so more runs.
       const reps = { bare: [], purple: [] };
       for (let i = 0; i < (ctx.quick ? 3 : 9); i++) {
-        for (const kind of ["bare", "purple"]) reps[kind].push(await load(servers[kind].url, c, Math.max(perLevel / 5, c * 10)));
+        for (const kind of ["bare", "purple"])
+          reps[kind].push(await load(servers[kind].url, c, Math.max(perLevel / 5, c * 10)));
       }
       for (const kind of ["bare", "purple"]) {
         const r = reps[kind];
-        res[kind][c] = { p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), rps: median(r.map((x) => x.rps)) };
+        res[kind][c] = {
+          p50: median(r.map((x) => x.p50)),
+          p99: median(r.map((x) => x.p99)),
+          rps: median(r.map((x) => x.rps)),
+        };
       }
     }
   } finally {
@@ -66,15 +86,22 @@ export async function runMessageSend(ctx) {
   const sdk = await sdkWorkPerRequest();
   return [
     {
-      id: "3", measure: "`message/send` → purple echo (CLI process), 16 concurrent clients",
-      figures: f(res.purple[16]), baseline: `bare Express JSON-RPC echo: ${f(res.bare[16])}`,
-      ratio, target: "p50 ≤ 1.3×", met: ratio <= 1.3,
+      id: "3",
+      measure: "`message/send` → purple echo (CLI process), 16 concurrent clients",
+      figures: f(res.purple[16]),
+      baseline: `bare Express JSON-RPC echo: ${f(res.bare[16])}`,
+      ratio,
+      target: "p50 ≤ 1.3×",
+      met: ratio <= 1.3,
       limit: `one loopback HTTP round trip + JSON parse/serialise on both sides (the bare echo is that floor); purple adds the SDK's request pipeline: the v0.3 ↔ 1.0 conversion, the event bus (a blocking send's final task is published as one event, where a stream gets four: each event is a store load + save, a stream response and a task copy), per request ${sdk.loads} task-store loads + ${sdk.saves} save(s) (each a deep copy by our store, ${sdk.copyUs.toFixed(1)} µs; the store must copy, the SDK trims history on the task it returns) and ${sdk.sdkClones} structuredClone calls of the SDK's own (${sdk.cloneUs.toFixed(1)} µs each: request context, result manager, and a copy of the task per event for push notifications even when none are configured)`,
     },
     {
-      id: "3b", measure: "`message/send` growth, purple vs bare at 1 / 16 / 64 concurrent clients",
+      id: "3b",
+      measure: "`message/send` growth, purple vs bare at 1 / 16 / 64 concurrent clients",
       figures: [1, 16, 64].map((c) => `c${c}: purple ${f(res.purple[c])} | bare ${f(res.bare[c])}`).join("; "),
-      target: "—", met: null, limit: "server CPU (one core per node process); client and server share the 2 cores",
+      target: "—",
+      met: null,
+      limit: "server CPU (one core per node process); client and server share the 2 cores",
     },
   ];
 }
@@ -95,17 +122,27 @@ async function sdkWorkPerRequest() {
   const originals = {};
   for (const m of ["load", "save"]) {
     originals[m] = BoundedTaskStore.prototype[m];
-    BoundedTaskStore.prototype[m] = function (...args) { counts[m]++; if (m === "save") last = args[0]; return originals[m].apply(this, args); };
+    BoundedTaskStore.prototype[m] = function (...args) {
+      counts[m]++;
+      if (m === "save") last = args[0];
+      return originals[m].apply(this, args);
+    };
   }
   const realClone = globalThis.structuredClone;
-  globalThis.structuredClone = (...args) => { counts.structuredClone++; return realClone(...args); };
-  const served = await serveApp("127.0.0.1", 0, (port) => createPurpleApp({
-    card: cardFromToml({ name: "count", url: `http://127.0.0.1:${port}/`, version: "0", skills: [] }),
-    solver: { mode: "echo", solve: async (input) => ({ text: input.text }) },
-  }));
+  globalThis.structuredClone = (...args) => {
+    counts.structuredClone++;
+    return realClone(...args);
+  };
+  const served = await serveApp("127.0.0.1", 0, (port) =>
+    createPurpleApp({
+      card: cardFromToml({ name: "count", url: `http://127.0.0.1:${port}/`, version: "0", skills: [] }),
+      solver: { mode: "echo", solve: async (input) => ({ text: input.text }) },
+    }),
+  );
   const n = 20;
   try {
-    for (let i = 0; i < n; i++) await call(`http://127.0.0.1:${served.port}/`, "message/send", { message: userMessage("ping") });
+    for (let i = 0; i < n; i++)
+      await call(`http://127.0.0.1:${served.port}/`, "message/send", { message: userMessage("ping") });
   } finally {
     for (const m of ["load", "save"]) BoundedTaskStore.prototype[m] = originals[m];
     globalThis.structuredClone = realClone;
@@ -118,5 +155,11 @@ async function sdkWorkPerRequest() {
     for (let i = 0; i < reps; i++) fn(last);
     return ((performance.now() - t0) * 1000) / reps;
   };
-  return { loads: counts.load / n, saves: counts.save / n, sdkClones: counts.structuredClone / n, copyUs: perCopy(plainCopy), cloneUs: perCopy(realClone) };
+  return {
+    loads: counts.load / n,
+    saves: counts.save / n,
+    sdkClones: counts.structuredClone / n,
+    copyUs: perCopy(plainCopy),
+    cloneUs: perCopy(realClone),
+  };
 }

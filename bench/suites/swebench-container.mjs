@@ -22,7 +22,9 @@ const { ensureSampleDataset } = await imp("benchmarks/swebench/sample-dataset.js
 const { createSwebenchBenchmark } = await imp("benchmarks/swebench/definition.js");
 const { buildSampleImages, SAMPLE_IMAGE_TEMPLATE } = await imp("benchmarks/swebench/container/sample-images.js");
 const { openEvalContainer } = await imp("benchmarks/swebench/container/run-in-container.js");
-const { PATCH_DIR, appliedWith, applyScript, testPatchScript, testScript } = await imp("benchmarks/swebench/container/eval-script.js");
+const { PATCH_DIR, appliedWith, applyScript, testPatchScript, testScript } = await imp(
+  "benchmarks/swebench/container/eval-script.js",
+);
 const { containerPlan } = await imp("benchmarks/swebench/container/evaluate.js");
 const { patchTargets } = await imp("benchmarks/swebench/test-config.js");
 const { imageFor } = await imp("benchmarks/swebench/container/image-name.js");
@@ -44,26 +46,52 @@ export async function runSwebenchContainer(ctx) {
     ctx.log("swebench-container: building the sample /testbed images");
     await buildSampleImages(ds, env);
     const preds = join(tmp, "gold.json");
-    writeFileSync(preds, JSON.stringify(ds.instances.map((i) => ({ instance_id: i.instance_id, model_name_or_path: "gold", model_patch: i.patch }))));
+    writeFileSync(
+      preds,
+      JSON.stringify(
+        ds.instances.map((i) => ({ instance_id: i.instance_id, model_name_or_path: "gold", model_patch: i.patch })),
+      ),
+    );
     const local = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 2 });
     let k = 0;
     /** One run of the embedded set through `evaluate`, `concurrency` instances at a time; wall ms. */
     const setRun = async (sandbox, concurrency) => {
       const runId = `bench-${k++}`;
       const options = {
-        benchmark: "swebench", out: join(tmp, runId), run_id: runId, dataset: "sample", predictions: preds, repos_dir: ds.reposDir,
-        sandbox, per_task_timeout_seconds: 60, concurrency, swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
+        benchmark: "swebench",
+        out: join(tmp, runId),
+        run_id: runId,
+        dataset: "sample",
+        predictions: preds,
+        repos_dir: ds.reposDir,
+        sandbox,
+        per_task_timeout_seconds: 60,
+        concurrency,
+        swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
       };
       const bench = createSwebenchBenchmark();
       const workDir = join(tmp, runId, "work");
       const queue = [...ds.instances];
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        for (let inst; (inst = queue.shift()); ) {
-          const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options, sandbox: local, participant: null, logger: silentLogger(), signal: new AbortController().signal, workDir });
-          if (row.status !== "RESOLVED_FULL") throw new Error(`${sandbox}: ${inst.instance_id} ${row.status}: ${row.error}`);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          for (let inst; (inst = queue.shift());) {
+            const row = await bench.evaluate(
+              { id: inst.instance_id, instance: inst },
+              {
+                options,
+                sandbox: local,
+                participant: null,
+                logger: silentLogger(),
+                signal: new AbortController().signal,
+                workDir,
+              },
+            );
+            if (row.status !== "RESOLVED_FULL")
+              throw new Error(`${sandbox}: ${inst.instance_id} ${row.status}: ${row.error}`);
+          }
+        }),
+      );
       const wall = performance.now() - t0;
       await bench.endRun?.({ options, logger: silentLogger(), workDir });
       rmSync(join(tmp, runId), { recursive: true, force: true });
@@ -77,12 +105,23 @@ export async function runSwebenchContainer(ctx) {
         const plan = containerPlan(inst);
         const files = {
           "apply.sh": applyScript({ patchTargets: patchTargets(inst.patch) }),
-          "test-patch.sh": testPatchScript({ baseCommit: plan.baseCommit, resetFiles: plan.resetFiles, newFiles: plan.newFiles }),
+          "test-patch.sh": testPatchScript({
+            baseCommit: plan.baseCommit,
+            resetFiles: plan.resetFiles,
+            newFiles: plan.newFiles,
+          }),
           "test.sh": testScript({ evalCommands: plan.evalCommands, testCommand: plan.testCommand, testEnv: plan.env }),
-          "model.patch": inst.patch, "test.patch": inst.test_patch,
+          "model.patch": inst.patch,
+          "test.patch": inst.test_patch,
         };
         const t0 = performance.now();
-        const c = await openEvalContainer({ image: imageFor(inst.instance_id, { template: SAMPLE_IMAGE_TEMPLATE }), files, limits: DEFAULT_LIMITS, owner: "bench", env });
+        const c = await openEvalContainer({
+          image: imageFor(inst.instance_id, { template: SAMPLE_IMAGE_TEMPLATE }),
+          files,
+          limits: DEFAULT_LIMITS,
+          owner: "bench",
+          env,
+        });
         const t1 = performance.now();
         const prep = await c.exec(["/bin/bash", `${PATCH_DIR}/apply.sh`], 60_000);
         const tp = await c.exec(["/bin/bash", `${PATCH_DIR}/test-patch.sh`], 60_000);
@@ -90,9 +129,17 @@ export async function runSwebenchContainer(ctx) {
         const t2 = performance.now();
         await c.remove();
         const total = performance.now() - t0;
-        if (appliedWith(prep.exitCode) === null || tp.exitCode !== 0 || test.exitCode !== 0) throw new Error(`container run of ${inst.instance_id}: apply exit ${prep.exitCode}, test-patch exit ${tp.exitCode}, tests exit ${test.exitCode}: ${(prep.output + tp.output + test.output).slice(-300)}`);
+        if (appliedWith(prep.exitCode) === null || tp.exitCode !== 0 || test.exitCode !== 0)
+          throw new Error(
+            `container run of ${inst.instance_id}: apply exit ${prep.exitCode}, test-patch exit ${tp.exitCode}, tests exit ${test.exitCode}: ${(prep.output + tp.output + test.output).slice(-300)}`,
+          );
         const r = { startMs: t1 - t0, execMs: t2 - t1, teardownMs: total - (t2 - t0) };
-        if (i > 0) { phases.start.push(r.startMs); phases.exec.push(r.execMs); phases.teardown.push(r.teardownMs); phases.total.push(total); }
+        if (i > 0) {
+          phases.start.push(r.startMs);
+          phases.exec.push(r.execMs);
+          phases.teardown.push(r.teardownMs);
+          phases.total.push(total);
+        }
       }
       for (const key of Object.keys(sets)) {
         const [backend, c] = key.split("-");
@@ -102,8 +149,18 @@ export async function runSwebenchContainer(ctx) {
     }
     ctx.log("swebench-container: sandbox job cost, per-job vs per-run container");
     const sbx = {};
-    for (const mode of ["per-run", "per-job"]) sbx[mode] = await createSandbox({ backend: "docker", logger: silentLogger(), concurrency: 1, docker: { mode, owner: "bench" } });
-    const job = { language: "python", code: "def add(a, b):\n    return a + b\nassert add(2, 3) == 5\n", timeoutMs: 10_000 };
+    for (const mode of ["per-run", "per-job"])
+      sbx[mode] = await createSandbox({
+        backend: "docker",
+        logger: silentLogger(),
+        concurrency: 1,
+        docker: { mode, owner: "bench" },
+      });
+    const job = {
+      language: "python",
+      code: "def add(a, b):\n    return a + b\nassert add(2, 3) == 5\n",
+      timeoutMs: 10_000,
+    };
     const jobs = { "per-run": [], "per-job": [] };
     const localJobs = [];
     for (let i = 0; i < 1 + runs * 2; i++) {
@@ -126,25 +183,37 @@ export async function runSwebenchContainer(ctx) {
     const n = ds.instances.length;
     return [
       {
-        id: "9", measure: `SWE-bench embedded set (${n} instances), gold, per instance in its own container (docker) vs the local sandbox, through \`evaluate\`, concurrency 1`,
+        id: "9",
+        measure: `SWE-bench embedded set (${n} instances), gold, per instance in its own container (docker) vs the local sandbox, through \`evaluate\`, concurrency 1`,
         figures: `${ms(s["docker-1"].median)} per instance in a container: start ${ms(p.start.median)}, apply + tests ${ms(p.exec.median)} (three docker execs), teardown ${ms(p.teardown.median)} (phases of an instance container, total ${ms(p.total.median)})`,
         baseline: `local sandbox (bwrap on a worktree): ${ms(s["local-1"].median)} per instance`,
-        ratio: s["docker-1"].median / s["local-1"].median, target: "—", met: null,
+        ratio: s["docker-1"].median / s["local-1"].median,
+        target: "—",
+        met: null,
         limit: `container start (create, docker cp of the patches, start attached) and teardown (rm -f, then wait until the engine no longer lists it) are the container's own cost on top of the same git apply + pytest run; each docker CLI call is ~38 ms of it (see src/sandbox/docker/docker-cli.ts).`,
       },
       {
-        id: "9b", measure: `SWE-bench embedded set per instance (wall / ${n}) at concurrency 1 → 2`,
+        id: "9b",
+        measure: `SWE-bench embedded set per instance (wall / ${n}) at concurrency 1 → 2`,
         figures: `docker: ${ms(s["docker-1"].median)} → ${ms(s["docker-2"].median)} (${(s["docker-2"].median / s["docker-1"].median).toFixed(2)}×)`,
         baseline: `local: ${ms(s["local-1"].median)} → ${ms(s["local-2"].median)} (${(s["local-2"].median / s["local-1"].median).toFixed(2)}×)`,
-        ratio: s["docker-2"].median / s["local-2"].median, target: "—", met: null,
-        limit: "2 cores: the engine (dockerd, containerd, runc) competes with the tests for them, so concurrency 2 gains less in containers than locally.",
+        ratio: s["docker-2"].median / s["local-2"].median,
+        target: "—",
+        met: null,
+        limit:
+          "2 cores: the engine (dockerd, containerd, runc) competes with the tests for them, so concurrency 2 gains less in containers than locally.",
       },
       {
-        id: "9c", measure: "docker sandbox, one HumanEval-sized python job, container per job vs one container per run (job = docker exec as its own uid)",
+        id: "9c",
+        measure:
+          "docker sandbox, one HumanEval-sized python job, container per job vs one container per run (job = docker exec as its own uid)",
         figures: `per-run container: ${ms(j.perRun.median)} per job (min ${ms(j.perRun.min)})`,
         baseline: `container per job: ${ms(j.perJob.median)} (min ${ms(j.perJob.min)}); local fork server: ${ms(j.local.median)}`,
-        ratio: j.perRun.median / j.perJob.median, target: "choose the cheaper as default", met: j.perRun.median < j.perJob.median,
-        limit: "a job costs one `docker exec` (runc joins the container's namespaces and starts the bootstrap) plus python start-up; a container per job adds create/start/remove.",
+        ratio: j.perRun.median / j.perJob.median,
+        target: "choose the cheaper as default",
+        met: j.perRun.median < j.perJob.median,
+        limit:
+          "a job costs one `docker exec` (runc joins the container's namespaces and starts the bootstrap) plus python start-up; a container per job adds create/start/remove.",
       },
     ];
   } finally {

@@ -50,9 +50,34 @@ async function row8(ctx, ds, tmp, preds) {
   ctx.log("swebench: worktree vs clone runs, interleaved");
   const once = async (checkout) => {
     const out = join(tmp, `run-${k++}`);
-    const r = await run(process.execPath, [CLI, "run", "swebench", "--dataset", "sample", "--predictions", preds, "--checkout", checkout, "--per-task-timeout-seconds", "60", "--concurrency", String(CONCURRENCY), "--out", out, "--run-id", `b${k}`], { env: { ...process.env, LOG_LEVEL: "silent" } });
+    const r = await run(
+      process.execPath,
+      [
+        CLI,
+        "run",
+        "swebench",
+        "--dataset",
+        "sample",
+        "--predictions",
+        preds,
+        "--checkout",
+        checkout,
+        "--per-task-timeout-seconds",
+        "60",
+        "--concurrency",
+        String(CONCURRENCY),
+        "--out",
+        out,
+        "--run-id",
+        `b${k}`,
+      ],
+      { env: { ...process.env, LOG_LEVEL: "silent" } },
+    );
     const agg = JSON.parse(readFileSync(join(out, "results.json"), "utf8")).aggregate;
-    if (r.code !== 0 || agg.resolved !== ds.instances.length) throw new Error(`swebench gold run (${checkout}): exit ${r.code}, resolved ${agg.resolved}: ${r.stderr.slice(-300)}`);
+    if (r.code !== 0 || agg.resolved !== ds.instances.length)
+      throw new Error(
+        `swebench gold run (${checkout}): exit ${r.code}, resolved ${agg.resolved}: ${r.stderr.slice(-300)}`,
+      );
     rmSync(out, { recursive: true, force: true });
     return r.ms;
   };
@@ -75,10 +100,13 @@ async function row8(ctx, ds, tmp, preds) {
   const floor = f.cliLoad.median + f.probe.median + rounds * f.evaluate.median;
   const ratio = ours.median / base.median;
   return {
-    id: "8", measure: `SWE-bench embedded set (${ds.instances.length} instances), gold predictions, whole process wall`,
+    id: "8",
+    measure: `SWE-bench embedded set (${ds.instances.length} instances), gold predictions, whole process wall`,
     figures: `${ms(ours.median)} (min ${ms(ours.min)}) with worktrees`,
     baseline: `\`--checkout clone\` (a fresh local clone per instance, all else the same): ${ms(base.median)} (min ${ms(base.min)})`,
-    ratio, target: "≤ 0.5×", met: ratio <= 0.5,
+    ratio,
+    target: "≤ 0.5×",
+    met: ratio <= 0.5,
     limit:
       `one sandboxed pytest run per instance, ${ms(f.tests.median)} (bwrap + bash alone ${ms(f.bash.median)}, + python start-up ${ms(f.python.median)}, + \`import pytest\` ${ms(f.importPytest.median)}; ` +
       `collecting and running the instance's tests is the rest), of the runner's whole per-instance evaluate ${ms(f.evaluate.median)} (git worktree + patches + grading + artifacts the rest; ` +
@@ -98,7 +126,15 @@ async function row8(ctx, ds, tmp, preds) {
 async function measureLend(repoDir, commit, tmp) {
   const tree = await addWorktree(repoDir, join(tmp, "lend-wt"), commit);
   try {
-    return (await measure(async () => { const restore = await lendTree(tree.path, SANDBOX_UID, SANDBOX_UID); await restore(); }, { warmup: 0, runs: 5 })).median;
+    return (
+      await measure(
+        async () => {
+          const restore = await lendTree(tree.path, SANDBOX_UID, SANDBOX_UID);
+          await restore();
+        },
+        { warmup: 0, runs: 5 },
+      )
+    ).median;
   } finally {
     await removeWorktree(repoDir, tree);
   }
@@ -114,8 +150,14 @@ async function row8b(ctx, tmp) {
     const repo = await buildSyntheticRepo(dir, { files });
     const buildMs = performance.now() - t0;
     // Reuse resets between two base commits REUSE_DISTANCE commits apart, as two instances of one repository.
-    const other = execFileSync("git", ["-C", dir, "rev-parse", `${repo.baseCommit}~${REUSE_DISTANCE}`], { encoding: "utf8" }).trim();
-    const changed = execFileSync("git", ["-C", dir, "diff", "--name-only", other, repo.baseCommit], { encoding: "utf8" }).trim().split("\n").length;
+    const other = execFileSync("git", ["-C", dir, "rev-parse", `${repo.baseCommit}~${REUSE_DISTANCE}`], {
+      encoding: "utf8",
+    }).trim();
+    const changed = execFileSync("git", ["-C", dir, "diff", "--name-only", other, repo.baseCommit], {
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n").length;
     // No warm-up round: the pack was just written (page cache warm) and the order rotates run by run.
     const c = await compareCheckout(dir, repo.baseCommit, tmp, { warmup: 0, runs: 5, other });
     parts.push({ files, repo, buildMs, c, changed });
@@ -127,10 +169,23 @@ async function row8b(ctx, tmp) {
   const mib = (b) => (b / 1048576).toFixed(1);
   const last = parts.at(-1);
   return {
-    id: "8b", measure: `SWE-bench checkout per instance vs repository size (synthetic repos: N files + 300 commits of 10 files; a reused worktree alternates between two base commits ${REUSE_DISTANCE} commits apart; medians of 5, interleaved)`,
-    figures: parts.map((p) => `${p.files} files (pack ${mib(p.repo.packBytes)} MiB): reused worktree reset ${ms(p.c.reuse.median)} (${p.changed} files differ), new worktree add+remove ${ms(p.c.worktree.median)}`).join("; "),
-    baseline: parts.map((p) => `${p.files}: clone+checkout+rm ${ms(p.c.clone.median)} (reused/clone ${(p.c.reuse.median / p.c.clone.median).toFixed(2)}×, new worktree/clone ${(p.c.worktree.median / p.c.clone.median).toFixed(2)}×)`).join("; "),
-    ratio: last.c.reuse.median / last.c.clone.median, target: "—", met: null,
+    id: "8b",
+    measure: `SWE-bench checkout per instance vs repository size (synthetic repos: N files + 300 commits of 10 files; a reused worktree alternates between two base commits ${REUSE_DISTANCE} commits apart; medians of 5, interleaved)`,
+    figures: parts
+      .map(
+        (p) =>
+          `${p.files} files (pack ${mib(p.repo.packBytes)} MiB): reused worktree reset ${ms(p.c.reuse.median)} (${p.changed} files differ), new worktree add+remove ${ms(p.c.worktree.median)}`,
+      )
+      .join("; "),
+    baseline: parts
+      .map(
+        (p) =>
+          `${p.files}: clone+checkout+rm ${ms(p.c.clone.median)} (reused/clone ${(p.c.reuse.median / p.c.clone.median).toFixed(2)}×, new worktree/clone ${(p.c.worktree.median / p.c.clone.median).toFixed(2)}×)`,
+      )
+      .join("; "),
+    ratio: last.c.reuse.median / last.c.clone.median,
+    target: "—",
+    met: null,
     limit:
       `a new worktree and a clone both write every file of the tree at base_commit, so both grow linearly with the tree and their ratio stays near 1. ` +
       `Creating ${last.files} files of 1.4 KB on this disk, measured alone in this run: ${perFile.toFixed(2)} ms per file (${ms(last.files * perFile)}); ` +
@@ -138,7 +193,9 @@ async function row8b(ctx, tmp) {
       "A reused worktree writes only the files that differ between the two base commits; what it pays for the whole tree is reading it (each tracked file hashed once, so an edit with a forged mtime cannot pass as unchanged), a clean and a status walk. " +
       `What a clone adds is copying the object store, here a local \`--no-hardlinks\` copy of at most ${mib(last.repo.packBytes)} MiB (tens of ms); ` +
       "a clone of a real SWE-bench repository from its remote moves the whole history (hundreds of MB for django or sympy), which a worktree never does. " +
-      (lend === null ? "" : `Paid on top by both, per instance: the sandbox lending the worktree to its uid and back (lendTree: one chown -R -h each way), ${ms(lend)} at ${last.files} files. `) +
+      (lend === null
+        ? ""
+        : `Paid on top by both, per instance: the sandbox lending the worktree to its uid and back (lendTree: one chown -R -h each way), ${ms(lend)} at ${last.files} files. `) +
       `Repos built in ${parts.map((p) => `${(p.buildMs / 1000).toFixed(1)} s`).join(" / ")} with git fast-import`,
   };
 }
@@ -148,7 +205,12 @@ export async function runSwebench(ctx) {
   const tmp = mkdtempSync(join(tmpdir(), "a2a-bench-swe-"));
   try {
     const preds = join(tmp, "gold.jsonl");
-    writeFileSync(preds, ds.instances.map((i) => JSON.stringify({ instance_id: i.instance_id, model_name_or_path: "gold", model_patch: i.patch })).join("\n") + "\n");
+    writeFileSync(
+      preds,
+      ds.instances
+        .map((i) => JSON.stringify({ instance_id: i.instance_id, model_name_or_path: "gold", model_patch: i.patch }))
+        .join("\n") + "\n",
+    );
     const rows = [await row8(ctx, ds, tmp, preds)];
     rows.push(await row8b(ctx, tmp));
     return rows;

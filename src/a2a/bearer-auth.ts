@@ -31,7 +31,11 @@ export function withBearerSecurity(card: AgentCard): AgentCard {
       [BEARER_SCHEME_NAME]: {
         scheme: {
           $case: "httpAuthSecurityScheme",
-          value: { description: "Bearer token set by the operator (GREEN_AUTH_TOKEN)", scheme: "Bearer", bearerFormat: "" },
+          value: {
+            description: "Bearer token set by the operator (GREEN_AUTH_TOKEN)",
+            scheme: "Bearer",
+            bearerFormat: "",
+          },
         },
       },
     },

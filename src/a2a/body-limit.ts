@@ -44,17 +44,32 @@ export function restErrorBody(httpStatus: number, status: string, message: strin
 
 /** express.json with `limitBytes`, and its errors turned into `binding`'s errors (413 for size). */
 export function jsonBodyWithLimit(limitBytes: number, binding: BodyBinding = "jsonrpc"): RequestHandler[] {
-  const parse = express.json({ limit: limitBytes, ...(binding === "rest" ? { type: REST_JSON_TYPES, strict: false } : {}) });
+  const parse = express.json({
+    limit: limitBytes,
+    ...(binding === "rest" ? { type: REST_JSON_TYPES, strict: false } : {}),
+  });
   const onError = (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
     const e = err as BodyParserError;
     if (e?.type === "entity.too.large") {
       const message = `Request body exceeds the limit of ${limitBytes} bytes`;
-      res.status(413).json(binding === "rest" ? restErrorBody(413, "INVALID_ARGUMENT", message) : { jsonrpc: "2.0", id: null, error: { code: -32600, message } });
+      res
+        .status(413)
+        .json(
+          binding === "rest"
+            ? restErrorBody(413, "INVALID_ARGUMENT", message)
+            : { jsonrpc: "2.0", id: null, error: { code: -32600, message } },
+        );
       return;
     }
-    if (err instanceof SyntaxError || e?.type === "entity.parse.failed" || e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") {
+    if (
+      err instanceof SyntaxError ||
+      e?.type === "entity.parse.failed" ||
+      e?.type === "encoding.unsupported" ||
+      e?.type === "charset.unsupported"
+    ) {
       if (binding === "rest") res.status(400).json(restErrorBody(400, "INVALID_ARGUMENT", "Invalid JSON payload."));
-      else res.status(200).json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Invalid JSON payload." } });
+      else
+        res.status(200).json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Invalid JSON payload." } });
       return;
     }
     next(err);

@@ -29,7 +29,8 @@ export class CardFetchError extends BenchError {
   }
 }
 
-const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|EPROTO$)/;
+const TLS_CODES =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|EPROTO$)/;
 
 /** The `code` of the innermost error that has one (undici wraps the socket error in `cause`). */
 function causeCode(err: unknown): string | undefined {
@@ -49,10 +50,13 @@ function causeCode(err: unknown): string | undefined {
 export function classifyFetchError(err: unknown, cardUrl: string): CardFetchError {
   const name = err instanceof Error ? err.name : "";
   if (name === "TimeoutError" || name === "AbortError") {
-    return new CardFetchError("timeout", cardUrl, `no answer from ${cardUrl} in time (${errorMessage(err)})`, { cause: err });
+    return new CardFetchError("timeout", cardUrl, `no answer from ${cardUrl} in time (${errorMessage(err)})`, {
+      cause: err,
+    });
   }
   const code = causeCode(err);
-  const make = (failure: CardFetchFailure, what: string) => new CardFetchError(failure, cardUrl, `${what} (${cardUrl})`, { cause: err });
+  const make = (failure: CardFetchFailure, what: string) =>
+    new CardFetchError(failure, cardUrl, `${what} (${cardUrl})`, { cause: err });
   if (code === "ECONNREFUSED") return make("connection_refused", "connection refused: nothing listens there");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return make("host_not_found", `host not found (${code})`);
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return make("connection_reset", `connection reset (${code})`);
@@ -82,7 +86,11 @@ export async function fetchCardResponse(input: string | URL | Request, init?: Re
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
-    throw new CardFetchError("http_status", cardUrl, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""} from ${cardUrl}`);
+    throw new CardFetchError(
+      "http_status",
+      cardUrl,
+      `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""} from ${cardUrl}`,
+    );
   }
   let text: string;
   try {
@@ -94,10 +102,16 @@ export async function fetchCardResponse(input: string | URL | Request, init?: Re
   try {
     body = JSON.parse(text);
   } catch (err) {
-    throw new CardFetchError("bad_json", cardUrl, `agent card at ${cardUrl} is not JSON: ${errorMessage(err)}`, { cause: err });
+    throw new CardFetchError("bad_json", cardUrl, `agent card at ${cardUrl} is not JSON: ${errorMessage(err)}`, {
+      cause: err,
+    });
   }
   if (!looksLikeCard(body)) {
-    throw new CardFetchError("not_a_card", cardUrl, `${cardUrl} answered JSON that is not an agent card (no "name" with "url" or "supportedInterfaces")`);
+    throw new CardFetchError(
+      "not_a_card",
+      cardUrl,
+      `${cardUrl} answered JSON that is not an agent card (no "name" with "url" or "supportedInterfaces")`,
+    );
   }
   return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

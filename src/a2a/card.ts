@@ -34,7 +34,7 @@ function str(obj: Record<string, unknown>, key: string, problems: string[], fall
 function strList(obj: Record<string, unknown>, key: string, problems: string[], fallback: string[]): string[] {
   const v = obj[key];
   if (v === undefined) return fallback;
-  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v as string[];
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v;
   problems.push(`"${key}" must be an array of strings`);
   return fallback;
 }
@@ -130,7 +130,7 @@ export async function loadAgentCard(path: string, address: CardAddress = {}): Pr
   }
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    doc = parseToml(text);
   } catch (err) {
     throw new InputFileError(path, `invalid TOML: ${errorMessage(err)}`, { cause: err });
   }

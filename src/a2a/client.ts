@@ -45,7 +45,8 @@ export async function createA2AClient(
   const signal = options.signal;
   const cardResolver = new DefaultAgentCardResolver({
     legacyCompat,
-    fetchImpl: (input: string | URL | Request, init?: RequestInit) => fetchCardResponse(input, signal ? { ...init, signal } : init),
+    fetchImpl: (input: string | URL | Request, init?: RequestInit) =>
+      fetchCardResponse(input, signal ? { ...init, signal } : init),
   });
   // Path "" = the card URL as given (the SDK resolves it relative to its first argument).
   const cardUrl = agentCardUrl(baseUrl);
@@ -55,7 +56,8 @@ export async function createA2AClient(
       card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion.startsWith("0.3")) ??
       card.supportedInterfaces[0];
     const endpoint = legacy?.url ?? baseUrl;
-    const transport = binding === "HTTP+JSON" ? new LegacyRestTransport({ endpoint }) : new LegacyJsonRpcTransport({ endpoint });
+    const transport =
+      binding === "HTTP+JSON" ? new LegacyRestTransport({ endpoint }) : new LegacyJsonRpcTransport({ endpoint });
     return new Client(transport, card);
   }
   const factory = new ClientFactory(

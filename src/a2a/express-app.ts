@@ -103,7 +103,11 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const userBuilder = UserBuilder.noAuthentication;
-  app.post("/", ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"), jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }));
+  app.post(
+    "/",
+    ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"),
+    jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
+  );
   app.use(...jsonBodyWithLimit(maxBodyBytes, "rest"), restHandler({ requestHandler, userBuilder, legacyCompat }));
   app.use((req: Request, res: Response) => {
     res.status(404).json(restErrorBody(404, "NOT_FOUND", `no A2A route ${req.method} ${req.path}`));
@@ -115,7 +119,8 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
       res.end();
       return;
     }
-    if (isJsonRpcCall(req)) res.status(400).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: errorMessage(err) } });
+    if (isJsonRpcCall(req))
+      res.status(400).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: errorMessage(err) } });
     else res.status(400).json(restErrorBody(400, "INVALID_ARGUMENT", errorMessage(err)));
   });
   return app;
@@ -123,7 +128,12 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
 
 /** A 1.0 HTTP+JSON route (answers in 1.0 whatever the header): not the card, JSON-RPC, a plain route or a 0.3 `/v1/` path. */
 function isV1RestPath(req: Request, plainPaths: ReadonlySet<string>): boolean {
-  return !isJsonRpcCall(req) && !req.path.startsWith("/v1/") && !req.path.startsWith("/.well-known/") && !plainPaths.has(req.path);
+  return (
+    !isJsonRpcCall(req) &&
+    !req.path.startsWith("/v1/") &&
+    !req.path.startsWith("/.well-known/") &&
+    !plainPaths.has(req.path)
+  );
 }
 
 /** The JSON-RPC endpoint is `POST /`; every other request belongs to the REST binding. */

@@ -40,14 +40,20 @@ export function sendParamProblems(params: SendMessageRequest): string[] {
   const message = params.message;
   if (!message) return ["message is required"];
   if (!message.messageId) problems.push("message.messageId is required");
-  if (!Array.isArray(message.parts) || message.parts.length === 0) problems.push("message.parts must contain at least one part");
-  else message.parts.forEach((part, i) => {
-    const content = part?.content;
-    if (content?.$case === "text" && typeof content.value !== "string") problems.push(`message.parts[${i}].text must be a string`);
-    if (content?.$case === "data" && (typeof content.value !== "object" || content.value === null || Array.isArray(content.value))) {
-      problems.push(`message.parts[${i}].data must be an object`);
-    }
-  });
+  if (!Array.isArray(message.parts) || message.parts.length === 0)
+    problems.push("message.parts must contain at least one part");
+  else
+    message.parts.forEach((part, i) => {
+      const content = part?.content;
+      if (content?.$case === "text" && typeof content.value !== "string")
+        problems.push(`message.parts[${i}].text must be a string`);
+      if (
+        content?.$case === "data" &&
+        (typeof content.value !== "object" || content.value === null || Array.isArray(content.value))
+      ) {
+        problems.push(`message.parts[${i}].data must be an object`);
+      }
+    });
   const hl = params.configuration?.historyLength;
   if (hl !== undefined && hl < 0) problems.push(`configuration.historyLength must be non-negative, got ${hl}`);
   return problems;
@@ -82,7 +88,10 @@ export class ParamGuardRequestHandler implements A2ARequestHandler {
     return this.inner.getAgentCard();
   }
 
-  getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+  getAuthenticatedExtendedAgentCard(
+    params: GetExtendedAgentCardRequest,
+    context: ServerCallContext,
+  ): Promise<AgentCard> {
     return this.inner.getAuthenticatedExtendedAgentCard(params, context);
   }
 
@@ -94,7 +103,10 @@ export class ParamGuardRequestHandler implements A2ARequestHandler {
 
   // Checked inside the generator: the SDK pulls the first event before it
   // commits to SSE, so a refusal here becomes a plain JSON-RPC error response.
-  async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     refuse(sendParamProblems(params));
     this.admit(params);
     yield* this.inner.sendMessageStream(params, context);
@@ -109,11 +121,17 @@ export class ParamGuardRequestHandler implements A2ARequestHandler {
     return this.inner.cancelTask(params, context);
   }
 
-  createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return this.inner.createTaskPushNotificationConfig(params, context);
   }
 
-  getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return this.inner.getTaskPushNotificationConfig(params, context);
   }
 
@@ -124,11 +142,17 @@ export class ParamGuardRequestHandler implements A2ARequestHandler {
     return this.inner.listTaskPushNotificationConfigs(params, context);
   }
 
-  deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+  deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
     return this.inner.deleteTaskPushNotificationConfig(params, context);
   }
 
-  resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     return this.inner.resubscribe(params, context);
   }
 

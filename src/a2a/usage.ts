@@ -40,6 +40,7 @@ export function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): 
     total_tokens: a.total_tokens + b.total_tokens,
     requests: (a.requests ?? 1) + (b.requests ?? 1),
   };
-  if (a.reasoning_tokens !== undefined || b.reasoning_tokens !== undefined) sum.reasoning_tokens = (a.reasoning_tokens ?? 0) + (b.reasoning_tokens ?? 0);
+  if (a.reasoning_tokens !== undefined || b.reasoning_tokens !== undefined)
+    sum.reasoning_tokens = (a.reasoning_tokens ?? 0) + (b.reasoning_tokens ?? 0);
   return sum;
 }

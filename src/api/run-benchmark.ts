@@ -80,7 +80,7 @@ export async function runSparc(
   // The same validation (schema defaults included) as `a2a-bench run sparc`.
   const runOptions = resolveRunOptions({ benchmark: "sparc", configFile: undefined, out, flags }, {}, cwd);
   const logger = loggerFor(options);
-  const outcome = await runCore(sparcBenchmark as unknown as BenchmarkDefinition<BenchmarkItem>, runOptions, {
+  const outcome = await runCore(sparcBenchmark, runOptions, {
     logger,
     ...(options.stream ? { progress: eventLineReporter(options.eventStream ?? process.stdout) } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -93,11 +93,16 @@ export async function runSparc(
     throw new BenchError("E_INTERRUPTED", `the run was stopped; its checkpoint is ${outcome.paths.checkpoint}`);
   }
   // Infrastructure failed (run-verdict.ts): an error, never a result.
-  if (outcome.error) throw new BenchError(outcome.error.code, `run ${runId} ended with status error: ${outcome.error.message}`);
+  if (outcome.error)
+    throw new BenchError(outcome.error.code, `run ${runId} ended with status error: ${outcome.error.message}`);
   const result = JSON.parse(await readFile(join(out, SPARC_RESULT_FILE), "utf8")) as BenchmarkResult;
   // The plan's outputFile is a library option only: a run's own copy is <out>/sparc_result.json, and no
   // request-controlled key may name a file to write (the green agent passes configs through).
-  if (options.outputFile) await writeSparcResult(isAbsolute(options.outputFile) ? options.outputFile : resolve(cwd, options.outputFile), result);
+  if (options.outputFile)
+    await writeSparcResult(
+      isAbsolute(options.outputFile) ? options.outputFile : resolve(cwd, options.outputFile),
+      result,
+    );
   return result;
 }
 
@@ -134,7 +139,9 @@ export function runBenchmark(config: BenchmarkConfig, options: BenchmarkOptions 
       // Exhaustive for typed callers; untyped (JSON) callers get the schema's wording.
       const unknown: never = type;
       return Promise.reject(
-        new ValidationError("BenchmarkConfig", [`/type: must be one of ["humaneval","swebench","redcode"] (got ${JSON.stringify(unknown)})`]),
+        new ValidationError("BenchmarkConfig", [
+          `/type: must be one of ["humaneval","swebench","redcode"] (got ${JSON.stringify(unknown)})`,
+        ]),
       );
     }
   }

@@ -6,7 +6,12 @@
  */
 import type { Writable } from "node:stream";
 import type { Logger } from "../util/logger.js";
-import type { SparcBenchmarkConfig, SparcBenchmarkType, SparcTestCase, PackageLanguage } from "../benchmarks/sparc/config.js";
+import type {
+  SparcBenchmarkConfig,
+  SparcBenchmarkType,
+  SparcTestCase,
+  PackageLanguage,
+} from "../benchmarks/sparc/config.js";
 import type { SparcBenchmarkResult, SparcTestResult } from "../benchmarks/sparc/result.js";
 import type { SparcMetrics } from "../benchmarks/sparc/metrics.js";
 

@@ -10,10 +10,10 @@ type Factory = () => Promise<BenchmarkDefinition<BenchmarkItem>>;
 
 // Loaded lazily so one benchmark's imports never slow down another's run.
 const BENCHMARKS: Record<string, Factory> = {
-  humaneval: async () => (await import("./humaneval/benchmark.js")).createHumanEvalBenchmark() as unknown as BenchmarkDefinition,
-  swebench: async () => (await import("./swebench/definition.js")).createSwebenchBenchmark() as unknown as BenchmarkDefinition,
-  redcode: async () => (await import("./redcode/definition.js")).createRedcodeBenchmark() as unknown as BenchmarkDefinition,
-  sparc: async () => (await import("./sparc/definition.js")).sparcBenchmark as unknown as BenchmarkDefinition,
+  humaneval: async () => (await import("./humaneval/benchmark.js")).createHumanEvalBenchmark(),
+  swebench: async () => (await import("./swebench/definition.js")).createSwebenchBenchmark(),
+  redcode: async () => (await import("./redcode/definition.js")).createRedcodeBenchmark(),
+  sparc: async () => (await import("./sparc/definition.js")).sparcBenchmark,
 };
 
 /** Names of the registered benchmarks, sorted. */

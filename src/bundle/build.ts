@@ -130,7 +130,10 @@ function itemError(row: Record<string, unknown>): BundleError | null {
 /** Failure category of an item row (the runner's `failure_mode` when valid). */
 function itemFailureMode(row: Record<string, unknown>, err: BundleError): string {
   const given = row["failure_mode"];
-  if (typeof given === "string" && /^(infrastructure_[a-z0-9_]+|model_[a-z0-9_]+|timeout|other_[a-z0-9_]+)$/.test(given)) {
+  if (
+    typeof given === "string" &&
+    /^(infrastructure_[a-z0-9_]+|model_[a-z0-9_]+|timeout|other_[a-z0-9_]+)$/.test(given)
+  ) {
     return given;
   }
   return err.timed_out ? "timeout" : "other_error";
@@ -140,14 +143,19 @@ function itemFailureMode(row: Record<string, unknown>, err: BundleError): string
 function resultsVerdict(doc: unknown): { status: string; reason: string | null } | null {
   if (!isObject(doc) || typeof doc["status"] !== "string") return null;
   const err = doc["error"];
-  const reason = isObject(err) && typeof err["message"] === "string" ? `${err["message"]}${typeof err["code"] === "string" ? ` [${err["code"]}]` : ""}` : null;
+  const reason =
+    isObject(err) && typeof err["message"] === "string"
+      ? `${err["message"]}${typeof err["code"] === "string" ? ` [${err["code"]}]` : ""}`
+      : null;
   return { status: doc["status"], reason };
 }
 
 function isolationOf(doc: unknown): EvaluationBundle["isolation"] {
   const iso = isObject(doc) ? doc["isolation"] : undefined;
   if (!isObject(iso) || typeof iso["backend"] !== "string" || typeof iso["level"] !== "string") return null;
-  const warnings = Array.isArray(iso["warnings"]) ? iso["warnings"].filter((w): w is string => typeof w === "string") : [];
+  const warnings = Array.isArray(iso["warnings"])
+    ? iso["warnings"].filter((w): w is string => typeof w === "string")
+    : [];
   return { backend: iso["backend"], level: iso["level"], warnings };
 }
 
@@ -161,15 +169,27 @@ function lastLine(tail: readonly string[]): string | null {
 }
 
 /** Status and reason: the runner process first (it may have died), then the results file's verdict. */
-function statusOf(input: BundleInput, exitCode: number, errors: readonly BundleError[]): { status: BundleStatus; reason: string | null } {
+function statusOf(
+  input: BundleInput,
+  exitCode: number,
+  errors: readonly BundleError[],
+): { status: BundleStatus; reason: string | null } {
   const o = input.outcome;
   const verdict = resultsVerdict(input.files.results);
-  if (o.timedOut) return { status: "timed_out", reason: `runner exceeded the assessment time limit after ${(o.durationMs / 1000).toFixed(1)} s and was stopped` };
+  if (o.timedOut)
+    return {
+      status: "timed_out",
+      reason: `runner exceeded the assessment time limit after ${(o.durationMs / 1000).toFixed(1)} s and was stopped`,
+    };
   if (o.spawnError) return { status: "runner_failed", reason: `runner could not start: ${o.spawnError}` };
-  if (verdict?.status === "error") return { status: "error", reason: verdict.reason ?? "the runner reported status error" };
+  if (verdict?.status === "error")
+    return { status: "error", reason: verdict.reason ?? "the runner reported status error" };
   if (exitCode !== 0) {
     const last = lastLine(o.outputTail);
-    return { status: "runner_failed", reason: `${errors[0]?.error ?? `runner exited with code ${exitCode}`}${last ? `: ${last}` : ""}` };
+    return {
+      status: "runner_failed",
+      reason: `${errors[0]?.error ?? `runner exited with code ${exitCode}`}${last ? `: ${last}` : ""}`,
+    };
   }
   const fileProblem = errors.find((e) => e.package_id === null);
   if (fileProblem) return { status: "error", reason: fileProblem.error };
@@ -177,7 +197,15 @@ function statusOf(input: BundleInput, exitCode: number, errors: readonly BundleE
 }
 
 function runError(error: string, timedOut: boolean | null, elapsed: number | null): BundleError {
-  return { package_id: null, error, timed_out: timedOut, elapsed_seconds: elapsed, plan_attempts: null, sim_attempts: null, score: {} };
+  return {
+    package_id: null,
+    error,
+    timed_out: timedOut,
+    elapsed_seconds: elapsed,
+    plan_attempts: null,
+    sim_attempts: null,
+    score: {},
+  };
 }
 
 export function buildBundle(input: BundleInput): EvaluationBundle {
@@ -223,7 +251,12 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
   }
   if (runnerModes) {
     for (const [k, v] of Object.entries(runnerModes)) {
-      if (typeof v === "number" && Number.isInteger(v) && v >= 0 && /^(infrastructure_|model_|other_)[a-z0-9_]+$|^timeout$/.test(k)) {
+      if (
+        typeof v === "number" &&
+        Number.isInteger(v) &&
+        v >= 0 &&
+        /^(infrastructure_|model_|other_)[a-z0-9_]+$|^timeout$/.test(k)
+      ) {
         modes[k] = (modes[k] ?? 0) + v;
       }
     }
@@ -272,6 +305,9 @@ export function bundleSummary(b: EvaluationBundle): string {
   if (b.status !== "ok") {
     return `${b.benchmark} run ${b.run_id}: status ${b.status}, no score: ${b.status_reason ?? "unknown reason"} (exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s)`;
   }
-  return `${b.benchmark} run ${b.run_id}: exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s` +
-    (shown.length ? `, ${shown.join(", ")}` : "") + `, ${b.errors.length} error(s)`;
+  return (
+    `${b.benchmark} run ${b.run_id}: exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s` +
+    (shown.length ? `, ${shown.join(", ")}` : "") +
+    `, ${b.errors.length} error(s)`
+  );
 }

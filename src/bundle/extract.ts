@@ -39,7 +39,9 @@ function textOfPart(part: unknown): string | undefined {
   if (!isObject(part)) return undefined;
   if (typeof part["text"] === "string") return part["text"];
   const content = part["content"];
-  return isObject(content) && content["$case"] === "text" && typeof content["value"] === "string" ? content["value"] : undefined;
+  return isObject(content) && content["$case"] === "text" && typeof content["value"] === "string"
+    ? content["value"]
+    : undefined;
 }
 
 function fromArtifacts(artifacts: unknown): Record<string, unknown> | undefined {
@@ -51,7 +53,10 @@ function fromArtifacts(artifacts: unknown): Record<string, unknown> | undefined 
       if (obj) return obj;
     }
     // A JSON text streamed in several chunks: only the joined text parses.
-    const joined = a["parts"].map(textOfPart).filter((t) => t !== undefined).join("");
+    const joined = a["parts"]
+      .map(textOfPart)
+      .filter((t) => t !== undefined)
+      .join("");
     const obj = partObject({ text: joined });
     if (obj) return obj;
   }
@@ -93,7 +98,10 @@ export function extractBundle(doc: unknown): ExtractResult {
     if (bundle) return { ok: true, bundle, source: "saved stream: events[].result.artifact[name=evaluation_bundle]" };
     const state = typeof doc["final_state"] === "string" ? `; the task ended "${doc["final_state"]}"` : "";
     const transport = typeof doc["transport_error"] === "string" ? `; transport error: ${doc["transport_error"]}` : "";
-    return { ok: false, reason: `saved stream of ${events.length} event(s) has no evaluation_bundle artifact with a DataPart or JSON TextPart${state}${transport}` };
+    return {
+      ok: false,
+      reason: `saved stream of ${events.length} event(s) has no evaluation_bundle artifact with a DataPart or JSON TextPart${state}${transport}`,
+    };
   }
   const candidates: Array<[string, unknown]> = [];
   const result = doc["result"];

@@ -46,9 +46,11 @@ export function parseServerArgs(argv: string[], defaultPort: number, extra: Pars
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const portRaw = (v["port"] as string | undefined) ?? String(defaultPort);
   const port = Number(portRaw);
-  if (!/^\d+$/.test(portRaw) || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got "${portRaw}"`);
+  if (!/^\d+$/.test(portRaw) || port > 65535)
+    throw new UsageError(`--port must be an integer 0-65535, got "${portRaw}"`);
   const cardUrl = v["card-url"] as string | undefined;
-  if (cardUrl !== undefined && !/^https?:\/\/\S+$/.test(cardUrl)) throw new UsageError(`--card-url must be an http(s) URL, got "${cardUrl}"`);
+  if (cardUrl !== undefined && !/^https?:\/\/\S+$/.test(cardUrl))
+    throw new UsageError(`--card-url must be an http(s) URL, got "${cardUrl}"`);
   const server: AgentServerArgs = {
     host: (v["host"] as string | undefined) ?? "127.0.0.1",
     port,
@@ -80,7 +82,11 @@ export function parseGreenArgs(argv: string[]): GreenArgs {
     "allow-weak-isolation": { type: "boolean" },
     "allow-unauthenticated": { type: "boolean" },
   });
-  return { ...server, allowWeakIsolation: values["allow-weak-isolation"] === true, allowUnauthenticated: values["allow-unauthenticated"] === true };
+  return {
+    ...server,
+    allowWeakIsolation: values["allow-weak-isolation"] === true,
+    allowUnauthenticated: values["allow-unauthenticated"] === true,
+  };
 }
 
 const usage = `Usage: a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR]
@@ -109,7 +115,9 @@ export const command: CliCommand = {
     // The isolation probe (child processes) runs while the port is bound and the card loaded: start-up
     // waits for the slower of the two, not for both. Requests that arrive meanwhile are held (serveApp).
     const probing = probeLocalIsolation();
-    probing.catch(() => { /* surfaced where it is awaited */ });
+    probing.catch(() => {
+      /* surfaced where it is awaited */
+    });
     const allowWeakIsolation = args.allowWeakIsolation || envSettings.allowWeakIsolation;
     const allowUnauthenticated = args.allowUnauthenticated || envSettings.allowUnauthenticated;
     const logger = createLogger({ component: "green", destination: io.stdout });
@@ -134,9 +142,22 @@ export const command: CliCommand = {
         env: io.env,
         logger,
         isolation,
-        settings: { allowWeakIsolation, allowUnauthenticated, ...(args.maxBodyBytes !== undefined ? { maxBodyBytes: args.maxBodyBytes } : {}) },
+        settings: {
+          allowWeakIsolation,
+          allowUnauthenticated,
+          ...(args.maxBodyBytes !== undefined ? { maxBodyBytes: args.maxBodyBytes } : {}),
+        },
       });
-      logger.info({ url: card.supportedInterfaces[0]?.url, host: args.host, port, isolation: isolation.level, allowWeakIsolation }, `green agent listening. ${sentence}`);
+      logger.info(
+        {
+          url: card.supportedInterfaces[0]?.url,
+          host: args.host,
+          port,
+          isolation: isolation.level,
+          allowWeakIsolation,
+        },
+        `green agent listening. ${sentence}`,
+      );
       return green.app;
     });
     return new Promise<number>((resolveExit) => {

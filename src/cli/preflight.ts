@@ -51,10 +51,13 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
   if (!(BENCHMARKS as readonly string[]).includes(benchmark))
     throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${benchmark}"`);
   const sandbox = v.sandbox ?? "local";
-  if (sandbox !== "local" && sandbox !== "e2b") throw new UsageError(`--sandbox must be local or e2b, got "${sandbox}"`);
-  if (v.samples !== undefined && !/^[1-9]\d*$/.test(v.samples)) throw new UsageError(`--samples must be a positive integer, got "${v.samples}"`);
+  if (sandbox !== "local" && sandbox !== "e2b")
+    throw new UsageError(`--sandbox must be local or e2b, got "${sandbox}"`);
+  if (v.samples !== undefined && !/^[1-9]\d*$/.test(v.samples))
+    throw new UsageError(`--samples must be a positive integer, got "${v.samples}"`);
   if (v.dataset === "") throw new UsageError("--dataset must not be empty");
-  if (v.agent !== undefined && !/^https?:\/\/\S+$/.test(v.agent)) throw new UsageError(`--agent must be an http(s) URL, got "${v.agent}"`);
+  if (v.agent !== undefined && !/^https?:\/\/\S+$/.test(v.agent))
+    throw new UsageError(`--agent must be an http(s) URL, got "${v.agent}"`);
   return {
     scenarioDir: v.scenario ?? defaultScenarioDir,
     benchmark: benchmark as BenchmarkName,
@@ -68,7 +71,8 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
 
 export const command: CliCommand = {
   name: "preflight",
-  summary: "check node, dataset, sandbox isolation, tools, keys, runner, participant, ports, then run one smoke assessment",
+  summary:
+    "check node, dataset, sandbox isolation, tools, keys, runner, participant, ports, then run one smoke assessment",
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
     const options = parsePreflightArgs(argv);

@@ -40,10 +40,13 @@ export function parsePurpleArgs(argv: string[]): PurpleArgs {
     ...OPENAI_FLAG_OPTIONS,
   });
   const mode = (values["mode"] as string | undefined) ?? "echo";
-  if (!solverModes().includes(mode)) throw new UsageError(`unknown --mode "${mode}" (known: ${solverModes().join(", ")})`);
+  if (!solverModes().includes(mode))
+    throw new UsageError(`unknown --mode "${mode}" (known: ${solverModes().join(", ")})`);
   const openaiOnly = givenOpenAIFlags(values);
   if (mode !== "openai" && openaiOnly.length > 0) {
-    throw new UsageError(`${openaiOnly.join(", ")} ${openaiOnly.length > 1 ? "apply" : "applies"} to --mode openai only`);
+    throw new UsageError(
+      `${openaiOnly.join(", ")} ${openaiOnly.length > 1 ? "apply" : "applies"} to --mode openai only`,
+    );
   }
   return {
     ...server,

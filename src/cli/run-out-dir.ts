@@ -29,7 +29,8 @@ export interface OutDirState {
 export function inspectOutDir(out: string): OutDirState {
   if (!existsSync(out)) {
     let createdRoot = resolve(out);
-    while (dirname(createdRoot) !== createdRoot && !existsSync(dirname(createdRoot))) createdRoot = dirname(createdRoot);
+    while (dirname(createdRoot) !== createdRoot && !existsSync(dirname(createdRoot)))
+      createdRoot = dirname(createdRoot);
     return { existed: false, runFiles: [], createdRoot };
   }
   const runFiles = RUN_FILES.filter((f) => {
@@ -40,7 +41,12 @@ export function inspectOutDir(out: string): OutDirState {
 }
 
 /** Throw a UsageError when `out` holds a run and neither `--resume` nor `--force` is given. */
-export function assertOutDirUsable(out: string, state: OutDirState, flags: { resume: boolean; force: boolean }, cwd = process.cwd()): void {
+export function assertOutDirUsable(
+  out: string,
+  state: OutDirState,
+  flags: { resume: boolean; force: boolean },
+  cwd = process.cwd(),
+): void {
   if (state.runFiles.length === 0 || flags.resume || flags.force) return;
   const rel = relative(cwd, out);
   const shown = rel === "" ? "." : rel.startsWith("..") ? resolve(out) : rel;
@@ -72,7 +78,7 @@ export function removeIfUnused(out: string, state: OutDirState): boolean {
   for (const e of entries) unlinkSync(join(out, e));
   rmdirSync(out);
   const stop = state.createdRoot;
-  for (let dir = resolve(out); stop !== undefined && dir !== stop && dir.startsWith(stop); ) {
+  for (let dir = resolve(out); stop !== undefined && dir !== stop && dir.startsWith(stop);) {
     dir = dirname(dir);
     if (readdirSync(dir).length > 0) break;
     rmdirSync(dir);

@@ -35,11 +35,17 @@ export const STOP_GRACE_MS = 2000;
 async function openSandbox(options: RunOptions, logger: Logger): Promise<Sandbox> {
   // Imported lazily so `run --help` does not load the sandbox backends.
   const { createSandbox } = await import("../sandbox/index.js");
-  return createSandbox({ backend: options.sandbox ?? "local", logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}), docker: { owner: options.run_id } });
+  return createSandbox({
+    backend: options.sandbox ?? "local",
+    logger,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    docker: { owner: options.run_id },
+  });
 }
 
 /** The option the green agent's operator sets to let A2A requests run below full isolation. */
-const GREEN_WEAK_ISOLATION_OPT_IN = "start the green agent with --allow-weak-isolation (or GREEN_ALLOW_WEAK_ISOLATION=1)";
+const GREEN_WEAK_ISOLATION_OPT_IN =
+  "start the green agent with --allow-weak-isolation (or GREEN_ALLOW_WEAK_ISOLATION=1)";
 
 // stdin closing means our parent (the green agent) is gone — but only a pipe says so; a TTY or /dev/null does not.
 function stdinIsPipe(): boolean {
@@ -52,17 +58,29 @@ function stdinIsPipe(): boolean {
 }
 
 /** The progress reporter and the logger of one display mode (see src/runner/progress.ts). */
-function openDisplay(mode: DisplayMode, io: CliIo): { progress: ProgressReporter; logger: Logger; collector?: ReturnType<typeof summaryCollector> } {
+function openDisplay(
+  mode: DisplayMode,
+  io: CliIo,
+): { progress: ProgressReporter; logger: Logger; collector?: ReturnType<typeof summaryCollector> } {
   switch (mode) {
     case "bar": {
       // Logs go through the bar: printed above it, then the bar is redrawn.
       const bar = new TerminalBar(io.stdout, { format: RUN_BAR_FORMAT });
-      return { progress: barReporter(io.stdout, bar), logger: createLogger({ component: "runner", destination: bar.sink(), color: true }) };
+      return {
+        progress: barReporter(io.stdout, bar),
+        logger: createLogger({ component: "runner", destination: bar.sink(), color: true }),
+      };
     }
     case "plain":
-      return { progress: plainReporter(io.stdout), logger: createLogger({ component: "runner", destination: io.stderr, color: false }) };
+      return {
+        progress: plainReporter(io.stdout),
+        logger: createLogger({ component: "runner", destination: io.stderr, color: false }),
+      };
     case "events":
-      return { progress: eventLineReporter(io.stdout), logger: createLogger({ component: "runner", destination: io.stderr }) };
+      return {
+        progress: eventLineReporter(io.stdout),
+        logger: createLogger({ component: "runner", destination: io.stderr }),
+      };
     case "json": {
       const collector = summaryCollector();
       return { progress: collector, collector, logger: createLogger({ component: "runner", destination: io.stderr }) };
@@ -108,7 +126,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       createSandbox: async (o) => {
         const sandbox = await openSandbox(o, logger);
         // Visible on the terminal, not only in the log (with --require-full-isolation the run refuses instead).
-        if (!isFullIsolation(sandbox.isolation) && args.requireFullIsolation !== true) io.stderr.write(weakIsolationWarning(sandbox.isolation) + "\n");
+        if (!isFullIsolation(sandbox.isolation) && args.requireFullIsolation !== true)
+          io.stderr.write(weakIsolationWarning(sandbox.isolation) + "\n");
         return sandbox;
       },
       ...(args.requireFullIsolation ? { requireFullIsolation: { optIn: GREEN_WEAK_ISOLATION_OPT_IN } } : {}),
@@ -118,7 +137,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     finished = true;
     progress.close();
     if (!outcome.interrupted) logger.info({ results: outcome.paths.results }, "run finished");
-    if (outcome.error) io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
+    if (outcome.error)
+      io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
     const exitCode = outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
     if (collector) {
       const summary = {
@@ -139,11 +159,21 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     // Found before the items (e.g. a benchmark's tools missing while loading): an error, not a score.
     if (!(err instanceof InfrastructureError)) throw err;
     io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
-    if (collector) io.stdout.write(JSON.stringify({ run_id: options.run_id, benchmark: options.benchmark, exit_code: EXIT_INFRASTRUCTURE, status: "error", error: { code: err.code, message: err.message } }) + "\n");
+    if (collector)
+      io.stdout.write(
+        JSON.stringify({
+          run_id: options.run_id,
+          benchmark: options.benchmark,
+          exit_code: EXIT_INFRASTRUCTURE,
+          status: "error",
+          error: { code: err.code, message: err.message },
+        }) + "\n",
+      );
     return EXIT_INFRASTRUCTURE;
   } finally {
     progress.close(); // restores the cursor if the run threw with the bar up
-    if (!finished && removeIfUnused(options.out, outState)) logger.debug({ out: options.out }, "nothing written; output directory removed");
+    if (!finished && removeIfUnused(options.out, outState))
+      logger.debug({ out: options.out }, "nothing written; output directory removed");
     process.removeListener("SIGTERM", onTerm);
     process.removeListener("SIGINT", onInt);
     if (watchStdin) {

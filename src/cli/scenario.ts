@@ -48,7 +48,8 @@ export function parseScenarioArgs(argv: string[]): ScenarioArgs {
     },
   });
   const { values, positionals } = parsed;
-  if (positionals.length > 1) throw new UsageError(`expected at most one DIR, got ${positionals.length}: ${positionals.join(" ")}`);
+  if (positionals.length > 1)
+    throw new UsageError(`expected at most one DIR, got ${positionals.length}: ${positionals.join(" ")}`);
   if (values.status && values.kill) throw new UsageError("--status and --kill are exclusive");
   return {
     dir: positionals[0] ?? defaultScenarioDir,
@@ -69,7 +70,9 @@ async function runForeground(args: ScenarioArgs, io: CliIo): Promise<number> {
   const secretEnv = envOf(args);
   const running = await launchScenario(scenario, { log: io.stdout, secretEnv, ownerKind: "scenario-manager" });
   for (const a of scenario.agents) io.stdout.write(`[scenario] ${a.name} ready: ${a.cardUrl}\n`);
-  io.stdout.write(`[scenario] "${scenario.name}" running; pid file ${scenario.dir}/.scenario_pids.json; Ctrl-C to stop\n`);
+  io.stdout.write(
+    `[scenario] "${scenario.name}" running; pid file ${scenario.dir}/.scenario_pids.json; Ctrl-C to stop\n`,
+  );
 
   let outcome: { reason: string; status: number };
   const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -108,7 +111,10 @@ export const command: CliCommand = {
     switch (args.action) {
       case "status": {
         const scenario = loadScenario(args.dir);
-        const report = await scenarioStatus(scenario, args.envFile !== undefined || existsSync(".env") ? envOf(args) : {});
+        const report = await scenarioStatus(
+          scenario,
+          args.envFile !== undefined || existsSync(".env") ? envOf(args) : {},
+        );
         io.stdout.write(report.lines.join("\n") + "\n");
         return report.healthy ? 0 : 1;
       }
@@ -120,7 +126,8 @@ export const command: CliCommand = {
           return 0;
         }
         for (const v of report.verdicts) {
-          if (v.action === "stopped") io.stdout.write(`${v.name} pid=${v.pid} stopped${v.forcefullyTerminated ? " (SIGKILL)" : ""}\n`);
+          if (v.action === "stopped")
+            io.stdout.write(`${v.name} pid=${v.pid} stopped${v.forcefullyTerminated ? " (SIGKILL)" : ""}\n`);
           else if (v.action === "already-gone") io.stdout.write(`${v.name} pid=${v.pid} already gone\n`);
           else io.stdout.write(`${v.name} pid=${v.pid} REFUSED: no longer ours (${v.reason})\n`);
         }

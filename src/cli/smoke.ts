@@ -54,7 +54,8 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean }
   const v = parsed.values;
   if (v.benchmark !== undefined && !(BENCHMARKS as readonly string[]).includes(v.benchmark))
     throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${v.benchmark}"`);
-  if (v.green !== undefined && !/^https?:\/\/[^/\s]+/.test(v.green)) throw new UsageError(`--green must be an http(s) URL, got "${v.green}"`);
+  if (v.green !== undefined && !/^https?:\/\/[^/\s]+/.test(v.green))
+    throw new UsageError(`--green must be an http(s) URL, got "${v.green}"`);
   const positiveInt = (name: string, s: string | undefined): number | undefined => {
     if (s === undefined) return undefined;
     if (!/^[1-9]\d*$/.test(s)) throw new UsageError(`--${name} must be a positive integer, got "${s}"`);

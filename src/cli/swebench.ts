@@ -14,7 +14,13 @@ import { loadPredictions } from "../benchmarks/swebench/predictions.js";
 import { frameworkFor } from "../benchmarks/swebench/test-spec.js";
 import { groupRate, instanceReport } from "../benchmarks/swebench/grading.js";
 import { assertValid } from "../util/schema.js";
-import { DEFAULT_RULES, RULES_VERSIONS, isRulesVersion, ruleSet, type RulesVersion } from "../benchmarks/swebench/rules.js";
+import {
+  DEFAULT_RULES,
+  RULES_VERSIONS,
+  isRulesVersion,
+  ruleSet,
+  type RulesVersion,
+} from "../benchmarks/swebench/rules.js";
 
 export interface GradeArgs {
   dataset: string;
@@ -52,7 +58,10 @@ Exit: 0 report printed; 2 usage or input error (the reason on stderr).
 /** Pure parse of `swebench` arguments. Throws UsageError. */
 export function parseSwebenchArgs(argv: string[]): GradeArgs {
   const [sub, ...rest] = argv;
-  if (sub !== "grade") throw new UsageError(sub === undefined ? "missing subcommand (known: grade)" : `unknown subcommand "${sub}" (known: grade)`);
+  if (sub !== "grade")
+    throw new UsageError(
+      sub === undefined ? "missing subcommand (known: grade)" : `unknown subcommand "${sub}" (known: grade)`,
+    );
   const parsed = parseUsage({
     args: rest,
     allowPositionals: false,
@@ -69,9 +78,18 @@ export function parseSwebenchArgs(argv: string[]): GradeArgs {
   const missing = (["dataset", "instance-id", "log"] as const).filter((k) => v[k] === undefined || v[k] === "");
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((k) => `--${k}`).join(", ")}`);
   const rules = v.rules ?? DEFAULT_RULES;
-  if (!isRulesVersion(rules)) throw new UsageError(`--rules must be one of ${RULES_VERSIONS.join(", ")}, not "${rules}"`);
-  if (v.nonce !== undefined && !/^[0-9a-f]{32}$/.test(v.nonce)) throw new UsageError("--nonce must be 32 lower-case hex digits");
-  return { dataset: v.dataset!, instanceId: v["instance-id"]!, log: v.log!, prediction: v.prediction, rules, nonce: v.nonce };
+  if (!isRulesVersion(rules))
+    throw new UsageError(`--rules must be one of ${RULES_VERSIONS.join(", ")}, not "${rules}"`);
+  if (v.nonce !== undefined && !/^[0-9a-f]{32}$/.test(v.nonce))
+    throw new UsageError("--nonce must be 32 lower-case hex digits");
+  return {
+    dataset: v.dataset!,
+    instanceId: v["instance-id"]!,
+    log: v.log!,
+    prediction: v.prediction,
+    rules,
+    nonce: v.nonce,
+  };
 }
 
 /** Levenshtein distance (small strings: instance ids). */
@@ -79,7 +97,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;
@@ -94,7 +113,11 @@ export function closeMatches(id: string, known: readonly string[], n = 3): strin
     return { k, d };
   });
   const limit = Math.max(3, Math.floor(id.length / 3));
-  return scored.filter((s) => s.d <= limit).sort((a, b) => a.d - b.d || (a.k < b.k ? -1 : 1)).slice(0, n).map((s) => s.k);
+  return scored
+    .filter((s) => s.d <= limit)
+    .sort((a, b) => a.d - b.d || (a.k < b.k ? -1 : 1))
+    .slice(0, n)
+    .map((s) => s.k);
 }
 
 /** An input problem: printed as is, exit 2. */
@@ -108,9 +131,13 @@ async function findInstance(args: GradeArgs): Promise<SwebenchInstance> {
   const instances = await loadInstanceFile(args.dataset);
   const inst = instances.find((i) => i.instance_id === args.instanceId);
   if (inst) return inst;
-  const close = closeMatches(args.instanceId, instances.map((i) => i.instance_id));
+  const close = closeMatches(
+    args.instanceId,
+    instances.map((i) => i.instance_id),
+  );
   throw new GradeInputError(
-    `${args.dataset}: no instance "${args.instanceId}" among ${instances.length}` + (close.length > 0 ? `; close matches: ${close.join(", ")}` : ""),
+    `${args.dataset}: no instance "${args.instanceId}" among ${instances.length}` +
+      (close.length > 0 ? `; close matches: ${close.join(", ")}` : ""),
   );
 }
 
@@ -120,7 +147,10 @@ async function modelPatchOf(args: GradeArgs): Promise<string | null> {
   const p = preds.get(args.instanceId);
   if (!p) {
     const close = closeMatches(args.instanceId, [...preds.keys()]);
-    throw new GradeInputError(`${args.prediction}: no prediction for "${args.instanceId}"` + (close.length > 0 ? `; close matches: ${close.join(", ")}` : ""));
+    throw new GradeInputError(
+      `${args.prediction}: no prediction for "${args.instanceId}"` +
+        (close.length > 0 ? `; close matches: ${close.join(", ")}` : ""),
+    );
   }
   return p.model_patch;
 }
@@ -140,7 +170,14 @@ export async function gradeCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const framework = frameworkFor(inst);
     const graded = instanceReport(
-      { instance_id: inst.instance_id, FAIL_TO_PASS: inst.FAIL_TO_PASS, PASS_TO_PASS: inst.PASS_TO_PASS, model_patch, log, framework },
+      {
+        instance_id: inst.instance_id,
+        FAIL_TO_PASS: inst.FAIL_TO_PASS,
+        PASS_TO_PASS: inst.PASS_TO_PASS,
+        model_patch,
+        log,
+        framework,
+      },
       { rules: ruleSet(args.rules), ...(args.nonce ? { nonce: args.nonce } : {}) },
     );
     // Our output is checked against the published shape before it is printed (fails closed).

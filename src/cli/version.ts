@@ -7,6 +7,8 @@ let cached: string | undefined;
 
 /** `version` of the package.json next to schemas/ (the installed package's own). */
 export function packageVersion(): string {
-  cached ??= String((JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version?: unknown }).version ?? "unknown");
+  cached ??= String(
+    (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version?: unknown }).version ?? "unknown",
+  );
   return cached;
 }

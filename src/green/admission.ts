@@ -36,6 +36,10 @@ export function queueFullMessage(s: AdmissionState): string {
 export function admitNewTask(s: AdmissionState): () => void {
   return () => {
     if (hasRoom(s)) return;
-    throw new JsonRpcTransportError({ jsonrpc: "2.0", id: null, error: { code: QUEUE_FULL_CODE, message: queueFullMessage(s) } });
+    throw new JsonRpcTransportError({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: QUEUE_FULL_CODE, message: queueFullMessage(s) },
+    });
   };
 }

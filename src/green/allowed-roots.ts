@@ -7,7 +7,14 @@ import { delimiter, isAbsolute, relative, resolve, sep } from "node:path";
 import { defaultScenarioDir, packageRoot } from "../util/package-root.js";
 
 /** Config keys that hold filesystem paths. */
-export const PATH_KEYS = ["dataset", "predictions", "repos_dir", "sparc_config", "corpus_root", "package_ids_file"] as const;
+export const PATH_KEYS = [
+  "dataset",
+  "predictions",
+  "repos_dir",
+  "sparc_config",
+  "corpus_root",
+  "package_ids_file",
+] as const;
 
 /** The datasets directory: env A2A_BENCH_DATASETS, default `../shared/datasets` from the package root. */
 export function datasetsDir(env: NodeJS.ProcessEnv): string {
@@ -20,7 +27,11 @@ export function datasetsDir(env: NodeJS.ProcessEnv): string {
  */
 export function allowedRoots(env: NodeJS.ProcessEnv, cwd = process.cwd()): string[] {
   const configured = env["GREEN_ALLOWED_ROOTS"];
-  if (configured) return configured.split(delimiter).filter(Boolean).map((p) => resolve(cwd, p));
+  if (configured)
+    return configured
+      .split(delimiter)
+      .filter(Boolean)
+      .map((p) => resolve(cwd, p));
   return [defaultScenarioDir, datasetsDir(env), cwd];
 }
 

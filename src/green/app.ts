@@ -69,11 +69,18 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
   });
   const probe = options.runnerProbe ?? defaultRunnerProbe(env);
   const card = options.isolation
-    ? { ...options.card, description: `${options.card.description}${options.card.description ? " " : ""}${isolationSentence(options.isolation, settings.allowWeakIsolation)}` }
+    ? {
+        ...options.card,
+        description: `${options.card.description}${options.card.description ? " " : ""}${isolationSentence(options.isolation, settings.allowWeakIsolation)}`,
+      }
     : options.card;
   const app = createA2AExpressApp({
     card,
-    admitNewTask: admitNewTask({ inFlight: () => executor.jobCount, maxConcurrent: settings.maxConcurrent, maxQueued: settings.maxQueued }),
+    admitNewTask: admitNewTask({
+      inFlight: () => executor.jobCount,
+      maxConcurrent: settings.maxConcurrent,
+      maxQueued: settings.maxQueued,
+    }),
     executor,
     logger,
     maxBodyBytes: settings.maxBodyBytes,

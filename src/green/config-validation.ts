@@ -24,7 +24,6 @@ export interface ValidatedRequest {
   participantUrl: string | null;
 }
 
-
 /**
  * The participant: role `agent`; else the only participant whatever its role;
  * else `config.agent`.
@@ -49,7 +48,9 @@ export function validateAssessmentConfig(
   const roles = Object.keys(participants);
   let participantUrl = pickParticipant(participants, config);
   if (!participantUrl && roles.length > 1) {
-    problems.push(`participants: no role "agent" among ${roles.join(", ")} (give the participant under test the role "agent")`);
+    problems.push(
+      `participants: no role "agent" among ${roles.join(", ")} (give the participant under test the role "agent")`,
+    );
   }
   if (benchmarkNeedsParticipant(config)) {
     if (!participantUrl && roles.length <= 1) {
@@ -65,7 +66,8 @@ export function validateAssessmentConfig(
     if (typeof value !== "string") continue;
     if (key === "dataset" && isDatasetName(value)) continue;
     const resolved = resolveAllowedPath(value, roots, cwd);
-    if (resolved === null) problems.push(`config.${key}: path "${value}" is outside the allowed roots (${roots.join(", ")})`);
+    if (resolved === null)
+      problems.push(`config.${key}: path "${value}" is outside the allowed roots (${roots.join(", ")})`);
     else record[key] = resolved;
   }
   if (problems.length > 0) return { ok: false, problems };

@@ -85,10 +85,21 @@ export class GreenExecutor implements AgentExecutor {
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
     if (this.jobs.has(ctx.taskId)) {
-      bus.publish(AgentEvent.message(agentMessage([textPart("This assessment is already running; send a new message (no taskId) to start another.")], ids)));
+      bus.publish(
+        AgentEvent.message(
+          agentMessage(
+            [textPart("This assessment is already running; send a new message (no taskId) to start another.")],
+            ids,
+          ),
+        ),
+      );
       return;
     }
-    const admission = { inFlight: () => this.jobs.size, maxConcurrent: this.o.queue.maxConcurrent, maxQueued: this.o.settings.maxQueued };
+    const admission = {
+      inFlight: () => this.jobs.size,
+      maxConcurrent: this.o.queue.maxConcurrent,
+      maxQueued: this.o.settings.maxQueued,
+    };
     if (!hasRoom(admission)) {
       // Raced past the JSON-RPC admission check (admission.ts): refuse here instead.
       const publisher = new StatusPublisher(bus, ids);
@@ -131,12 +142,18 @@ export class GreenExecutor implements AgentExecutor {
     const { settings, logger } = this.o;
     const parsed = parseAssessmentRequest(ctx.userMessage);
     if (!parsed.ok) return pub.rejected(parsed.problems);
-    const validated = validateAssessmentConfig(parsed.request.config, parsed.request.participants, settings.allowedRoots, this.o.cwd);
+    const validated = validateAssessmentConfig(
+      parsed.request.config,
+      parsed.request.participants,
+      settings.allowedRoots,
+      this.o.cwd,
+    );
     if (!validated.ok) return pub.rejected(validated.problems);
     const { config, participantUrl } = validated.value;
     if (!isExternalBenchmark(config) && (config.sandbox ?? "local") === "local" && !settings.allowWeakIsolation) {
       const iso = await this.o.isolation();
-      if (!isFullIsolation(iso.level)) return pub.rejected([weakIsolationError(iso.level, WEAK_ISOLATION_OPT_IN).message]);
+      if (!isFullIsolation(iso.level))
+        return pub.rejected([weakIsolationError(iso.level, WEAK_ISOLATION_OPT_IN).message]);
     }
     const runId = config.run_id ?? newRunId();
     config.run_id = runId;
@@ -167,22 +184,43 @@ export class GreenExecutor implements AgentExecutor {
     try {
       release = await this.o.queue.acquire(job.stop.signal);
     } catch {
-      return pub.status(TaskState.TASK_STATE_CANCELED, `Task canceled while queued (run ${runId} never started)`, progress.snapshot("canceled"));
+      return pub.status(
+        TaskState.TASK_STATE_CANCELED,
+        `Task canceled while queued (run ${runId} never started)`,
+        progress.snapshot("canceled"),
+      );
     }
     try {
       if (job.stop.signal.aborted) {
-        return pub.status(TaskState.TASK_STATE_CANCELED, `Task canceled before the runner started (run ${runId})`, progress.snapshot("canceled"));
+        return pub.status(
+          TaskState.TASK_STATE_CANCELED,
+          `Task canceled before the runner started (run ${runId})`,
+          progress.snapshot("canceled"),
+        );
       }
-      const runnerCtx = { runId, workDir, configPath, participantUrl, requireFullIsolation: !settings.allowWeakIsolation };
+      const runnerCtx = {
+        runId,
+        workDir,
+        configPath,
+        participantUrl,
+        requireFullIsolation: !settings.allowWeakIsolation,
+      };
       const { command, args } = this.o.runnerCommand(config, runnerCtx);
-      pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, { ...progress.snapshot("starting"), work_dir: workDir });
+      pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, {
+        ...progress.snapshot("starting"),
+        work_dir: workDir,
+      });
       logger.info({ taskId: job.taskId, runId, command, args }, "starting runner");
 
       const external = isExternalBenchmark(config);
-      const eventsLog: WriteStream | undefined = external ? createWriteStream(join(workDir, "events.jsonl"), { flags: "a" }) : undefined;
+      const eventsLog: WriteStream | undefined = external
+        ? createWriteStream(join(workDir, "events.jsonl"), { flags: "a" })
+        : undefined;
       // A write error (disk full) must not become an uncaught 'error' event that
       // takes the whole agent down; the run goes on and later writes report it.
-      eventsLog?.on("error", (err) => logger.error({ taskId: job.taskId, runId, err: errorMessage(err) }, "events.jsonl write failed"));
+      eventsLog?.on("error", (err) =>
+        logger.error({ taskId: job.taskId, runId, err: errorMessage(err) }, "events.jsonl write failed"),
+      );
       let finished: RunnerEvent | undefined;
       const heartbeat = new Heartbeat(settings.heartbeatMs, (quietMs) => {
         const p = progress.heartbeat(quietMs);
@@ -231,7 +269,13 @@ export class GreenExecutor implements AgentExecutor {
         return pub.status(
           TaskState.TASK_STATE_CANCELED,
           `Task ${why} (exit_code=${outcome.exitCode ?? "null"}, signal=${outcome.signal ?? "none"}${outcome.isForcefullyTerminated ? ", SIGKILL after grace" : ""})`,
-          { ...progress.snapshot("canceled"), exit_code: outcome.exitCode, signal: outcome.signal, forcefully_terminated: outcome.isForcefullyTerminated, elapsed_seconds: outcome.durationMs / 1000 },
+          {
+            ...progress.snapshot("canceled"),
+            exit_code: outcome.exitCode,
+            signal: outcome.signal,
+            forcefully_terminated: outcome.isForcefullyTerminated,
+            elapsed_seconds: outcome.durationMs / 1000,
+          },
         );
       }
       await this.finish(pub, { config, runId, workDir, participants, outcome, finished, external, command });
@@ -288,7 +332,11 @@ export class GreenExecutor implements AgentExecutor {
     const problems = validateBundle(bundle);
     if (problems.length > 0) {
       this.o.logger.error({ runId: r.runId, problems }, "bundle invalid");
-      return pub.status(TaskState.TASK_STATE_FAILED, `No valid evaluation bundle could be built: ${problems.join("; ")}`, { problems });
+      return pub.status(
+        TaskState.TASK_STATE_FAILED,
+        `No valid evaluation bundle could be built: ${problems.join("; ")}`,
+        { problems },
+      );
     }
     if (bundle.status === "timed_out") {
       const limit = this.o.settings.runnerTimeoutMs;
@@ -305,7 +353,13 @@ export class GreenExecutor implements AgentExecutor {
       return pub.status(
         TaskState.TASK_STATE_FAILED,
         `Assessment failed (${bundle.status}), no score: ${bundle.status_reason ?? "unknown reason"}`,
-        { status: bundle.status, reason: bundle.status_reason, run_id: r.runId, exit_code: bundle.exit_code, work_dir: r.workDir },
+        {
+          status: bundle.status,
+          reason: bundle.status_reason,
+          run_id: r.runId,
+          exit_code: bundle.exit_code,
+          work_dir: r.workDir,
+        },
       );
     }
     pub.status(TaskState.TASK_STATE_COMPLETED, summary);
@@ -331,7 +385,11 @@ class StatusPublisher {
   }
 
   rejected(problems: string[]): void {
-    this.status(TaskState.TASK_STATE_REJECTED, `Request rejected (${problems.length} problem(s)): ${problems.join("; ")}`, { problems });
+    this.status(
+      TaskState.TASK_STATE_REJECTED,
+      `Request rejected (${problems.length} problem(s)): ${problems.join("; ")}`,
+      { problems },
+    );
   }
 
   artifact(name: string, parts: ReturnType<typeof textPart>[]): void {

@@ -16,16 +16,17 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
-export type ExposureVerdict =
-  | { kind: "ok" }
-  | { kind: "warn"; message: string }
-  | { kind: "refuse"; message: string };
+export type ExposureVerdict = { kind: "ok" } | { kind: "warn"; message: string } | { kind: "refuse"; message: string };
 
 /** The start-up verdict for binding `host` with or without a token. */
 export function exposureVerdict(host: string, hasToken: boolean, allowUnauthenticated: boolean): ExposureVerdict {
   if (hasToken || isLoopbackHost(host)) return { kind: "ok" };
   const what = `the green agent would listen on ${host} (not loopback) with no GREEN_AUTH_TOKEN: anyone who reaches it can start assessments that run code on this machine`;
-  if (allowUnauthenticated) return { kind: "warn", message: `WARNING: ${what} (allowed by GREEN_ALLOW_UNAUTHENTICATED / --allow-unauthenticated)` };
+  if (allowUnauthenticated)
+    return {
+      kind: "warn",
+      message: `WARNING: ${what} (allowed by GREEN_ALLOW_UNAUTHENTICATED / --allow-unauthenticated)`,
+    };
   return {
     kind: "refuse",
     message: `refusing to start: ${what}. Set GREEN_AUTH_TOKEN=<secret> (clients send Authorization: Bearer <secret>), bind --host 127.0.0.1, or, on a private network, set GREEN_ALLOW_UNAUTHENTICATED=1 (--allow-unauthenticated)`,

@@ -22,7 +22,13 @@ export interface RunnerProbe {
 
 /** Find an executable on PATH (or check an absolute/relative path). */
 export function findExecutable(cmd: string, env: NodeJS.ProcessEnv): string | null {
-  const candidates = isAbsolute(cmd) || cmd.includes("/") ? [cmd] : (env["PATH"] ?? "").split(delimiter).filter(Boolean).map((d) => join(d, cmd));
+  const candidates =
+    isAbsolute(cmd) || cmd.includes("/")
+      ? [cmd]
+      : (env["PATH"] ?? "")
+          .split(delimiter)
+          .filter(Boolean)
+          .map((d) => join(d, cmd));
   for (const c of candidates) {
     try {
       if (existsSync(c)) return c;
@@ -77,8 +83,15 @@ export async function healthReport(h: HealthInput): Promise<{ status: number; bo
   try {
     const iso = await h.isolation();
     const full = isFullIsolation(iso.level);
-    isolation = { backend: iso.backend, level: iso.level, full, weak_allowed: h.allowWeakIsolation, warnings: iso.warnings };
-    if (!full && !h.allowWeakIsolation) missing.push(`full sandbox isolation (have "${iso.level}"): ${WEAK_ISOLATION_FIX}`);
+    isolation = {
+      backend: iso.backend,
+      level: iso.level,
+      full,
+      weak_allowed: h.allowWeakIsolation,
+      warnings: iso.warnings,
+    };
+    if (!full && !h.allowWeakIsolation)
+      missing.push(`full sandbox isolation (have "${iso.level}"): ${WEAK_ISOLATION_FIX}`);
   } catch (err) {
     isolation = { error: errorMessage(err) };
     missing.push(`sandbox isolation probe: ${errorMessage(err)}`);

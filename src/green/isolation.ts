@@ -14,7 +14,8 @@ export interface IsolationReport {
 }
 
 /** How an operator lets A2A requests run below full isolation (quoted in refusals). */
-export const WEAK_ISOLATION_OPT_IN = "set GREEN_ALLOW_WEAK_ISOLATION=1 (or start `a2a-bench green --allow-weak-isolation`)";
+export const WEAK_ISOLATION_OPT_IN =
+  "set GREEN_ALLOW_WEAK_ISOLATION=1 (or start `a2a-bench green --allow-weak-isolation`)";
 
 /** Probe the local sandbox's isolation the way a run will (sandbox/local/probe.ts). */
 export async function probeLocalIsolation(): Promise<IsolationReport> {

@@ -64,10 +64,16 @@ export class ProgressTracker {
     switch (ev.event) {
       case "run_started":
         this.total = n(ev.total) ?? this.total;
-        return { text: `Run ${this.runId} started: ${this.total ?? "?"} item(s) of ${this.benchmark}`, data: this.data(ev.event) };
+        return {
+          text: `Run ${this.runId} started: ${this.total ?? "?"} item(s) of ${this.benchmark}`,
+          data: this.data(ev.event),
+        };
       case "task_started":
         this.total = n(ev.total) ?? this.total;
-        return { text: `Evaluating ${ev.task_id} (${this.done + 1}${this.total === null ? "" : `/${this.total}`})`, data: this.data(ev.event, { task_id: ev.task_id }) };
+        return {
+          text: `Evaluating ${ev.task_id} (${this.done + 1}${this.total === null ? "" : `/${this.total}`})`,
+          data: this.data(ev.event, { task_id: ev.task_id }),
+        };
       case "task_finished": {
         this.done = n(ev.done) ?? this.done + 1;
         this.total = n(ev.total) ?? this.total;
@@ -81,7 +87,10 @@ export class ProgressTracker {
         };
       }
       case "package_started":
-        return { text: `Package ${ev.package_id} started (#${ev.i + 1}${this.total === null ? "" : ` of ${this.total}`})`, data: this.data(ev.event, { package_id: ev.package_id }) };
+        return {
+          text: `Package ${ev.package_id} started (#${ev.i + 1}${this.total === null ? "" : ` of ${this.total}`})`,
+          data: this.data(ev.event, { package_id: ev.package_id }),
+        };
       case "package_finished": {
         this.done++;
         const bad = (typeof ev.error === "string" && ev.error.length > 0) || ev.timed_out === true;
@@ -90,12 +99,18 @@ export class ProgressTracker {
           this.failed++;
         } else this.passed++;
         const how = ev.timed_out ? "timed out" : bad ? `error: ${String(ev.error)}` : "ok";
-        return { text: `Package ${ev.package_id} finished (${how}) — ${this.of()} done`, data: this.data(ev.event, { package_id: ev.package_id }) };
+        return {
+          text: `Package ${ev.package_id} finished (${how}) — ${this.of()} done`,
+          data: this.data(ev.event, { package_id: ev.package_id }),
+        };
       }
       case "checkpoint_written":
         return { text: `Checkpoint written (${this.of()} done)`, data: this.data(ev.event) };
       case "run_finished":
-        return { text: `Run ${this.runId} finished: ${this.of()} done, ${this.passed} passed; building the evaluation bundle`, data: this.data(ev.event) };
+        return {
+          text: `Run ${this.runId} finished: ${this.of()} done, ${this.passed} passed; building the evaluation bundle`,
+          data: this.data(ev.event),
+        };
       default:
         return assertNever(ev, "runner event");
     }

@@ -14,7 +14,8 @@ export class TaskQueue {
   private readonly waiting: Waiter[] = [];
 
   constructor(readonly maxConcurrent: number) {
-    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError("maxConcurrent must be a positive integer");
+    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)
+      throw new RangeError("maxConcurrent must be a positive integer");
   }
 
   get running(): number {

@@ -35,7 +35,9 @@ function requestBody(message: Message): { body?: unknown; problem?: string } {
       } catch (err) {
         const metaConfig = isObject(message.metadata) ? message.metadata["config"] : undefined;
         if (metaConfig !== undefined) return { body: { config: metaConfig } };
-        return { problem: `message text is not JSON (${(err as Error).message}); send {"participants": {...}, "config": {...}}` };
+        return {
+          problem: `message text is not JSON (${(err as Error).message}); send {"participants": {...}, "config": {...}}`,
+        };
       }
     }
   }
@@ -47,7 +49,7 @@ function requestBody(message: Message): { body?: unknown; problem?: string } {
 export function parseAssessmentRequest(message: Message): ParsedRequest {
   const { body, problem } = requestBody(message);
   if (problem) return { ok: false, problems: [problem] };
-  if (!isObject(body)) return { ok: false, problems: ["request must be a JSON object with a \"config\" object"] };
+  if (!isObject(body)) return { ok: false, problems: ['request must be a JSON object with a "config" object'] };
   const problems: string[] = [];
   for (const key of Object.keys(body)) {
     if (!TOP_LEVEL_KEYS.has(key)) problems.push(`unknown key "${key}" in the request (allowed: participants, config)`);

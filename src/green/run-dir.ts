@@ -10,7 +10,10 @@ import { BenchError, errorMessage } from "../util/errors.js";
 
 /** A fresh run id: `a2a-<UTC yyyymmddThhmmss>-<6 hex>`. */
 export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "");
   return `a2a-${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
@@ -27,7 +30,10 @@ export async function createRunDir(resultsRoot: string, runId: string, resume: b
   const dir = runDirPath(resultsRoot, runId);
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !resume) {
-    throw new BenchError("E_RUN_EXISTS", `run_id "${runId}" was already used (${dir} exists); pick another run_id or set resume`);
+    throw new BenchError(
+      "E_RUN_EXISTS",
+      `run_id "${runId}" was already used (${dir} exists); pick another run_id or set resume`,
+    );
   }
   try {
     await mkdir(dir, { recursive: true });

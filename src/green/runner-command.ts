@@ -39,11 +39,16 @@ export function builtinRunnerCommand(entry: string = cliEntry, execPath: string 
   return (config, ctx) => ({
     command: execPath,
     args: [
-      entry, "run", config.benchmark,
-      "--config-file", ctx.configPath,
+      entry,
+      "run",
+      config.benchmark,
+      "--config-file",
+      ctx.configPath,
       ...(ctx.participantUrl ? ["--agent", ctx.participantUrl] : []),
-      "--out", ctx.workDir,
-      "--run-id", ctx.runId,
+      "--out",
+      ctx.workDir,
+      "--run-id",
+      ctx.runId,
       ...(ctx.requireFullIsolation ? ["--require-full-isolation"] : []),
     ],
   });

@@ -65,7 +65,8 @@ function nonNegative(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === "") return undefined;
   const v = Number(raw);
-  if (!Number.isInteger(v) || v < 0) throw new BenchError("E_SETTING", `${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(v) || v < 0)
+    throw new BenchError("E_SETTING", `${name} must be a non-negative integer, got "${raw}"`);
   return v;
 }
 
@@ -94,6 +95,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): Gr
     allowUnauthenticated: flag(env, "GREEN_ALLOW_UNAUTHENTICATED"),
     authToken: env["GREEN_AUTH_TOKEN"] || undefined,
     maxBodyBytes: parseMaxBodyBytes(env[MAX_BODY_ENV], MAX_BODY_ENV) ?? DEFAULT_MAX_BODY_BYTES,
-    runnerEnvAllow: (env["GREEN_RUNNER_ENV_ALLOW"] ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    runnerEnvAllow: (env["GREEN_RUNNER_ENV_ALLOW"] ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }

@@ -11,7 +11,12 @@ export interface CheckResult {
   notes?: string[];
 }
 
-export const pass = (name: string, detail: string, notes?: string[]): CheckResult => ({ name, ok: true, detail, ...(notes ? { notes } : {}) });
+export const pass = (name: string, detail: string, notes?: string[]): CheckResult => ({
+  name,
+  ok: true,
+  detail,
+  ...(notes ? { notes } : {}),
+});
 export const fail = (name: string, detail: string, fix: string, notes?: string[]): CheckResult => ({
   name,
   ok: false,

@@ -27,23 +27,41 @@ function versionAtLeast(actual: string, min: string): boolean {
 export function checkNode(version: string): CheckResult {
   return versionAtLeast(version, MIN_NODE)
     ? pass("node", `${version} (>= ${MIN_NODE})`)
-    : fail("node", `${version} is older than ${MIN_NODE}`, `install Node ${MIN_NODE} or newer (e.g. \`nvm install 20\`)`);
+    : fail(
+        "node",
+        `${version} is older than ${MIN_NODE}`,
+        `install Node ${MIN_NODE} or newer (e.g. \`nvm install 20\`)`,
+      );
 }
 
 /** Loads a benchmark's dataset and returns its item count (throws when unreadable/unparsable). */
 export type DatasetLoader = (benchmark: BenchmarkName, dataset: string) => Promise<number>;
 
-export async function checkDataset(benchmark: BenchmarkName, dataset: string, load: DatasetLoader): Promise<CheckResult> {
+export async function checkDataset(
+  benchmark: BenchmarkName,
+  dataset: string,
+  load: DatasetLoader,
+): Promise<CheckResult> {
   if (benchmark === "smi-inhabit") {
     // The external runner reads its own corpus; the dataset argument is its corpus root.
-    if (dataset === "sample") return pass("dataset", "smi-inhabit reads its own corpus (pass --dataset <corpus root> to check it)");
+    if (dataset === "sample")
+      return pass("dataset", "smi-inhabit reads its own corpus (pass --dataset <corpus root> to check it)");
     return existsSync(dataset) && statSync(dataset).isDirectory()
       ? pass("dataset", `corpus root ${dataset} exists`)
-      : fail("dataset", `corpus root ${dataset} is not a directory`, "point --dataset (config corpus_root) at smi_bench's corpus");
+      : fail(
+          "dataset",
+          `corpus root ${dataset} is not a directory`,
+          "point --dataset (config corpus_root) at smi_bench's corpus",
+        );
   }
   try {
     const n = await load(benchmark, dataset);
-    if (n === 0) return fail("dataset", `${benchmark} dataset "${dataset}" has no items`, "check the file: it parsed but held no task");
+    if (n === 0)
+      return fail(
+        "dataset",
+        `${benchmark} dataset "${dataset}" has no items`,
+        "check the file: it parsed but held no task",
+      );
     return pass("dataset", `${benchmark} dataset "${dataset}": ${n} items parsed`);
   } catch (err) {
     return fail(
@@ -70,11 +88,20 @@ export async function checkSandbox(
   allowWeakIsolation = false,
 ): Promise<CheckResult> {
   if (backend === "e2b" && !env["E2B_API_KEY"])
-    return fail("sandbox", "e2b sandbox not tried: E2B_API_KEY is not set", "export E2B_API_KEY=... (or use --sandbox local)");
+    return fail(
+      "sandbox",
+      "e2b sandbox not tried: E2B_API_KEY is not set",
+      "export E2B_API_KEY=... (or use --sandbox local)",
+    );
   try {
     const p = await probe(backend);
     if (p.output.trim() !== "42")
-      return fail("sandbox", `${backend} sandbox ran print(6*7) but printed ${JSON.stringify(p.output.slice(0, 200))}`, "check python3 inside the sandbox (`python3 -c 'print(6*7)'`)", [...p.warnings]);
+      return fail(
+        "sandbox",
+        `${backend} sandbox ran print(6*7) but printed ${JSON.stringify(p.output.slice(0, 200))}`,
+        "check python3 inside the sandbox (`python3 -c 'print(6*7)'`)",
+        [...p.warnings],
+      );
     if (p.isolation === "none")
       return fail(
         "sandbox",
@@ -105,7 +132,11 @@ export function checkE2bKey(backend: "local" | "e2b", env: NodeJS.ProcessEnv): C
   if (backend !== "e2b") return pass("e2b_key", "not needed (sandbox=local)");
   return env["E2B_API_KEY"]
     ? pass("e2b_key", "E2B_API_KEY is set")
-    : fail("e2b_key", "E2B_API_KEY is not set", "export E2B_API_KEY=<your key> in the green agent's environment (or put it in .env for `scenario`)");
+    : fail(
+        "e2b_key",
+        "E2B_API_KEY is not set",
+        "export E2B_API_KEY=<your key> in the green agent's environment (or put it in .env for `scenario`)",
+      );
 }
 
 /** Benchmarks the built-in runner knows (from the benchmark manager). */
@@ -121,13 +152,21 @@ export function checkRunner(
     const found = deps.resolve(program);
     return found
       ? pass("runner", `smi-inhabit runner: ${found}`)
-      : fail("runner", `smi-inhabit runner "${program}" not found on PATH`, "install smi_bench's smi-inhabit or set GREEN_SMI_INHABIT_COMMAND to its path");
+      : fail(
+          "runner",
+          `smi-inhabit runner "${program}" not found on PATH`,
+          "install smi_bench's smi-inhabit or set GREEN_SMI_INHABIT_COMMAND to its path",
+        );
   }
   if (!existsSync(deps.cliEntry)) return fail("runner", `${deps.cliEntry} missing`, "run `npm run build`");
   const known = deps.known();
   return known.includes(benchmark)
     ? pass("runner", `\`a2a-bench run ${benchmark}\` via ${deps.cliEntry}`)
-    : fail("runner", `benchmark "${benchmark}" is not registered (known: ${known.join(", ")})`, "pick one of the known benchmarks with --benchmark");
+    : fail(
+        "runner",
+        `benchmark "${benchmark}" is not registered (known: ${known.join(", ")})`,
+        "pick one of the known benchmarks with --benchmark",
+      );
 }
 
 export type PortProbe = (host: string, port: number) => Promise<boolean>;
@@ -145,7 +184,10 @@ export async function checkPorts(
       return { a, state: (await cardServed(a.cardUrl)) ? ("healthy" as const) : ("busy" as const) };
     }),
   );
-  const notes = states.map(({ a, state }) => `${a.name} ${a.host}:${a.port} ${state === "free" ? "free" : state === "healthy" ? "agent healthy" : "in use, no agent card"}`);
+  const notes = states.map(
+    ({ a, state }) =>
+      `${a.name} ${a.host}:${a.port} ${state === "free" ? "free" : state === "healthy" ? "agent healthy" : "in use, no agent card"}`,
+  );
   const busy = states.filter((s) => s.state === "busy");
   if (busy.length > 0)
     return {
@@ -157,11 +199,18 @@ export async function checkPorts(
         notes,
       ),
     };
-  if (states.every((s) => s.state === "free")) return { mode: "free", result: pass("ports", "all free (smoke will start the scenario)", notes) };
-  if (states.every((s) => s.state === "healthy")) return { mode: "running", result: pass("ports", "agents already running and healthy", notes) };
+  if (states.every((s) => s.state === "free"))
+    return { mode: "free", result: pass("ports", "all free (smoke will start the scenario)", notes) };
+  if (states.every((s) => s.state === "healthy"))
+    return { mode: "running", result: pass("ports", "agents already running and healthy", notes) };
   return {
     mode: "blocked",
-    result: fail("ports", "some agents run and others do not", "stop the running ones (`a2a-bench scenario --kill`) or start the rest", notes),
+    result: fail(
+      "ports",
+      "some agents run and others do not",
+      "stop the running ones (`a2a-bench scenario --kill`) or start the rest",
+      notes,
+    ),
   };
 }
 
@@ -178,7 +227,11 @@ export interface ToolFinding {
 /** Looks for the tools `benchmark` needs with the `backend` sandbox. */
 export type ToolProber = (benchmark: BenchmarkName, backend: "local" | "e2b") => Promise<ToolFinding[]>;
 
-export async function checkTools(benchmark: BenchmarkName, backend: "local" | "e2b", probe: ToolProber): Promise<CheckResult> {
+export async function checkTools(
+  benchmark: BenchmarkName,
+  backend: "local" | "e2b",
+  probe: ToolProber,
+): Promise<CheckResult> {
   let findings: ToolFinding[];
   try {
     findings = await probe(benchmark, backend);
@@ -187,21 +240,36 @@ export async function checkTools(benchmark: BenchmarkName, backend: "local" | "e
   }
   const notes = findings.map((f) => `${f.ok ? "found" : "MISSING"} ${f.tool}: ${f.detail}`);
   const missing = findings.filter((f) => !f.ok);
-  if (missing.length === 0) return pass("tools", `${benchmark} needs ${findings.map((f) => f.tool).join(", ") || "nothing more"}: all found`, notes);
-  return fail("tools", `${benchmark} cannot run: ${missing.map((f) => f.tool).join(", ")} missing`, missing.map((f) => f.fix).join("; "), notes);
+  if (missing.length === 0)
+    return pass(
+      "tools",
+      `${benchmark} needs ${findings.map((f) => f.tool).join(", ") || "nothing more"}: all found`,
+      notes,
+    );
+  return fail(
+    "tools",
+    `${benchmark} cannot run: ${missing.map((f) => f.tool).join(", ")} missing`,
+    missing.map((f) => f.fix).join("; "),
+    notes,
+  );
 }
 
 /** Fetches the participant's agent card; rejects with the reason (URL and cause). */
 export type ParticipantProbe = (url: string) => Promise<void>;
 
 export async function checkParticipant(url: string | undefined, probe: ParticipantProbe): Promise<CheckResult> {
-  if (url === undefined) return pass("participant", "no --agent given: the smoke assessment checks the scenario's participant");
+  if (url === undefined)
+    return pass("participant", "no --agent given: the smoke assessment checks the scenario's participant");
   try {
     await probe(url);
     return pass("participant", `agent card of ${url} fetched`);
   } catch (err) {
     const fix = (err as { fix?: unknown }).fix;
     const message = typeof fix === "string" ? errorMessage(err).replace(`; fix: ${fix}`, "") : errorMessage(err);
-    return fail("participant", message, typeof fix === "string" ? fix : "start the participant agent or correct --agent");
+    return fail(
+      "participant",
+      message,
+      typeof fix === "string" ? fix : "start the participant agent or correct --agent",
+    );
   }
 }

@@ -40,7 +40,10 @@ export const probeSandbox: SandboxProber = async (backend) => {
     const out = await sandbox.exec({ language: "python", code: "print(6*7)\n", timeoutMs: PROBE_TIMEOUT_MS });
     if (out.infraError) throw new BenchError("E_NO_SANDBOX", out.infraError);
     if (out.exitCode !== 0)
-      throw new BenchError("E_NO_SANDBOX", `print(6*7) exited ${out.exitCode ?? out.signal ?? "?"}${out.timedOut ? " (timed out)" : ""}: ${out.stderrTail.slice(-300)}`);
+      throw new BenchError(
+        "E_NO_SANDBOX",
+        `print(6*7) exited ${out.exitCode ?? out.signal ?? "?"}${out.timedOut ? " (timed out)" : ""}: ${out.stderrTail.slice(-300)}`,
+      );
     return { isolation: sandbox.isolation, warnings: sandbox.warnings, output: out.stdoutTail };
   } finally {
     await sandbox.close();
@@ -50,8 +53,11 @@ export const probeSandbox: SandboxProber = async (backend) => {
 /** Whether `python` can import `module` (the interpreter the local sandbox runs is the python3 on PATH). */
 function canImport(python: string, module: string, env: NodeJS.ProcessEnv): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(python, ["-c", `import ${module}; print(${module}.__file__)`], { env, encoding: "utf8", timeout: 20_000 }, (err, out) =>
-      resolve(err ? null : out.trim()),
+    execFile(
+      python,
+      ["-c", `import ${module}; print(${module}.__file__)`],
+      { env, encoding: "utf8", timeout: 20_000 },
+      (err, out) => resolve(err ? null : out.trim()),
     );
   });
 }
@@ -71,7 +77,12 @@ export function toolProber(env: NodeJS.ProcessEnv = process.env): ToolProber {
       program("bwrap", "install bubblewrap (`apt-get install -y bubblewrap`) for full isolation");
       if (benchmark === "swebench" && python) {
         const at = await canImport(python, "pytest", env);
-        findings.push({ tool: "pytest", ok: at !== null, detail: at ?? `${python} cannot import pytest`, fix: `install pytest for ${python} (\`${python} -m pip install pytest\` or \`apt-get install -y python3-pytest\`)` });
+        findings.push({
+          tool: "pytest",
+          ok: at !== null,
+          detail: at ?? `${python} cannot import pytest`,
+          fix: `install pytest for ${python} (\`${python} -m pip install pytest\` or \`apt-get install -y python3-pytest\`)`,
+        });
       }
       if (benchmark === "redcode") {
         const root = process.getuid?.() === 0;

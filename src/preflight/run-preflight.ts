@@ -101,7 +101,11 @@ function indented(out: Writable): Writable {
 }
 
 /** Run every check in order, printing each verdict as it comes. */
-export async function runPreflight(options: PreflightOptions, deps: PreflightDeps, stdout: Writable): Promise<PreflightReport> {
+export async function runPreflight(
+  options: PreflightOptions,
+  deps: PreflightDeps,
+  stdout: Writable,
+): Promise<PreflightReport> {
   const results: CheckResult[] = [];
   const report = (r: CheckResult): void => {
     results.push(r);
@@ -113,14 +117,26 @@ export async function runPreflight(options: PreflightOptions, deps: PreflightDep
   report(await checkSandbox(options.sandbox, deps.env, deps.probeSandbox, options.allowWeakIsolation === true));
   report(await checkTools(options.benchmark, options.sandbox, deps.probeTools));
   report(checkE2bKey(options.sandbox, deps.env));
-  report(checkRunner(options.benchmark, deps.env, { cliEntry: deps.cliEntry, known: deps.knownBenchmarks, resolve: deps.resolveCommand }));
+  report(
+    checkRunner(options.benchmark, deps.env, {
+      cliEntry: deps.cliEntry,
+      known: deps.knownBenchmarks,
+      resolve: deps.resolveCommand,
+    }),
+  );
   report(await checkParticipant(options.agent, deps.probeParticipant));
 
   let scenario;
   try {
     scenario = loadScenario(options.scenarioDir);
   } catch (err) {
-    report(fail("ports", `scenario unusable: ${errorMessage(err)}`, "fix scenario.toml (the message names file, key and line)"));
+    report(
+      fail(
+        "ports",
+        `scenario unusable: ${errorMessage(err)}`,
+        "fix scenario.toml (the message names file, key and line)",
+      ),
+    );
     report(fail("smoke", "not run: no scenario", "fix the scenario first"));
     return finish(results, stdout);
   }
@@ -130,19 +146,32 @@ export async function runPreflight(options: PreflightOptions, deps: PreflightDep
     report(fail("smoke", "not run: ports blocked", "clear the ports (see above), then run preflight again"));
     return finish(results, stdout);
   }
-  stdout.write(`… smoke: one ${options.benchmark} assessment of ${options.smokeSamples} sample item(s)${ports.mode === "free" ? ", starting the scenario" : " against the running agents"}\n`);
+  stdout.write(
+    `… smoke: one ${options.benchmark} assessment of ${options.smokeSamples} sample item(s)${ports.mode === "free" ? ", starting the scenario" : " against the running agents"}\n`,
+  );
   try {
     const smoke = await deps.smoke(
-      { scenarioDir: scenario.file, start: ports.mode === "free", benchmark: options.benchmark, samples: options.smokeSamples },
+      {
+        scenarioDir: scenario.file,
+        start: ports.mode === "free",
+        benchmark: options.benchmark,
+        samples: options.smokeSamples,
+      },
       indented(stdout),
     );
     report(
       smoke.exitCode === 0
         ? pass("smoke", `valid bundle from a completed task (${smoke.bundlePath ?? "?"})`)
-        : fail("smoke", `failed: ${smoke.problems.join("; ")}`, `inspect ${smoke.responsePath ?? "the response"} and the agent logs next to it; \`a2a-bench smoke --start\` reproduces it`),
+        : fail(
+            "smoke",
+            `failed: ${smoke.problems.join("; ")}`,
+            `inspect ${smoke.responsePath ?? "the response"} and the agent logs next to it; \`a2a-bench smoke --start\` reproduces it`,
+          ),
     );
   } catch (err) {
-    report(fail("smoke", `could not run: ${errorMessage(err)}`, "run `a2a-bench smoke --start` to see the whole output"));
+    report(
+      fail("smoke", `could not run: ${errorMessage(err)}`, "run `a2a-bench smoke --start` to see the whole output"),
+    );
   }
   return finish(results, stdout);
 }

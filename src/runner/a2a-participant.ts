@@ -23,7 +23,12 @@ export const RETRY_BASE_MS = 250;
 /** Time limit of one agent-card fetch in the participant check, ms (a card is a small static document). */
 export const CARD_CHECK_TIMEOUT_MS = 10_000;
 /** Card failures worth another attempt (the agent may still be starting); the rest are final. */
-const RETRYABLE_CARD_FAILURES: ReadonlySet<CardFetchFailure> = new Set(["connection_refused", "connection_reset", "timeout", "network"]);
+const RETRYABLE_CARD_FAILURES: ReadonlySet<CardFetchFailure> = new Set([
+  "connection_refused",
+  "connection_reset",
+  "timeout",
+  "network",
+]);
 
 export interface A2AParticipantOptions {
   url: string;
@@ -79,7 +84,7 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
     collect(result.parts, texts, data);
     return { text: texts.join("\n"), data, state: "message" };
   }
-  const task = result as Task;
+  const task = result;
   let usage: TokenUsage | undefined;
   for (const artifact of task.artifacts ?? []) {
     collect(artifact.parts, texts, data);
@@ -142,7 +147,9 @@ export function createA2AParticipant(options: A2AParticipantOptions): Participan
       for (let attempt = 0; attempt < attempts; attempt++) {
         if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped");
         try {
-          await getClient(AbortSignal.any([outerSignal, AbortSignal.timeout(options.cardTimeoutMs ?? CARD_CHECK_TIMEOUT_MS)]));
+          await getClient(
+            AbortSignal.any([outerSignal, AbortSignal.timeout(options.cardTimeoutMs ?? CARD_CHECK_TIMEOUT_MS)]),
+          );
           return;
         } catch (err) {
           if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });
@@ -151,10 +158,14 @@ export function createA2AParticipant(options: A2AParticipantOptions): Participan
           if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
         }
       }
-      throw new InfrastructureError("E_PARTICIPANT_UNREACHABLE", `participant ${options.url} is unreachable: ${errorMessage(lastError)}`, {
-        cause: lastError,
-        fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(options.url)}`,
-      });
+      throw new InfrastructureError(
+        "E_PARTICIPANT_UNREACHABLE",
+        `participant ${options.url} is unreachable: ${errorMessage(lastError)}`,
+        {
+          cause: lastError,
+          fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(options.url)}`,
+        },
+      );
     },
     async ask(req, outerSignal) {
       let lastError: unknown;

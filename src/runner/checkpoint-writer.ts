@@ -101,7 +101,8 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
       .then((landed) => {
         inFlight = null;
         for (const resolve of batch) resolve(landed);
-        if (landed) start(); // rows that finished during this write
+        if (landed)
+          start(); // rows that finished during this write
         else dirty = true; // not retried at once (a full disk would spin): the next add() or flush() writes
       });
   };

@@ -71,7 +71,10 @@ export async function writeCheckpoint(
   const hashed = encodedRows
     ? { ...checkpoint, rows: new CanonicalFragment(`[${encodedRows.join(",")}]`) }
     : checkpoint;
-  const body: Record<string, unknown> = { ...checkpoint, _checksum: computeChecksum(hashed as Record<string, unknown>) };
+  const body: Record<string, unknown> = {
+    ...checkpoint,
+    _checksum: computeChecksum(hashed),
+  };
   await writeJsonAtomic(path, body);
 }
 
@@ -101,8 +104,15 @@ export async function readCheckpoint(path: string): Promise<Checkpoint> {
       `checkpoint ${path} failed its integrity check (_checksum ${JSON.stringify(stored ?? null)}, computed "${actual}"): corrupted or edited; refusing to resume`,
     );
   }
-  if (obj["schema_version"] !== CHECKPOINT_SCHEMA_VERSION || !Array.isArray(obj["rows"]) || typeof obj["identity"] !== "object") {
-    throw new CheckpointError("E_CHECKPOINT_CORRUPT", `checkpoint ${path} has an unknown layout (schema_version ${String(obj["schema_version"])})`);
+  if (
+    obj["schema_version"] !== CHECKPOINT_SCHEMA_VERSION ||
+    !Array.isArray(obj["rows"]) ||
+    typeof obj["identity"] !== "object"
+  ) {
+    throw new CheckpointError(
+      "E_CHECKPOINT_CORRUPT",
+      `checkpoint ${path} has an unknown layout (schema_version ${String(obj["schema_version"])})`,
+    );
   }
   return obj as unknown as Checkpoint;
 }

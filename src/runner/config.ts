@@ -19,7 +19,6 @@ import { PARTICIPANT_LANES_PER_SLOT } from "./lanes.js";
 
 const SCHEMA_FILE = "assessment_request.schema.json";
 
-
 interface PropertySchema {
   type?: string;
   enum?: unknown[];
@@ -36,7 +35,8 @@ function compileConfigValidator(options: { coerce: boolean }, value: Record<stri
   return createAjv(options.coerce ? { useDefaults: true, coerceTypes: true } : {}).compile(value);
 }
 let configValidator: ValidateFunction | undefined;
-const validatorOfConfig = (): ValidateFunction => (configValidator ??= compileConfigValidator({ coerce: true }, schema));
+const validatorOfConfig = (): ValidateFunction =>
+  (configValidator ??= compileConfigValidator({ coerce: true }, schema));
 // The config file is checked as written (no coercion): a JSON file has real types.
 let fileValidator: ValidateFunction | undefined;
 const validatorOfFile = (): ValidateFunction =>
@@ -121,7 +121,10 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
     if (v === undefined) continue;
     flags[key] =
       properties[key]?.type === "array" && typeof v === "string"
-        ? v.split(",").map((s) => s.trim()).filter((s) => s !== "")
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s !== "")
         : v;
   }
   if (typeof values["config"] === "string") {
@@ -167,7 +170,10 @@ export async function readConfigFile(path: string): Promise<Record<string, unkno
 
 /** A fresh run id: `<benchmark>-<UTC yyyymmddThhmmss>-<4 hex>`. */
 export function generateRunId(benchmark: string, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "");
   return `${benchmark}-${stamp}-${randomBytes(2).toString("hex")}`;
 }
 
@@ -188,16 +194,19 @@ export function resolveRunOptions(
   const merged: Record<string, unknown> = { ...fileConfig, ...args.flags, benchmark: args.benchmark };
   const validateConfig = validatorOfConfig();
   if (!validateConfig(merged)) {
-    const problems = (validateConfig.errors ?? []).map((e) => flagProblem(e, merged) ?? toFlagWording(formatAjvErrors([e])[0]!));
+    const problems = (validateConfig.errors ?? []).map(
+      (e) => flagProblem(e, merged) ?? toFlagWording(formatAjvErrors([e])[0]!),
+    );
     throw new UsageError(`invalid options: ${problems.join("; ")}`);
   }
   const config = merged as unknown as AssessmentConfig;
   const runId = config.run_id ?? generateRunId(config.benchmark);
   const out = args.out ?? join(cwd, "results", config.benchmark, runId);
   const concurrency = config.concurrency ?? availableParallelism();
+  const samples = config.samples ?? config.num_instances;
   return {
     ...config,
-    samples: config.samples ?? config.num_instances,
+    ...(samples === undefined ? {} : { samples }),
     concurrency,
     participant_concurrency: config.participant_concurrency ?? PARTICIPANT_LANES_PER_SLOT * concurrency,
     run_id: runId,
@@ -219,7 +228,9 @@ function flagProblem(e: ErrorObject, merged: Record<string, unknown>): string | 
   const flag = `--${flagName(key)}`;
   switch (e.keyword) {
     case "exclusiveMinimum":
-      return limit === 0 ? `${flag} must be a positive ${kind}, got ${got}` : `${flag} must be a ${kind} above ${limit}, got ${got}`;
+      return limit === 0
+        ? `${flag} must be a positive ${kind}, got ${got}`
+        : `${flag} must be a ${kind} above ${limit}, got ${got}`;
     case "minimum":
       return limit === 0
         ? `${flag} must be a non-negative ${kind}, got ${got}`

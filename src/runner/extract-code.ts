@@ -30,7 +30,8 @@ export interface ExtractOptions {
 const DEFAULT_LANGUAGES = ["python", "py", "python3"];
 const FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.-]*)[^\n]*\n([\s\S]*?)(?:^[ \t]*\1[ \t]*$|(?![\s\S]))/gm;
 // Column-0 lines that are Python code, not prose.
-const CODE_START = /^(?:def |async def |class |import |from |@|if |for |while |try:|with |return\b|raise |assert |[A-Za-z_][A-Za-z0-9_.]*\s*(?:=|\(|\[|\+=|-=))/;
+const CODE_START =
+  /^(?:def |async def |class |import |from |@|if |for |while |try:|with |return\b|raise |assert |[A-Za-z_][A-Za-z0-9_.]*\s*(?:=|\(|\[|\+=|-=))/;
 // A prose line: starts with a word, no code punctuation, ends like a sentence or a lead-in.
 const PROSE = /^(?:[A-Z*#>-]|\d+\.)[^=(){}[\]]*$/;
 
@@ -94,7 +95,8 @@ function pickBlock(blocks: Block[], opts: ExtractOptions): Block | undefined {
 /** Drop prose lines before and after the code of an unfenced reply. */
 function stripProse(text: string): string {
   const lines = text.split("\n");
-  const isProse = (l: string): boolean => l.trim() !== "" && !/^\s/.test(l) && !CODE_START.test(l) && PROSE.test(l.trim());
+  const isProse = (l: string): boolean =>
+    l.trim() !== "" && !/^\s/.test(l) && !CODE_START.test(l) && PROSE.test(l.trim());
   let start = 0;
   while (start < lines.length && (isProse(lines[start] ?? "") || (lines[start] ?? "").trim() === "")) start++;
   let end = lines.length;
@@ -150,7 +152,8 @@ export function extractCode(reply: string, opts: ExtractOptions = {}): Extracted
   const prompt = opts.prompt?.replace(/\r\n?/g, "\n");
   if (prompt && prompt.trim() !== "") {
     const at = code.indexOf(prompt.trimEnd());
-    if (at >= 0 && code.slice(0, at).trim() === "") code = code.slice(at + prompt.trimEnd().length).replace(/^[ \t]*\n/, "");
+    if (at >= 0 && code.slice(0, at).trim() === "")
+      code = code.slice(at + prompt.trimEnd().length).replace(/^[ \t]*\n/, "");
     if (code.trim() === "") return { completion: "", kind: "none", source };
   }
 

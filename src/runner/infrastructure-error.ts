@@ -29,7 +29,11 @@ export class InfrastructureError extends BenchError {
   /** What the operator should do about it (also at the end of `message`). */
   readonly fix: string | undefined;
   constructor(code: InfrastructureCode, message: string, options?: { cause?: unknown; fix?: string }) {
-    super(code, options?.fix ? `${message}; fix: ${options.fix}` : message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    super(
+      code,
+      options?.fix ? `${message}; fix: ${options.fix}` : message,
+      options?.cause !== undefined ? { cause: options.cause } : undefined,
+    );
     this.fix = options?.fix;
   }
 }

@@ -18,7 +18,7 @@ export function isFullIsolation(level: string): boolean {
 /** How to get full isolation back (printed with every refusal and warning). */
 export const WEAK_ISOLATION_FIX =
   "install bubblewrap (`apt-get install -y bubblewrap`) and allow unprivileged user namespaces " +
-  "(`sysctl kernel.unprivileged_userns_clone=1` where that sysctl exists), or use `sandbox: \"e2b\"` or `sandbox: \"docker\"`";
+  '(`sysctl kernel.unprivileged_userns_clone=1` where that sysctl exists), or use `sandbox: "e2b"` or `sandbox: "docker"`';
 
 /** The refusal of a run at `level` when full isolation is required. */
 export function weakIsolationError(level: string, optIn: string): InfrastructureError {

@@ -38,7 +38,11 @@ export function sandboxConcurrency(options: RunOptions): number {
 }
 
 /** The lane plan for `def` with `options` (see {@link BenchmarkDefinition.inFlight}). */
-export function planLanes(def: BenchmarkDefinition<BenchmarkItem>, options: RunOptions, needsParticipant: boolean): LanePlan {
+export function planLanes(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  needsParticipant: boolean,
+): LanePlan {
   const slots = sandboxConcurrency(options);
   if (def.inFlight !== "participant" || !needsParticipant) return { items: slots, sandboxCalls: null };
   const items = participantConcurrency(options);

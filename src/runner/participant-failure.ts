@@ -11,5 +11,7 @@ export type ParticipantFailureMode = "model_agent_timeout" | "infrastructure_par
 /** `timedOut`: the caller's own answer deadline fired (its signal, not the participant's timeout). */
 export function participantFailureMode(err: unknown, timedOut = false): ParticipantFailureMode {
   if (timedOut) return "model_agent_timeout";
-  return err instanceof BenchError && err.code === "E_PARTICIPANT_TIMEOUT" ? "model_agent_timeout" : "infrastructure_participant";
+  return err instanceof BenchError && err.code === "E_PARTICIPANT_TIMEOUT"
+    ? "model_agent_timeout"
+    : "infrastructure_participant";
 }

@@ -113,7 +113,11 @@ export function barReporter(out: Writable, bar: TerminalBar, now: () => number =
 export const RUN_BAR_FORMAT = "{benchmark} [{bar}] {value}/{total} | passed {passed} | ETA {eta_formatted} | {last}";
 
 /** Plain lines, no ANSI, at most one per `intervalMs` (first and last always); the summary table at the end. */
-export function plainReporter(out: Writable, intervalMs = PLAIN_PROGRESS_INTERVAL_MS, now: () => number = Date.now): ProgressReporter {
+export function plainReporter(
+  out: Writable,
+  intervalMs = PLAIN_PROGRESS_INTERVAL_MS,
+  now: () => number = Date.now,
+): ProgressReporter {
   const tally = new Tally(now);
   let lastLineAt = -Infinity;
   let printedDone = -1;
@@ -171,7 +175,11 @@ export function formatSummaryTable(aggregate: Record<string, unknown>): string {
   }
   const width = Math.max(6, ...rows.map(([k]) => k.length));
   const line = "-".repeat(width + 2) + "+" + "-".repeat(14);
-  return ["", `${"metric".padEnd(width)}  | value`, line, ...rows.map(([k, v]) => `${k.padEnd(width)}  | ${v}`), ""].join("\n") + "\n";
+  return (
+    ["", `${"metric".padEnd(width)}  | value`, line, ...rows.map(([k, v]) => `${k.padEnd(width)}  | ${v}`), ""].join(
+      "\n",
+    ) + "\n"
+  );
 }
 
 function show(v: unknown): string {

@@ -138,7 +138,10 @@ async function runOpened(
   const outerSignal = deps.signal ?? new AbortController().signal;
 
   if ((options.shard_index ?? 0) >= (options.num_shards ?? 1)) {
-    throw new BenchError("E_OPTIONS", `shard_index ${options.shard_index} must be below num_shards ${options.num_shards ?? 1}`);
+    throw new BenchError(
+      "E_OPTIONS",
+      `shard_index ${options.shard_index} must be below num_shards ${options.num_shards ?? 1}`,
+    );
   }
   const needsParticipant = def.needsParticipant(options);
   if (needsParticipant && !options.agent) {
@@ -152,7 +155,9 @@ async function runOpened(
       ? await def.describeDataset(options)
       : {
           path: options.dataset ?? "sample",
-          sha256: createHash("sha256").update(allItems.map((i) => i.id).join("\n")).digest("hex"),
+          sha256: createHash("sha256")
+            .update(allItems.map((i) => i.id).join("\n"))
+            .digest("hex"),
         };
     const selected = selectItems(allItems, {
       seed: options.seed ?? 0,
@@ -188,13 +193,20 @@ async function runOpened(
   // The sandbox is created first and awaited later: its isolation probe (a few child processes) runs
   // while the dataset is loaded and the items selected. A failure before it is used closes it.
   const sandboxReady = (async () => deps.createSandbox(options))();
-  sandboxReady.catch(() => { /* surfaced where it is awaited */ });
+  sandboxReady.catch(() => {
+    /* surfaced where it is awaited */
+  });
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
   try {
     prepared = await prepareRun();
   } catch (err) {
     // Nothing may outlive the run: wait for the probe, then close what it made.
-    await sandboxReady.then((sb) => sb.close(), () => {}).catch((e: unknown) => logger.warn({ err: errorMessage(e) }, "sandbox close failed"));
+    await sandboxReady
+      .then(
+        (sb) => sb.close(),
+        () => {},
+      )
+      .catch((e: unknown) => logger.warn({ err: errorMessage(e) }, "sandbox close failed"));
     throw err;
   }
   const { allItems, dataset, selected, order, identity, resumed, done, todo } = prepared;
@@ -213,7 +225,9 @@ async function runOpened(
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
   // Set once: the infrastructure failure that stopped the run (no further item starts).
   let stoppedBy: InfrastructureError | null =
-    deps.requireFullIsolation && !isFullIsolation(sandbox.isolation) ? weakIsolationError(sandbox.isolation, deps.requireFullIsolation.optIn) : null;
+    deps.requireFullIsolation && !isFullIsolation(sandbox.isolation)
+      ? weakIsolationError(sandbox.isolation, deps.requireFullIsolation.optIn)
+      : null;
   const infraStop = new AbortController();
   if (def.warmSandbox && todo.length > 0 && !stoppedBy) sandbox.warmUp?.();
   const itemSandbox = lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls);
@@ -236,7 +250,8 @@ async function runOpened(
 
   try {
     if (needsParticipant && options.agent) {
-      if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
+      if (!deps.createParticipant)
+        throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
       participant = deps.createParticipant({ ...options, agent: options.agent });
     }
     if (participant?.check && !stoppedBy && todo.length > 0) {
@@ -265,7 +280,14 @@ async function runOpened(
       emit({ event: "task_started", task_id: item.id, i, total: selected.length });
       let row: ItemResult;
       try {
-        row = await def.evaluate(item, { options, sandbox: itemSandbox, participant, logger, signal: itemSignal, workDir });
+        row = await def.evaluate(item, {
+          options,
+          sandbox: itemSandbox,
+          participant,
+          logger,
+          signal: itemSignal,
+          workDir,
+        });
       } catch (err) {
         if (err instanceof InfrastructureError) {
           logger.error({ task_id: item.id, code: err.code }, err.message);
@@ -274,7 +296,14 @@ async function runOpened(
         }
         // The contract says evaluate does not throw for item failures; a throw is our bug or infrastructure.
         logger.error({ task_id: item.id, err: errorMessage(err) }, "evaluate threw");
-        row = { id: item.id, status: "error", passed: false, elapsed_seconds: 0, failure_mode: "infrastructure_runner", error: errorMessage(err) };
+        row = {
+          id: item.id,
+          status: "error",
+          passed: false,
+          elapsed_seconds: 0,
+          failure_mode: "infrastructure_runner",
+          error: errorMessage(err),
+        };
       }
       if (itemSignal.aborted || row.status === "canceled") return; // unfinished: not recorded
       const landed = checkpoint.add(row);
@@ -305,7 +334,9 @@ async function runOpened(
     }
   } finally {
     outerSignal.removeEventListener("abort", onOuterAbort);
-    await def.endRun?.({ options, logger, workDir }).catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
+    await def
+      .endRun?.({ options, logger, workDir })
+      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
     await sandbox.close().catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "sandbox close failed"));
     await participant?.close().catch(() => {});
   }
@@ -314,7 +345,10 @@ async function runOpened(
   await checkpoint.flush(controller.signal.aborted);
   await Promise.all(landings);
   if (controller.signal.aborted) {
-    logger.warn({ done: rows.length, total: selected.length, checkpoint: paths.checkpoint }, "run stopped; checkpoint written");
+    logger.warn(
+      { done: rows.length, total: selected.length, checkpoint: paths.checkpoint },
+      "run stopped; checkpoint written",
+    );
     deps.progress?.close();
     return { exitCode: EXIT_INTERRUPTED, interrupted: true, paths };
   }
@@ -323,11 +357,20 @@ async function runOpened(
   const sorted = [...rows].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const benchAggregate = def.aggregate(sorted, options);
   // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
-  const aggregate: Record<string, unknown> = { ...benchAggregate, failure_modes: benchAggregate["failure_modes"] ?? countFailureModes(sorted) };
-  const verdict = judgeRun(sorted, options.max_infrastructure_failure_share ?? DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, stoppedBy, {
-    participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
-  });
-  if (verdict.error) logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
+  const aggregate: Record<string, unknown> = {
+    ...benchAggregate,
+    failure_modes: benchAggregate["failure_modes"] ?? countFailureModes(sorted),
+  };
+  const verdict = judgeRun(
+    sorted,
+    options.max_infrastructure_failure_share ?? DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE,
+    stoppedBy,
+    {
+      participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
+    },
+  );
+  if (verdict.error)
+    logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
   const results = {
     schema_version: RESULTS_SCHEMA_VERSION,
     benchmark: def.name,
@@ -343,7 +386,8 @@ async function runOpened(
     aggregate,
   };
   const problems = checkAgainst("results.schema.json", results);
-  if (problems.length > 0) throw new ValidationError("results.json would not match schemas/results.schema.json", problems);
+  if (problems.length > 0)
+    throw new ValidationError("results.json would not match schemas/results.schema.json", problems);
   await writeJsonAtomic(paths.results, results);
 
   const finishedAt = Date.now();
@@ -360,7 +404,12 @@ async function runOpened(
     sandbox: { backend: sandbox.backend, isolation: sandbox.isolation, warnings: [...sandbox.warnings] },
     dataset,
     agent: options.agent ?? null,
-    items: { in_dataset: allItems.length, selected: selected.length, resumed: done.size, evaluated: rows.length - done.size },
+    items: {
+      in_dataset: allItems.length,
+      selected: selected.length,
+      resumed: done.size,
+      evaluated: rows.length - done.size,
+    },
     config: recordedConfig(options),
   });
   emit({
@@ -373,5 +422,12 @@ async function runOpened(
     aggregate,
   });
   deps.progress?.close(aggregate);
-  return { exitCode: verdict.status === "ok" ? 0 : EXIT_INFRASTRUCTURE, interrupted: false, status: verdict.status, error: verdict.error, paths, results };
+  return {
+    exitCode: verdict.status === "ok" ? 0 : EXIT_INFRASTRUCTURE,
+    interrupted: false,
+    status: verdict.status,
+    error: verdict.error,
+    paths,
+    results,
+  };
 }

@@ -8,7 +8,8 @@ let cachedVersion: string | undefined;
 
 /** This package's version from package.json. */
 export function packageVersion(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }).version;
+  cachedVersion ??= (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string })
+    .version;
   return cachedVersion;
 }
 

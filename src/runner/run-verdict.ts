@@ -45,14 +45,21 @@ export const UNCLASSIFIED_FAILURE = "other_failed";
 export function countFailureModes(rows: readonly ItemResult[]): Record<string, number> {
   const modes: Record<string, number> = {};
   for (const r of rows) {
-    const mode = typeof r.failure_mode === "string" && r.failure_mode !== "" ? r.failure_mode : r.passed ? null : UNCLASSIFIED_FAILURE;
+    const mode =
+      typeof r.failure_mode === "string" && r.failure_mode !== ""
+        ? r.failure_mode
+        : r.passed
+          ? null
+          : UNCLASSIFIED_FAILURE;
     if (mode) modes[mode] = (modes[mode] ?? 0) + 1;
   }
   return modes;
 }
 
 function describeInfraRows(infra: readonly ItemResult[]): string {
-  const modes = Object.entries(countFailureModes(infra)).map(([m, n]) => `${m} ×${n}`).join(", ");
+  const modes = Object.entries(countFailureModes(infra))
+    .map(([m, n]) => `${m} ×${n}`)
+    .join(", ");
   const first = infra.find((r) => typeof r.error === "string" && r.error !== "");
   return `${modes}${first ? `; first: ${first.id}: ${String(first.error).slice(0, 300)}` : ""}`;
 }
@@ -66,7 +73,9 @@ export function judgeRun(
 ): RunVerdict {
   const theirs = options.participantCaused ?? new Set<string>();
   const attributed = rows.filter((r) => typeof r.failure_mode === "string" && theirs.has(r.failure_mode)).length;
-  const infra = rows.filter((r) => isInfrastructureFailureMode(r.failure_mode) && !theirs.has(r.failure_mode as string));
+  const infra = rows.filter(
+    (r) => isInfrastructureFailureMode(r.failure_mode) && !theirs.has(r.failure_mode as string),
+  );
   const base = { infrastructure_failures: infra.length, evaluated: rows.length, attributed_to_participant: attributed };
   if (stoppedBy) return { status: "error", error: { code: stoppedBy.code, message: stoppedBy.message }, ...base };
   if (rows.length === 0 || infra.length === 0) return { status: "ok", error: null, ...base };
@@ -74,7 +83,10 @@ export function judgeRun(
   if (infra.length === rows.length) {
     return {
       status: "error",
-      error: { code: "E_INFRASTRUCTURE_SHARE", message: `every item (${rows.length}) failed for infrastructure reasons, not the participant's: ${describeInfraRows(infra)}` },
+      error: {
+        code: "E_INFRASTRUCTURE_SHARE",
+        message: `every item (${rows.length}) failed for infrastructure reasons, not the participant's: ${describeInfraRows(infra)}`,
+      },
       ...base,
     };
   }

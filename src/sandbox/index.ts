@@ -36,14 +36,32 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     case "local": {
       const probe = await probeIsolation(options.forceIsolation);
       for (const w of probe.warnings) options.logger.warn({ isolation: probe.level }, w);
-      return new LocalSandbox({ probe, limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
+      return new LocalSandbox({
+        probe,
+        limits,
+        logger: options.logger,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      });
     }
     case "e2b":
-      return createE2bSandbox({ limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}), ...(options.e2b ? { e2b: options.e2b } : {}) });
+      return createE2bSandbox({
+        limits,
+        logger: options.logger,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        ...(options.e2b ? { e2b: options.e2b } : {}),
+      });
     case "docker":
-      return createDockerSandbox({ limits, logger: options.logger, ...(options.concurrency ? { concurrency: options.concurrency } : {}), ...options.docker });
+      return createDockerSandbox({
+        limits,
+        logger: options.logger,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        ...options.docker,
+      });
     default:
-      throw new SandboxError("E_SANDBOX_OPTIONS", `backend must be 'local', 'e2b' or 'docker', got ${JSON.stringify(options.backend)}`);
+      throw new SandboxError(
+        "E_SANDBOX_OPTIONS",
+        `backend must be 'local', 'e2b' or 'docker', got ${JSON.stringify(options.backend)}`,
+      );
   }
 }
 

@@ -17,13 +17,20 @@ export function newProofToken(): string {
 }
 
 /** Verdict of what the channel carried (`null`: the channel was never set up or carried nothing). */
-export function judgeProof(seen: string | null | undefined, token: string): { proof: ProofVerdict; proofNote?: string } {
+export function judgeProof(
+  seen: string | null | undefined,
+  token: string,
+): { proof: ProofVerdict; proofNote?: string } {
   if (seen === null || seen === undefined || seen === "") {
-    return { proof: "missing", proofNote: "the program did not return normally (exit, signal or exception before the harness trailer)" };
+    return {
+      proof: "missing",
+      proofNote: "the program did not return normally (exit, signal or exception before the harness trailer)",
+    };
   }
   const a = Buffer.from(seen, "latin1");
   const b = Buffer.from(token, "latin1");
   if (a.length === b.length && timingSafeEqual(a, b)) return { proof: "verified" };
-  if (seen.startsWith("X:")) return { proof: "tampered", proofNote: seen.slice(2).split("\n")[0]!.slice(0, NOTE_CHARS) };
+  if (seen.startsWith("X:"))
+    return { proof: "tampered", proofNote: seen.slice(2).split("\n")[0]!.slice(0, NOTE_CHARS) };
   return { proof: "mismatch", proofNote: "the proof channel carried something other than this job's token" };
 }

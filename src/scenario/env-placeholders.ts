@@ -12,7 +12,10 @@ const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** An `env` value names a variable that is set nowhere. */
 export class UnsetPlaceholderError extends BenchError {
   constructor(agent: string, key: string, name: string) {
-    super("E_SCENARIO_ENV", `${agent}: env ${key} refers to \${${name}}, which is not set: put ${name}=… in the env file (--env-file) or export it`);
+    super(
+      "E_SCENARIO_ENV",
+      `${agent}: env ${key} refers to \${${name}}, which is not set: put ${name}=… in the env file (--env-file) or export it`,
+    );
   }
 }
 

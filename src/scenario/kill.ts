@@ -52,13 +52,23 @@ export async function killScenario(dir: string, graceMs = STOP_GRACE_MS): Promis
       switch (ownership.kind) {
         case "ours": {
           const out = await stopGroup(agent.pgid, graceMs);
-          return { name: agent.name, pid: agent.pid, action: "stopped", forcefullyTerminated: out.forcefullyTerminated };
+          return {
+            name: agent.name,
+            pid: agent.pid,
+            action: "stopped",
+            forcefullyTerminated: out.forcefullyTerminated,
+          };
         }
         case "gone": {
           // Leader exited; children it left in its group are still ours (a group id is not reused while members live).
           if (orphansOf(agent.pgid, agent.startTime).length > 0) {
             const out = await stopGroup(agent.pgid, graceMs);
-            return { name: agent.name, pid: agent.pid, action: "stopped", forcefullyTerminated: out.forcefullyTerminated };
+            return {
+              name: agent.name,
+              pid: agent.pid,
+              action: "stopped",
+              forcefullyTerminated: out.forcefullyTerminated,
+            };
           }
           return { name: agent.name, pid: agent.pid, action: "already-gone" };
         }

@@ -11,7 +11,15 @@ import { BenchError, errorMessage } from "../util/errors.js";
 import type { Scenario, ScenarioAgent } from "./spec.js";
 import { fillPlaceholders } from "./env-placeholders.js";
 import { procInfo } from "./proc-info.js";
-import { readPidFile, removePidFile, writePidFile, pidFilePath, type OwnerKind, type PidFile, type PidFileAgent } from "./pid-file.js";
+import {
+  readPidFile,
+  removePidFile,
+  writePidFile,
+  pidFilePath,
+  type OwnerKind,
+  type PidFile,
+  type PidFileAgent,
+} from "./pid-file.js";
 import { inspectPidFile } from "./state.js";
 import { isPortFree } from "./port-check.js";
 import { prefixLines } from "./prefix-lines.js";
@@ -72,7 +80,9 @@ async function claimDirectory(scenario: Scenario, log: Writable): Promise<void> 
   if (!existing) return;
   const state = await inspectPidFile(existing, { probeCards: false });
   if (!state.stale) {
-    const live = state.agents.filter((a) => a.ownership.kind === "ours").map((a) => `${a.agent.name} pid ${a.agent.pid}`);
+    const live = state.agents
+      .filter((a) => a.ownership.kind === "ours")
+      .map((a) => `${a.agent.name} pid ${a.agent.pid}`);
     const who = state.owner.kind === "ours" ? `owner pid ${existing.owner.pid}` : "owner gone";
     throw new AlreadyRunningError(
       `scenario "${scenario.name}" is already running (${who}${live.length ? "; " + live.join(", ") : ""}); ` +
@@ -88,7 +98,9 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
   const { log } = options;
   const baseEnv = options.baseEnv ?? process.env;
   // Placeholders are filled for every agent before any starts: an unset one starts nothing.
-  const agentEnv = new Map(scenario.agents.map((a) => [a.name, fillPlaceholders(a.name, a.env, [options.secretEnv ?? {}, baseEnv])]));
+  const agentEnv = new Map(
+    scenario.agents.map((a) => [a.name, fillPlaceholders(a.name, a.env, [options.secretEnv ?? {}, baseEnv])]),
+  );
   await claimDirectory(scenario, log);
   for (const a of scenario.agents) {
     if (a.command && !(await isPortFree(a.host, a.port)))
@@ -140,8 +152,8 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
       }
       child.on("error", () => {}); // reported through exit/card wait
       launched.push({ agent, child, pid });
-      prefixLines(child.stdout!, log, `[${agent.name}] `);
-      prefixLines(child.stderr!, log, `[${agent.name}] `);
+      prefixLines(child.stdout, log, `[${agent.name}] `);
+      prefixLines(child.stderr, log, `[${agent.name}] `);
       child.once("exit", (exitCode, signal) => {
         const e = { name: agent.name, exitCode, signal };
         exits.set(agent.name, e);
@@ -154,7 +166,9 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
           timeoutMs: options.cardTimeoutMs ?? CARD_WAIT_MS,
           abortReason: () => {
             const e = exits.get(agent.name);
-            return e ? `${agent.name} exited (code ${e.exitCode ?? "none"}, signal ${e.signal ?? "none"}) before serving its card` : undefined;
+            return e
+              ? `${agent.name} exited (code ${e.exitCode ?? "none"}, signal ${e.signal ?? "none"}) before serving its card`
+              : undefined;
           },
         }),
       ),
@@ -180,7 +194,12 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
     const pidFile: PidFile = {
       schema_version: 1,
       scenario_manager_pid: process.pid,
-      owner: { kind: options.ownerKind, pid: process.pid, startTime: owner?.startTime ?? 0, cmdline: owner?.cmdline ?? [] },
+      owner: {
+        kind: options.ownerKind,
+        pid: process.pid,
+        startTime: owner?.startTime ?? 0,
+        cmdline: owner?.cmdline ?? [],
+      },
       scenario_file: scenario.file,
       started_at: new Date().toISOString(),
       env_keys: Object.keys(options.secretEnv ?? {}).sort(),
@@ -191,6 +210,8 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
   } catch (err) {
     await stop().catch(() => []);
     if (err instanceof BenchError) throw err;
-    throw new BenchError("E_LAUNCH", `launching scenario "${scenario.name}" failed: ${errorMessage(err)}`, { cause: err });
+    throw new BenchError("E_LAUNCH", `launching scenario "${scenario.name}" failed: ${errorMessage(err)}`, {
+      cause: err,
+    });
   }
 }

@@ -200,32 +200,51 @@ function fromTutorial(doc: TutorialToml): ScenarioAgent[] {
       agentbeatsId: a.agentbeats_id,
     };
   };
-  return [one(doc.green_agent, true, "green"), ...doc.participants.map((p, i) => one(p, false, participantRole(doc, i)))];
+  return [
+    one(doc.green_agent, true, "green"),
+    ...doc.participants.map((p, i) => one(p, false, participantRole(doc, i))),
+  ];
 }
 
 /** Cross-field rules the schema cannot say; problems as "file:line: key: problem". */
-function semanticProblems(file: string, source: string, layout: ScenarioLayout, doc: Record<string, unknown>): string[] {
+function semanticProblems(
+  file: string,
+  source: string,
+  layout: ScenarioLayout,
+  doc: Record<string, unknown>,
+): string[] {
   const problems: string[] = [];
   if (layout === "smi") {
     const agents = (doc as unknown as SmiToml).agents;
     const greens = agents.filter((a) => a.is_green).length;
-    if (greens !== 1) problems.push(`${file}:${lineOfPath(source, ["agents"])}: agents: exactly one agent must have is_green = true (found ${greens})`);
+    if (greens !== 1)
+      problems.push(
+        `${file}:${lineOfPath(source, ["agents"])}: agents: exactly one agent must have is_green = true (found ${greens})`,
+      );
     const seen = new Map<number, number>();
     agents.forEach((a, i) => {
       const prev = seen.get(a.agent_port);
       if (prev !== undefined)
-        problems.push(`${file}:${lineOfPath(source, ["agents", String(i), "agent_port"])}: agents[${i}].agent_port: port ${a.agent_port} already used by agents[${prev}]`);
+        problems.push(
+          `${file}:${lineOfPath(source, ["agents", String(i), "agent_port"])}: agents[${i}].agent_port: port ${a.agent_port} already used by agents[${prev}]`,
+        );
       seen.set(a.agent_port, i);
     });
     agents.forEach((a, i) => {
       const card = isAbsolute(a.card) ? a.card : join(dirname(file), a.card);
-      if (!existsSync(card)) problems.push(`${file}:${lineOfPath(source, ["agents", String(i), "card"])}: agents[${i}].card: file ${card} not found`);
+      if (!existsSync(card))
+        problems.push(
+          `${file}:${lineOfPath(source, ["agents", String(i), "card"])}: agents[${i}].card: file ${card} not found`,
+        );
     });
     const roles = new Set<string>();
     agents.forEach((a, i) => {
       if (a.is_green) return;
       const role = a.role ?? "agent";
-      if (roles.has(role)) problems.push(`${file}:${lineOfPath(source, ["agents", String(i)])}: agents[${i}].role: role "${role}" used twice`);
+      if (roles.has(role))
+        problems.push(
+          `${file}:${lineOfPath(source, ["agents", String(i)])}: agents[${i}].role: role "${role}" used twice`,
+        );
       roles.add(role);
     });
   } else {
@@ -235,7 +254,9 @@ function semanticProblems(file: string, source: string, layout: ScenarioLayout, 
       const role = participantRole(doc2, i);
       const prev = roles.get(role);
       if (prev !== undefined)
-        problems.push(`${file}:${lineOfPath(source, ["participants", String(i)])}: participants[${i}]: role "${role}" already used by participants[${prev}]`);
+        problems.push(
+          `${file}:${lineOfPath(source, ["participants", String(i)])}: participants[${i}]: role "${role}" already used by participants[${prev}]`,
+        );
       roles.set(role, i);
     });
   }
@@ -261,11 +282,13 @@ export function loadScenario(dirOrFile: string, cwd = process.cwd()): Scenario {
 export function parseScenario(source: string, file: string): Scenario {
   let doc: Record<string, unknown>;
   try {
-    doc = parse(source) as Record<string, unknown>;
+    doc = parse(source);
   } catch (err) {
     if (err instanceof TomlError) {
       const first = err.message.split("\n")[0] ?? err.message;
-      throw new ScenarioConfigError([`${file}:${err.line}: ${first.replace(/^Invalid TOML document: /, "TOML syntax: ")}`]);
+      throw new ScenarioConfigError([
+        `${file}:${err.line}: ${first.replace(/^Invalid TOML document: /, "TOML syntax: ")}`,
+      ]);
     }
     throw err;
   }

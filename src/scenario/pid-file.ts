@@ -63,7 +63,10 @@ export function readPidFile(scenarioDir: string): PidFile | undefined {
   }
   const d = doc as Partial<PidFile>;
   if (d.schema_version !== 1 || !Array.isArray(d.agents) || typeof d.owner?.pid !== "number")
-    throw new BenchError("E_PID_FILE", `${path}: not a pid file of this tool (schema_version 1); remove it if no scenario runs`);
+    throw new BenchError(
+      "E_PID_FILE",
+      `${path}: not a pid file of this tool (schema_version 1); remove it if no scenario runs`,
+    );
   return d as PidFile;
 }
 

@@ -24,7 +24,10 @@ export function parseStat(stat: string): { state: string; pgid: number; startTim
   const close = stat.lastIndexOf(")");
   if (close < 0) return undefined;
   // Fields after "comm)": 3=state 4=ppid 5=pgrp ... 22=starttime → indexes 0,1,2,...,19.
-  const rest = stat.slice(close + 2).trim().split(/\s+/);
+  const rest = stat
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   const state = rest[0];
   const pgid = Number(rest[2]);
   const startTime = Number(rest[19]);
@@ -37,7 +40,9 @@ export function procInfo(pid: number): ProcInfo | undefined {
   try {
     const parsed = parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
     if (!parsed || parsed.state === "Z" || parsed.state === "X") return undefined;
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((s) => s !== "");
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      .split("\0")
+      .filter((s) => s !== "");
     return { pid, ...parsed, cmdline };
   } catch {
     return undefined;
@@ -69,10 +74,7 @@ export interface ProcIdentity {
 }
 
 /** Verdict on a recorded identity: still ours, gone, or the pid now belongs to someone else. */
-export type Ownership =
-  | { kind: "ours"; info: ProcInfo }
-  | { kind: "gone" }
-  | { kind: "reused"; reason: string };
+export type Ownership = { kind: "ours"; info: ProcInfo } | { kind: "gone" } | { kind: "reused"; reason: string };
 
 /** Compare a recorded identity with what /proc says now. */
 export function checkOwnership(id: ProcIdentity, read: (pid: number) => ProcInfo | undefined = procInfo): Ownership {

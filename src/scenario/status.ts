@@ -21,8 +21,13 @@ export async function scenarioStatus(scenario: Scenario, env: Record<string, str
   if (pidFile) {
     const state = await inspectPidFile(pidFile);
     for (const a of state.agents) {
-      const pid = a.ownership.kind === "ours" ? String(a.agent.pid) : `${a.agent.pid}(${a.ownership.kind === "gone" ? "gone" : "not ours"})`;
-      lines.push(`${a.agent.name.padEnd(8)} port=${a.agent.port} listening=${yesNo(a.listening)} pid=${pid} card=${a.agent.card_url}`);
+      const pid =
+        a.ownership.kind === "ours"
+          ? String(a.agent.pid)
+          : `${a.agent.pid}(${a.ownership.kind === "gone" ? "gone" : "not ours"})`;
+      lines.push(
+        `${a.agent.name.padEnd(8)} port=${a.agent.port} listening=${yesNo(a.listening)} pid=${pid} card=${a.agent.card_url}`,
+      );
       healthy &&= a.listening && a.ownership.kind === "ours";
     }
     const ownerLive = state.owner.kind === "ours";
@@ -39,6 +44,7 @@ export async function scenarioStatus(scenario: Scenario, env: Record<string, str
     }
     lines.push(`pid_file=${pidFilePath(scenario.dir)} (none: not launched by this tool)`);
   }
-  for (const [k, v] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) lines.push(`env ${k}=${maskValue(v)}`);
+  for (const [k, v] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b)))
+    lines.push(`env ${k}=${maskValue(v)}`);
   return { lines, healthy };
 }

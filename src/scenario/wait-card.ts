@@ -29,7 +29,7 @@ export async function fetchCard(cardUrl: string, timeoutMs = FETCH_TIMEOUT_MS): 
       await res.body?.cancel();
       return undefined;
     }
-    const body = (await res.json()) as unknown;
+    const body = await res.json();
     return body !== null && typeof body === "object" ? (body as CardSummary) : undefined;
   } catch {
     return undefined;

@@ -26,7 +26,7 @@ export async function createLegacyClient(baseUrl: string, fetchImpl: typeof fetc
   const cardUrl = new URL(AGENT_CARD_PATH, baseUrl.endsWith("/") ? baseUrl : baseUrl + "/").href;
   const res = await fetchImpl(cardUrl, { signal: AbortSignal.timeout(10_000) });
   if (!res.ok) throw new BenchError("E_CARD", `${cardUrl}: HTTP ${res.status}`);
-  const card = resolver.normalizeAgentCard((await res.json()) as unknown);
+  const card = resolver.normalizeAgentCard(await res.json());
   // A card may list a 1.0 and a 0.3 interface; the factory would take the first. AgentBeats' client
   // speaks 0.3 (message/stream), so keep only the 0.3 interfaces when there are any.
   const legacy = card.supportedInterfaces.filter((i) => i.protocolVersion.startsWith("0."));

@@ -108,7 +108,13 @@ export async function streamAssessment(
   signal?: AbortSignal,
 ): Promise<StreamOutcome> {
   const artifacts = new Map<string, CollectedArtifact>();
-  const out: StreamOutcome = { taskId: undefined, finalState: "unknown", lastStatusText: undefined, artifacts: [], eventCount: 0 };
+  const out: StreamOutcome = {
+    taskId: undefined,
+    finalState: "unknown",
+    lastStatusText: undefined,
+    artifacts: [],
+    eventCount: 0,
+  };
   const keep = (a: { artifactId: string; name: string; parts: Part[] }, append: boolean): void => {
     const prev = artifacts.get(a.artifactId);
     if (prev && append) prev.parts.push(...a.parts);

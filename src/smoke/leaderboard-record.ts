@@ -27,7 +27,10 @@ export function collectedResults(artifacts: readonly CollectedArtifact[]): unkno
  * Build and validate the record. `participants`: role → agent id. Throws
  * `E_LEADERBOARD_RECORD` when the result would not be a valid record.
  */
-export function leaderboardRecord(participants: Record<string, string>, artifacts: readonly CollectedArtifact[]): LeaderboardRecord {
+export function leaderboardRecord(
+  participants: Record<string, string>,
+  artifacts: readonly CollectedArtifact[],
+): LeaderboardRecord {
   const record: LeaderboardRecord = { participants: { ...participants }, results: collectedResults(artifacts) };
   const problems = checkAgainst("leaderboard_record.schema.json", record, "record");
   if (problems.length > 0) throw new BenchError("E_LEADERBOARD_RECORD", `leaderboard record: ${problems.join("; ")}`);

@@ -69,7 +69,9 @@ function stamp(): string {
 /** The request: scenario participants + config (overridden by --benchmark/--samples), validated at entry. */
 export function buildRequest(scenario: Scenario, benchmark?: BenchmarkName, samples?: number): AssessmentRequest {
   const base: Record<string, unknown> =
-    benchmark === undefined || benchmark === scenario.config.benchmark ? { ...scenario.config } : { benchmark, dataset: "sample" };
+    benchmark === undefined || benchmark === scenario.config.benchmark
+      ? { ...scenario.config }
+      : { benchmark, dataset: "sample" };
   if (samples !== undefined) base["samples"] = samples;
   const problems = checkAgainst("assessment_request.schema.json", structuredClone(base), "config");
   if (problems.length > 0) throw new BenchError("E_SMOKE_CONFIG", `assessment config: ${problems.join("; ")}`);
@@ -93,9 +95,16 @@ export function summaryLines(bundle: Record<string, unknown>): string[] {
   return lines;
 }
 
-async function withTimeout<T>(seconds: number, outer: AbortSignal | undefined, run: (s: AbortSignal) => Promise<T>): Promise<T> {
+async function withTimeout<T>(
+  seconds: number,
+  outer: AbortSignal | undefined,
+  run: (s: AbortSignal) => Promise<T>,
+): Promise<T> {
   const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(new BenchError("E_SMOKE_TIMEOUT", `no final state after ${seconds} s`)), seconds * 1000);
+  const timer = setTimeout(
+    () => ctl.abort(new BenchError("E_SMOKE_TIMEOUT", `no final state after ${seconds} s`)),
+    seconds * 1000,
+  );
   timer.unref();
   const onOuter = (): void => ctl.abort(new BenchError("E_SMOKE_ABORTED", "interrupted"));
   outer?.addEventListener("abort", onOuter, { once: true });
@@ -134,7 +143,9 @@ export async function runSmoke(
       const logPath = `${outBase}-agents.log`;
       await mkdir(dirname(logPath), { recursive: true });
       agentLog = createWriteStream(logPath);
-      say(`starting scenario "${scenario.name}" (${scenario.agents.map((a) => `${a.name} ${a.endpoint}`).join(", ")}); agent logs: ${logPath}`);
+      say(
+        `starting scenario "${scenario.name}" (${scenario.agents.map((a) => `${a.name} ${a.endpoint}`).join(", ")}); agent logs: ${logPath}`,
+      );
       try {
         running = await launchScenario(scenario, { log: agentLog, ownerKind: "smoke", cwd });
       } catch (err) {
@@ -160,12 +171,7 @@ export async function runSmoke(
     try {
       outcome = await withTimeout(options.timeoutSeconds ?? DEFAULT_SMOKE_TIMEOUT_S, options.signal, async (signal) => {
         const client = await createLegacyClient(greenBase, wire.fetch);
-        return streamAssessment(
-          client,
-          request,
-          (u) => display.update(u, (Date.now() - started) / 1000),
-          signal,
-        );
+        return streamAssessment(client, request, (u) => display.update(u, (Date.now() - started) / 1000), signal);
       });
     } catch (err) {
       transportError = errorMessage(err);
@@ -227,7 +233,16 @@ export async function runSmoke(
       bundle_path: bundlePath ?? null,
       record_path: recordPath ?? null,
     });
-    return { exitCode, finalState, responsePath, bundlePath, bundle, recordPath, problems, methods: wire.record.methods };
+    return {
+      exitCode,
+      finalState,
+      responsePath,
+      bundlePath,
+      bundle,
+      recordPath,
+      problems,
+      methods: wire.record.methods,
+    };
   } finally {
     display.endProgress();
     if (running) {

@@ -35,7 +35,11 @@ export interface SmokeDisplay {
   endProgress(): void;
 }
 
-export function chooseSmokeDisplayMode(stdout: { isTTY?: boolean }, env: NodeJS.ProcessEnv, json: boolean): SmokeDisplayMode {
+export function chooseSmokeDisplayMode(
+  stdout: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv,
+  json: boolean,
+): SmokeDisplayMode {
   if (json) return "json";
   return stdout.isTTY && !colorDisabled(env) && env["TERM"] !== "dumb" ? "bar" : "plain";
 }
@@ -72,7 +76,10 @@ export function createSmokeDisplay(
   now: () => number = Date.now,
 ): SmokeDisplay {
   const lines = mode === "json" ? (streams.stderr ?? streams.stdout) : streams.stdout;
-  const bar = mode === "bar" ? new TerminalBar(streams.stdout, { format: "[smoke] [{bar}] {value}/{total} | passed {passed} | {last}" }) : undefined;
+  const bar =
+    mode === "bar"
+      ? new TerminalBar(streams.stdout, { format: "[smoke] [{bar}] {value}/{total} | passed {passed} | {last}" })
+      : undefined;
   const print = (line: string): void => {
     if (bar) bar.log(line);
     else lines.write(line + "\n");

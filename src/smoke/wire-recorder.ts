@@ -54,7 +54,11 @@ async function collectSse(stream: ReadableStream<Uint8Array>, into: unknown[]): 
 }
 
 /** Wrap `fetch`; returns the wrapper, the record it fills, and a promise settling when every tee has drained. */
-export function recordingFetch(base: typeof fetch = fetch): { fetch: typeof fetch; record: WireRecord; drained: () => Promise<void> } {
+export function recordingFetch(base: typeof fetch = fetch): {
+  fetch: typeof fetch;
+  record: WireRecord;
+  drained: () => Promise<void>;
+} {
   const record: WireRecord = { methods: [], events: [] };
   const pending: Promise<void>[] = [];
   const wrapped: typeof fetch = async (input, init) => {

@@ -44,7 +44,7 @@ export function createLogger(options: LoggerOptions): Logger {
     const sink: DestinationStream = { write: (line: string) => void destination.write(format(line)) };
     return pino({ level, base: { component: options.component } }, sink);
   }
-  return pino({ level, base: { component: options.component } }, destination as DestinationStream);
+  return pino({ level, base: { component: options.component } }, destination);
 }
 
 /** A logger that drops everything (tests, library callers that pass none). */

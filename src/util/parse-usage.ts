@@ -37,13 +37,15 @@ export function parseUsage<T extends ParseArgsConfig>(config: T): ReturnType<typ
   const args = joinNegativeValues(config.args ?? [], config.options);
   try {
     // strict is forced on: an unknown flag is a usage error, never ignored.
-    return parseArgs({ ...config, args, strict: true } as T);
+    return parseArgs({ ...config, args, strict: true }) as ReturnType<typeof parseArgs<T>>;
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const flag = /'([^']+)'/.exec(e.message)?.[1] ?? "?";
       const known = [...Object.keys(config.options ?? {}), "help", "version"].map((n) => `--${n}`);
-      throw new UsageError(`unknown option ${flag}${didYouMean(flag.replace(/=.*$/, ""), known, (n) => n)}; see --help`);
+      throw new UsageError(
+        `unknown option ${flag}${didYouMean(flag.replace(/=.*$/, ""), known, (n) => n)}; see --help`,
+      );
     }
     throw new UsageError(e.message);
   }

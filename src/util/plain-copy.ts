@@ -30,7 +30,8 @@ function copy(value: unknown, depth: number): unknown {
   for (const key of Object.keys(value)) {
     const v = copy((value as Record<string, unknown>)[key], depth + 1);
     // An own "__proto__" key (from JSON.parse of a request) must stay a key, not become the prototype.
-    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
   }
   return out;

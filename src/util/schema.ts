@@ -17,7 +17,13 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
  * against it once instead (schemaProblems below).
  */
 export function createAjv(extra: Options = {}): Ajv2020 {
-  const instance = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false, ...extra });
+  const instance = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    validateSchema: false,
+    ...extra,
+  });
   (addFormats as unknown as (a: Ajv2020) => void)(instance);
   return instance;
 }

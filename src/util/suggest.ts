@@ -21,7 +21,11 @@ export function closestName(input: string, known: readonly string[]): string | u
 }
 
 /** ` (did you mean "x"?)` or "" — ready to append to a message. */
-export function didYouMean(input: string, known: readonly string[], show: (name: string) => string = (n) => `"${n}"`): string {
+export function didYouMean(
+  input: string,
+  known: readonly string[],
+  show: (name: string) => string = (n) => `"${n}"`,
+): string {
   const hit = closestName(input, known);
   return hit === undefined ? "" : ` (did you mean ${show(hit)}?)`;
 }

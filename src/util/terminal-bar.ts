@@ -19,10 +19,13 @@ export class TerminalBar {
   private bar: cliProgress.SingleBar | undefined;
   private stopped = false;
 
-  constructor(private readonly out: Writable & { isTTY?: boolean }, options: TerminalBarOptions) {
+  constructor(
+    private readonly out: Writable & { isTTY?: boolean },
+    options: TerminalBarOptions,
+  ) {
     this.multi = new cliProgress.MultiBar(
       {
-        stream: out as unknown as NodeJS.WritableStream,
+        stream: out,
         format: options.format,
         hideCursor: true,
         clearOnComplete: true, // the bar line goes; the caller prints the final summary in its place

@@ -16,7 +16,8 @@ describe("agentCardUrl: the card lives under the URL's path", () => {
 });
 
 describe("classifyFetchError names the cause", () => {
-  const wrap = (code: string) => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(code), { code }) });
+  const wrap = (code: string) =>
+    Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(code), { code }) });
   test.each([
     ["ECONNREFUSED", "connection_refused", /connection refused/],
     ["ENOTFOUND", "host_not_found", /host not found/],
@@ -31,7 +32,10 @@ describe("classifyFetchError names the cause", () => {
   });
 
   test("a timeout", () => {
-    const e = classifyFetchError(new DOMException("The operation was aborted due to timeout", "TimeoutError"), "http://x/c");
+    const e = classifyFetchError(
+      new DOMException("The operation was aborted due to timeout", "TimeoutError"),
+      "http://x/c",
+    );
     expect(e.failure).toBe("timeout");
   });
 });

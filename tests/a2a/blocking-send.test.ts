@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { TaskState, type SendMessageRequest, type Task } from "@a2a-js/sdk";
-import { AgentEvent, ServerCallContext, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  ServerCallContext,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
 import { BlockingSendAwareRequestHandler, isBlockingSend } from "../../src/a2a/blocking-send.js";
 import { BoundedTaskStore } from "../../src/a2a/task-store.js";
 import { PurpleExecutor } from "../../src/purple/executor.js";
@@ -22,7 +28,15 @@ function request(returnImmediately?: boolean): SendMessageRequest {
   return {
     tenant: "",
     message: userMessage([textPart("ping")]),
-    configuration: returnImmediately === undefined ? undefined : { acceptedOutputModes: [], historyLength: undefined, taskPushNotificationConfig: undefined, returnImmediately },
+    configuration:
+      returnImmediately === undefined
+        ? undefined
+        : {
+            acceptedOutputModes: [],
+            historyLength: undefined,
+            taskPushNotificationConfig: undefined,
+            returnImmediately,
+          },
     metadata: undefined,
   };
 }
@@ -33,7 +47,9 @@ describe("BlockingSendAwareRequestHandler", () => {
     const probe: AgentExecutor = {
       execute: async (ctx: RequestContext, bus: ExecutionEventBus) => {
         seen.push(isBlockingSend(ctx));
-        bus.publish(AgentEvent.message(agentMessage([textPart("ok")], { taskId: ctx.taskId, contextId: ctx.contextId })));
+        bus.publish(
+          AgentEvent.message(agentMessage([textPart("ok")], { taskId: ctx.taskId, contextId: ctx.contextId })),
+        );
         bus.finished();
       },
       cancelTask: async () => {},
@@ -42,18 +58,26 @@ describe("BlockingSendAwareRequestHandler", () => {
     await handler.sendMessage(request(), new ServerCallContext());
     await handler.sendMessage(request(false), new ServerCallContext());
     await handler.sendMessage(request(true), new ServerCallContext());
-    for await (const _ of handler.sendMessageStream(request(), new ServerCallContext())) { /* drain */ }
+    for await (const _ of handler.sendMessageStream(request(), new ServerCallContext())) {
+      /* drain */
+    }
     expect(seen).toEqual([true, true, false, false]);
   });
 
   it("lets the purple executor store a blocking send's task once, where a stream stores every step", async () => {
     const store = new CountingStore();
-    const handler = new BlockingSendAwareRequestHandler(testCard(1), store, new PurpleExecutor(await createSolver("echo"), silentLogger()));
+    const handler = new BlockingSendAwareRequestHandler(
+      testCard(1),
+      store,
+      new PurpleExecutor(await createSolver("echo"), silentLogger()),
+    );
     const task = (await handler.sendMessage(request(), new ServerCallContext())) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(store.saves).toBe(1);
     store.saves = 0;
-    for await (const _ of handler.sendMessageStream(request(), new ServerCallContext())) { /* drain */ }
+    for await (const _ of handler.sendMessageStream(request(), new ServerCallContext())) {
+      /* drain */
+    }
     expect(store.saves).toBe(4);
   });
 });

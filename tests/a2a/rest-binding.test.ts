@@ -38,7 +38,9 @@ const starts: Array<[string, () => Promise<AgentTarget>]> = [
 describe.each(starts)("%s agent: REST binding through the SDK client", (_name, start) => {
   test("the card lists JSONRPC and HTTP+JSON on the base URL for 1.0 and 0.3; JSONRPC stays preferred", async () => {
     target = await start();
-    const card1 = (await (await fetch(new URL(".well-known/agent-card.json", target.url), { headers: { "A2A-Version": "1.0" } })).json()) as {
+    const card1 = (await (
+      await fetch(new URL(".well-known/agent-card.json", target.url), { headers: { "A2A-Version": "1.0" } })
+    ).json()) as {
       supportedInterfaces: Array<{ url: string; protocolBinding: string; protocolVersion: string }>;
     };
     expect(card1.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion, i.url])).toEqual([
@@ -74,7 +76,9 @@ describe.each(starts)("%s agent: REST binding through the SDK client", (_name, s
       expect(events[0]?.payload?.$case).toBe("task");
       const last = events.at(-1)?.payload;
       expect(last?.$case).toBe("statusUpdate");
-      expect(last?.$case === "statusUpdate" ? last.value.status?.state : undefined).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(last?.$case === "statusUpdate" ? last.value.status?.state : undefined).toBe(
+        TaskState.TASK_STATE_COMPLETED,
+      );
 
       // A task that is still working (the agents take ~0.6 s) is cancelled over REST.
       const stream = client.sendMessageStream(send(target.requestText));
@@ -101,7 +105,9 @@ describe.each(starts)("%s agent: REST binding through the SDK client", (_name, s
     const res = await fetch(at(target.url, "message:send"), {
       method: "POST",
       headers: REST_V1,
-      body: JSON.stringify({ message: { messageId: `m-${Date.now()}`, role: "ROLE_USER", parts: [{ text: target.requestText }] } }),
+      body: JSON.stringify({
+        message: { messageId: `m-${Date.now()}`, role: "ROLE_USER", parts: [{ text: target.requestText }] },
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("a2a-version")).toBe("1.0");
@@ -109,11 +115,15 @@ describe.each(starts)("%s agent: REST binding through the SDK client", (_name, s
     const bare = await fetch(at(target.url, "message:send"), {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ message: { messageId: `m-bare-${Date.now()}`, role: "ROLE_USER", parts: [{ text: target.requestText }] } }),
+      body: JSON.stringify({
+        message: { messageId: `m-bare-${Date.now()}`, role: "ROLE_USER", parts: [{ text: target.requestText }] },
+      }),
     });
     expect(bare.status).toBe(200);
     expect(bare.headers.get("a2a-version")).toBe("1.0");
-    expect(((await bare.json()) as { task: { status: { state: string } } }).task.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(((await bare.json()) as { task: { status: { state: string } } }).task.status.state).toBe(
+      "TASK_STATE_COMPLETED",
+    );
     const body = (await res.json()) as { task: { id: string; status: { state: string } } };
     expect(body.task.status.state).toBe("TASK_STATE_COMPLETED");
     const got = await fetch(at(target.url, `tasks/${body.task.id}`), { headers: { "A2A-Version": "1.0" } });
@@ -160,7 +170,9 @@ describe("REST routes keep the JSON-RPC endpoint's guards", () => {
     const ok = await fetch(at(base, "message:send"), {
       method: "POST",
       headers: { ...REST_V1, authorization: `Bearer ${token}` },
-      body: JSON.stringify({ message: { messageId: "m-auth-ok", role: "ROLE_USER", parts: [{ text: JSON.stringify(assessment()) }] } }),
+      body: JSON.stringify({
+        message: { messageId: "m-auth-ok", role: "ROLE_USER", parts: [{ text: JSON.stringify(assessment()) }] },
+      }),
     });
     expect(ok.status).toBe(200);
   });
@@ -168,17 +180,30 @@ describe("REST routes keep the JSON-RPC endpoint's guards", () => {
   test("body limit: an oversize REST body gets 413 in REST error shape, on both REST versions", async () => {
     const s = await serveOnLoopback((card) => createPurpleApp({ card, solver: slowEchoSolver(0), maxBodyBytes: 2048 }));
     served = s;
-    const big = JSON.stringify({ message: { messageId: "m-big", role: "ROLE_USER", parts: [{ text: "x".repeat(4096) }] } });
-    for (const [path, headers] of [["message:send", REST_V1], ["v1/message:send", { "content-type": "application/json" }]] as const) {
+    const big = JSON.stringify({
+      message: { messageId: "m-big", role: "ROLE_USER", parts: [{ text: "x".repeat(4096) }] },
+    });
+    for (const [path, headers] of [
+      ["message:send", REST_V1],
+      ["v1/message:send", { "content-type": "application/json" }],
+    ] as const) {
       const res = await fetch(at(s.url, path), { method: "POST", headers, body: big });
       expect(res.status, path).toBe(413);
-      expect(await res.json()).toMatchObject({ error: { code: 413, message: "Request body exceeds the limit of 2048 bytes" } });
+      expect(await res.json()).toMatchObject({
+        error: { code: 413, message: "Request body exceeds the limit of 2048 bytes" },
+      });
     }
-    const alt = await fetch(at(s.url, "message:send"), { method: "POST", headers: { ...REST_V1, "content-type": "application/a2a+json" }, body: big });
+    const alt = await fetch(at(s.url, "message:send"), {
+      method: "POST",
+      headers: { ...REST_V1, "content-type": "application/a2a+json" },
+      body: big,
+    });
     expect(alt.status).toBe(413);
     const bad = await fetch(at(s.url, "message:send"), { method: "POST", headers: REST_V1, body: "{not json" });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid JSON payload." } });
+    expect(await bad.json()).toMatchObject({
+      error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid JSON payload." },
+    });
   });
 
   test("param guard: a message without parts and a negative historyLength are refused over REST", async () => {
@@ -197,7 +222,9 @@ describe("REST routes keep the JSON-RPC endpoint's guards", () => {
         body: JSON.stringify({ message: { messageId: "m-hl", role: "ROLE_USER", parts: [{ text: "x" }] } }),
       })
     ).json()) as { task: { id: string } };
-    const neg = await fetch(at(target.url, `tasks/${sent.task.id}?historyLength=-1`), { headers: { "A2A-Version": "1.0" } });
+    const neg = await fetch(at(target.url, `tasks/${sent.task.id}?historyLength=-1`), {
+      headers: { "A2A-Version": "1.0" },
+    });
     expect(neg.status).toBe(400);
   });
 });

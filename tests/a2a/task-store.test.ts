@@ -9,7 +9,14 @@ import type { ServedApp } from "../../src/a2a/serve.js";
 const ctx = new ServerCallContext();
 
 function task(id: string, state: TaskState, timestamp = "2026-01-01T00:00:00.000Z", contextId = "c1"): Task {
-  return { id, contextId, status: { state, timestamp }, artifacts: [{ artifactId: "a", parts: [] }], history: [], metadata: {} } as unknown as Task;
+  return {
+    id,
+    contextId,
+    status: { state, timestamp },
+    artifacts: [{ artifactId: "a", parts: [] }],
+    history: [],
+    metadata: {},
+  } as unknown as Task;
 }
 
 describe("BoundedTaskStore", () => {
@@ -43,7 +50,14 @@ describe("BoundedTaskStore", () => {
     await store.save(task("a", TaskState.TASK_STATE_COMPLETED, "2026-01-01T00:00:01Z"), ctx);
     await store.save(task("b", TaskState.TASK_STATE_WORKING, "2026-01-01T00:00:02Z"), ctx);
     await store.save(task("c", TaskState.TASK_STATE_COMPLETED, "2026-01-01T00:00:03Z", "c2"), ctx);
-    const base = { tenant: "", contextId: "", status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: "", statusTimestampAfter: undefined, includeArtifacts: false };
+    const base = {
+      tenant: "",
+      contextId: "",
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: "",
+      statusTimestampAfter: undefined,
+      includeArtifacts: false,
+    };
     const p1 = await store.list({ ...base, pageSize: 2 }, ctx);
     expect(p1.tasks.map((t) => t.id)).toEqual(["c", "b"]);
     expect(p1.totalSize).toBe(3);
@@ -51,11 +65,17 @@ describe("BoundedTaskStore", () => {
     const p2 = await store.list({ ...base, pageSize: 2, pageToken: p1.nextPageToken }, ctx);
     expect(p2.tasks.map((t) => t.id)).toEqual(["a"]);
     expect(p2.nextPageToken).toBe("");
-    expect((await store.list({ ...base, status: TaskState.TASK_STATE_COMPLETED }, ctx)).tasks.map((t) => t.id)).toEqual(["c", "a"]);
+    expect((await store.list({ ...base, status: TaskState.TASK_STATE_COMPLETED }, ctx)).tasks.map((t) => t.id)).toEqual(
+      ["c", "a"],
+    );
     expect((await store.list({ ...base, contextId: "c2" }, ctx)).tasks.map((t) => t.id)).toEqual(["c"]);
-    expect((await store.list({ ...base, statusTimestampAfter: "2026-01-01T00:00:01.500Z" }, ctx)).tasks.map((t) => t.id)).toEqual(["c", "b"]);
+    expect(
+      (await store.list({ ...base, statusTimestampAfter: "2026-01-01T00:00:01.500Z" }, ctx)).tasks.map((t) => t.id),
+    ).toEqual(["c", "b"]);
     expect((await store.list({ ...base, includeArtifacts: true }, ctx)).tasks[0]?.artifacts).toHaveLength(1);
-    await expect(store.list({ ...base, pageToken: Buffer.from("no-separator").toString("base64") }, ctx)).rejects.toThrow(/page token/);
+    await expect(
+      store.list({ ...base, pageToken: Buffer.from("no-separator").toString("base64") }, ctx),
+    ).rejects.toThrow(/page token/);
   });
 
   it("refuses a bound below 1", () => {
@@ -70,15 +90,23 @@ describe("an agent's finished tasks are bounded over HTTP", () => {
   });
 
   it("tasks/get finds the newest finished tasks and answers 'not found' for dropped ones", async () => {
-    const s = await serveOnLoopback((card) => createPurpleApp({ card, solver: { mode: "echo", solve: async (i) => ({ text: i.text }) }, maxFinishedTasks: 3 }));
+    const s = await serveOnLoopback((card) =>
+      createPurpleApp({ card, solver: { mode: "echo", solve: async (i) => ({ text: i.text }) }, maxFinishedTasks: 3 }),
+    );
     served = s;
     const rpc = async (method: string, params: unknown) => {
-      const r = await fetch(s.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+      const r = await fetch(s.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
       return (await r.json()) as { result?: { id?: string; kind?: string }; error?: { code: number } };
     };
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await rpc("message/send", { message: { kind: "message", role: "user", messageId: `m${i}`, parts: [{ kind: "text", text: `hi ${i}` }] } });
+      const r = await rpc("message/send", {
+        message: { kind: "message", role: "user", messageId: `m${i}`, parts: [{ kind: "text", text: `hi ${i}` }] },
+      });
       expect(r.result?.kind).toBe("task");
       ids.push(r.result!.id!);
     }

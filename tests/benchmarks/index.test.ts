@@ -9,7 +9,9 @@ describe("benchmark manager", () => {
   });
   it("rejects an unknown type with the list of known ones", async () => {
     await expect(getBenchmark("nope")).rejects.toBeInstanceOf(UsageError);
-    await expect(getBenchmark("nope")).rejects.toThrow(`unknown benchmark "nope" (known: ${knownBenchmarks().join(", ")})`);
+    await expect(getBenchmark("nope")).rejects.toThrow(
+      `unknown benchmark "nope" (known: ${knownBenchmarks().join(", ")})`,
+    );
     await expect(getBenchmark("toString")).rejects.toBeInstanceOf(UsageError);
   });
 });

@@ -23,13 +23,20 @@ describe("benchmarkNeedsParticipant", () => {
     for (const name of knownBenchmarks()) {
       const def = await getBenchmark(name);
       for (const c of cases.filter((x) => x.benchmark === name)) {
-        expect(def.needsParticipant({ ...c, run_id: "r", out: "/nonexistent" } as never), JSON.stringify(c)).toBe(benchmarkNeedsParticipant(c));
+        expect(def.needsParticipant({ ...c, run_id: "r", out: "/nonexistent" } as never), JSON.stringify(c)).toBe(
+          benchmarkNeedsParticipant(c),
+        );
       }
     }
   });
 
   test("the green agent accepts a SPARC request without a participant (the run asks none)", () => {
-    const r = validateAssessmentConfig({ benchmark: "sparc", sparc_config: "c.json" }, {}, ["/srv/allowed"], "/srv/allowed");
+    const r = validateAssessmentConfig(
+      { benchmark: "sparc", sparc_config: "c.json" },
+      {},
+      ["/srv/allowed"],
+      "/srv/allowed",
+    );
     expect(r).toMatchObject({ ok: true, value: { participantUrl: null } });
   });
 });

@@ -5,7 +5,13 @@ import { sampleBundle } from "./sample.js";
 
 describe("bundle validation", () => {
   test("built bundles pass both our schema and smi_bench's", () => {
-    for (const o of [{}, { exitCode: 3 }, { exitCode: null, signal: "SIGKILL" as const }, { exitCode: null, spawnError: "ENOENT" }, { timedOut: true }]) {
+    for (const o of [
+      {},
+      { exitCode: 3 },
+      { exitCode: null, signal: "SIGKILL" as const },
+      { exitCode: null, spawnError: "ENOENT" },
+      { timedOut: true },
+    ]) {
       const b = sampleBundle(o);
       expect(validateBundle(b)).toEqual([]);
       expect(bundleProblems(b, SMI_BUNDLE_SCHEMA_FILE)).toEqual([]);
@@ -28,9 +34,27 @@ describe("bundle validation", () => {
 
   test("extract finds the bundle in a JSON-RPC response (DataPart or JSON TextPart)", () => {
     const b = sampleBundle();
-    const asData = { jsonrpc: "2.0", id: 1, result: { kind: "task", artifacts: [{ name: "evaluation_bundle", parts: [{ kind: "data", data: b }] }] } };
+    const asData = {
+      jsonrpc: "2.0",
+      id: 1,
+      result: { kind: "task", artifacts: [{ name: "evaluation_bundle", parts: [{ kind: "data", data: b }] }] },
+    };
     expect(extractBundle(asData)).toMatchObject({ ok: true, bundle: b });
-    const asText = { jsonrpc: "2.0", id: 1, result: { artifacts: [{ name: "evaluation_bundle", parts: [{ kind: "text", text: "summary" }, { kind: "text", text: JSON.stringify(b) }] }] } };
+    const asText = {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        artifacts: [
+          {
+            name: "evaluation_bundle",
+            parts: [
+              { kind: "text", text: "summary" },
+              { kind: "text", text: JSON.stringify(b) },
+            ],
+          },
+        ],
+      },
+    };
     expect(extractBundle(asText)).toMatchObject({ ok: true, bundle: b });
     expect(extractBundle({ jsonrpc: "2.0", id: 1, error: { code: -32001 } }).ok).toBe(false);
   });

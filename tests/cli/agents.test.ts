@@ -7,7 +7,11 @@ import { parsePurpleArgs } from "../../src/cli/purple.js";
 describe("green/purple argument parsing", () => {
   test("defaults and overrides", () => {
     expect(parseGreenArgs([])).toMatchObject({ host: "127.0.0.1", port: 9999, cardUrl: undefined });
-    expect(parseGreenArgs(["--host", "0.0.0.0", "--port", "9009", "--card-url", "http://green:9009"])).toMatchObject({ host: "0.0.0.0", port: 9009, cardUrl: "http://green:9009" });
+    expect(parseGreenArgs(["--host", "0.0.0.0", "--port", "9009", "--card-url", "http://green:9009"])).toMatchObject({
+      host: "0.0.0.0",
+      port: 9009,
+      cardUrl: "http://green:9009",
+    });
     expect(parsePurpleArgs([])).toMatchObject({ port: 9998, mode: "echo", datasets: [] });
     expect(parsePurpleArgs(["--dataset", "a", "--dataset", "b"]).datasets).toEqual(["a", "b"]);
   });
@@ -20,10 +24,14 @@ describe("green/purple argument parsing", () => {
 
 describe("green server process (built dist)", () => {
   test("serves the card with --card-url, /health, A2A-Version; SIGTERM exits 143", async () => {
-    const child = spawn(process.execPath, [cliEntry, "green", "--port", "0", "--card-url", "http://green.example:9009/"], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, GREEN_RESULTS_DIR: "/tmp/a2a-bench-cli-test-results" },
-    });
+    const child = spawn(
+      process.execPath,
+      [cliEntry, "green", "--port", "0", "--card-url", "http://green.example:9009/"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, GREEN_RESULTS_DIR: "/tmp/a2a-bench-cli-test-results" },
+      },
+    );
     try {
       const line = await new Promise<string>((resolve, reject) => {
         let buf = "";
@@ -38,7 +46,9 @@ describe("green server process (built dist)", () => {
       expect(card.headers.get("a2a-version")).toBe("0.3.0");
       const body = (await card.json()) as { url: string; name: string; protocolVersion: string };
       expect(body).toMatchObject({ url: "http://green.example:9009/", name: "smi-bench-green" });
-      const card1 = await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
+      const card1 = await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`, {
+        headers: { "A2A-Version": "1.0" },
+      });
       expect(card1.headers.get("a2a-version")).toBe("1.0");
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       expect(health.status).toBe(200);
@@ -54,14 +64,43 @@ describe("green server process (built dist)", () => {
 describe("purple openai flags", () => {
   test("parsed and checked at the entry", () => {
     const a = parsePurpleArgs([
-      "--mode", "openai", "--model", "m", "--base-url", "http://127.0.0.1:8000/v1/", "--temperature", "0.7", "--top-p", "0.9",
-      "--max-tokens", "256", "--seed", "42", "--system-prompt", "", "--timeout-seconds", "30", "--max-retries", "0", "--empty-reply-retries", "2",
+      "--mode",
+      "openai",
+      "--model",
+      "m",
+      "--base-url",
+      "http://127.0.0.1:8000/v1/",
+      "--temperature",
+      "0.7",
+      "--top-p",
+      "0.9",
+      "--max-tokens",
+      "256",
+      "--seed",
+      "42",
+      "--system-prompt",
+      "",
+      "--timeout-seconds",
+      "30",
+      "--max-retries",
+      "0",
+      "--empty-reply-retries",
+      "2",
     ]);
     expect(a.openai).toEqual({
-      baseUrl: "http://127.0.0.1:8000/v1", temperature: 0.7, topP: 0.9, maxTokens: 256, seed: 42, systemPrompt: "",
-      timeoutSeconds: 30, maxRetries: 0, emptyReplyRetries: 2,
+      baseUrl: "http://127.0.0.1:8000/v1",
+      temperature: 0.7,
+      topP: 0.9,
+      maxTokens: 256,
+      seed: 42,
+      systemPrompt: "",
+      timeoutSeconds: 30,
+      maxRetries: 0,
+      emptyReplyRetries: 2,
     });
-    expect(parsePurpleArgs(["--mode", "openai", "--max-completion-tokens", "8000"]).openai).toEqual({ maxCompletionTokens: 8000 });
+    expect(parsePurpleArgs(["--mode", "openai", "--max-completion-tokens", "8000"]).openai).toEqual({
+      maxCompletionTokens: 8000,
+    });
     expect(parsePurpleArgs([]).openai).toEqual({});
   });
   test.each([
@@ -70,17 +109,25 @@ describe("purple openai flags", () => {
     [["--top-p", "0"], '--top-p must be a number greater than 0 and at most 1, got "0"'],
     [["--max-tokens", "1.5"], '--max-tokens must be a positive integer, got "1.5"'],
     [["--max-completion-tokens", "0"], '--max-completion-tokens must be a positive integer, got "0"'],
-    [["--max-tokens", "10", "--max-completion-tokens", "10"], "--max-tokens and --max-completion-tokens are exclusive (reasoning models take only --max-completion-tokens)"],
+    [
+      ["--max-tokens", "10", "--max-completion-tokens", "10"],
+      "--max-tokens and --max-completion-tokens are exclusive (reasoning models take only --max-completion-tokens)",
+    ],
     [["--seed", "x"], '--seed must be an integer, got "x"'],
     [["--timeout-seconds", "0"], '--timeout-seconds must be a positive number of seconds, got "0"'],
     [["--max-retries=-1"], '--max-retries must be a non-negative integer, got "-1"'],
     [["--empty-reply-retries", "one"], '--empty-reply-retries must be a non-negative integer, got "one"'],
-    [["--base-url", "127.0.0.1:8000"], '--base-url must be an http(s) URL such as http://127.0.0.1:8000/v1, got "127.0.0.1:8000"'],
+    [
+      ["--base-url", "127.0.0.1:8000"],
+      '--base-url must be an http(s) URL such as http://127.0.0.1:8000/v1, got "127.0.0.1:8000"',
+    ],
   ])("%j is a usage error", (flags, message) => {
     expect(() => parsePurpleArgs(["--mode", "openai", ...flags])).toThrow(message);
   });
   test("openai flags with another mode are a usage error", () => {
-    expect(() => parsePurpleArgs(["--mode", "gold", "--temperature", "1", "--seed", "3"])).toThrow("--temperature, --seed apply to --mode openai only");
+    expect(() => parsePurpleArgs(["--mode", "gold", "--temperature", "1", "--seed", "3"])).toThrow(
+      "--temperature, --seed apply to --mode openai only",
+    );
     expect(() => parsePurpleArgs(["--max-retries", "1"])).toThrow("--max-retries applies to --mode openai only");
   });
 });

@@ -12,12 +12,24 @@ import { cliEntry, packageRoot } from "../../src/util/package-root.js";
 const version = (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }).version;
 
 function cli(args: string[], cwd?: string) {
-  return spawnSync(process.execPath, [cliEntry, ...args], { encoding: "utf8", cwd, env: { ...process.env, NO_COLOR: "1" } });
+  return spawnSync(process.execPath, [cliEntry, ...args], {
+    encoding: "utf8",
+    cwd,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
 }
 
 describe("a2a-bench CLI conventions (built dist)", () => {
   test("--version prints the package.json version, top level and after every command", () => {
-    for (const args of [["--version"], ["-V"], ["run", "--version"], ["smoke", "--version"], ["validate-bundle", "--version"], ["green", "--version"], ["scenario", "--version"]]) {
+    for (const args of [
+      ["--version"],
+      ["-V"],
+      ["run", "--version"],
+      ["smoke", "--version"],
+      ["validate-bundle", "--version"],
+      ["green", "--version"],
+      ["scenario", "--version"],
+    ]) {
       const r = cli(args);
       expect(r.status, args.join(" ")).toBe(0);
       expect(r.stdout).toBe(`a2a-bench ${version}\n`);

@@ -30,18 +30,25 @@ beforeAll(() => {
       symlinkSync(join(dir, name), join(bin, name));
     }
   }
-  writeFileSync(join(root, "preds.jsonl"), JSON.stringify({ task_id: "HumanEval/0", completion: "    return False\n" }) + "\n");
+  writeFileSync(
+    join(root, "preds.jsonl"),
+    JSON.stringify({ task_id: "HumanEval/0", completion: "    return False\n" }) + "\n",
+  );
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function run(out: string, extra: string[] = []) {
   if (!existsSync(cliEntry)) throw new Error("dist/cli.js missing: run `npm run build` first");
-  return spawnSync(process.execPath, [cliEntry, "run", "humaneval", "--predictions", join(root, "preds.jsonl"), "--out", join(root, out), ...extra], {
-    env: { ...process.env, PATH: bin, LOG_LEVEL: "error" },
-    encoding: "utf8",
-    timeout: 60_000,
-    stdio: ["ignore", "pipe", "pipe"], // a closed stdin pipe means "stop" to the runner
-  });
+  return spawnSync(
+    process.execPath,
+    [cliEntry, "run", "humaneval", "--predictions", join(root, "preds.jsonl"), "--out", join(root, out), ...extra],
+    {
+      env: { ...process.env, PATH: bin, LOG_LEVEL: "error" },
+      encoding: "utf8",
+      timeout: 60_000,
+      stdio: ["ignore", "pipe", "pipe"], // a closed stdin pipe means "stop" to the runner
+    },
+  );
 }
 
 test("a CLI run at weak isolation prints one WARNING line on stderr and still scores", () => {
@@ -50,7 +57,10 @@ test("a CLI run at weak isolation prints one WARNING line on stderr and still sc
   const warnings = r.stderr.split("\n").filter((l) => l.startsWith("WARNING: sandbox isolation is"));
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toMatch(/"unshare".*apt-get install -y bubblewrap/);
-  expect(JSON.parse(readFileSync(join(root, "weak", "results.json"), "utf8"))).toMatchObject({ status: "ok", isolation: { level: "unshare" } });
+  expect(JSON.parse(readFileSync(join(root, "weak", "results.json"), "utf8"))).toMatchObject({
+    status: "ok",
+    isolation: { level: "unshare" },
+  });
 });
 
 test("--require-full-isolation refuses at weak isolation: status error with the fix, exit 3, no item run", () => {

@@ -18,21 +18,48 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (...extra: string[]) =>
-  spawnSync(process.execPath, [cliEntry, "run", "humaneval", "--dataset", "sample", "--predictions", join(dir, "p.jsonl"), "--out", join(dir, "out"), "--samples", "2", ...extra], {
-    encoding: "utf8",
-    timeout: 60_000,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  spawnSync(
+    process.execPath,
+    [
+      cliEntry,
+      "run",
+      "humaneval",
+      "--dataset",
+      "sample",
+      "--predictions",
+      join(dir, "p.jsonl"),
+      "--out",
+      join(dir, "out"),
+      "--samples",
+      "2",
+      ...extra,
+    ],
+    {
+      encoding: "utf8",
+      timeout: 60_000,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
 
 describe("run --json and --force (built dist)", () => {
   it("stdout is one JSON summary; a second run needs --force, which replaces the first", () => {
-    writeFileSync(join(dir, "p.jsonl"), SAMPLE_PROBLEMS.map((p) => JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution })).join("\n") + "\n");
+    writeFileSync(
+      join(dir, "p.jsonl"),
+      SAMPLE_PROBLEMS.map((p) => JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution })).join("\n") +
+        "\n",
+    );
     const first = run("--json", "--run-id", "one");
     expect(first.status, first.stderr).toBe(0);
     const lines = first.stdout.split("\n").filter((l) => l !== "");
     expect(lines).toHaveLength(1);
     const summary = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(summary).toMatchObject({ run_id: "one", benchmark: "humaneval", exit_code: 0, interrupted: false, out: join(dir, "out") });
+    expect(summary).toMatchObject({
+      run_id: "one",
+      benchmark: "humaneval",
+      exit_code: 0,
+      interrupted: false,
+      out: join(dir, "out"),
+    });
     expect(summary["aggregate"]).toMatchObject({ accuracy: 1, total: 2 });
     expect(first.stdout).not.toContain("A2A_EVENT:");
 
@@ -47,7 +74,10 @@ describe("run --json and --force (built dist)", () => {
     expect(forced.status, forced.stderr).toBe(0);
     expect((JSON.parse(forced.stdout) as { run_id: string }).run_id).toBe("two");
     // The events file was replaced, not appended to: it holds the second run only.
-    const events = readFileSync(join(dir, "out", "events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { run_id?: string; event: string });
+    const events = readFileSync(join(dir, "out", "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { run_id?: string; event: string });
     expect(events.filter((e) => e.event === "run_started").map((e) => e.run_id)).toEqual(["two"]);
   });
 });

@@ -73,7 +73,12 @@ describe("run output directory guard", () => {
 });
 
 describe("run CLI (built dist)", () => {
-  const cli = (args: string[]) => spawnSync(process.execPath, [cliEntry, ...args], { encoding: "utf8", cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, [cliEntry, ...args], {
+      encoding: "utf8",
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
 
   test("a run that fails before writing anything leaves no results/<benchmark>/<run_id>/", () => {
     const r = cli(["run", "humaneval", "--run-id", "r-fail"]); // no --agent: refused by the runner after its setup
@@ -88,7 +93,9 @@ describe("run CLI (built dist)", () => {
     writeFileSync(join(out, "results.json"), '{"finished":true}');
     const r = cli(["run", "humaneval", "--run-id", "r-done", "--agent", "http://127.0.0.1:9/"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain("results/humaneval/r-done already holds a finished run (results.json); give --resume to continue it, --force to overwrite it");
+    expect(r.stderr).toContain(
+      "results/humaneval/r-done already holds a finished run (results.json); give --resume to continue it, --force to overwrite it",
+    );
     expect(readdirSync(out)).toEqual(["results.json"]);
   });
 });

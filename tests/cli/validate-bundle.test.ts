@@ -15,7 +15,14 @@ describe("validate-bundle CLI (built dist)", () => {
   test("exit 0 valid, 1 invalid with paths, 2 unreadable / usage", () => {
     const dir = mkdtempSync(join(tmpdir(), "vb-"));
     const good = join(dir, "good.json");
-    writeFileSync(good, JSON.stringify({ jsonrpc: "2.0", id: 1, result: { artifacts: [{ name: "evaluation_bundle", parts: [{ kind: "data", data: sampleBundle() }] }] } }));
+    writeFileSync(
+      good,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        result: { artifacts: [{ name: "evaluation_bundle", parts: [{ kind: "data", data: sampleBundle() }] }] },
+      }),
+    );
     const bad = join(dir, "bad.json");
     writeFileSync(bad, JSON.stringify({ ...sampleBundle(), exit_code: -5 }));
     const r0 = run(good);
@@ -28,7 +35,9 @@ describe("validate-bundle CLI (built dist)", () => {
     writeFileSync(join(dir, "junk.json"), "{nope");
     expect(run(join(dir, "junk.json")).status).toBe(2);
     expect(run().status).toBe(2);
-    expect(execFileSync(process.execPath, [cliEntry, "validate-bundle", "--help"], { encoding: "utf8" })).toMatch(/Usage: a2a-bench validate-bundle FILE/);
+    expect(execFileSync(process.execPath, [cliEntry, "validate-bundle", "--help"], { encoding: "utf8" })).toMatch(
+      /Usage: a2a-bench validate-bundle FILE/,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
   test("reads the smoke client's saved response: artifact updates joined per artifactId, chunked JSON text too", () => {
@@ -38,7 +47,12 @@ describe("validate-bundle CLI (built dist)", () => {
     const update = (parts: unknown[], append: boolean) => ({
       jsonrpc: "2.0",
       id: 1,
-      result: { kind: "artifact-update", taskId: "t", append, artifact: { artifactId: "a1", name: "evaluation_bundle", parts } },
+      result: {
+        kind: "artifact-update",
+        taskId: "t",
+        append,
+        artifact: { artifactId: "a1", name: "evaluation_bundle", parts },
+      },
     });
     const saved = {
       green_url: "http://127.0.0.1:9999/",
@@ -54,7 +68,9 @@ describe("validate-bundle CLI (built dist)", () => {
     const file = join(dir, "x-response.json");
     writeFileSync(file, JSON.stringify(saved));
     const ok = run(file);
-    expect(ok.stdout).toBe("valid: humaneval run r1, exit_code 0 (bundle from saved stream: events[].result.artifact[name=evaluation_bundle])\n");
+    expect(ok.stdout).toBe(
+      "valid: humaneval run r1, exit_code 0 (bundle from saved stream: events[].result.artifact[name=evaluation_bundle])\n",
+    );
     expect(ok.status).toBe(0);
 
     // The same stream as `curl -N` prints it (SSE `data:` lines).
@@ -65,7 +81,9 @@ describe("validate-bundle CLI (built dist)", () => {
     writeFileSync(file, JSON.stringify({ ...saved, final_state: "failed", events: saved.events.slice(0, 1) }));
     const none = run(file);
     expect(none.status).toBe(2);
-    expect(none.stderr).toContain('saved stream of 1 event(s) has no evaluation_bundle artifact with a DataPart or JSON TextPart; the task ended "failed"');
+    expect(none.stderr).toContain(
+      'saved stream of 1 event(s) has no evaluation_bundle artifact with a DataPart or JSON TextPart; the task ended "failed"',
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -5,9 +5,21 @@
  * 1.0 wire (`A2A-Version: 1.0`), which both agents serve on the same endpoint.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { message, post, rpc, sse, startGreenTarget, startPurpleTarget, waitTerminal, type AgentTarget } from "./agents.js";
+import {
+  message,
+  post,
+  rpc,
+  sse,
+  startGreenTarget,
+  startPurpleTarget,
+  waitTerminal,
+  type AgentTarget,
+} from "./agents.js";
 
-const starters: Record<AgentTarget["name"], () => Promise<AgentTarget>> = { green: startGreenTarget, purple: startPurpleTarget };
+const starters: Record<AgentTarget["name"], () => Promise<AgentTarget>> = {
+  green: startGreenTarget,
+  purple: startPurpleTarget,
+};
 
 describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC conformance", (name) => {
   let agent: AgentTarget;
@@ -28,7 +40,10 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
 
   /** A task still running (non-blocking message/send). */
   async function runningTask(): Promise<string> {
-    const r = await rpc(agent.url, "message/send", { message: message(agent.requestText), configuration: { blocking: false } });
+    const r = await rpc(agent.url, "message/send", {
+      message: message(agent.requestText),
+      configuration: { blocking: false },
+    });
     const task = r.body.result as { id: string; status: { state: string } };
     expect(task.status.state).toMatch(/^(submitted|working)$/);
     return task.id;
@@ -39,7 +54,18 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
     const res = await fetch(new URL(".well-known/agent-card.json", agent.url));
     expect(res.status).toBe(200);
     const card = (await res.json()) as Record<string, unknown>;
-    for (const key of ["protocolVersion", "name", "description", "url", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills", "preferredTransport"]) {
+    for (const key of [
+      "protocolVersion",
+      "name",
+      "description",
+      "url",
+      "version",
+      "capabilities",
+      "defaultInputModes",
+      "defaultOutputModes",
+      "skills",
+      "preferredTransport",
+    ]) {
       expect(card, key).toHaveProperty(key);
     }
     expect(card["preferredTransport"]).toBe("JSONRPC");
@@ -48,7 +74,12 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
 
   // §6.11 / JSON-RPC 2.0 §5: the response MUST carry "jsonrpc": "2.0" and the request's id.
   test("responses carry jsonrpc 2.0 and echo the request id", async () => {
-    const r = await post(agent.url, { jsonrpc: "2.0", id: "abc-123", method: "tasks/get", params: { id: "no-such-task" } });
+    const r = await post(agent.url, {
+      jsonrpc: "2.0",
+      id: "abc-123",
+      method: "tasks/get",
+      params: { id: "no-such-task" },
+    });
     expect(r.body.jsonrpc).toBe("2.0");
     expect(r.body.id).toBe("abc-123");
   });
@@ -63,7 +94,9 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
   // §8.1: -32600 Invalid Request, "Request payload validation error" (here: no "jsonrpc" member).
   test("a request that is not a valid JSON-RPC request object is answered with -32600", async () => {
     expect((await post(agent.url, { id: 1, method: "tasks/get", params: { id: "x" } })).body.error?.code).toBe(-32600);
-    expect((await post(agent.url, { jsonrpc: "1.0", id: 1, method: "tasks/get", params: { id: "x" } })).body.error?.code).toBe(-32600);
+    expect(
+      (await post(agent.url, { jsonrpc: "1.0", id: 1, method: "tasks/get", params: { id: "x" } })).body.error?.code,
+    ).toBe(-32600);
   });
 
   // §8.1: -32601 Method not found.
@@ -73,7 +106,9 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
 
   // §8.1: -32602 Invalid params; §6.4 Message.parts is required content ("at least one part").
   test("a message with empty parts is answered with -32602", async () => {
-    expect((await rpc(agent.url, "message/send", { message: message("x", { parts: [] }) })).body.error?.code).toBe(-32602);
+    expect((await rpc(agent.url, "message/send", { message: message("x", { parts: [] }) })).body.error?.code).toBe(
+      -32602,
+    );
     const streamed = await rpc(agent.url, "message/stream", { message: message("x", { parts: [] }) });
     expect(streamed.body.error?.code).toBe(-32602);
   });
@@ -82,7 +117,10 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
   test("a negative historyLength is answered with -32602 (tasks/get and message/send)", async () => {
     const task = await completedTask();
     expect((await rpc(agent.url, "tasks/get", { id: task.id, historyLength: -1 })).body.error?.code).toBe(-32602);
-    const send = await rpc(agent.url, "message/send", { message: message(agent.requestText), configuration: { historyLength: -5 } });
+    const send = await rpc(agent.url, "message/send", {
+      message: message(agent.requestText),
+      configuration: { historyLength: -5 },
+    });
     expect(send.body.error?.code).toBe(-32602);
   });
 
@@ -107,25 +145,37 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
   // §6.3 TaskState: terminal tasks cannot be restarted; §8.2 -32004 UnsupportedOperationError.
   test("a message to a task in a terminal state is answered with -32004", async () => {
     const task = await completedTask();
-    const r = await rpc(agent.url, "message/send", { message: message(agent.requestText, { taskId: task.id, contextId: task.contextId }) });
+    const r = await rpc(agent.url, "message/send", {
+      message: message(agent.requestText, { taskId: task.id, contextId: task.contextId }),
+    });
     expect(r.body.error?.code).toBe(-32004);
   });
 
   // §8.2: -32005 ContentTypeNotSupportedError (the binding's media type is application/json).
   test("a request body that is not application/json is answered with -32005", async () => {
-    const res = await fetch(agent.url, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } }) });
+    const res = await fetch(agent.url, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } }),
+    });
     expect(((await res.json()) as RpcReply)["error"]?.code).toBe(-32005);
   });
 
   // §7.3 tasks/get: historyLength = "number of recent messages to be retrieved".
   test("tasks/get honours historyLength: the N most recent messages", async () => {
     const task = await completedTask();
-    const full = (await rpc(agent.url, "tasks/get", { id: task.id })).body.result as { history?: Array<{ messageId: string }> };
+    const full = (await rpc(agent.url, "tasks/get", { id: task.id })).body.result as {
+      history?: Array<{ messageId: string }>;
+    };
     const history = full.history ?? [];
     expect(history.length).toBeGreaterThanOrEqual(2);
-    const one = (await rpc(agent.url, "tasks/get", { id: task.id, historyLength: 1 })).body.result as { history?: Array<{ messageId: string }> };
+    const one = (await rpc(agent.url, "tasks/get", { id: task.id, historyLength: 1 })).body.result as {
+      history?: Array<{ messageId: string }>;
+    };
     expect(one.history?.map((m) => m.messageId)).toEqual([history.at(-1)?.messageId]);
-    const two = (await rpc(agent.url, "tasks/get", { id: task.id, historyLength: 2 })).body.result as { history?: Array<{ messageId: string }> };
+    const two = (await rpc(agent.url, "tasks/get", { id: task.id, historyLength: 2 })).body.result as {
+      history?: Array<{ messageId: string }>;
+    };
     expect(two.history?.map((m) => m.messageId)).toEqual(history.slice(-2).map((m) => m.messageId));
   });
 
@@ -173,8 +223,12 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
   describe("1.0 wire basics", () => {
     test("the card served for A2A-Version 1.0 lists a JSONRPC interface for 1.0", async () => {
       const res = await fetch(new URL(".well-known/agent-card.json", agent.url), { headers: { "A2A-Version": "1.0" } });
-      const card = (await res.json()) as { supportedInterfaces?: Array<{ protocolBinding: string; protocolVersion: string; url: string }> };
-      expect(card.supportedInterfaces?.some((i) => i.protocolBinding === "JSONRPC" && i.protocolVersion === "1.0")).toBe(true);
+      const card = (await res.json()) as {
+        supportedInterfaces?: Array<{ protocolBinding: string; protocolVersion: string; url: string }>;
+      };
+      expect(
+        card.supportedInterfaces?.some((i) => i.protocolBinding === "JSONRPC" && i.protocolVersion === "1.0"),
+      ).toBe(true);
     });
 
     test("SendMessage completes a task, GetTask reads it, the response says A2A-Version 1.0", async () => {
@@ -190,9 +244,17 @@ describe.each(["green", "purple"] as const)("%s agent: A2A v0.3.0 JSON-RPC confo
 
     test("1.0 errors: unknown task -32001, empty parts / negative historyLength / no messageId -32602, v0.3 method name -32601", async () => {
       expect((await rpc(agent.url, "GetTask", { id: "no-such-task" }, "1.0")).body.error?.code).toBe(-32001);
-      expect((await rpc(agent.url, "GetTask", { id: "no-such-task", historyLength: -1 }, "1.0")).body.error?.code).toBe(-32602);
-      expect((await rpc(agent.url, "SendMessage", { message: { messageId: "e", role: "ROLE_USER", parts: [] } }, "1.0")).body.error?.code).toBe(-32602);
-      expect((await rpc(agent.url, "SendMessage", { message: { role: "ROLE_USER", parts: [{ text: "x" }] } }, "1.0")).body.error?.code).toBe(-32602);
+      expect((await rpc(agent.url, "GetTask", { id: "no-such-task", historyLength: -1 }, "1.0")).body.error?.code).toBe(
+        -32602,
+      );
+      expect(
+        (await rpc(agent.url, "SendMessage", { message: { messageId: "e", role: "ROLE_USER", parts: [] } }, "1.0")).body
+          .error?.code,
+      ).toBe(-32602);
+      expect(
+        (await rpc(agent.url, "SendMessage", { message: { role: "ROLE_USER", parts: [{ text: "x" }] } }, "1.0")).body
+          .error?.code,
+      ).toBe(-32602);
       expect((await rpc(agent.url, "message/send", { message: message("x") }, "1.0")).body.error?.code).toBe(-32601);
     });
   });

@@ -74,11 +74,21 @@ export function rpc(url: string, method: string, params: unknown, version?: stri
 
 /** A v0.3 user message. */
 export function message(text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { kind: "message", role: "user", messageId: `m-${nextId++}-${Date.now()}`, parts: [{ kind: "text", text }], ...extra };
+  return {
+    kind: "message",
+    role: "user",
+    messageId: `m-${nextId++}-${Date.now()}`,
+    parts: [{ kind: "text", text }],
+    ...extra,
+  };
 }
 
 /** Read an SSE response to its end; returns each `data:` payload parsed. */
-export async function sse(url: string, method: string, params: unknown): Promise<{ contentType: string; events: Array<Record<string, unknown>>; id: number }> {
+export async function sse(
+  url: string,
+  method: string,
+  params: unknown,
+): Promise<{ contentType: string; events: Array<Record<string, unknown>>; id: number }> {
   const id = nextId++;
   const res = await fetch(url, {
     method: "POST",
@@ -88,7 +98,13 @@ export async function sse(url: string, method: string, params: unknown): Promise
   const text = await res.text();
   const events = text
     .split(/\r?\n\r?\n/)
-    .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
+    .map((block) =>
+      block
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trimStart())
+        .join("\n"),
+    )
     .filter((d) => d.length > 0)
     .map((d) => JSON.parse(d) as Record<string, unknown>);
   return { contentType: res.headers.get("content-type") ?? "", events, id };
@@ -101,8 +117,9 @@ export async function waitTerminal(url: string, taskId: string, timeoutMs = 20_0
   for (;;) {
     const r = await rpc(url, "tasks/get", { id: taskId });
     const task = r.body.result as { status: { state: string } } | undefined;
-    if (task && terminal.has(task.status.state)) return task as unknown as Record<string, unknown>;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} not terminal after ${timeoutMs} ms: ${JSON.stringify(r.body).slice(0, 300)}`);
+    if (task && terminal.has(task.status.state)) return task;
+    if (Date.now() > deadline)
+      throw new Error(`task ${taskId} not terminal after ${timeoutMs} ms: ${JSON.stringify(r.body).slice(0, 300)}`);
     await new Promise((res) => setTimeout(res, 50));
   }
 }

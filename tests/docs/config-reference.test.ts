@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { END_MARKER, START_MARKER, renderConfigReference, spliceConfigReference } from "../../src/docs/config-reference.js";
+import {
+  END_MARKER,
+  START_MARKER,
+  renderConfigReference,
+  spliceConfigReference,
+} from "../../src/docs/config-reference.js";
 import { readSchema } from "../../src/util/schema.js";
 import { packageRoot } from "../../src/util/package-root.js";
 

@@ -50,10 +50,15 @@ describe.each<WireVersion>(["1.0", "0.3"])("green agent over the %s wire", (wire
     expect(b["exit_code"]).toBe(0);
     expect(b["status"]).toBe("ok");
     expect((b["metrics"] as Record<string, unknown>)["accuracy"]).toBeCloseTo(2 / 3);
-    expect((b["metrics"] as { failure_modes: Record<string, number> }).failure_modes).toEqual({ model_wrong_answer: 1 });
+    expect((b["metrics"] as { failure_modes: Record<string, number> }).failure_modes).toEqual({
+      model_wrong_answer: 1,
+    });
     expect(b["participants"]).toEqual({ agent: "http://127.0.0.1:9/" });
     const workDir = join(green.resultsRoot, "a2a", b["run_id"] as string);
-    expect(JSON.parse(readFileSync(join(workDir, "config.json"), "utf8"))).toMatchObject({ benchmark: "humaneval", run_id: b["run_id"] });
+    expect(JSON.parse(readFileSync(join(workDir, "config.json"), "utf8"))).toMatchObject({
+      benchmark: "humaneval",
+      run_id: b["run_id"],
+    });
     expect(existsSync(join(workDir, "evaluation_bundle.json"))).toBe(true);
     expect((b["artifacts"] as Record<string, string>)["results_path"]).toBe(join(workDir, "results.json"));
   });
@@ -66,7 +71,15 @@ describe.each<WireVersion>(["1.0", "0.3"])("green agent over the %s wire", (wire
     const statuses = statusTexts(events);
     const working = statuses.filter((s) => s.state === TaskState.TASK_STATE_WORKING);
     expect(working.map((s) => s.data?.["event"])).toEqual([
-      "starting", "run_started", "task_started", "task_finished", "task_started", "task_finished", "task_started", "task_finished", "run_finished",
+      "starting",
+      "run_started",
+      "task_started",
+      "task_finished",
+      "task_started",
+      "task_finished",
+      "task_started",
+      "task_finished",
+      "run_finished",
     ]);
     const lastFinished = working.filter((s) => s.data?.["event"] === "task_finished").at(-1)!;
     expect(lastFinished.data).toMatchObject({ done: 3, total: 3, passed: 2 });
@@ -109,13 +122,19 @@ describe("green agent runner failures end failed, with the reason and a bundle t
     expect(statusText(task)).toMatch(/runner could not start/);
     const b = bundleOf(task);
     expect(b["exit_code"]).toBe(127);
-    expect((b["metrics"] as { failure_modes: Record<string, number> }).failure_modes["infrastructure_runner_not_started"]).toBe(1);
+    expect(
+      (b["metrics"] as { failure_modes: Record<string, number> }).failure_modes["infrastructure_runner_not_started"],
+    ).toBe(1);
   });
 });
 
 describe("heartbeat", () => {
   test("fires while the runner is silent", async () => {
-    green = await startGreen(fixtureRunner("silent.mjs"), { heartbeatMs: 300 }, { ...process.env, A2A_BENCH_FIXTURE_SILENT_MS: "1200" });
+    green = await startGreen(
+      fixtureRunner("silent.mjs"),
+      { heartbeatMs: 300 },
+      { ...process.env, A2A_BENCH_FIXTURE_SILENT_MS: "1200" },
+    );
     const client = await createA2AClient(green.url);
     const statuses = statusTexts(await collect(client.sendMessageStream(requestOf(assessment()))));
     const beats = statuses.filter((s) => s.data?.["event"] === "heartbeat");
@@ -141,20 +160,23 @@ describe("cancel", () => {
     return { taskId: task.value.id, stream, events };
   }
 
-  test.each<WireVersion>(["1.0", "0.3"])("of a runner that obeys SIGTERM → canceled with exit info (%s)", async (wire) => {
-    green = await startGreen(fixtureRunner("obeys-term.mjs"), { graceMs: 5_000 });
-    const client = await createA2AClient(green.url, wire);
-    const { taskId } = await startAndGetTask(client, assessment());
-    const t0 = Date.now();
-    const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
-    expect(Date.now() - t0).toBeLessThan(3_000);
-    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    const text = (canceled.status?.message?.parts ?? []).map(partText).join(" ");
-    expect(text).toMatch(/exit_code=143/);
-    // cancel of a canceled task returns it unchanged
-    const again = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
-    expect(again.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-  });
+  test.each<WireVersion>(["1.0", "0.3"])(
+    "of a runner that obeys SIGTERM → canceled with exit info (%s)",
+    async (wire) => {
+      green = await startGreen(fixtureRunner("obeys-term.mjs"), { graceMs: 5_000 });
+      const client = await createA2AClient(green.url, wire);
+      const { taskId } = await startAndGetTask(client, assessment());
+      const t0 = Date.now();
+      const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+      expect(Date.now() - t0).toBeLessThan(3_000);
+      expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      const text = (canceled.status?.message?.parts ?? []).map(partText).join(" ");
+      expect(text).toMatch(/exit_code=143/);
+      // cancel of a canceled task returns it unchanged
+      const again = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+      expect(again.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    },
+  );
 
   test("of a runner that ignores SIGTERM → killed at grace + epsilon", async () => {
     green = await startGreen(fixtureRunner("ignores-term.mjs"), { graceMs: 800 });
@@ -165,14 +187,19 @@ describe("cancel", () => {
     const took = Date.now() - t0;
     expect(took).toBeGreaterThanOrEqual(750);
     expect(took).toBeLessThan(4_000);
-    expect((canceled.status?.message?.parts ?? []).map(partText).join(" ")).toMatch(/signal=SIGKILL, SIGKILL after grace/);
+    expect((canceled.status?.message?.parts ?? []).map(partText).join(" ")).toMatch(
+      /signal=SIGKILL, SIGKILL after grace/,
+    );
   });
 
   test("of a runner with a grandchild → the whole group is gone from ps", async () => {
     green = await startGreen(fixtureRunner("grandchild.mjs"), { graceMs: 800 });
     const client = await createA2AClient(green.url);
     const { taskId } = await startAndGetTask(client, assessment({ run_id: "gc-run" }));
-    const pids = JSON.parse(readFileSync(join(green.resultsRoot, "a2a", "gc-run", "pids.json"), "utf8")) as { runner: number; grandchild: number };
+    const pids = JSON.parse(readFileSync(join(green.resultsRoot, "a2a", "gc-run", "pids.json"), "utf8")) as {
+      runner: number;
+      grandchild: number;
+    };
     expect(psAlive(pids.grandchild)).toBe(true);
     const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
@@ -185,7 +212,10 @@ describe("cancel", () => {
     for (const wire of ["1.0", "0.3"] as const) {
       const client = await createA2AClient(green.url, wire);
       const task = (await client.sendMessage(requestOf(assessment()))) as Task;
-      const err = await client.cancelTask({ tenant: "", id: task.id, metadata: undefined }).then(() => undefined, (e: unknown) => e);
+      const err = await client.cancelTask({ tenant: "", id: task.id, metadata: undefined }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(String((err as Error)?.message ?? err)).toMatch(/-32002|not cancelable/i);
     }
     // the same over raw JSON-RPC, to see the numeric code

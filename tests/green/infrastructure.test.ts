@@ -41,7 +41,13 @@ async function purpleUnderPrefix(solver: Solver): Promise<string> {
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  gw.use("/purple", createPurpleApp({ card: cardFromToml({ name: "purple", url: `${base}/purple`, version: "1", skills: [] }), solver }));
+  gw.use(
+    "/purple",
+    createPurpleApp({
+      card: cardFromToml({ name: "purple", url: `${base}/purple`, version: "1", skills: [] }),
+      solver,
+    }),
+  );
   return base;
 }
 
@@ -60,40 +66,63 @@ const bundleOf = (task: Task) => {
   return b;
 };
 
-const wrongSolver: Solver = { mode: "wrong", async solve() { return { text: "```python\ndef unrelated():\n    return 42\n```" }; } };
+const wrongSolver: Solver = {
+  mode: "wrong",
+  async solve() {
+    return { text: "```python\ndef unrelated():\n    return 42\n```" };
+  },
+};
 
 describe("HumanEval through the green agent and the real runner", () => {
-  test("nothing listening at the participant URL → task failed, the reason names the URL; bundle status error, exit 3", { timeout: 60_000 }, async () => {
-    if (!existsSync(cliEntry)) throw new Error("dist/cli.js missing: run `npm run build` first");
-    green = await startGreen(builtinRunnerCommand());
-    const url = await freePortUrl();
-    const client = await createA2AClient(green.url);
-    const task = (await client.sendMessage(requestOf({ participants: { agent: url }, config: { benchmark: "humaneval", samples: 2, run_id: "unreachable" } }))) as Task;
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(statusText(task)).toContain(url);
-    expect(statusText(task)).toMatch(/connection refused.*E_PARTICIPANT_UNREACHABLE/);
-    const b = bundleOf(task);
-    expect(b).toMatchObject({ status: "error", exit_code: 3 });
-    expect(b["status_reason"]).toContain(url);
-    expect(b["isolation"]).toMatchObject({ backend: "local" });
-    const results = JSON.parse(readFileSync(join(green.resultsRoot, "a2a", "unreachable", "results.json"), "utf8")) as Record<string, unknown>;
-    expect(results).toMatchObject({ status: "error", rows: [] });
-  });
+  test(
+    "nothing listening at the participant URL → task failed, the reason names the URL; bundle status error, exit 3",
+    { timeout: 60_000 },
+    async () => {
+      if (!existsSync(cliEntry)) throw new Error("dist/cli.js missing: run `npm run build` first");
+      green = await startGreen(builtinRunnerCommand());
+      const url = await freePortUrl();
+      const client = await createA2AClient(green.url);
+      const task = (await client.sendMessage(
+        requestOf({
+          participants: { agent: url },
+          config: { benchmark: "humaneval", samples: 2, run_id: "unreachable" },
+        }),
+      )) as Task;
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+      expect(statusText(task)).toContain(url);
+      expect(statusText(task)).toMatch(/connection refused.*E_PARTICIPANT_UNREACHABLE/);
+      const b = bundleOf(task);
+      expect(b).toMatchObject({ status: "error", exit_code: 3 });
+      expect(b["status_reason"]).toContain(url);
+      expect(b["isolation"]).toMatchObject({ backend: "local" });
+      const results = JSON.parse(
+        readFileSync(join(green.resultsRoot, "a2a", "unreachable", "results.json"), "utf8"),
+      ) as Record<string, unknown>;
+      expect(results).toMatchObject({ status: "error", rows: [] });
+    },
+  );
 
-  test.each(["", "/"])("a participant that answers wrongly (served under /purple%s) → completed with its low score", { timeout: 60_000 }, async (slash) => {
-    green = await startGreen(builtinRunnerCommand());
-    const base = await purpleUnderPrefix(wrongSolver);
-    const client = await createA2AClient(green.url);
-    const body = { participants: { agent: `${base}/purple${slash}` }, config: { benchmark: "humaneval", samples: 2, run_id: `wrong${slash ? "-slash" : ""}` } };
-    const task = (await client.sendMessage(requestOf(body))) as Task;
-    expect(task.status?.state, statusText(task)).toBe(TaskState.TASK_STATE_COMPLETED);
-    const b = bundleOf(task);
-    expect(b).toMatchObject({ status: "ok", status_reason: null, exit_code: 0 });
-    const m = b["metrics"] as { accuracy: number; failure_modes: Record<string, number> };
-    expect(m.accuracy).toBe(0);
-    expect(Object.keys(m.failure_modes).length).toBeGreaterThan(0);
-    expect(Object.keys(m.failure_modes).every((k) => !k.startsWith("infrastructure_"))).toBe(true);
-  });
+  test.each(["", "/"])(
+    "a participant that answers wrongly (served under /purple%s) → completed with its low score",
+    { timeout: 60_000 },
+    async (slash) => {
+      green = await startGreen(builtinRunnerCommand());
+      const base = await purpleUnderPrefix(wrongSolver);
+      const client = await createA2AClient(green.url);
+      const body = {
+        participants: { agent: `${base}/purple${slash}` },
+        config: { benchmark: "humaneval", samples: 2, run_id: `wrong${slash ? "-slash" : ""}` },
+      };
+      const task = (await client.sendMessage(requestOf(body))) as Task;
+      expect(task.status?.state, statusText(task)).toBe(TaskState.TASK_STATE_COMPLETED);
+      const b = bundleOf(task);
+      expect(b).toMatchObject({ status: "ok", status_reason: null, exit_code: 0 });
+      const m = b["metrics"] as { accuracy: number; failure_modes: Record<string, number> };
+      expect(m.accuracy).toBe(0);
+      expect(Object.keys(m.failure_modes).length).toBeGreaterThan(0);
+      expect(Object.keys(m.failure_modes).every((k) => !k.startsWith("infrastructure_"))).toBe(true);
+    },
+  );
 });
 
 describe("weak isolation over A2A", () => {
@@ -101,23 +130,47 @@ describe("weak isolation over A2A", () => {
 
   test("is refused without the operator's opt-in, with the fix; /health says degraded; the card says weak", async () => {
     let started = 0;
-    green = await startGreen(() => { started++; return { command: process.execPath, args: ["-e", ""] }; }, {}, process.env, weak);
+    green = await startGreen(
+      () => {
+        started++;
+        return { command: process.execPath, args: ["-e", ""] };
+      },
+      {},
+      process.env,
+      weak,
+    );
     const client = await createA2AClient(green.url);
     const task = (await client.sendMessage(requestOf(assessment()))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
-    expect(statusText(task)).toMatch(/isolation "unshare".*apt-get install -y bubblewrap.*GREEN_ALLOW_WEAK_ISOLATION=1/);
+    expect(statusText(task)).toMatch(
+      /isolation "unshare".*apt-get install -y bubblewrap.*GREEN_ALLOW_WEAK_ISOLATION=1/,
+    );
     expect(started).toBe(0);
     const health = await fetch(new URL("health", green.url));
     expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({ status: "degraded", isolation: { level: "unshare", full: false, weak_allowed: false } });
-    const card = (await (await fetch(new URL(".well-known/agent-card.json", green.url))).json()) as { description: string };
+    expect(await health.json()).toMatchObject({
+      status: "degraded",
+      isolation: { level: "unshare", full: false, weak_allowed: false },
+    });
+    const card = (await (await fetch(new URL(".well-known/agent-card.json", green.url))).json()) as {
+      description: string;
+    };
     expect(card.description).toMatch(/Sandbox isolation: unshare \(weak\)/);
   });
 
   test("runs with the opt-in, and the runner is not told to require full isolation", async () => {
     const seen: string[][] = [];
     const runner = fixtureRunner("events.mjs");
-    green = await startGreen((c, ctx) => { const cmd = runner(c, ctx); seen.push(cmd.args); return cmd; }, { allowWeakIsolation: true }, process.env, weak);
+    green = await startGreen(
+      (c, ctx) => {
+        const cmd = runner(c, ctx);
+        seen.push(cmd.args);
+        return cmd;
+      },
+      { allowWeakIsolation: true },
+      process.env,
+      weak,
+    );
     const client = await createA2AClient(green.url);
     const task = (await client.sendMessage(requestOf(assessment()))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -129,7 +182,11 @@ describe("weak isolation over A2A", () => {
   test("at full isolation the runner is told to require it", async () => {
     const seen: string[][] = [];
     const runner = fixtureRunner("events.mjs");
-    green = await startGreen((c, ctx) => { const cmd = runner(c, ctx); seen.push(cmd.args); return cmd; });
+    green = await startGreen((c, ctx) => {
+      const cmd = runner(c, ctx);
+      seen.push(cmd.args);
+      return cmd;
+    });
     const client = await createA2AClient(green.url);
     await client.sendMessage(requestOf(assessment()));
     expect(seen[0]).toContain("--require-full-isolation");
@@ -137,30 +194,55 @@ describe("weak isolation over A2A", () => {
 });
 
 describe("bounded queue", () => {
-  test("a request beyond running + queued gets a JSON-RPC error naming the limits (both wires)", { timeout: 30_000 }, async () => {
-    green = await startGreen(fixtureRunner("slow.mjs"), { maxConcurrent: 1, maxQueued: 1 });
-    const client = await createA2AClient(green.url);
-    const a = client.sendMessage({ ...requestOf(assessment({ run_id: "qa" })), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true } });
-    await a;
-    const b = client.sendMessage({ ...requestOf(assessment({ run_id: "qb" })), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true } });
-    await b;
-    for (const version of [undefined, "1.0"]) {
-      const method = version ? "SendMessage" : "message/send";
-      const message = version
-        ? { messageId: "m-full", role: "ROLE_USER", parts: [{ text: JSON.stringify(assessment({ run_id: "qc" })) }] }
-        : { kind: "message", messageId: "m-full", role: "user", parts: [{ kind: "text", text: JSON.stringify(assessment({ run_id: "qc" })) }] };
-      const res = await fetch(green.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(version ? { "A2A-Version": version } : {}) },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { message } }),
+  test(
+    "a request beyond running + queued gets a JSON-RPC error naming the limits (both wires)",
+    { timeout: 30_000 },
+    async () => {
+      green = await startGreen(fixtureRunner("slow.mjs"), { maxConcurrent: 1, maxQueued: 1 });
+      const client = await createA2AClient(green.url);
+      const a = client.sendMessage({
+        ...requestOf(assessment({ run_id: "qa" })),
+        configuration: {
+          acceptedOutputModes: [],
+          taskPushNotificationConfig: undefined,
+          historyLength: undefined,
+          returnImmediately: true,
+        },
       });
-      const body = (await res.json()) as { id: unknown; error?: { code: number; message: string } };
-      expect(body.error, JSON.stringify(body)).toBeDefined();
-      expect(body.error!.code).toBe(QUEUE_FULL_CODE);
-      expect(body.error!.message).toMatch(/GREEN_MAX_QUEUED_TASKS/);
-    }
-    expect(existsSync(join(green.resultsRoot, "a2a", "qc"))).toBe(false);
-  });
+      await a;
+      const b = client.sendMessage({
+        ...requestOf(assessment({ run_id: "qb" })),
+        configuration: {
+          acceptedOutputModes: [],
+          taskPushNotificationConfig: undefined,
+          historyLength: undefined,
+          returnImmediately: true,
+        },
+      });
+      await b;
+      for (const version of [undefined, "1.0"]) {
+        const method = version ? "SendMessage" : "message/send";
+        const message = version
+          ? { messageId: "m-full", role: "ROLE_USER", parts: [{ text: JSON.stringify(assessment({ run_id: "qc" })) }] }
+          : {
+              kind: "message",
+              messageId: "m-full",
+              role: "user",
+              parts: [{ kind: "text", text: JSON.stringify(assessment({ run_id: "qc" })) }],
+            };
+        const res = await fetch(green.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(version ? { "A2A-Version": version } : {}) },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { message } }),
+        });
+        const body = (await res.json()) as { id: unknown; error?: { code: number; message: string } };
+        expect(body.error, JSON.stringify(body)).toBeDefined();
+        expect(body.error!.code).toBe(QUEUE_FULL_CODE);
+        expect(body.error!.message).toMatch(/GREEN_MAX_QUEUED_TASKS/);
+      }
+      expect(existsSync(join(green.resultsRoot, "a2a", "qc"))).toBe(false);
+    },
+  );
 });
 
 describe("assessment time limit", () => {

@@ -23,7 +23,11 @@ describe("parseAssessmentRequest", () => {
 describe("validateAssessmentConfig", () => {
   const roots = ["/srv/allowed"];
   test("names unknown keys and wrong types", () => {
-    const r = validateAssessmentConfig({ benchmark: "humaneval", bogus: 1, samples: "x" }, { agent: "http://a/" }, roots);
+    const r = validateAssessmentConfig(
+      { benchmark: "humaneval", bogus: 1, samples: "x" },
+      { agent: "http://a/" },
+      roots,
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.problems.join("\n")).toMatch(/unknown key "bogus"/);
@@ -31,18 +35,45 @@ describe("validateAssessmentConfig", () => {
     }
   });
   test("paths must be inside the allowed roots; dataset names are not paths", () => {
-    const bad = validateAssessmentConfig({ benchmark: "swebench", predictions: "/etc/passwd" }, {}, roots, "/srv/allowed");
+    const bad = validateAssessmentConfig(
+      { benchmark: "swebench", predictions: "/etc/passwd" },
+      {},
+      roots,
+      "/srv/allowed",
+    );
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.problems[0]).toMatch(/config\.predictions: path "\/etc\/passwd" is outside the allowed roots/);
-    const ok = validateAssessmentConfig({ benchmark: "swebench", predictions: "preds.jsonl", dataset: "sample" }, {}, roots, "/srv/allowed");
-    expect(ok).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/srv/allowed/preds.jsonl", dataset: "sample" } } });
+    if (!bad.ok)
+      expect(bad.problems[0]).toMatch(/config\.predictions: path "\/etc\/passwd" is outside the allowed roots/);
+    const ok = validateAssessmentConfig(
+      { benchmark: "swebench", predictions: "preds.jsonl", dataset: "sample" },
+      {},
+      roots,
+      "/srv/allowed",
+    );
+    expect(ok).toMatchObject({
+      ok: true,
+      value: { participantUrl: null, config: { predictions: "/srv/allowed/preds.jsonl", dataset: "sample" } },
+    });
     // A HumanEval samples file also replaces the participant.
-    const he = validateAssessmentConfig({ benchmark: "humaneval", predictions: "samples.jsonl" }, {}, roots, "/srv/allowed");
-    expect(he).toMatchObject({ ok: true, value: { participantUrl: null, config: { predictions: "/srv/allowed/samples.jsonl" } } });
+    const he = validateAssessmentConfig(
+      { benchmark: "humaneval", predictions: "samples.jsonl" },
+      {},
+      roots,
+      "/srv/allowed",
+    );
+    expect(he).toMatchObject({
+      ok: true,
+      value: { participantUrl: null, config: { predictions: "/srv/allowed/samples.jsonl" } },
+    });
   });
   test("operator-only runner options are refused in a request, each named", () => {
     const r = validateAssessmentConfig(
-      { benchmark: "sparc", sparc_config: "c.json", sparc_npm_registry: "http://evil/", sparc_package_cache_dir: "/etc" },
+      {
+        benchmark: "sparc",
+        sparc_config: "c.json",
+        sparc_npm_registry: "http://evil/",
+        sparc_package_cache_dir: "/etc",
+      },
       { agent: "http://a/" },
       roots,
       "/srv/allowed",
@@ -54,7 +85,10 @@ describe("validateAssessmentConfig", () => {
     }
   });
   test("participant: role agent, else the single one, else rejected when needed", () => {
-    expect(validateAssessmentConfig({ benchmark: "humaneval" }, { solver: "http://s/" }, roots)).toMatchObject({ ok: true, value: { participantUrl: "http://s/" } });
+    expect(validateAssessmentConfig({ benchmark: "humaneval" }, { solver: "http://s/" }, roots)).toMatchObject({
+      ok: true,
+      value: { participantUrl: "http://s/" },
+    });
     const none = validateAssessmentConfig({ benchmark: "humaneval" }, {}, roots);
     expect(none.ok).toBe(false);
     if (!none.ok) expect(none.problems[0]).toMatch(/needs a participant/);
@@ -74,7 +108,11 @@ describe("invalid requests end rejected with reasons (never a 500)", () => {
     ["not JSON", requestOf(undefined, "run humaneval please"), /not JSON/],
     ["missing config", requestOf({ participants: { agent: "http://127.0.0.1:9/" } }), /missing "config"/],
     ["unknown key", requestOf(assessment({ bogus: true })), /unknown key "bogus"/],
-    ["wrong types", requestOf(assessment({ samples: "ten", seed: -1 })), /samples: must be integer.*seed: must be >= 0/],
+    [
+      "wrong types",
+      requestOf(assessment({ samples: "ten", seed: -1 })),
+      /samples: must be integer.*seed: must be >= 0/,
+    ],
     ["no participant", requestOf({ config: { benchmark: "humaneval" } }), /needs a participant/],
   ])("%s", async (_name, req, reason) => {
     green ??= await startGreen(fixtureRunner("events.mjs"));
@@ -90,7 +128,11 @@ describe("invalid requests end rejected with reasons (never a 500)", () => {
 
   test("raw garbage JSON-RPC never yields a 500", async () => {
     green = await startGreen(fixtureRunner("events.mjs"));
-    for (const body of ["{not json", JSON.stringify({ id: 1, method: "message/send" }), JSON.stringify({ jsonrpc: "2.0", id: 2, method: "nope" })]) {
+    for (const body of [
+      "{not json",
+      JSON.stringify({ id: 1, method: "message/send" }),
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "nope" }),
+    ]) {
       const res = await fetch(green.url, { method: "POST", headers: { "content-type": "application/json" }, body });
       expect(res.status).toBeLessThan(500);
       expect(res.headers.get("a2a-version")).toBe("0.3.0");

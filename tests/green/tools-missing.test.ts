@@ -31,7 +31,9 @@ beforeAll(async () => {
   // Not below the sandbox's own tmpfs mounts (/tmp, /root, ...): an interpreter there would be invisible inside
   // it and the sandbox's PATH would fall through to the system python3 (which has pytest). The package's
   // git-ignored .cache/ unless the checkout itself lies below one of them (a clone in /tmp), then /var/lib.
-  const base = [join(packageRoot, ".cache"), "/var/lib"].find((d) => !TMPFS_TOPS.some((t) => d === t || d.startsWith(t + "/")));
+  const base = [join(packageRoot, ".cache"), "/var/lib"].find(
+    (d) => !TMPFS_TOPS.some((t) => d === t || d.startsWith(t + "/")),
+  );
   if (!base) throw new Error("no directory outside the sandbox's tmpfs mounts for the stand-in interpreter");
   await mkdir(base, { recursive: true });
   scratch = await mkdtemp(join(base, "a2a-bench-tools-missing-"));
@@ -44,7 +46,11 @@ beforeAll(async () => {
   purple = await serveOnLoopback((card) => createPurpleApp({ card, solver: createGoldSolver() }));
   const resultsRoot = join(scratch, "results");
   await mkdir(resultsRoot);
-  const env = { ...process.env, A2A_BENCH_CACHE_DIR: cache, PATH: `${join(venv, "bin")}${delimiter}${process.env["PATH"] ?? ""}` };
+  const env = {
+    ...process.env,
+    A2A_BENCH_CACHE_DIR: cache,
+    PATH: `${join(venv, "bin")}${delimiter}${process.env["PATH"] ?? ""}`,
+  };
   green = await startGreen(builtinRunnerCommand(), { resultsRoot }, env);
 });
 afterAll(async () => {
@@ -55,14 +61,31 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-test("SWE-bench with pytest absent → task failed with the reason (no module named pytest), bundle status error, exit 3", { timeout: 120_000 }, async () => {
-  const client = await createA2AClient(green.url);
-  const body = { participants: { agent: purple.url }, config: { benchmark: "swebench", dataset: "sample", samples: 2, per_task_timeout_seconds: 60, run_id: "no-pytest" } };
-  const task = (await client.sendMessage(requestOf(body))) as Task;
-  const text = (task.status?.message?.parts ?? []).map(partText).filter(Boolean).join(" ");
-  expect(task.status?.state, text).toBe(TaskState.TASK_STATE_FAILED);
-  expect(text).toMatch(/every item \(2\) failed for infrastructure reasons.*No module named '?pytest'?.*install pytest/);
-  const b = partData(task.artifacts.find((a) => a.name === "evaluation_bundle")!.parts[0]!)!;
-  expect(b).toMatchObject({ status: "error", exit_code: 3 });
-  expect((b["metrics"] as { failure_modes: Record<string, number> }).failure_modes).toMatchObject({ infrastructure_tool_missing: 2 });
-});
+test(
+  "SWE-bench with pytest absent → task failed with the reason (no module named pytest), bundle status error, exit 3",
+  { timeout: 120_000 },
+  async () => {
+    const client = await createA2AClient(green.url);
+    const body = {
+      participants: { agent: purple.url },
+      config: {
+        benchmark: "swebench",
+        dataset: "sample",
+        samples: 2,
+        per_task_timeout_seconds: 60,
+        run_id: "no-pytest",
+      },
+    };
+    const task = (await client.sendMessage(requestOf(body))) as Task;
+    const text = (task.status?.message?.parts ?? []).map(partText).filter(Boolean).join(" ");
+    expect(task.status?.state, text).toBe(TaskState.TASK_STATE_FAILED);
+    expect(text).toMatch(
+      /every item \(2\) failed for infrastructure reasons.*No module named '?pytest'?.*install pytest/,
+    );
+    const b = partData(task.artifacts.find((a) => a.name === "evaluation_bundle")!.parts[0]!)!;
+    expect(b).toMatchObject({ status: "error", exit_code: 3 });
+    expect((b["metrics"] as { failure_modes: Record<string, number> }).failure_modes).toMatchObject({
+      infrastructure_tool_missing: 2,
+    });
+  },
+);

@@ -17,7 +17,10 @@ describe("green agent with GREEN_AUTH_TOKEN", () => {
   const getTask = { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "no-such-task" } };
 
   test("the card stays public and advertises the bearer scheme (0.3 and 1.0 cards)", async () => {
-    const legacy = (await (await fetch(new URL(".well-known/agent-card.json", green.url))).json()) as Record<string, unknown>;
+    const legacy = (await (await fetch(new URL(".well-known/agent-card.json", green.url))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(legacy["securitySchemes"]).toMatchObject({ bearer: { type: "http", scheme: "Bearer" } });
     expect(legacy["security"]).toEqual([{ bearer: [] }]);
     const v1res = await fetch(new URL(".well-known/agent-card.json", green.url), { headers: { "A2A-Version": "1.0" } });
@@ -27,7 +30,12 @@ describe("green agent with GREEN_AUTH_TOKEN", () => {
   });
 
   test("JSON-RPC without the token, or with a wrong one, gets 401 and WWW-Authenticate", async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: "Bearer wrong" }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: "Bearer wrong" },
+      { authorization: TOKEN },
+      { authorization: `Basic ${TOKEN}` },
+    ]) {
       const r = await post(green.url, getTask, headers);
       expect(r.status, JSON.stringify(headers)).toBe(401);
       expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -56,9 +64,14 @@ test("without GREEN_AUTH_TOKEN the card lists no security and requests need none
   delete env["GREEN_AUTH_TOKEN"];
   const green = await startGreen(fixtureRunner("events.mjs"), {}, env);
   try {
-    const card = (await (await fetch(new URL(".well-known/agent-card.json", green.url))).json()) as Record<string, unknown>;
+    const card = (await (await fetch(new URL(".well-known/agent-card.json", green.url))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(card["security"] ?? []).toEqual([]);
-    expect((await post(green.url, { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } })).status).toBe(200);
+    expect((await post(green.url, { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } })).status).toBe(
+      200,
+    );
   } finally {
     await green.close();
   }

@@ -34,9 +34,21 @@ const cases: Array<[string, Record<string, unknown>, RegExp]> = [
   ["absurd per-task timeout", { per_task_timeout_seconds: 1e9 }, /per_task_timeout_seconds/],
   ["absurd agent timeout", { agent_timeout_seconds: 86_400 * 365 }, /agent_timeout_seconds/],
   ["absurd concurrency", { concurrency: 100_000 }, /concurrency/],
-  ["dataset outside the allowed roots", { dataset: "/etc/passwd" }, /config\.dataset: path "\/etc\/passwd" is outside the allowed roots/],
-  ["dataset escaping by ..", { dataset: "data/../../outside.jsonl" }, /config\.dataset: path .* is outside the allowed roots/],
-  ["predictions outside the allowed roots", { benchmark: "swebench", predictions: "/tmp/preds.json" }, /config\.predictions: path .* outside the allowed roots/],
+  [
+    "dataset outside the allowed roots",
+    { dataset: "/etc/passwd" },
+    /config\.dataset: path "\/etc\/passwd" is outside the allowed roots/,
+  ],
+  [
+    "dataset escaping by ..",
+    { dataset: "data/../../outside.jsonl" },
+    /config\.dataset: path .* is outside the allowed roots/,
+  ],
+  [
+    "predictions outside the allowed roots",
+    { benchmark: "swebench", predictions: "/tmp/preds.json" },
+    /config\.predictions: path .* outside the allowed roots/,
+  ],
   ["unknown benchmark", { benchmark: "mmlu" }, /config\/benchmark: must be one of/],
   ["run_id with a path separator", { run_id: "../../escape" }, /config\/run_id: must match pattern/],
   ["unknown key", { out_dir_override: "/tmp/x" }, /out_dir_override/],
@@ -76,7 +88,9 @@ describe("bad config values through the green agent", () => {
     const before = tree(home);
     const body = { participants: { agent: "http://127.0.0.1:9/" }, config: { benchmark: "humaneval", ...config } };
     const r = await rpc(url, "message/send", { message: message(JSON.stringify(body)) });
-    const task = r.body.result as { status: { state: string; message?: { parts: Array<{ kind: string; text?: string }> } } };
+    const task = r.body.result as {
+      status: { state: string; message?: { parts: Array<{ kind: string; text?: string }> } };
+    };
     expect(task.status.state).toBe("rejected");
     const text = task.status.message?.parts.find((p) => p.kind === "text")?.text ?? "";
     expect(text).toMatch(/^Request rejected/);

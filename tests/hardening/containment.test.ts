@@ -101,61 +101,108 @@ describe("a solution cannot reach the green agent or the runner (real run, local
     rmSync(home, { recursive: true, force: true });
   });
 
-  test("secrets unseen, host /proc unreadable, symlinks useless, signals refused; green and runner survive", { timeout: 90_000 }, async () => {
-    // Its own process group (detached), so killpg(green) in the probe targets only the green agent.
-    const child = spawn(process.execPath, [cliEntry, "green", "--port", "0"], {
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, GREEN_RESULTS_DIR: join(home, "results"), GREEN_AUTH_TOKEN: TOKEN, OPENAI_API_KEY: SECRET, SOME_CANARY: "canary-in-green-env" },
-    });
-    greenChild = child;
-    greenPid = child.pid!;
-    let out = "";
-    child.stderr!.on("data", (d: Buffer) => (out += String(d)));
-    const port = await new Promise<number>((res, rej) => {
-      child.stdout!.on("data", (d: Buffer) => {
-        out += String(d);
-        const m = /"port":(\d+)[^\n]*green agent listening/.exec(out);
-        if (m) res(Number(m[1]));
+  test(
+    "secrets unseen, host /proc unreadable, symlinks useless, signals refused; green and runner survive",
+    { timeout: 90_000 },
+    async () => {
+      // Its own process group (detached), so killpg(green) in the probe targets only the green agent.
+      const child = spawn(process.execPath, [cliEntry, "green", "--port", "0"], {
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: {
+          ...process.env,
+          GREEN_RESULTS_DIR: join(home, "results"),
+          GREEN_AUTH_TOKEN: TOKEN,
+          OPENAI_API_KEY: SECRET,
+          SOME_CANARY: "canary-in-green-env",
+        },
       });
-      child.once("exit", (c) => rej(new Error(`green exited ${c}: ${out}`)));
-    });
-    const url = `http://127.0.0.1:${port}/`;
-    const body = JSON.stringify({ participants: { agent: purpleUrl }, config: { benchmark: "humaneval", dataset: "sample", samples: 2, concurrency: 1, run_id: "escape" } });
-    const r = await post(url, { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: message(body) } }, { authorization: `Bearer ${TOKEN}` });
-    const task = r.body.result as { status: { state: string }; artifacts?: Array<{ name: string; parts: Array<{ kind: string; data?: Record<string, unknown> }> }> };
+      greenChild = child;
+      greenPid = child.pid!;
+      let out = "";
+      child.stderr.on("data", (d: Buffer) => (out += String(d)));
+      const port = await new Promise<number>((res, rej) => {
+        child.stdout.on("data", (d: Buffer) => {
+          out += String(d);
+          const m = /"port":(\d+)[^\n]*green agent listening/.exec(out);
+          if (m) res(Number(m[1]));
+        });
+        child.once("exit", (c) => rej(new Error(`green exited ${c}: ${out}`)));
+      });
+      const url = `http://127.0.0.1:${port}/`;
+      const body = JSON.stringify({
+        participants: { agent: purpleUrl },
+        config: { benchmark: "humaneval", dataset: "sample", samples: 2, concurrency: 1, run_id: "escape" },
+      });
+      const r = await post(
+        url,
+        { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: message(body) } },
+        { authorization: `Bearer ${TOKEN}` },
+      );
+      const task = r.body.result as {
+        status: { state: string };
+        artifacts?: Array<{ name: string; parts: Array<{ kind: string; data?: Record<string, unknown> }> }>;
+      };
 
-    expect(psAlive(greenPid), "green agent alive").toBe(true);
-    expect(runnerPid, "runner pid seen while it ran").toBeGreaterThan(0);
-    expect(task.status.state, JSON.stringify(r.body).slice(0, 500)).toBe("completed");
-    const bundle = task.artifacts?.find((a) => a.name === "evaluation_bundle")?.parts.find((p) => p.kind === "data")?.data;
-    expect(validateBundle(bundle)).toEqual([]);
-    // The runner was not killed: it exited 0 after evaluating both items.
-    expect(bundle?.["exit_code"]).toBe(0);
-    expect(bundle?.["status"]).toBe("ok");
-    expect(answers).toBe(2);
+      expect(psAlive(greenPid), "green agent alive").toBe(true);
+      expect(runnerPid, "runner pid seen while it ran").toBeGreaterThan(0);
+      expect(task.status.state, JSON.stringify(r.body).slice(0, 500)).toBe("completed");
+      const bundle = task.artifacts
+        ?.find((a) => a.name === "evaluation_bundle")
+        ?.parts.find((p) => p.kind === "data")?.data;
+      expect(validateBundle(bundle)).toEqual([]);
+      // The runner was not killed: it exited 0 after evaluating both items.
+      expect(bundle?.["exit_code"]).toBe(0);
+      expect(bundle?.["status"]).toBe("ok");
+      expect(answers).toBe(2);
 
-    const workDir = join(home, "results", "a2a", "escape");
-    const meta = JSON.parse(readFileSync(join(workDir, "run_metadata.json"), "utf8")) as { sandbox: { isolation: string } };
-    const results = JSON.parse(readFileSync(join(workDir, "results.json"), "utf8")) as { rows: Array<{ status: string; failure_mode?: string; samples?: Array<{ stdout_tail?: string; completion?: string }> }> };
-    const killAll = results.rows.find((row) => (row.samples ?? []).some((s) => (s.completion ?? "").includes("kill -9 -1")));
-    expect(killAll, "the kill -9 -1 item was scored").toBeDefined();
-    expect(killAll!.status).not.toBe("passed");
-    expect(killAll!.failure_mode ?? "").not.toMatch(/^infrastructure/);
-    const probeLine = results.rows.flatMap((row) => (row.samples ?? []).map((s) => s.stdout_tail ?? "")).join("\n").split("\n").find((l) => l.startsWith("PROBE:"));
-    expect(probeLine, "the probe ran and printed its findings").toBeDefined();
-    const probe = JSON.parse(probeLine!.slice("PROBE:".length)) as Record<string, unknown>;
-    console.info(`isolation ${meta.sandbox.isolation}; probe: ${JSON.stringify({ ...probe, proc_pids: (probe["proc_pids"] as number[]).length + " pids" })}`);
+      const workDir = join(home, "results", "a2a", "escape");
+      const meta = JSON.parse(readFileSync(join(workDir, "run_metadata.json"), "utf8")) as {
+        sandbox: { isolation: string };
+      };
+      const results = JSON.parse(readFileSync(join(workDir, "results.json"), "utf8")) as {
+        rows: Array<{
+          status: string;
+          failure_mode?: string;
+          samples?: Array<{ stdout_tail?: string; completion?: string }>;
+        }>;
+      };
+      const killAll = results.rows.find((row) =>
+        (row.samples ?? []).some((s) => (s.completion ?? "").includes("kill -9 -1")),
+      );
+      expect(killAll, "the kill -9 -1 item was scored").toBeDefined();
+      expect(killAll!.status).not.toBe("passed");
+      expect(killAll!.failure_mode ?? "").not.toMatch(/^infrastructure/);
+      const probeLine = results.rows
+        .flatMap((row) => (row.samples ?? []).map((s) => s.stdout_tail ?? ""))
+        .join("\n")
+        .split("\n")
+        .find((l) => l.startsWith("PROBE:"));
+      expect(probeLine, "the probe ran and printed its findings").toBeDefined();
+      const probe = JSON.parse(probeLine!.slice("PROBE:".length)) as Record<string, unknown>;
+      console.info(
+        `isolation ${meta.sandbox.isolation}; probe: ${JSON.stringify({ ...probe, proc_pids: (probe["proc_pids"] as number[]).length + " pids" })}`,
+      );
 
-    expect(probe["env_secrets"]).toEqual([]);
-    for (const k of ["kill_green", "kill_runner", "killpg_green", "killpg_runner", "read_green_environ", "read_via_symlink", "write_via_symlink", "write_via_root_symlink"]) {
-      expect(probe[k], k).not.toBe("ok");
-    }
-    expect(probe["proc_environs_with_canary"]).toEqual([]);
-    expect((probe["proc_pids"] as number[]).length).toBeLessThan(20);
-    expect(existsSync(join(hostDir, "pwned.txt"))).toBe(false);
-    expect(existsSync(join(hostDir, "pwned2.txt"))).toBe(false);
-    // The agent still serves after the run.
-    expect((await fetch(new URL("health", url))).status).toBe(200);
-  });
+      expect(probe["env_secrets"]).toEqual([]);
+      for (const k of [
+        "kill_green",
+        "kill_runner",
+        "killpg_green",
+        "killpg_runner",
+        "read_green_environ",
+        "read_via_symlink",
+        "write_via_symlink",
+        "write_via_root_symlink",
+      ]) {
+        expect(probe[k], k).not.toBe("ok");
+      }
+      expect(probe["proc_environs_with_canary"]).toEqual([]);
+      expect((probe["proc_pids"] as number[]).length).toBeLessThan(20);
+      expect(existsSync(join(hostDir, "pwned.txt"))).toBe(false);
+      expect(existsSync(join(hostDir, "pwned2.txt"))).toBe(false);
+      // The agent still serves after the run.
+      expect((await fetch(new URL("health", url))).status).toBe(200);
+    },
+  );
 });

@@ -60,7 +60,10 @@ async function startJailedGreen(resultsDir: string, mountOpts: string, env: Node
     pid,
     kill: () => child.kill("SIGKILL"),
     // nsenter into the namespaces of the green process (same user ns: -U, mount ns: -m).
-    inside: (cmd) => execFileSync("nsenter", ["-t", String(pid), "-U", "-m", "--preserve-credentials", "sh", "-c", cmd], { encoding: "utf8" }),
+    inside: (cmd) =>
+      execFileSync("nsenter", ["-t", String(pid), "-U", "-m", "--preserve-credentials", "sh", "-c", cmd], {
+        encoding: "utf8",
+      }),
   };
 }
 
@@ -71,55 +74,80 @@ afterEach(() => {
 });
 
 describe.skipIf(skipReason !== undefined)("results directory faults (real green process)", () => {
-  test("read-only results dir → the task fails with the reason (EROFS), nothing is written, the agent keeps serving", { timeout: 30_000 }, async () => {
-    const home = mkdtempSync(join(tmpdir(), "ro-results-"));
-    const results = join(home, "results");
-    mkdirSync(results);
-    const green = await startJailedGreen(results, "ro,size=1m", process.env);
-    cleanup.push(() => green.kill(), () => rmSync(home, { recursive: true, force: true }));
-    const body = JSON.stringify({ participants: { agent: "http://127.0.0.1:9/" }, config: { benchmark: "humaneval", run_id: "ro" } });
-    const r = await rpc(green.url, "message/send", { message: message(body) });
-    const task = r.body.result as { status: { state: string; message?: { parts: Array<{ text?: string }> } } };
-    expect(task.status.state).toBe("failed");
-    expect(task.status.message?.parts[0]?.text).toMatch(/Assessment failed: cannot create the work dir .*results dir .* is not writable \(EROFS\)/);
-    expect(green.inside(`find "${results}" | wc -l`).trim()).toBe("1");
-    // Still serving, and /health tells the operator what is wrong (503, not a crash).
-    expect((await rpc(green.url, "tasks/get", { id: "none" })).body.error?.code).toBe(-32001);
-    const health = await fetch(new URL("health", green.url));
-    expect(health.status).toBe(503);
-    expect(JSON.stringify(await health.json())).toMatch(/results/i);
-  });
+  test(
+    "read-only results dir → the task fails with the reason (EROFS), nothing is written, the agent keeps serving",
+    { timeout: 30_000 },
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), "ro-results-"));
+      const results = join(home, "results");
+      mkdirSync(results);
+      const green = await startJailedGreen(results, "ro,size=1m", process.env);
+      cleanup.push(
+        () => green.kill(),
+        () => rmSync(home, { recursive: true, force: true }),
+      );
+      const body = JSON.stringify({
+        participants: { agent: "http://127.0.0.1:9/" },
+        config: { benchmark: "humaneval", run_id: "ro" },
+      });
+      const r = await rpc(green.url, "message/send", { message: message(body) });
+      const task = r.body.result as { status: { state: string; message?: { parts: Array<{ text?: string }> } } };
+      expect(task.status.state).toBe("failed");
+      expect(task.status.message?.parts[0]?.text).toMatch(
+        /Assessment failed: cannot create the work dir .*results dir .* is not writable \(EROFS\)/,
+      );
+      expect(green.inside(`find "${results}" | wc -l`).trim()).toBe("1");
+      // Still serving, and /health tells the operator what is wrong (503, not a crash).
+      expect((await rpc(green.url, "tasks/get", { id: "none" })).body.error?.code).toBe(-32001);
+      const health = await fetch(new URL("health", green.url));
+      expect(health.status).toBe(503);
+      expect(JSON.stringify(await health.json())).toMatch(/results/i);
+    },
+  );
 
-  test("results file system full mid-run → clear failure, no half-written JSON, checkpoint intact, agent alive", { timeout: 30_000 }, async () => {
-    const home = mkdtempSync(join(tmpdir(), "full-results-"));
-    const results = join(home, "results");
-    mkdirSync(results);
-    const green = await startJailedGreen(results, "size=1m", { ...process.env, GREEN_SMI_INHABIT_COMMAND: FILL_RUNNER });
-    cleanup.push(() => green.kill(), () => rmSync(home, { recursive: true, force: true }));
-    const body = JSON.stringify({ participants: { agent: "http://127.0.0.1:9/" }, config: { benchmark: "smi-inhabit", run_id: "full" } });
-    const r = await rpc(green.url, "message/send", { message: message(body) });
-    const task = r.body.result as { status: { state: string; message?: { parts: Array<{ text?: string }> } } };
-    const text = task.status.message?.parts.map((p) => p.text ?? "").join(" ") ?? "";
-    expect(task.status.state, text).toBe("failed");
-    expect(text).toMatch(/ENOSPC|no space left/i);
-    // Inspect the full tmpfs from inside the namespace.
-    const workDir = join(results, "a2a", "full");
-    const listing = green.inside(`ls -a "${workDir}"`).split("\n").filter(Boolean);
-    expect(listing.filter((f) => f.endsWith(".tmp"))).toEqual([]);
-    for (const f of listing.filter((n) => n.endsWith(".json"))) {
-      const content = green.inside(`cat "${workDir}/${f}"`);
-      expect(() => JSON.parse(content), `${f} is complete JSON`).not.toThrow();
-    }
-    expect(listing).not.toContain("evaluation_bundle.json");
-    // The checkpoint is the one written before the disk filled up, and still verifies.
-    const copy = join(home, "checkpoint.json");
-    green.inside(`cat "${workDir}/checkpoint.json" > "${copy}"`);
-    const cp = await readCheckpoint(copy);
-    expect(cp.rows.map((row) => row.id)).toEqual(["a"]);
-    // The runner saw its own rewrite refused; the agent survived the events.jsonl ENOSPC.
-    expect((await fetch(new URL("health", green.url))).status).toBe(200);
-    expect(existsSync(join(results, "a2a"))).toBe(false); // the host's own dir never saw any of it
-    expect(readdirSync(results)).toEqual([]);
-    expect(readFileSync(FILL_RUNNER, "utf8")).toMatch(/ENOSPC/);
-  });
+  test(
+    "results file system full mid-run → clear failure, no half-written JSON, checkpoint intact, agent alive",
+    { timeout: 30_000 },
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), "full-results-"));
+      const results = join(home, "results");
+      mkdirSync(results);
+      const green = await startJailedGreen(results, "size=1m", {
+        ...process.env,
+        GREEN_SMI_INHABIT_COMMAND: FILL_RUNNER,
+      });
+      cleanup.push(
+        () => green.kill(),
+        () => rmSync(home, { recursive: true, force: true }),
+      );
+      const body = JSON.stringify({
+        participants: { agent: "http://127.0.0.1:9/" },
+        config: { benchmark: "smi-inhabit", run_id: "full" },
+      });
+      const r = await rpc(green.url, "message/send", { message: message(body) });
+      const task = r.body.result as { status: { state: string; message?: { parts: Array<{ text?: string }> } } };
+      const text = task.status.message?.parts.map((p) => p.text ?? "").join(" ") ?? "";
+      expect(task.status.state, text).toBe("failed");
+      expect(text).toMatch(/ENOSPC|no space left/i);
+      // Inspect the full tmpfs from inside the namespace.
+      const workDir = join(results, "a2a", "full");
+      const listing = green.inside(`ls -a "${workDir}"`).split("\n").filter(Boolean);
+      expect(listing.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+      for (const f of listing.filter((n) => n.endsWith(".json"))) {
+        const content = green.inside(`cat "${workDir}/${f}"`);
+        expect(() => JSON.parse(content), `${f} is complete JSON`).not.toThrow();
+      }
+      expect(listing).not.toContain("evaluation_bundle.json");
+      // The checkpoint is the one written before the disk filled up, and still verifies.
+      const copy = join(home, "checkpoint.json");
+      green.inside(`cat "${workDir}/checkpoint.json" > "${copy}"`);
+      const cp = await readCheckpoint(copy);
+      expect(cp.rows.map((row) => row.id)).toEqual(["a"]);
+      // The runner saw its own rewrite refused; the agent survived the events.jsonl ENOSPC.
+      expect((await fetch(new URL("health", green.url))).status).toBe(200);
+      expect(existsSync(join(results, "a2a"))).toBe(false); // the host's own dir never saw any of it
+      expect(readdirSync(results)).toEqual([]);
+      expect(readFileSync(FILL_RUNNER, "utf8")).toMatch(/ENOSPC/);
+    },
+  );
 });

@@ -59,14 +59,28 @@ function corpus(rand: () => number): Array<[string, string | Uint8Array]> {
   for (let i = 0; i < 60; i++) out.push(["truncated", VALID.slice(0, 1 + Math.floor(rand() * (VALID.length - 2)))]);
   for (const depth of [100, 1_000, 10_000, 100_000]) {
     out.push(["nested array", "[".repeat(depth) + "]".repeat(depth)]);
-    out.push(["nested params", `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`]);
-    out.push(["nested part", `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"n","parts":[{"kind":"data","data":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}]}}}`]);
+    out.push([
+      "nested params",
+      `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`,
+    ]);
+    out.push([
+      "nested part",
+      `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"n","parts":[{"kind":"data","data":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}]}}}`,
+    ]);
   }
   const huge = "x".repeat(900_000);
   out.push(["huge method", JSON.stringify({ jsonrpc: "2.0", id: 1, method: huge, params: {} })]);
   out.push(["huge id", JSON.stringify({ jsonrpc: "2.0", id: huge, method: "tasks/get", params: { id: "x" } })]);
   out.push(["huge task id", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: huge } })]);
-  out.push(["huge messageId", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: huge, parts: [] } } })]);
+  out.push([
+    "huge messageId",
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", role: "user", messageId: huge, parts: [] } },
+    }),
+  ]);
   const wrong: unknown[] = [
     { jsonrpc: "2.0", id: {}, method: "tasks/get", params: { id: "x" } },
     { jsonrpc: "2.0", id: 1, method: 5, params: {} },
@@ -78,10 +92,30 @@ function corpus(rand: () => number): Array<[string, string | Uint8Array]> {
     { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x", historyLength: 1e308 } },
     { jsonrpc: "2.0", id: 1, method: "tasks/cancel", params: { id: null } },
     { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: "x" } },
-    { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: "w", parts: [{ kind: "text", text: 5 }] } } },
-    { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: "w", parts: [{ kind: "file", file: {} }] } } },
-    { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: 7, messageId: "w", parts: [{ kind: "text", text: "x" }] } } },
-    { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: 9, parts: [] } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", role: "user", messageId: "w", parts: [{ kind: "text", text: 5 }] } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", role: "user", messageId: "w", parts: [{ kind: "file", file: {} }] } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", role: 7, messageId: "w", parts: [{ kind: "text", text: "x" }] } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", role: "user", messageId: 9, parts: [] } },
+    },
     { jsonrpc: "2.0", id: 1, method: "message/stream", params: null },
     { jsonrpc: "2.0", id: 1, method: "tasks/resubscribe", params: {} },
     { jsonrpc: "2.0", id: 1, method: "__proto__", params: {} },
@@ -103,7 +137,8 @@ function corpus(rand: () => number): Array<[string, string | Uint8Array]> {
   for (let i = 0; i < 60; i++) {
     // Flip bytes of a valid request: mostly invalid JSON, sometimes valid with odd values.
     const chars = VALID.split("");
-    for (let j = 0; j < 3; j++) chars[Math.floor(rand() * chars.length)] = String.fromCharCode(32 + Math.floor(rand() * 95));
+    for (let j = 0; j < 3; j++)
+      chars[Math.floor(rand() * chars.length)] = String.fromCharCode(32 + Math.floor(rand() * 95));
     out.push(["mutated", chars.join("")]);
   }
   return out;
@@ -152,47 +187,63 @@ describe.each(["green", "purple"] as const)("%s agent under malformed JSON-RPC",
     clearTimeout(kill);
   });
 
-  test("every malformed request gets a JSON-RPC error or 413; the process survives; heap returns to baseline", { timeout: 120_000 }, async () => {
-    const cases = corpus(prng(6));
-    // Warm up the paths (lazy compilation, Ajv, SDK caches) before the baseline.
-    for (const [, body] of cases.slice(0, 40)) await send(agent.url, body);
-    const before = await agent.measure();
+  test(
+    "every malformed request gets a JSON-RPC error or 413; the process survives; heap returns to baseline",
+    { timeout: 120_000 },
+    async () => {
+      const cases = corpus(prng(6));
+      // Warm up the paths (lazy compilation, Ajv, SDK caches) before the baseline.
+      for (const [, body] of cases.slice(0, 40)) await send(agent.url, body);
+      const before = await agent.measure();
 
-    const failures: string[] = [];
-    const tally: Record<string, number> = {};
-    const check = (label: string, r: { status: number; json: unknown }) => {
-      const code = (r.json as { error?: { code?: unknown } })?.error?.code;
-      const result = (r.json as { result?: unknown })?.result;
-      const ok = r.status === 413 || (r.status < 500 && typeof code === "number" && code < 0) || (VALID_BY_SPEC.has(label) && r.status === 200 && result !== undefined);
-      tally[label] = (tally[label] ?? 0) + 1;
-      if (!ok) failures.push(`${label}: HTTP ${r.status} ${JSON.stringify(r.json).slice(0, 160)}`);
-    };
-    // Three passes, 8 requests in flight at a time.
-    for (let pass = 0; pass < 3; pass++) {
-      for (let i = 0; i < cases.length; i += 8) {
-        const batch = cases.slice(i, i + 8);
-        const replies = await Promise.all(batch.map(([, body]) => send(agent.url, body)));
-        replies.forEach((r, j) => check(batch[j]![0], r));
+      const failures: string[] = [];
+      const tally: Record<string, number> = {};
+      const check = (label: string, r: { status: number; json: unknown }) => {
+        const code = (r.json as { error?: { code?: unknown } })?.error?.code;
+        const result = (r.json as { result?: unknown })?.result;
+        const ok =
+          r.status === 413 ||
+          (r.status < 500 && typeof code === "number" && code < 0) ||
+          (VALID_BY_SPEC.has(label) && r.status === 200 && result !== undefined);
+        tally[label] = (tally[label] ?? 0) + 1;
+        if (!ok) failures.push(`${label}: HTTP ${r.status} ${JSON.stringify(r.json).slice(0, 160)}`);
+      };
+      // Three passes, 8 requests in flight at a time.
+      for (let pass = 0; pass < 3; pass++) {
+        for (let i = 0; i < cases.length; i += 8) {
+          const batch = cases.slice(i, i + 8);
+          const replies = await Promise.all(batch.map(([, body]) => send(agent.url, body)));
+          replies.forEach((r, j) => check(batch[j]![0], r));
+        }
       }
-    }
-    for (let i = 0; i < 5; i++) {
-      const r = await send(agent.url, `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"s":"${TEN_MB}"}}`);
-      expect(r.status).toBe(413);
-      check("10 MB", r);
-    }
-    expect(failures).toEqual([]);
-    expect(agent.child.exitCode).toBeNull();
-    // Still serving: an ordinary request gets its ordinary answer.
-    expect(((await send(agent.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "none" } }))).json as { error: { code: number } }).error.code).toBe(-32001);
+      for (let i = 0; i < 5; i++) {
+        const r = await send(agent.url, `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"s":"${TEN_MB}"}}`);
+        expect(r.status).toBe(413);
+        check("10 MB", r);
+      }
+      expect(failures).toEqual([]);
+      expect(agent.child.exitCode).toBeNull();
+      // Still serving: an ordinary request gets its ordinary answer.
+      expect(
+        (
+          (
+            await send(
+              agent.url,
+              JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "none" } }),
+            )
+          ).json as { error: { code: number } }
+        ).error.code,
+      ).toBe(-32001);
 
-    const after = await agent.measure();
-    const mb = (n: number) => (n / 1048576).toFixed(1);
-    // Printed so a run shows the figures, not just pass/fail.
-    console.info(
-      `${which}: ${Object.values(tally).reduce((a, b) => a + b, 0)} malformed requests ${JSON.stringify(tally)}; ` +
-        `heapUsed ${mb(before.heapUsed)} → ${mb(after.heapUsed)} MB, rss ${mb(before.rss)} → ${mb(after.rss)} MB`,
-    );
-    expect(after.heapUsed).toBeLessThan(before.heapUsed + HEAP_SLACK);
-    expect(after.rss).toBeLessThan(before.rss + RSS_SLACK);
-  });
+      const after = await agent.measure();
+      const mb = (n: number) => (n / 1048576).toFixed(1);
+      // Printed so a run shows the figures, not just pass/fail.
+      console.info(
+        `${which}: ${Object.values(tally).reduce((a, b) => a + b, 0)} malformed requests ${JSON.stringify(tally)}; ` +
+          `heapUsed ${mb(before.heapUsed)} → ${mb(after.heapUsed)} MB, rss ${mb(before.rss)} → ${mb(after.rss)} MB`,
+      );
+      expect(after.heapUsed).toBeLessThan(before.heapUsed + HEAP_SLACK);
+      expect(after.rss).toBeLessThan(before.rss + RSS_SLACK);
+    },
+  );
 });

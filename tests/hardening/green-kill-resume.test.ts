@@ -34,7 +34,14 @@ describe("green SIGKILL mid-run, then resume", () => {
   const request = (config: Record<string, unknown>) =>
     JSON.stringify({
       participants: { agent: purpleUrl },
-      config: { benchmark: "humaneval", dataset: "sample", samples: SAMPLES, concurrency: 1, run_id: RUN_ID, ...config },
+      config: {
+        benchmark: "humaneval",
+        dataset: "sample",
+        samples: SAMPLES,
+        concurrency: 1,
+        run_id: RUN_ID,
+        ...config,
+      },
     });
 
   beforeAll(async () => {
@@ -49,31 +56,42 @@ describe("green SIGKILL mid-run, then resume", () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  test("SIGKILL of the green agent takes the runner and its sandbox down; the checkpoint survives", { timeout: 60_000 }, async () => {
-    const green = await startGreenProcess(env());
-    greens.push(green);
-    const sent = await rpc(green.url, "message/send", { message: message(request({})), configuration: { blocking: false } });
-    expect((sent.body.result as { status: { state: string } }).status.state).toMatch(/submitted|working/);
-    const checkpoint = join(workDir(), "checkpoint.json");
-    // Mid-run: at least one item checkpointed, and the sandbox is executing the next one.
-    await until("a checkpointed item", () => (existsSync(checkpoint) && (JSON.parse(readFileSync(checkpoint, "utf8")) as { rows: unknown[] }).rows.length >= 1 ? true : undefined));
-    const tree = await until("the sandbox running under the runner", () => {
-      const pids = descendants(green.pid);
-      return pids.some((p) => /bwrap|python/.test(commandOf(p))) ? pids : undefined;
-    });
-    const commands = tree.map(commandOf);
-    expect(commands.some((c) => c.includes(" run humaneval "))).toBe(true);
+  test(
+    "SIGKILL of the green agent takes the runner and its sandbox down; the checkpoint survives",
+    { timeout: 60_000 },
+    async () => {
+      const green = await startGreenProcess(env());
+      greens.push(green);
+      const sent = await rpc(green.url, "message/send", {
+        message: message(request({})),
+        configuration: { blocking: false },
+      });
+      expect((sent.body.result as { status: { state: string } }).status.state).toMatch(/submitted|working/);
+      const checkpoint = join(workDir(), "checkpoint.json");
+      // Mid-run: at least one item checkpointed, and the sandbox is executing the next one.
+      await until("a checkpointed item", () =>
+        existsSync(checkpoint) && (JSON.parse(readFileSync(checkpoint, "utf8")) as { rows: unknown[] }).rows.length >= 1
+          ? true
+          : undefined,
+      );
+      const tree = await until("the sandbox running under the runner", () => {
+        const pids = descendants(green.pid);
+        return pids.some((p) => /bwrap|python/.test(commandOf(p))) ? pids : undefined;
+      });
+      const commands = tree.map(commandOf);
+      expect(commands.some((c) => c.includes(" run humaneval "))).toBe(true);
 
-    green.child.kill("SIGKILL");
-    const survivors = await waitAllGone(tree, 10_000);
-    expect(survivors.map((p) => `${p} ${commandOf(p)}`)).toEqual([]);
+      green.child.kill("SIGKILL");
+      const survivors = await waitAllGone(tree, 10_000);
+      expect(survivors.map((p) => `${p} ${commandOf(p)}`)).toEqual([]);
 
-    const saved = JSON.parse(readFileSync(checkpoint, "utf8")) as { rows: unknown[]; _checksum: string };
-    expect(saved.rows.length).toBeGreaterThanOrEqual(1);
-    expect(saved.rows.length).toBeLessThan(SAMPLES);
-    expect(saved._checksum).toMatch(/^[0-9a-f]{8}$/);
-    expect(existsSync(join(workDir(), "evaluation_bundle.json"))).toBe(false);
-  });
+      const saved = JSON.parse(readFileSync(checkpoint, "utf8")) as { rows: unknown[]; _checksum: string };
+      expect(saved.rows.length).toBeGreaterThanOrEqual(1);
+      expect(saved.rows.length).toBeLessThan(SAMPLES);
+      expect(saved._checksum).toMatch(/^[0-9a-f]{8}$/);
+      expect(existsSync(join(workDir(), "evaluation_bundle.json"))).toBe(false);
+    },
+  );
 
   /** Send a resume request to a fresh green process; returns the final task. */
   async function resume(config: Record<string, unknown>): Promise<{ state: string; bundle: Record<string, unknown> }> {
@@ -81,8 +99,12 @@ describe("green SIGKILL mid-run, then resume", () => {
     greens.push(green);
     try {
       const r = await rpc(green.url, "message/send", { message: message(request({ resume: true, ...config })) });
-      const task = r.body.result as { status: { state: string }; artifacts?: Array<{ name: string; parts: Array<{ kind: string; data?: Record<string, unknown> }> }> };
-      const bundle = task.artifacts?.find((a) => a.name === "evaluation_bundle")?.parts.find((p) => p.kind === "data")?.data ?? {};
+      const task = r.body.result as {
+        status: { state: string };
+        artifacts?: Array<{ name: string; parts: Array<{ kind: string; data?: Record<string, unknown> }> }>;
+      };
+      const bundle =
+        task.artifacts?.find((a) => a.name === "evaluation_bundle")?.parts.find((p) => p.kind === "data")?.data ?? {};
       return { state: task.status.state, bundle };
     } finally {
       const exited = new Promise((r) => green.child.once("exit", r));
@@ -91,40 +113,55 @@ describe("green SIGKILL mid-run, then resume", () => {
     }
   }
 
-  test("resuming with other settings is refused by name; the checkpoint is untouched", { timeout: 60_000 }, async () => {
-    const before = readFileSync(join(workDir(), "checkpoint.json"));
-    const { state, bundle } = await resume({ seed: 7 });
-    expect(state).toBe("failed"); // a refused resume measured nothing: no score
-    expect(validateBundle(bundle)).toEqual([]);
-    expect(bundle["status"]).toBe("runner_failed");
-    expect((bundle["runner_output_tail"] as string[]).join("\n")).toMatch(/seed/);
-    expect(readFileSync(join(workDir(), "checkpoint.json")).equals(before)).toBe(true);
-  });
+  test(
+    "resuming with other settings is refused by name; the checkpoint is untouched",
+    { timeout: 60_000 },
+    async () => {
+      const before = readFileSync(join(workDir(), "checkpoint.json"));
+      const { state, bundle } = await resume({ seed: 7 });
+      expect(state).toBe("failed"); // a refused resume measured nothing: no score
+      expect(validateBundle(bundle)).toEqual([]);
+      expect(bundle["status"]).toBe("runner_failed");
+      expect((bundle["runner_output_tail"] as string[]).join("\n")).toMatch(/seed/);
+      expect(readFileSync(join(workDir(), "checkpoint.json")).equals(before)).toBe(true);
+    },
+  );
 
-  test("a hand-edited checkpoint is refused (checksum mismatch); the edited file is not overwritten", { timeout: 60_000 }, async () => {
-    const path = join(workDir(), "checkpoint.json");
-    copyFileSync(path, path + ".orig");
-    const edited = readFileSync(path, "utf8").replace(/"passed": ?false/, '"passed": true');
-    expect(edited).not.toBe(readFileSync(path, "utf8"));
-    writeFileSync(path, edited);
-    const { state, bundle } = await resume({});
-    expect(state).toBe("failed");
-    expect(bundle["status"]).toBe("runner_failed");
-    expect((bundle["runner_output_tail"] as string[]).join("\n")).toMatch(/checksum/i);
-    expect(readFileSync(path, "utf8")).toBe(edited);
-    copyFileSync(path + ".orig", path);
-    rmSync(path + ".orig");
-  });
+  test(
+    "a hand-edited checkpoint is refused (checksum mismatch); the edited file is not overwritten",
+    { timeout: 60_000 },
+    async () => {
+      const path = join(workDir(), "checkpoint.json");
+      copyFileSync(path, path + ".orig");
+      const edited = readFileSync(path, "utf8").replace(/"passed": ?false/, '"passed": true');
+      expect(edited).not.toBe(readFileSync(path, "utf8"));
+      writeFileSync(path, edited);
+      const { state, bundle } = await resume({});
+      expect(state).toBe("failed");
+      expect(bundle["status"]).toBe("runner_failed");
+      expect((bundle["runner_output_tail"] as string[]).join("\n")).toMatch(/checksum/i);
+      expect(readFileSync(path, "utf8")).toBe(edited);
+      copyFileSync(path + ".orig", path);
+      rmSync(path + ".orig");
+    },
+  );
 
-  test("a restarted green agent resumes the run from the checkpoint and completes it", { timeout: 90_000 }, async () => {
-    const done = (JSON.parse(readFileSync(join(workDir(), "checkpoint.json"), "utf8")) as { rows: unknown[] }).rows.length;
-    const { state, bundle } = await resume({});
-    expect(state).toBe("completed");
-    expect(validateBundle(bundle)).toEqual([]);
-    expect(bundle["status"]).toBe("ok");
-    const meta = JSON.parse(readFileSync(join(workDir(), "run_metadata.json"), "utf8")) as { items: Record<string, number> };
-    expect(meta.items).toMatchObject({ selected: SAMPLES, resumed: done, evaluated: SAMPLES - done });
-    const results = JSON.parse(readFileSync(join(workDir(), "results.json"), "utf8")) as { rows?: unknown[] };
-    expect(results.rows?.length).toBe(SAMPLES);
-  });
+  test(
+    "a restarted green agent resumes the run from the checkpoint and completes it",
+    { timeout: 90_000 },
+    async () => {
+      const done = (JSON.parse(readFileSync(join(workDir(), "checkpoint.json"), "utf8")) as { rows: unknown[] }).rows
+        .length;
+      const { state, bundle } = await resume({});
+      expect(state).toBe("completed");
+      expect(validateBundle(bundle)).toEqual([]);
+      expect(bundle["status"]).toBe("ok");
+      const meta = JSON.parse(readFileSync(join(workDir(), "run_metadata.json"), "utf8")) as {
+        items: Record<string, number>;
+      };
+      expect(meta.items).toMatchObject({ selected: SAMPLES, resumed: done, evaluated: SAMPLES - done });
+      const results = JSON.parse(readFileSync(join(workDir(), "results.json"), "utf8")) as { rows?: unknown[] };
+      expect(results.rows?.length).toBe(SAMPLES);
+    },
+  );
 });

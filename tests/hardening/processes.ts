@@ -15,9 +15,9 @@ export interface GreenProcess {
 export async function startGreenProcess(env: NodeJS.ProcessEnv): Promise<GreenProcess> {
   const child = spawn(process.execPath, [cliEntry, "green", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"], env });
   let out = "";
-  child.stderr!.on("data", (d: Buffer) => (out += String(d)));
+  child.stderr.on("data", (d: Buffer) => (out += String(d)));
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       out += String(d);
       const m = /"port":(\d+)[^\n]*green agent listening/.exec(out);
       if (m) resolve(Number(m[1]));
@@ -36,10 +36,11 @@ export function descendants(root: number): number[] {
     .map((f) => ({ pid: Number(f[0]), ppid: Number(f[1]) }));
   const out: number[] = [];
   const walk = (p: number) => {
-    for (const r of rows) if (r.ppid === p) {
-      out.push(r.pid);
-      walk(r.pid);
-    }
+    for (const r of rows)
+      if (r.ppid === p) {
+        out.push(r.pid);
+        walk(r.pid);
+      }
   };
   walk(root);
   return out;

@@ -13,7 +13,15 @@ import { validateBundle } from "../../src/bundle/validate.js";
 import { createA2AClient } from "../../src/a2a/client.js";
 import type { Task } from "@a2a-js/sdk";
 import { TaskState } from "@a2a-js/sdk";
-import { assessment, fixtureRunner, psAlive, psGroup, requestOf, startGreen, type StartedGreen } from "../green/helpers.js";
+import {
+  assessment,
+  fixtureRunner,
+  psAlive,
+  psGroup,
+  requestOf,
+  startGreen,
+  type StartedGreen,
+} from "../green/helpers.js";
 
 let green: StartedGreen | undefined;
 afterEach(async () => {
@@ -21,7 +29,11 @@ afterEach(async () => {
   green = undefined;
 });
 
-async function runOnce(fixture: string, env: NodeJS.ProcessEnv, settings = {}): Promise<{ bundle: Record<string, unknown>; pids: Record<string, number> }> {
+async function runOnce(
+  fixture: string,
+  env: NodeJS.ProcessEnv,
+  settings = {},
+): Promise<{ bundle: Record<string, unknown>; pids: Record<string, number> }> {
   green = await startGreen(fixtureRunner(fixture), { graceMs: 300, ...settings }, { ...process.env, ...env });
   const client = await createA2AClient(green.url, "0.3");
   const task = (await client.sendMessage(requestOf(assessment({ run_id: "fault" })))) as Task;
@@ -29,7 +41,9 @@ async function runOnce(fixture: string, env: NodeJS.ProcessEnv, settings = {}): 
   const bundle = partData(art!.parts[0]!)!;
   expect(validateBundle(bundle)).toEqual([]);
   // Only an ok bundle is a score; every runner fault ends the task failed (the bundle still attached).
-  expect(task.status?.state).toBe(bundle["status"] === "ok" ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_FAILED);
+  expect(task.status?.state).toBe(
+    bundle["status"] === "ok" ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_FAILED,
+  );
   const workDir = join(green.resultsRoot, "a2a", "fault");
   let pids: Record<string, number> = {};
   try {
@@ -67,7 +81,11 @@ test("crash after results (SIGKILL after run_finished) → bundle keeps the resu
 
 test("hangs silently and ignores SIGTERM → the run limit kills it (SIGKILL after grace); bundle timed_out; no survivor", async () => {
   const t0 = Date.now();
-  const { bundle, pids } = await runOnce("fault.mjs", { A2A_BENCH_FIXTURE_FAULT: "hang-silent" }, { runnerTimeoutMs: 800 });
+  const { bundle, pids } = await runOnce(
+    "fault.mjs",
+    { A2A_BENCH_FIXTURE_FAULT: "hang-silent" },
+    { runnerTimeoutMs: 800 },
+  );
   const elapsed = Date.now() - t0;
   expect(bundle["status"]).toBe("timed_out");
   expect(modes(bundle)["timeout"]).toBe(1);

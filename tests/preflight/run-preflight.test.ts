@@ -69,7 +69,17 @@ describe("preflight", () => {
     const d = deps();
     const report = await runPreflight(options, d, out.stream);
     expect(report.ready).toBe(true);
-    expect(report.results.map((r) => r.name)).toEqual(["node", "dataset", "sandbox", "tools", "e2b_key", "runner", "participant", "ports", "smoke"]);
+    expect(report.results.map((r) => r.name)).toEqual([
+      "node",
+      "dataset",
+      "sandbox",
+      "tools",
+      "e2b_key",
+      "runner",
+      "participant",
+      "ports",
+      "smoke",
+    ]);
     expect(out.text()).toContain("✓ sandbox: local sandbox ran print(6*7) → 42, isolation=bwrap");
     expect(out.text().trimEnd().endsWith("ready_for_full_run=true")).toBe(true);
     expect(d.smokeCalls).toEqual([expect.objectContaining({ start: true, benchmark: "humaneval", samples: 2 })]);
@@ -104,13 +114,19 @@ describe("preflight", () => {
       out.stream,
     );
     expect(report.ready).toBe(false);
-    expect(out.text()).toContain("✗ sandbox: local sandbox unavailable: neither bwrap nor unshare nor python3 available");
+    expect(out.text()).toContain(
+      "✗ sandbox: local sandbox unavailable: neither bwrap nor unshare nor python3 available",
+    );
     expect(out.text()).toContain("→ install python3 and bubblewrap");
   });
 
   it("a sandbox that isolates nothing is not ready", async () => {
     const out = sink();
-    const report = await runPreflight(options, deps({ probeSandbox: async () => ({ isolation: "none", warnings: ["no isolation"], output: "42" }) }), out.stream);
+    const report = await runPreflight(
+      options,
+      deps({ probeSandbox: async () => ({ isolation: "none", warnings: ["no isolation"], output: "42" }) }),
+      out.stream,
+    );
     expect(report.ready).toBe(false);
     expect(out.text()).toContain("✗ sandbox: local sandbox works but isolates nothing (isolation=none)");
   });
@@ -150,7 +166,9 @@ describe("preflight", () => {
     const out = sink();
     const report = await runPreflight(
       options,
-      deps({ smoke: async () => ({ ...okSmoke, exitCode: 1, finalState: "failed", problems: ['task ended "failed"'] }) }),
+      deps({
+        smoke: async () => ({ ...okSmoke, exitCode: 1, finalState: "failed", problems: ['task ended "failed"'] }),
+      }),
       out.stream,
     );
     expect(report.ready).toBe(false);
@@ -159,7 +177,9 @@ describe("preflight", () => {
   });
 
   it("weak isolation (unshare) is a ✗ with the fix, unless --allow-weak-isolation", async () => {
-    const weak = deps({ probeSandbox: async () => ({ isolation: "unshare", warnings: ["bubblewrap unavailable"], output: "42" }) });
+    const weak = deps({
+      probeSandbox: async () => ({ isolation: "unshare", warnings: ["bubblewrap unavailable"], output: "42" }),
+    });
     const out = sink();
     const report = await runPreflight(options, weak, out.stream);
     expect(report.ready).toBe(false);
@@ -180,7 +200,9 @@ describe("preflight", () => {
     expect(report.ready).toBe(false);
     expect(out.text()).toContain(`✗ participant: participant ${url} is unreachable`);
     expect(out.text()).toMatch(/connection refused/);
-    expect(out.text()).toContain(`→ start the participant agent or correct its URL; its agent card must be served at ${url}/.well-known/agent-card.json`);
+    expect(out.text()).toContain(
+      `→ start the participant agent or correct its URL; its agent card must be served at ${url}/.well-known/agent-card.json`,
+    );
   });
 
   it("missing tools are a ✗ with the fix: pytest absent for swebench (a PATH whose python3 has no pytest)", async () => {
@@ -190,12 +212,20 @@ describe("preflight", () => {
       execFileSync("python3", ["-m", "venv", "--copies", "--without-pip", venv]);
       const env = { ...process.env, PATH: `${join(venv, "bin")}${delimiter}${process.env["PATH"] ?? ""}` };
       const out = sink();
-      const report = await runPreflight({ ...options, benchmark: "swebench" }, deps({ probeTools: toolProber(env) }), out.stream);
+      const report = await runPreflight(
+        { ...options, benchmark: "swebench" },
+        deps({ probeTools: toolProber(env) }),
+        out.stream,
+      );
       expect(report.ready).toBe(false);
       expect(out.text()).toMatch(/✗ tools: swebench cannot run: pytest missing/);
       expect(out.text()).toMatch(/→ install pytest for .*preflight-venv-/);
       // The host's own python3 has pytest: the same check passes there.
-      const ok = await runPreflight({ ...options, benchmark: "swebench" }, deps({ probeTools: toolProber(process.env) }), sink().stream);
+      const ok = await runPreflight(
+        { ...options, benchmark: "swebench" },
+        deps({ probeTools: toolProber(process.env) }),
+        sink().stream,
+      );
       expect(ok.results.find((r) => r.name === "tools")).toMatchObject({ ok: true });
     } finally {
       rmSync(venv, { recursive: true, force: true });
@@ -203,7 +233,11 @@ describe("preflight", () => {
   });
 
   it("without bwrap on PATH the tools check says so", async () => {
-    const report = await runPreflight(options, deps({ probeTools: toolProber({ PATH: "/nonexistent" }) }), sink().stream);
+    const report = await runPreflight(
+      options,
+      deps({ probeTools: toolProber({ PATH: "/nonexistent" }) }),
+      sink().stream,
+    );
     const tools = report.results.find((r) => r.name === "tools")!;
     expect(tools.ok).toBe(false);
     expect(tools.detail).toMatch(/python3, bwrap missing/);
@@ -214,6 +248,9 @@ describe("preflight", () => {
     expect(() => parsePreflightArgs(["--sandbox", "docker"])).toThrow("--sandbox must be local or e2b");
     expect(() => parsePreflightArgs(["--benchmark", "mmlu"])).toThrow("--benchmark must be one of");
     expect(() => parsePreflightArgs(["--agent", "nope"])).toThrow("--agent must be an http(s) URL");
-    expect(parsePreflightArgs(["--agent", "http://gw:8080/purple", "--allow-weak-isolation"])).toMatchObject({ agent: "http://gw:8080/purple", allowWeakIsolation: true });
+    expect(parsePreflightArgs(["--agent", "http://gw:8080/purple", "--allow-weak-isolation"])).toMatchObject({
+      agent: "http://gw:8080/purple",
+      allowWeakIsolation: true,
+    });
   });
 });

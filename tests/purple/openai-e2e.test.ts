@@ -29,7 +29,11 @@ let purple: ServedApp & { url: string };
 let sandbox: Sandbox;
 beforeAll(async () => {
   api = await startStandIn();
-  const solver = createOpenAISolver({ model: "local-model", env: {}, openai: { baseUrl: api.baseUrl, temperature: 0.8, seed: 7, maxRetries: 0 } });
+  const solver = createOpenAISolver({
+    model: "local-model",
+    env: {},
+    openai: { baseUrl: api.baseUrl, temperature: 0.8, seed: 7, maxRetries: 0 },
+  });
   purple = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
   sandbox = await createSandbox({ backend: "local", logger: silentLogger() });
 });
@@ -41,12 +45,27 @@ afterAll(async () => {
 beforeEach(() => api.reset());
 
 async function evaluate(n: number) {
-  const options: RunOptions = { benchmark: "humaneval", run_id: "t", out: "/nonexistent", dataset: "sample", n, k: [1], per_task_timeout_seconds: 3 };
+  const options: RunOptions = {
+    benchmark: "humaneval",
+    run_id: "t",
+    out: "/nonexistent",
+    dataset: "sample",
+    n,
+    k: [1],
+    per_task_timeout_seconds: 3,
+  };
   const participant = createA2AParticipant({ url: purple.url, timeoutMs: 20_000, logger: silentLogger() });
   try {
     return await createHumanEvalBenchmark().evaluate(
       { id: problem.task_id, problem },
-      { options, sandbox, participant, logger: silentLogger(), signal: new AbortController().signal, workDir: "/nonexistent" },
+      {
+        options,
+        sandbox,
+        participant,
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+        workDir: "/nonexistent",
+      },
     );
   } finally {
     await participant.close();
@@ -59,7 +78,9 @@ describe("purple openai mode through the runner", () => {
     api.script = [reply(good, usage), reply(bad, usage), reply(good, usage)];
     const row = await evaluate(3);
     expect(api.seen.map((s) => s.body["seed"])).toEqual([7, 8, 9]);
-    expect(api.seen.every((s) => s.body["temperature"] === 0.8 && s.body["model"] === "local-model" && !("n" in s.body))).toBe(true);
+    expect(
+      api.seen.every((s) => s.body["temperature"] === 0.8 && s.body["model"] === "local-model" && !("n" in s.body)),
+    ).toBe(true);
     expect(row).toMatchObject({ n: 3, num_correct: 2 });
     const samples = row["samples"] as Array<{ status: string; usage: unknown }>;
     expect(samples.map((s) => s.status)).toEqual(["passed", "failed", "passed"]);
@@ -68,14 +89,30 @@ describe("purple openai mode through the runner", () => {
   });
 
   it("a reasoning model's content-less reply fails the sample as the participant's, with the reason", async () => {
-    const spent = { prompt_tokens: 40, completion_tokens: 4096, total_tokens: 4136, completion_tokens_details: { reasoning_tokens: 4096 } };
-    api.fallback = completion({ content: null, reasoning_content: "thinking..." }, { finish_reason: "length", usage: spent });
+    const spent = {
+      prompt_tokens: 40,
+      completion_tokens: 4096,
+      total_tokens: 4136,
+      completion_tokens_details: { reasoning_tokens: 4096 },
+    };
+    api.fallback = completion(
+      { content: null, reasoning_content: "thinking..." },
+      { finish_reason: "length", usage: spent },
+    );
     const row = await evaluate(1);
     expect(row).toMatchObject({ passed: false, status: "error", failure_mode: "model_no_code" });
     const sample = (row["samples"] as Array<{ executed: boolean; error: string }>)[0];
     expect(sample?.executed).toBe(false);
     // The tokens the truncated reasoning cost are recorded even though the sample failed.
-    expect(row["usage"]).toEqual({ prompt_tokens: 40, completion_tokens: 4096, total_tokens: 4136, reasoning_tokens: 4096, requests: 1 });
-    expect(sample?.error).toMatch(/^participant ended the task failed: solver openai failed: the reply hit the token limit with no content after 11 characters of reasoning/);
+    expect(row["usage"]).toEqual({
+      prompt_tokens: 40,
+      completion_tokens: 4096,
+      total_tokens: 4136,
+      reasoning_tokens: 4096,
+      requests: 1,
+    });
+    expect(sample?.error).toMatch(
+      /^participant ended the task failed: solver openai failed: the reply hit the token limit with no content after 11 characters of reasoning/,
+    );
   });
 });

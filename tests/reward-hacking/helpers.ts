@@ -61,10 +61,16 @@ export async function packageTempDir(prefix: string): Promise<string> {
 export type Row = Record<string, unknown> & { id: string; status: string };
 
 /** The rows of `<out>/results.json`, by id, plus the run's own status. */
-export async function readRows(out: string): Promise<{ status: string; rows: Map<string, Row>; results: Record<string, unknown> }> {
-  const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Record<string, unknown> & { rows: Row[]; status: string };
+export async function readRows(
+  out: string,
+): Promise<{ status: string; rows: Map<string, Row>; results: Record<string, unknown> }> {
+  const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as Record<string, unknown> & {
+    rows: Row[];
+    status: string;
+  };
   return { status: results.status, rows: new Map(results.rows.map((r) => [r.id, r])), results };
 }
 
 /** One-line summary of a row for assertion messages. */
-export const describeRow = (r: Row | undefined): string => JSON.stringify(r, (k, v) => (k === "output_tail" || k === "stdout_tail" ? undefined : v)).slice(0, 1500);
+export const describeRow = (r: Row | undefined): string =>
+  JSON.stringify(r, (k, v) => (k === "output_tail" || k === "stdout_tail" ? undefined : v)).slice(0, 1500);

@@ -27,7 +27,10 @@ afterAll(async () => {
 describe("A2A participant (SDK client)", () => {
   it("sends text, DataPart and metadata; returns the reply text and final state", async () => {
     const p = createA2AParticipant({ url: agent.url, timeoutMs: 10_000, logger: silentLogger() });
-    const reply = await p.ask({ text: "hello", data: { task_id: "t/1" }, metadata: { task_id: "t/1" } }, new AbortController().signal);
+    const reply = await p.ask(
+      { text: "hello", data: { task_id: "t/1" }, metadata: { task_id: "t/1" } },
+      new AbortController().signal,
+    );
     expect(reply.text).toContain("got hello");
     expect(reply.state).toBe("completed");
     expect(seen.at(-1)).toMatchObject({ text: "hello", data: { task_id: "t/1" } });
@@ -37,22 +40,46 @@ describe("A2A participant (SDK client)", () => {
   it("times out a slow answer without retrying it", async () => {
     const p = createA2AParticipant({ url: agent.url, timeoutMs: 300, logger: silentLogger() });
     const before = seen.length;
-    await expect(p.ask({ text: "slow" }, new AbortController().signal)).rejects.toMatchObject({ code: "E_PARTICIPANT_TIMEOUT" });
+    await expect(p.ask({ text: "slow" }, new AbortController().signal)).rejects.toMatchObject({
+      code: "E_PARTICIPANT_TIMEOUT",
+    });
     expect(seen.length - before).toBe(1);
   });
 
   it("retries transport errors a bounded number of times", async () => {
-    const p = createA2AParticipant({ url: "http://127.0.0.1:1/", timeoutMs: 2000, attempts: 2, logger: silentLogger() });
-    await expect(p.ask({ text: "x" }, new AbortController().signal)).rejects.toMatchObject({ code: "E_PARTICIPANT_TRANSPORT", message: expect.stringMatching(/after 2 attempts/) });
+    const p = createA2AParticipant({
+      url: "http://127.0.0.1:1/",
+      timeoutMs: 2000,
+      attempts: 2,
+      logger: silentLogger(),
+    });
+    await expect(p.ask({ text: "x" }, new AbortController().signal)).rejects.toMatchObject({
+      code: "E_PARTICIPANT_TRANSPORT",
+      message: expect.stringMatching(/after 2 attempts/),
+    });
   });
 });
 
 describe("token usage in a reply", () => {
   const task = (metadata: Record<string, unknown> | undefined) =>
     ({
-      id: "t", contextId: "c", history: [], metadata: undefined,
+      id: "t",
+      contextId: "c",
+      history: [],
+      metadata: undefined,
       status: { state: 3, message: undefined, timestamp: "" },
-      artifacts: [{ artifactId: "a", name: "response", description: "", extensions: [], metadata, parts: [{ content: { $case: "text", value: "x" }, metadata: undefined, filename: "", mediaType: "text/plain" }] }],
+      artifacts: [
+        {
+          artifactId: "a",
+          name: "response",
+          description: "",
+          extensions: [],
+          metadata,
+          parts: [
+            { content: { $case: "text", value: "x" }, metadata: undefined, filename: "", mediaType: "text/plain" },
+          ],
+        },
+      ],
     }) as unknown as Parameters<typeof replyFromResult>[0];
 
   it("is read from the artifact metadata `usage`", () => {
@@ -62,8 +89,12 @@ describe("token usage in a reply", () => {
 
   it("a malformed or absent report is dropped, never trusted", () => {
     expect(replyFromResult(task(undefined)).usage).toBeUndefined();
-    expect(replyFromResult(task({ usage: { prompt_tokens: -1, completion_tokens: 4, total_tokens: 3 } })).usage).toBeUndefined();
-    expect(replyFromResult(task({ usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost_usd: 5 } })).usage).toBeUndefined();
+    expect(
+      replyFromResult(task({ usage: { prompt_tokens: -1, completion_tokens: 4, total_tokens: 3 } })).usage,
+    ).toBeUndefined();
+    expect(
+      replyFromResult(task({ usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost_usd: 5 } })).usage,
+    ).toBeUndefined();
     expect(replyFromResult(task({ usage: "lots" })).usage).toBeUndefined();
   });
 });

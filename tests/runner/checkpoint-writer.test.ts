@@ -13,9 +13,24 @@ import type { ItemResult } from "../../src/runner/benchmark.js";
 import { silentLogger } from "../../src/util/logger.js";
 
 const identity: CheckpointIdentity = {
-  benchmark: "fake", dataset: "sample", dataset_sha256: "b".repeat(64), seed: 0, agent: null, samples: null, n: 1, k: [1], shard_index: 0, num_shards: 1,
+  benchmark: "fake",
+  dataset: "sample",
+  dataset_sha256: "b".repeat(64),
+  seed: 0,
+  agent: null,
+  samples: null,
+  n: 1,
+  k: [1],
+  shard_index: 0,
+  num_shards: 1,
 };
-const row = (i: number): ItemResult => ({ id: `t/${i}`, status: i % 2 ? "passed" : "failed", passed: i % 2 === 1, elapsed_seconds: i / 100, note: `ünï ${i}` });
+const row = (i: number): ItemResult => ({
+  id: `t/${i}`,
+  status: i % 2 ? "passed" : "failed",
+  passed: i % 2 === 1,
+  elapsed_seconds: i / 100,
+  note: `ünï ${i}`,
+});
 
 let dir: string;
 beforeEach(async () => {
@@ -75,7 +90,13 @@ describe("createCheckpointWriter", () => {
 
   it("writes resumed rows first and checksums match a one-shot write of the same rows", async () => {
     const path = join(dir, "checkpoint.json");
-    const ck = createCheckpointWriter({ path, runId: "r", identity, initialRows: [row(7), row(8)], logger: silentLogger() });
+    const ck = createCheckpointWriter({
+      path,
+      runId: "r",
+      identity,
+      initialRows: [row(7), row(8)],
+      logger: silentLogger(),
+    });
     expect(await ck.add(row(1))).toEqual({ rows: 3 });
     const saved = await readCheckpoint(path);
     expect(saved.rows.map((r) => r.id)).toEqual(["t/7", "t/8", "t/1"]);
@@ -127,7 +148,14 @@ describe("createCheckpointWriter", () => {
       await writeCheckpoint(p, body, encoded);
       written.push(body.rows.length);
     };
-    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), write, minIntervalMs: 60_000 });
+    const ck = createCheckpointWriter({
+      path,
+      runId: "r",
+      identity,
+      logger: silentLogger(),
+      write,
+      minIntervalMs: 60_000,
+    });
     expect(await ck.add(row(0))).toEqual({ rows: 1 }); // the first write starts at once
     let landed1: unknown = "pending";
     void ck.add(row(1)).then((l) => (landed1 = l));

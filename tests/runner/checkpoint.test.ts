@@ -38,10 +38,20 @@ afterEach(async () => {
 describe("canonical JSON", () => {
   it("matches Python json.dumps(sort_keys=True, separators=(',', ':'))", () => {
     // Astral-plane vs U+FF61 keys: UTF-16 order and code-point order disagree; Python sorts by code point.
-    const value = { b: [1, "x", null, true], a: { z: "é ünï \"q\" \n", y: -3.5 }, "ä": 2, "\u{1F600}k": 1, "\uFF61k": 2, "zz": { "\u{1F600}": 3, "\uFF61": 4 } };
+    const value = {
+      b: [1, "x", null, true],
+      a: { z: 'é ünï "q" \n', y: -3.5 },
+      ä: 2,
+      "\u{1F600}k": 1,
+      "\uFF61k": 2,
+      zz: { "\u{1F600}": 3, "\uFF61": 4 },
+    };
     const py = execFileSync(
       "python3",
-      ["-c", "import json,sys; print(json.dumps(json.loads(sys.stdin.read()), sort_keys=True, separators=(',', ':')), end='')"],
+      [
+        "-c",
+        "import json,sys; print(json.dumps(json.loads(sys.stdin.read()), sort_keys=True, separators=(',', ':')), end='')",
+      ],
       { input: JSON.stringify(value) },
     ).toString();
     expect(canonicalJson(value)).toBe(py);
@@ -51,7 +61,13 @@ describe("canonical JSON", () => {
 describe("checkpoint", () => {
   it("round-trips and carries the smi_bench checksum", async () => {
     const path = join(dir, "checkpoint.json");
-    const body = { schema_version: CHECKPOINT_SCHEMA_VERSION, run_id: "r1", identity, updated_at_unix_seconds: 5, rows: [{ id: "t/0", status: "passed", passed: true, elapsed_seconds: 0.1 }] };
+    const body = {
+      schema_version: CHECKPOINT_SCHEMA_VERSION,
+      run_id: "r1",
+      identity,
+      updated_at_unix_seconds: 5,
+      rows: [{ id: "t/0", status: "passed", passed: true, elapsed_seconds: 0.1 }],
+    };
     await writeCheckpoint(path, body);
     const raw = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
     const expected = createHash("sha256").update(canonicalJson(body)).digest("hex").slice(0, 8);
@@ -64,7 +80,13 @@ describe("checkpoint", () => {
 
   it("refuses a hand-edited checkpoint", async () => {
     const path = join(dir, "checkpoint.json");
-    await writeCheckpoint(path, { schema_version: 1, run_id: "r1", identity, updated_at_unix_seconds: 5, rows: [{ id: "t/0", status: "failed", passed: false, elapsed_seconds: 1 }] });
+    await writeCheckpoint(path, {
+      schema_version: 1,
+      run_id: "r1",
+      identity,
+      updated_at_unix_seconds: 5,
+      rows: [{ id: "t/0", status: "failed", passed: false, elapsed_seconds: 1 }],
+    });
     const text = await readFile(path, "utf8");
     await writeFile(path, text.replace('"passed": false', '"passed": true'));
     await expect(readCheckpoint(path)).rejects.toMatchObject({ code: "E_CHECKPOINT_CORRUPT" });

@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONFIG_KEYS, optionTable, parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../../src/runner/config.js";
+import {
+  CONFIG_KEYS,
+  optionTable,
+  parseRunArgs,
+  readConfigFile,
+  resolveRunOptions,
+  usageText,
+} from "../../src/runner/config.js";
 import { getValidator, readSchema, schemaProblems } from "../../src/util/schema.js";
 import { UsageError } from "../../src/util/errors.js";
 import { PARTICIPANT_LANES_PER_SLOT } from "../../src/runner/lanes.js";
@@ -17,7 +24,9 @@ afterEach(async () => {
 
 describe("run options from the schema", () => {
   it("has one flag per schema key (kebab-case) plus --config-file and --out", () => {
-    const keys = Object.keys((readSchema("assessment_request.schema.json")["properties"] as object)).filter((k) => k !== "benchmark");
+    const keys = Object.keys(readSchema("assessment_request.schema.json")["properties"] as object).filter(
+      (k) => k !== "benchmark",
+    );
     expect([...CONFIG_KEYS].sort()).toEqual(keys.sort());
     const flags = Object.keys(optionTable());
     for (const k of keys) expect(flags).toContain(k.replace(/_/g, "-"));
@@ -27,9 +36,30 @@ describe("run options from the schema", () => {
   });
 
   it("parses flags, comma lists and coerces types with defaults applied", () => {
-    const args = parseRunArgs(["humaneval", "--k", "1,10", "--n", "20", "--per-task-timeout-seconds", "2.5", "--resume", "--run-id", "r1"]);
+    const args = parseRunArgs([
+      "humaneval",
+      "--k",
+      "1,10",
+      "--n",
+      "20",
+      "--per-task-timeout-seconds",
+      "2.5",
+      "--resume",
+      "--run-id",
+      "r1",
+    ]);
     const o = resolveRunOptions(args, {}, dir);
-    expect(o).toMatchObject({ benchmark: "humaneval", k: [1, 10], n: 20, per_task_timeout_seconds: 2.5, resume: true, run_id: "r1", dataset: "sample", seed: 0, sandbox: "local" });
+    expect(o).toMatchObject({
+      benchmark: "humaneval",
+      k: [1, 10],
+      n: 20,
+      per_task_timeout_seconds: 2.5,
+      resume: true,
+      run_id: "r1",
+      dataset: "sample",
+      seed: 0,
+      sandbox: "local",
+    });
     expect(o.out).toBe(join(dir, "results", "humaneval", "r1"));
     expect(o.concurrency).toBeGreaterThanOrEqual(1);
   });
@@ -38,13 +68,24 @@ describe("run options from the schema", () => {
     const file = join(dir, "config.json");
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: 3, num_instances: 4, n: 2 }));
     const fileConfig = await readConfigFile(file);
-    const o = resolveRunOptions(parseRunArgs(["humaneval", "--config-file", file, "--seed", "9", "--out", dir]), fileConfig);
+    const o = resolveRunOptions(
+      parseRunArgs(["humaneval", "--config-file", file, "--seed", "9", "--out", dir]),
+      fileConfig,
+    );
     expect(o).toMatchObject({ seed: 9, samples: 4, n: 2, out: dir });
     expect(o.run_id).toMatch(/^humaneval-\d{8}T\d{6}-[0-9a-f]{4}$/);
   });
 
   it("reads a negative number as the option's value and rejects it naming the option and the bound", () => {
-    const args = parseRunArgs(["humaneval", "--per-task-timeout-seconds", "-1", "--seed", "-2", "--agent-timeout-seconds", "5000"]);
+    const args = parseRunArgs([
+      "humaneval",
+      "--per-task-timeout-seconds",
+      "-1",
+      "--seed",
+      "-2",
+      "--agent-timeout-seconds",
+      "5000",
+    ]);
     expect(args.flags["per_task_timeout_seconds"]).toBe("-1");
     expect(() => resolveRunOptions(args, {}, dir)).toThrow(UsageError);
     const msg = ((): string => {
@@ -80,21 +121,32 @@ describe("run options from the schema", () => {
     expect(() => parseRunArgs([])).toThrow(/missing <benchmark>/);
     const file = join(dir, "bad.json");
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: "3", extra: 1 }));
-    await expect(readConfigFile(file)).rejects.toThrow(/seed: must be integer.*unknown key "extra"|unknown key "extra".*seed/);
+    await expect(readConfigFile(file)).rejects.toThrow(
+      /seed: must be integer.*unknown key "extra"|unknown key "extra".*seed/,
+    );
     await writeFile(file, "[1]");
     await expect(readConfigFile(file)).rejects.toThrow(/must be a JSON object/);
   });
 
   it("refuses a config file naming another benchmark", () => {
-    expect(() => resolveRunOptions(parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir)).toThrow(/config file says benchmark "swebench"/);
+    expect(() => resolveRunOptions(parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir)).toThrow(
+      /config file says benchmark "swebench"/,
+    );
   });
 
   it("defaults participant_concurrency to PARTICIPANT_LANES_PER_SLOT × concurrency; a flag or the file sets it", () => {
     const o = resolveRunOptions(parseRunArgs(["humaneval", "--concurrency", "3"]), {}, dir);
     expect(o).toMatchObject({ concurrency: 3, participant_concurrency: 3 * PARTICIPANT_LANES_PER_SLOT });
-    expect(resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir).participant_concurrency).toBe(16);
-    expect(resolveRunOptions(parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir).participant_concurrency).toBe(5);
-    expect(() => resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow("--participant-concurrency must be a positive integer, got 0");
+    expect(
+      resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir)
+        .participant_concurrency,
+    ).toBe(16);
+    expect(
+      resolveRunOptions(parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir).participant_concurrency,
+    ).toBe(5);
+    expect(() => resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow(
+      "--participant-concurrency must be a positive integer, got 0",
+    );
   });
 
   it("the schema itself is valid JSON Schema 2020-12 (the runner's own validators skip that check at start-up)", () => {

@@ -11,30 +11,43 @@ const opts = { entryPoint: "add", prompt };
 
 describe("extractCode", () => {
   it("takes a python fence with prose around it, whole function", () => {
-    const r = extractCode("Sure! Here it is:\n\n```python\ndef add(xs):\n    return sum(xs)\n```\n\nThis sums the list.", opts);
+    const r = extractCode(
+      "Sure! Here it is:\n\n```python\ndef add(xs):\n    return sum(xs)\n```\n\nThis sums the list.",
+      opts,
+    );
     expect(r).toEqual({ completion: "\ndef add(xs):\n    return sum(xs)\n", kind: "full", source: "fence" });
   });
 
   it("prefers the python block that defines the entry point over other blocks", () => {
-    const reply = "Run:\n```bash\npython x.py\n```\nHelper:\n```python\nimport math\n```\nAnswer:\n```python\ndef add(xs):\n    return sum(xs)\n```";
+    const reply =
+      "Run:\n```bash\npython x.py\n```\nHelper:\n```python\nimport math\n```\nAnswer:\n```python\ndef add(xs):\n    return sum(xs)\n```";
     expect(extractCode(reply, opts).completion).toContain("return sum(xs)");
     expect(extractCode(reply, opts).kind).toBe("full");
   });
 
   it("matches the entry point's def exactly: not a longer name, with async and odd spacing", () => {
-    const longer = "```python\ndef adder(xs):\n    return 0\n```\n```python\n    async  def add (xs):\n        return sum(xs)\n```";
+    const longer =
+      "```python\ndef adder(xs):\n    return 0\n```\n```python\n    async  def add (xs):\n        return sum(xs)\n```";
     expect(extractCode(longer, opts).completion).toContain("return sum(xs)");
     const asyncName = "```python\ndef asyncadd(xs):\n    return 0\n```\n```python\ndef add(xs):\n    return 1\n```";
     expect(extractCode(asyncName, opts).completion).toContain("return 1");
   });
 
   it("accepts an untagged fence and a ~~~ fence", () => {
-    expect(extractCode("```\n    return sum(xs)\n```", opts)).toMatchObject({ kind: "body", completion: "    return sum(xs)\n" });
-    expect(extractCode("~~~py\n    return sum(xs)\n~~~", opts)).toMatchObject({ kind: "body", completion: "    return sum(xs)\n" });
+    expect(extractCode("```\n    return sum(xs)\n```", opts)).toMatchObject({
+      kind: "body",
+      completion: "    return sum(xs)\n",
+    });
+    expect(extractCode("~~~py\n    return sum(xs)\n~~~", opts)).toMatchObject({
+      kind: "body",
+      completion: "    return sum(xs)\n",
+    });
   });
 
   it("reads an unterminated fence to the end", () => {
-    expect(extractCode("```python\ndef add(xs):\n    return sum(xs)\n", opts).completion).toBe("\ndef add(xs):\n    return sum(xs)\n");
+    expect(extractCode("```python\ndef add(xs):\n    return sum(xs)\n", opts).completion).toBe(
+      "\ndef add(xs):\n    return sum(xs)\n",
+    );
   });
 
   it("keeps an indented body byte for byte (gold answers)", () => {
@@ -59,7 +72,10 @@ describe("extractCode", () => {
   });
 
   it("keeps helper functions and imports of a whole answer", () => {
-    const r = extractCode("```python\nimport math\n\ndef _h(x):\n    return x\n\ndef add(xs):\n    return sum(_h(x) for x in xs)\n```", opts);
+    const r = extractCode(
+      "```python\nimport math\n\ndef _h(x):\n    return x\n\ndef add(xs):\n    return sum(_h(x) for x in xs)\n```",
+      opts,
+    );
     expect(r.kind).toBe("full");
     expect(r.completion).toContain("import math");
     expect(r.completion).toContain("def _h(x)");
@@ -76,7 +92,9 @@ describe("extractCode", () => {
   });
 
   it("normalises CRLF line ends", () => {
-    expect(extractCode("```python\r\ndef add(xs):\r\n    return sum(xs)\r\n```\r\n", opts).completion).toBe("\ndef add(xs):\n    return sum(xs)\n");
+    expect(extractCode("```python\r\ndef add(xs):\r\n    return sum(xs)\r\n```\r\n", opts).completion).toBe(
+      "\ndef add(xs):\n    return sum(xs)\n",
+    );
   });
 
   it("reports no code for an empty reply, an empty fence, or prose only", () => {

@@ -21,7 +21,16 @@ import type { ExecOutcome, Sandbox } from "../../src/sandbox/types.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 
-const ok: ExecOutcome = { exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 1, stdoutTail: "", stderrTail: "" };
+const ok: ExecOutcome = {
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  isCanceled: false,
+  outputLimitExceeded: false,
+  durationMs: 1,
+  stdoutTail: "",
+  stderrTail: "",
+};
 
 /** Counts answers in progress at once; each answer takes `ANSWER_MS`. */
 const ANSWER_MS = 150;
@@ -82,8 +91,12 @@ function askThenScore(count: number, inFlight: InFlightBound | undefined): Bench
     async evaluate(item, ctx): Promise<ItemResult> {
       try {
         const reply = await ctx.participant!.ask({ text: item.id }, ctx.signal);
-        const [out] = await ctx.sandbox.execMany([{ language: "python", code: reply.text, timeoutMs: 1000 }], ctx.signal);
-        if (ctx.signal.aborted || out?.isCanceled) return { id: item.id, status: "canceled", passed: false, elapsed_seconds: 0 };
+        const [out] = await ctx.sandbox.execMany(
+          [{ language: "python", code: reply.text, timeoutMs: 1000 }],
+          ctx.signal,
+        );
+        if (ctx.signal.aborted || out?.isCanceled)
+          return { id: item.id, status: "canceled", passed: false, elapsed_seconds: 0 };
         return { id: item.id, status: "passed", passed: reply.text === `answer ${item.id}`, elapsed_seconds: 0.01 };
       } catch {
         return { id: item.id, status: "canceled", passed: false, elapsed_seconds: 0 };
@@ -111,11 +124,27 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const opts = (over: Partial<RunOptions> = {}): RunOptions => ({ benchmark: "humaneval", run_id: "r1", out: dir, seed: 0, n: 1, k: [1], concurrency: 2, agent: agent.url, ...over });
-const deps = (sandbox: Sandbox, events: RunnerEvent[] = [], signal?: AbortSignal, onEvent?: (e: RunnerEvent) => void) => ({
+const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
+  benchmark: "humaneval",
+  run_id: "r1",
+  out: dir,
+  seed: 0,
+  n: 1,
+  k: [1],
+  concurrency: 2,
+  agent: agent.url,
+  ...over,
+});
+const deps = (
+  sandbox: Sandbox,
+  events: RunnerEvent[] = [],
+  signal?: AbortSignal,
+  onEvent?: (e: RunnerEvent) => void,
+) => ({
   logger: silentLogger(),
   createSandbox: () => sandbox,
-  createParticipant: (o: RunOptions & { agent: string }) => createA2AParticipant({ url: o.agent, timeoutMs: 10_000, logger: silentLogger() }),
+  createParticipant: (o: RunOptions & { agent: string }) =>
+    createA2AParticipant({ url: o.agent, timeoutMs: 10_000, logger: silentLogger() }),
   progress: {
     onEvent: (e: RunnerEvent) => {
       events.push(e);
@@ -130,22 +159,39 @@ describe("planLanes / gateSandbox", () => {
   const def = (inFlight?: InFlightBound) => askThenScore(1, inFlight) as unknown as BenchmarkDefinition;
 
   it("gives participant-bound benchmarks participant_concurrency lanes and gates the sandbox at concurrency", () => {
-    expect(planLanes(def("participant"), opts({ concurrency: 2, participant_concurrency: 6 }), true)).toEqual({ items: 6, sandboxCalls: 2 });
+    expect(planLanes(def("participant"), opts({ concurrency: 2, participant_concurrency: 6 }), true)).toEqual({
+      items: 6,
+      sandboxCalls: 2,
+    });
     expect(participantConcurrency(opts({ concurrency: 3 }))).toBe(3 * PARTICIPANT_LANES_PER_SLOT);
     // No gate needed when the lanes do not exceed the sandbox slots.
-    expect(planLanes(def("participant"), opts({ concurrency: 4, participant_concurrency: 2 }), true)).toEqual({ items: 2, sandboxCalls: null });
+    expect(planLanes(def("participant"), opts({ concurrency: 4, participant_concurrency: 2 }), true)).toEqual({
+      items: 2,
+      sandboxCalls: null,
+    });
   });
 
   it("keeps concurrency lanes for benchmarks that hold per-item resources or ask no participant", () => {
-    expect(planLanes(def(), opts({ concurrency: 2, participant_concurrency: 8 }), true)).toEqual({ items: 2, sandboxCalls: null });
-    expect(planLanes(def("sandbox"), opts({ concurrency: 2, participant_concurrency: 8 }), true)).toEqual({ items: 2, sandboxCalls: null });
-    expect(planLanes(def("participant"), opts({ concurrency: 2, participant_concurrency: 8 }), false)).toEqual({ items: 2, sandboxCalls: null });
+    expect(planLanes(def(), opts({ concurrency: 2, participant_concurrency: 8 }), true)).toEqual({
+      items: 2,
+      sandboxCalls: null,
+    });
+    expect(planLanes(def("sandbox"), opts({ concurrency: 2, participant_concurrency: 8 }), true)).toEqual({
+      items: 2,
+      sandboxCalls: null,
+    });
+    expect(planLanes(def("participant"), opts({ concurrency: 2, participant_concurrency: 8 }), false)).toEqual({
+      items: 2,
+      sandboxCalls: null,
+    });
   });
 
   it("gateSandbox lets at most `limit` calls run, in FIFO order, and passes results through", async () => {
     const inner = countingSandbox(15);
     const gated = gateSandbox(inner, 2);
-    const outs = await Promise.all(Array.from({ length: 7 }, () => gated.execMany([{ language: "python", code: "", timeoutMs: 1 }])));
+    const outs = await Promise.all(
+      Array.from({ length: 7 }, () => gated.execMany([{ language: "python", code: "", timeoutMs: 1 }])),
+    );
     expect(outs.every((o) => o.length === 1 && o[0]?.exitCode === 0)).toBe(true);
     expect(inner.calls).toBe(7);
     expect(inner.max).toBe(2);
@@ -157,7 +203,11 @@ describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
   it("overlaps participant requests up to participant_concurrency while sandbox calls stay at concurrency", async () => {
     const sandbox = countingSandbox(10);
     const events: RunnerEvent[] = [];
-    const out = await runBenchmark(askThenScore(18, "participant") as unknown as BenchmarkDefinition, opts({ concurrency: 2, participant_concurrency: 6 }), deps(sandbox, events));
+    const out = await runBenchmark(
+      askThenScore(18, "participant"),
+      opts({ concurrency: 2, participant_concurrency: 6 }),
+      deps(sandbox, events),
+    );
     expect(out.exitCode).toBe(0);
     expect(purple.answered).toBe(18);
     expect(purple.max).toBe(6); // answers take 150 ms: the 6 lanes' first requests are all in progress together
@@ -176,7 +226,7 @@ describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
 
   it("a benchmark without inFlight keeps one request per sandbox slot", async () => {
     const sandbox = countingSandbox(5);
-    await runBenchmark(askThenScore(6, undefined) as unknown as BenchmarkDefinition, opts({ concurrency: 2, participant_concurrency: 6 }), deps(sandbox));
+    await runBenchmark(askThenScore(6, undefined), opts({ concurrency: 2, participant_concurrency: 6 }), deps(sandbox));
     expect(purple.answered).toBe(6);
     expect(purple.max).toBe(2);
   });
@@ -188,7 +238,11 @@ describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
     const stopAt7 = (e: RunnerEvent): void => {
       if (e.event === "task_finished" && e.done === 7) controller.abort();
     };
-    const out = await runBenchmark(askThenScore(40, "participant") as unknown as BenchmarkDefinition, opts({ participant_concurrency: 8 }), deps(sandbox, events, controller.signal, stopAt7));
+    const out = await runBenchmark(
+      askThenScore(40, "participant"),
+      opts({ participant_concurrency: 8 }),
+      deps(sandbox, events, controller.signal, stopAt7),
+    );
     expect(out).toMatchObject({ exitCode: 143, interrupted: true });
     expect(sandbox.closed).toBe(true);
     const finished = events.filter((e) => e.event === "task_finished").map((e) => (e as { task_id: string }).task_id);
@@ -198,10 +252,20 @@ describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
     expect(ck.rows.map((r) => r.id).sort()).toEqual([...finished].sort());
 
     const again: RunnerEvent[] = [];
-    const done = await runBenchmark(askThenScore(40, "participant") as unknown as BenchmarkDefinition, opts({ participant_concurrency: 8, resume: true }), deps(countingSandbox(1), again));
+    const done = await runBenchmark(
+      askThenScore(40, "participant"),
+      opts({ participant_concurrency: 8, resume: true }),
+      deps(countingSandbox(1), again),
+    );
     expect(done.exitCode).toBe(0);
     const started = again.filter((e) => e.event === "task_started").map((e) => (e as { task_id: string }).task_id);
-    expect(started.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `q/${i}`).filter((id) => !finished.includes(id)).sort());
-    expect((done.results?.["rows"] as ItemResult[]).map((r) => r.id)).toEqual(Array.from({ length: 40 }, (_, i) => `q/${i}`));
+    expect(started.sort()).toEqual(
+      Array.from({ length: 40 }, (_, i) => `q/${i}`)
+        .filter((id) => !finished.includes(id))
+        .sort(),
+    );
+    expect((done.results?.["rows"] as ItemResult[]).map((r) => r.id)).toEqual(
+      Array.from({ length: 40 }, (_, i) => `q/${i}`),
+    );
   });
 });

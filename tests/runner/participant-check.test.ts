@@ -14,7 +14,12 @@ import { createA2AParticipant } from "../../src/runner/a2a-participant.js";
 import { InfrastructureError } from "../../src/runner/infrastructure-error.js";
 import { silentLogger } from "../../src/util/logger.js";
 
-const solver: Solver = { mode: "probe", async solve(input) { return { text: `echo ${input.text}` }; } };
+const solver: Solver = {
+  mode: "probe",
+  async solve(input) {
+    return { text: `echo ${input.text}` };
+  },
+};
 
 /** A gateway-like server: the purple agent mounted under /purple, plus odd routes for failures. */
 let server: Server;
@@ -25,7 +30,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // The card advertises the prefixed URL (what --card-url says behind a gateway), without the trailing slash.
-  gw.use("/purple", createPurpleApp({ card: cardFromToml({ name: "purple", url: `${base}/purple`, version: "1", skills: [] }), solver }));
+  gw.use(
+    "/purple",
+    createPurpleApp({
+      card: cardFromToml({ name: "purple", url: `${base}/purple`, version: "1", skills: [] }),
+      solver,
+    }),
+  );
   gw.get("/badjson/.well-known/agent-card.json", (_req, res) => {
     res.type("application/json").send("{not json");
   });
@@ -38,7 +49,8 @@ afterAll(async () => {
   server.closeAllConnections();
 });
 
-const participant = (url: string) => createA2AParticipant({ url, timeoutMs: 10_000, attempts: 2, logger: silentLogger() });
+const participant = (url: string) =>
+  createA2AParticipant({ url, timeoutMs: 10_000, attempts: 2, logger: silentLogger() });
 
 describe("purple served under a path prefix", () => {
   test.each(["/purple", "/purple/"])("URL %s: the check passes and a question is answered", async (path) => {
@@ -57,7 +69,10 @@ describe("purple served under a path prefix", () => {
 
 describe("a participant that cannot be reached fails the check with its URL and the cause", () => {
   async function checkError(url: string): Promise<InfrastructureError> {
-    const err = await participant(url).check!(new AbortController().signal).then(() => null, (e: unknown) => e);
+    const err = await participant(url).check!(new AbortController().signal).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(InfrastructureError);
     const infra = err as InfrastructureError;
     expect(infra.code).toBe("E_PARTICIPANT_UNREACHABLE");
@@ -87,11 +102,19 @@ describe("a participant that cannot be reached fails the check with its URL and 
   });
 
   test("a server that never answers → timeout", async () => {
-    const silent = createServer(() => { /* never answers */ });
+    const silent = createServer(() => {
+      /* never answers */
+    });
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/purple`;
-      const p = createA2AParticipant({ url, timeoutMs: 10_000, attempts: 1, cardTimeoutMs: 300, logger: silentLogger() });
+      const p = createA2AParticipant({
+        url,
+        timeoutMs: 10_000,
+        attempts: 1,
+        cardTimeoutMs: 300,
+        logger: silentLogger(),
+      });
       const err = (await p.check!(new AbortController().signal).catch((e: unknown) => e)) as InfrastructureError;
       expect(err.code).toBe("E_PARTICIPANT_UNREACHABLE");
       expect(err.message).toMatch(/no answer from .*purple\/\.well-known\/agent-card\.json in time/);

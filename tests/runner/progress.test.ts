@@ -66,7 +66,7 @@ describe("bar display on a terminal", () => {
     expect(raw.lastIndexOf("\x1b[?25h")).toBeGreaterThan(raw.lastIndexOf("\x1b[?25l"));
     // A log line after the end goes straight out.
     logger.info("after the end");
-    expect(out.plain.endsWith("after the end\n    component: \"runner\"\n")).toBe(true);
+    expect(out.plain.endsWith('after the end\n    component: "runner"\n')).toBe(true);
   });
 
   test("close() twice prints the summary once", () => {

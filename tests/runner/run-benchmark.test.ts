@@ -17,7 +17,16 @@ import { checkAgainst } from "../../src/util/schema.js";
 
 /** Fake sandbox: records calls, runs nothing. */
 function fakeSandbox(): Sandbox & { closed: boolean } {
-  const ok: ExecOutcome = { exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 1, stdoutTail: "", stderrTail: "" };
+  const ok: ExecOutcome = {
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    isCanceled: false,
+    outputLimitExceeded: false,
+    durationMs: 1,
+    stdoutTail: "",
+    stderrTail: "",
+  };
   return {
     backend: "local",
     isolation: "none",
@@ -52,7 +61,14 @@ function fakeBenchmark(count: number, evaluated: string[], delayMs = 0): Benchma
       if (delayMs) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, delayMs);
-          ctx.signal.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true });
+          ctx.signal.addEventListener(
+            "abort",
+            () => {
+              clearTimeout(t);
+              resolve();
+            },
+            { once: true },
+          );
         });
       }
       if (ctx.signal.aborted) return { id: item.id, status: "canceled", passed: false, elapsed_seconds: 0 };
@@ -74,25 +90,42 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const opts = (over: Partial<RunOptions> = {}): RunOptions => ({ benchmark: "humaneval", run_id: "r1", out: dir, seed: 0, n: 1, k: [1], concurrency: 2, ...over });
+const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
+  benchmark: "humaneval",
+  run_id: "r1",
+  out: dir,
+  seed: 0,
+  n: 1,
+  k: [1],
+  concurrency: 2,
+  ...over,
+});
 
 describe("runBenchmark (fake sandbox)", () => {
   it("writes results, events and run_metadata; results match the schema; events in order", async () => {
     const events: RunnerEvent[] = [];
     const sandbox = fakeSandbox();
     const evaluated: string[] = [];
-    const out = await runBenchmark(fakeBenchmark(6, evaluated) as unknown as BenchmarkDefinition, opts(), {
+    const out = await runBenchmark(fakeBenchmark(6, evaluated), opts(), {
       logger: silentLogger(),
       createSandbox: () => sandbox,
       progress: { onEvent: (e) => events.push(e), close() {} },
     });
     expect(out.exitCode).toBe(0);
     expect(sandbox.closed).toBe(true);
-    const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8")) as { rows: ItemResult[]; aggregate: Record<string, unknown>; isolation: unknown };
+    const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8")) as {
+      rows: ItemResult[];
+      aggregate: Record<string, unknown>;
+      isolation: unknown;
+    };
     expect(checkAgainst("results.schema.json", results)).toEqual([]);
     expect(results.rows.map((r) => r.id)).toEqual(["t/0", "t/1", "t/2", "t/3", "t/4", "t/5"]);
     expect(results.aggregate["accuracy"]).toBeCloseTo(4 / 6);
-    expect(results.isolation).toEqual({ backend: "local", level: "none", warnings: ["fake sandbox: nothing is isolated"] });
+    expect(results.isolation).toEqual({
+      backend: "local",
+      level: "none",
+      warnings: ["fake sandbox: nothing is isolated"],
+    });
     const names = events.map((e) => e.event);
     expect(names[0]).toBe("run_started");
     expect(names.at(-1)).toBe("run_finished");
@@ -103,16 +136,28 @@ describe("runBenchmark (fake sandbox)", () => {
     const lines = (await readFile(join(dir, "events.jsonl"), "utf8")).trim().split("\n");
     expect(lines).toHaveLength(events.length);
     const meta = JSON.parse(await readFile(join(dir, "run_metadata.json"), "utf8")) as Record<string, unknown>;
-    expect(meta).toMatchObject({ run_id: "r1", benchmark: "fake", items: { in_dataset: 6, selected: 6, resumed: 0, evaluated: 6 } });
+    expect(meta).toMatchObject({
+      run_id: "r1",
+      benchmark: "fake",
+      items: { in_dataset: 6, selected: 6, resumed: 0, evaluated: 6 },
+    });
     expect((meta["dataset"] as { sha256: string }).sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("warms the sandbox up at run start only for a benchmark that asks for it, and not when nothing is left to run", async () => {
     const warmed = async (warmSandbox: boolean | undefined, over: Partial<RunOptions> = {}): Promise<number> => {
       let calls = 0;
-      const sandbox = { ...fakeSandbox(), warmUp: () => { calls++; } };
+      const sandbox = {
+        ...fakeSandbox(),
+        warmUp: () => {
+          calls++;
+        },
+      };
       const def = { ...fakeBenchmark(3, []), ...(warmSandbox === undefined ? {} : { warmSandbox }) };
-      await runBenchmark(def as unknown as BenchmarkDefinition, opts(over), { logger: silentLogger(), createSandbox: () => sandbox });
+      await runBenchmark(def, opts(over), {
+        logger: silentLogger(),
+        createSandbox: () => sandbox,
+      });
       return calls;
     };
     expect(await warmed(false)).toBe(0);
@@ -125,7 +170,12 @@ describe("runBenchmark (fake sandbox)", () => {
     for (const cancel of [false, true]) {
       const log: string[] = [];
       const controller = new AbortController();
-      const sandbox = { ...fakeSandbox(), close: async () => { log.push("sandbox closed"); } };
+      const sandbox = {
+        ...fakeSandbox(),
+        close: async () => {
+          log.push("sandbox closed");
+        },
+      };
       const base = fakeBenchmark(4, [], 30);
       const def: BenchmarkDefinition<Item> = {
         ...base,
@@ -136,9 +186,15 @@ describe("runBenchmark (fake sandbox)", () => {
           log.push(`end ${item.id}`);
           return row;
         },
-        async endRun(ctx) { log.push(`endRun ${ctx.workDir === join(dir, "work")}`); },
+        async endRun(ctx) {
+          log.push(`endRun ${ctx.workDir === join(dir, "work")}`);
+        },
       };
-      const out = await runBenchmark(def as unknown as BenchmarkDefinition, opts({ run_id: `e${cancel}` }), { logger: silentLogger(), createSandbox: () => sandbox, signal: controller.signal });
+      const out = await runBenchmark(def, opts({ run_id: `e${cancel}` }), {
+        logger: silentLogger(),
+        createSandbox: () => sandbox,
+        signal: controller.signal,
+      });
       expect(out.interrupted).toBe(cancel);
       expect(log.filter((l) => l.startsWith("endRun"))).toEqual(["endRun true"]);
       const at = log.indexOf("endRun true");
@@ -150,7 +206,7 @@ describe("runBenchmark (fake sandbox)", () => {
 
   it("samples and shards before evaluating", async () => {
     const evaluated: string[] = [];
-    await runBenchmark(fakeBenchmark(40, evaluated) as unknown as BenchmarkDefinition, opts({ samples: 10, shard_index: 1, num_shards: 3 }), {
+    await runBenchmark(fakeBenchmark(40, evaluated), opts({ samples: 10, shard_index: 1, num_shards: 3 }), {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
@@ -159,30 +215,46 @@ describe("runBenchmark (fake sandbox)", () => {
 
   it("resumes: skips finished items, refuses other settings and a tampered checkpoint", async () => {
     const first: string[] = [];
-    await runBenchmark(fakeBenchmark(5, first) as unknown as BenchmarkDefinition, opts(), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    await runBenchmark(fakeBenchmark(5, first), opts(), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
     const ck = JSON.parse(await readFile(join(dir, "checkpoint.json"), "utf8")) as { rows: ItemResult[] };
     expect(ck.rows).toHaveLength(5);
 
     // Resume with everything done evaluates nothing and reproduces the results.
     const second: string[] = [];
-    const out = await runBenchmark(fakeBenchmark(5, second) as unknown as BenchmarkDefinition, opts({ resume: true }), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    const out = await runBenchmark(fakeBenchmark(5, second), opts({ resume: true }), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
     expect(second).toEqual([]);
     expect((out.results?.["rows"] as unknown[]).length).toBe(5);
 
     // Other settings than the checkpoint's are refused before any item runs.
     const third: string[] = [];
     await expect(
-      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true, seed: 4 }), { logger: silentLogger(), createSandbox: () => fakeSandbox() }),
+      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true, seed: 4 }), {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox(),
+      }),
     ).rejects.toThrow(/settings differ \(seed: checkpoint 0, now 4\)/);
     await expect(
-      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true, agent: "http://127.0.0.1:9/" }), { logger: silentLogger(), createSandbox: () => fakeSandbox() }),
+      runBenchmark(
+        fakeBenchmark(5, third) as unknown as BenchmarkDefinition,
+        opts({ resume: true, agent: "http://127.0.0.1:9/" }),
+        { logger: silentLogger(), createSandbox: () => fakeSandbox() },
+      ),
     ).rejects.toThrow(/agent: checkpoint null/);
     expect(third).toEqual([]);
 
     const text = await readFile(join(dir, "checkpoint.json"), "utf8");
     await writeFile(join(dir, "checkpoint.json"), text.replace('"status": "failed"', '"status": "passed"'));
     await expect(
-      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true }), { logger: silentLogger(), createSandbox: () => fakeSandbox() }),
+      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true }), {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox(),
+      }),
     ).rejects.toMatchObject({ code: "E_CHECKPOINT_CORRUPT" });
     expect(third).toEqual([]);
   });
@@ -192,7 +264,7 @@ describe("runBenchmark (fake sandbox)", () => {
     const first: string[] = [];
     const events: RunnerEvent[] = [];
     const sandbox = fakeSandbox();
-    const run = runBenchmark(fakeBenchmark(8, first, 50) as unknown as BenchmarkDefinition, opts({ concurrency: 1 }), {
+    const run = runBenchmark(fakeBenchmark(8, first, 50), opts({ concurrency: 1 }), {
       logger: silentLogger(),
       createSandbox: () => sandbox,
       signal: controller.signal,
@@ -212,13 +284,30 @@ describe("runBenchmark (fake sandbox)", () => {
     await expect(readFile(join(dir, "results.json"))).rejects.toThrow();
 
     const second: string[] = [];
-    const done = await runBenchmark(fakeBenchmark(8, second) as unknown as BenchmarkDefinition, opts({ resume: true }), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    const done = await runBenchmark(fakeBenchmark(8, second), opts({ resume: true }), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
     expect(second.sort()).toEqual(["t/3", "t/4", "t/5", "t/6", "t/7"]);
-    expect((done.results?.["rows"] as ItemResult[]).map((r) => r.id)).toEqual(["t/0", "t/1", "t/2", "t/3", "t/4", "t/5", "t/6", "t/7"]);
+    expect((done.results?.["rows"] as ItemResult[]).map((r) => r.id)).toEqual([
+      "t/0",
+      "t/1",
+      "t/2",
+      "t/3",
+      "t/4",
+      "t/5",
+      "t/6",
+      "t/7",
+    ]);
   });
 
   it("requires a participant URL when the benchmark needs one", async () => {
     const def = { ...fakeBenchmark(1, []), needsParticipant: () => true };
-    await expect(runBenchmark(def as unknown as BenchmarkDefinition, opts(), { logger: silentLogger(), createSandbox: () => fakeSandbox() })).rejects.toMatchObject({ code: "E_NO_PARTICIPANT" });
+    await expect(
+      runBenchmark(def as unknown as BenchmarkDefinition, opts(), {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox(),
+      }),
+    ).rejects.toMatchObject({ code: "E_NO_PARTICIPANT" });
   });
 });

@@ -21,16 +21,29 @@ import type { ExecOutcome, IsolationLevel, Sandbox } from "../../src/sandbox/typ
 import { silentLogger } from "../../src/util/logger.js";
 import { checkAgainst } from "../../src/util/schema.js";
 
-const row = (id: string, over: Partial<ItemResult> = {}): ItemResult => ({ id, status: "failed", passed: false, elapsed_seconds: 0, ...over });
+const row = (id: string, over: Partial<ItemResult> = {}): ItemResult => ({
+  id,
+  status: "failed",
+  passed: false,
+  elapsed_seconds: 0,
+  ...over,
+});
 
 describe("judgeRun", () => {
   it("model failures are a score, however many", () => {
-    const rows = [row("a", { failure_mode: "model_wrong_answer" }), row("b", { failure_mode: "model_agent_timeout" }), row("c", { failure_mode: "model_no_code" })];
+    const rows = [
+      row("a", { failure_mode: "model_wrong_answer" }),
+      row("b", { failure_mode: "model_agent_timeout" }),
+      row("c", { failure_mode: "model_no_code" }),
+    ];
     expect(judgeRun(rows, 0.1)).toMatchObject({ status: "ok", error: null, infrastructure_failures: 0 });
   });
 
   it("every item failed on our side → error, naming the modes and the first error", () => {
-    const rows = [row("a", { failure_mode: "infrastructure_test_run", error: "pytest: No module named pytest" }), row("b", { failure_mode: "infrastructure_test_run" })];
+    const rows = [
+      row("a", { failure_mode: "infrastructure_test_run", error: "pytest: No module named pytest" }),
+      row("b", { failure_mode: "infrastructure_test_run" }),
+    ];
     const v = judgeRun(rows, 1);
     expect(v.status).toBe("error");
     expect(v.error?.code).toBe("E_INFRASTRUCTURE_SHARE");
@@ -38,7 +51,9 @@ describe("judgeRun", () => {
   });
 
   it("more than the share → error; at or below it → ok", () => {
-    const rows = Array.from({ length: 10 }, (_, i) => row(`r${i}`, i < 2 ? { failure_mode: "infrastructure_sandbox" } : { passed: true, status: "passed" }));
+    const rows = Array.from({ length: 10 }, (_, i) =>
+      row(`r${i}`, i < 2 ? { failure_mode: "infrastructure_sandbox" } : { passed: true, status: "passed" }),
+    );
     expect(judgeRun(rows, 0.2).status).toBe("ok");
     const v = judgeRun(rows, 0.1);
     expect(v.status).toBe("error");
@@ -47,7 +62,13 @@ describe("judgeRun", () => {
   });
 
   it("failure modes are counted per row; a failed row without one is other_failed", () => {
-    expect(countFailureModes([row("a", { failure_mode: "model_wrong_answer" }), row("b"), row("c", { passed: true, status: "passed" })])).toEqual({
+    expect(
+      countFailureModes([
+        row("a", { failure_mode: "model_wrong_answer" }),
+        row("b"),
+        row("c", { passed: true, status: "passed" }),
+      ]),
+    ).toEqual({
       model_wrong_answer: 1,
       other_failed: 1,
     });
@@ -55,25 +76,51 @@ describe("judgeRun", () => {
 
   it("an InfrastructureError that stopped the run wins", () => {
     const v = judgeRun([], 0.1, toolsMissing("pytest", "pip install pytest"));
-    expect(v).toMatchObject({ status: "error", error: { code: "E_TOOLS_MISSING", message: expect.stringMatching(/pytest is missing; fix: pip install pytest/) } });
+    expect(v).toMatchObject({
+      status: "error",
+      error: { code: "E_TOOLS_MISSING", message: expect.stringMatching(/pytest is missing; fix: pip install pytest/) },
+    });
   });
 });
 
 /** A sandbox that runs nothing; every program "prints" `stdout`. Counts exec calls. */
 function fakeSandbox(isolation: IsolationLevel = "bwrap", stdout = ""): Sandbox & { execs: number } {
-  const ok: ExecOutcome = { exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 1, stdoutTail: stdout, stderrTail: "" };
+  const ok: ExecOutcome = {
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    isCanceled: false,
+    outputLimitExceeded: false,
+    durationMs: 1,
+    stdoutTail: stdout,
+    stderrTail: "",
+  };
   return {
-    backend: "local", isolation, warnings: [], execs: 0,
-    async exec() { this.execs++; return ok; },
-    async execMany(r) { return r.map(() => ok); },
+    backend: "local",
+    isolation,
+    warnings: [],
+    execs: 0,
+    async exec() {
+      this.execs++;
+      return ok;
+    },
+    async execMany(r) {
+      return r.map(() => ok);
+    },
     async close() {},
   };
 }
 
-interface Item { id: string }
+interface Item {
+  id: string;
+}
 
 /** Items answered by `answer(i)`; asks the participant first when there is one. */
-function bench(count: number, answer: (i: number) => ItemResult | Error, evaluated: string[] = []): BenchmarkDefinition<Item> {
+function bench(
+  count: number,
+  answer: (i: number) => ItemResult | Error,
+  evaluated: string[] = [],
+): BenchmarkDefinition<Item> {
   return {
     name: "fake",
     async loadItems() {
@@ -100,7 +147,16 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-const opts = (over: Partial<RunOptions> = {}): RunOptions => ({ benchmark: "humaneval", run_id: "r1", out: dir, seed: 0, n: 1, k: [1], concurrency: 2, ...over });
+const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
+  benchmark: "humaneval",
+  run_id: "r1",
+  out: dir,
+  seed: 0,
+  n: 1,
+  k: [1],
+  concurrency: 2,
+  ...over,
+});
 const results = async () => JSON.parse(await readFile(join(dir, "results.json"), "utf8")) as Record<string, unknown>;
 
 describe("runBenchmark: infrastructure failures are errors, not scores", () => {
@@ -110,11 +166,16 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/purple`;
     await new Promise<void>((r) => closed.close(() => r()));
     const evaluated: string[] = [];
-    const out = await runBenchmark(bench(3, () => row("x", { passed: true, status: "passed" }), evaluated), opts({ agent: url }), {
-      logger: silentLogger(),
-      createSandbox: () => fakeSandbox(),
-      createParticipant: (o) => createA2AParticipant({ url: o.agent, timeoutMs: 2000, attempts: 1, logger: silentLogger() }),
-    });
+    const out = await runBenchmark(
+      bench(3, () => row("x", { passed: true, status: "passed" }), evaluated),
+      opts({ agent: url }),
+      {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox(),
+        createParticipant: (o) =>
+          createA2AParticipant({ url: o.agent, timeoutMs: 2000, attempts: 1, logger: silentLogger() }),
+      },
+    );
     expect(out.exitCode).toBe(EXIT_INFRASTRUCTURE);
     expect(evaluated).toEqual([]);
     const doc = await results();
@@ -128,83 +189,138 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
     let checks = 0;
     const participant: Participant = {
       url: "http://fake/",
-      async check() { checks++; },
-      async ask() { return { text: "wrong", data: [], state: "completed" }; },
+      async check() {
+        checks++;
+      },
+      async ask() {
+        return { text: "wrong", data: [], state: "completed" };
+      },
       async close() {},
     };
-    const out = await runBenchmark(bench(4, () => row("x", { failure_mode: "model_wrong_answer" })), opts({ agent: "http://fake/" }), {
-      logger: silentLogger(),
-      createSandbox: () => fakeSandbox(),
-      createParticipant: () => participant,
-    });
+    const out = await runBenchmark(
+      bench(4, () => row("x", { failure_mode: "model_wrong_answer" })),
+      opts({ agent: "http://fake/" }),
+      {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox(),
+        createParticipant: () => participant,
+      },
+    );
     expect(checks).toBe(1);
     expect(out.exitCode).toBe(0);
     const doc = await results();
-    expect(doc).toMatchObject({ status: "ok", error: null, aggregate: { accuracy: 0, failure_modes: { model_wrong_answer: 4 } } });
+    expect(doc).toMatchObject({
+      status: "ok",
+      error: null,
+      aggregate: { accuracy: 0, failure_modes: { model_wrong_answer: 4 } },
+    });
   });
 
   it("an InfrastructureError from an item (tools missing) stops the run: no further item starts", async () => {
     const evaluated: string[] = [];
-    const out = await runBenchmark(bench(20, () => toolsMissing("pytest", "pip install pytest"), evaluated), opts({ concurrency: 1 }), {
-      logger: silentLogger(),
-      createSandbox: () => fakeSandbox(),
-    });
+    const out = await runBenchmark(
+      bench(20, () => toolsMissing("pytest", "pip install pytest"), evaluated),
+      opts({ concurrency: 1 }),
+      {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox(),
+      },
+    );
     expect(out.exitCode).toBe(EXIT_INFRASTRUCTURE);
     expect(evaluated.length).toBe(1);
     expect(await results()).toMatchObject({ status: "error", error: { code: "E_TOOLS_MISSING" } });
   });
 
   it("infrastructure rows above max_infrastructure_failure_share → error; the config key moves the line", async () => {
-    const answer = (i: number) => (i < 3 ? row("x", { status: "error", failure_mode: "infrastructure_sandbox", error: "sandbox died" }) : row("x", { passed: true, status: "passed" }));
-    const a = await runBenchmark(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    const answer = (i: number) =>
+      i < 3
+        ? row("x", { status: "error", failure_mode: "infrastructure_sandbox", error: "sandbox died" })
+        : row("x", { passed: true, status: "passed" });
+    const a = await runBenchmark(bench(10, answer), opts(), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
     expect(a.exitCode).toBe(EXIT_INFRASTRUCTURE);
-    expect(await results()).toMatchObject({ status: "error", infrastructure_failures: 3, aggregate: { failure_modes: { infrastructure_sandbox: 3 } } });
+    expect(await results()).toMatchObject({
+      status: "error",
+      infrastructure_failures: 3,
+      aggregate: { failure_modes: { infrastructure_sandbox: 3 } },
+    });
     await rm(dir, { recursive: true, force: true });
-    const b = await runBenchmark(bench(10, answer), opts({ max_infrastructure_failure_share: 0.5 }), { logger: silentLogger(), createSandbox: () => fakeSandbox() });
+    const b = await runBenchmark(bench(10, answer), opts({ max_infrastructure_failure_share: 0.5 }), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
     expect(b.exitCode).toBe(0);
     expect(await results()).toMatchObject({ status: "ok", infrastructure_failures: 3 });
   });
 
   it("sandbox failures with a sound sandbox afterwards are the participant's (scored); with a broken one, ours", async () => {
     // The participant's programs broke their sandbox on 3 of 10 items (e.g. `kill -9 -1`).
-    const answer = (i: number) => (i < 3 ? row("x", { status: "error", failure_mode: "infrastructure_sandbox", error: "fork server exited" }) : row("x", { passed: true, status: "passed" }));
+    const answer = (i: number) =>
+      i < 3
+        ? row("x", { status: "error", failure_mode: "infrastructure_sandbox", error: "fork server exited" })
+        : row("x", { passed: true, status: "passed" });
     const sound = fakeSandbox("bwrap", "42\n");
     const a = await runBenchmark(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => sound });
     expect(a.exitCode).toBe(0);
     expect(sound.execs).toBe(1); // the canary
-    expect(await results()).toMatchObject({ status: "ok", infrastructure_failures: 0, sandbox_failures_attributed_to_participant: 3, aggregate: { accuracy: 0.7 } });
+    expect(await results()).toMatchObject({
+      status: "ok",
+      infrastructure_failures: 0,
+      sandbox_failures_attributed_to_participant: 3,
+      aggregate: { accuracy: 0.7 },
+    });
     await rm(dir, { recursive: true, force: true });
     const broken = fakeSandbox("bwrap", "");
     const b = await runBenchmark(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => broken });
     expect(b.exitCode).toBe(EXIT_INFRASTRUCTURE);
-    expect(await results()).toMatchObject({ status: "error", infrastructure_failures: 3, sandbox_failures_attributed_to_participant: 0 });
+    expect(await results()).toMatchObject({
+      status: "error",
+      infrastructure_failures: 3,
+      sandbox_failures_attributed_to_participant: 0,
+    });
   });
 
   it("full isolation required and the sandbox is weaker → refused before any item, with the fix", async () => {
     const evaluated: string[] = [];
-    const out = await runBenchmark(bench(3, () => row("x"), evaluated), opts(), {
-      logger: silentLogger(),
-      createSandbox: () => fakeSandbox("unshare"),
-      requireFullIsolation: { optIn: "set THE_OPT_IN=1" },
-    });
+    const out = await runBenchmark(
+      bench(3, () => row("x"), evaluated),
+      opts(),
+      {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox("unshare"),
+        requireFullIsolation: { optIn: "set THE_OPT_IN=1" },
+      },
+    );
     expect(out.exitCode).toBe(EXIT_INFRASTRUCTURE);
     expect(evaluated).toEqual([]);
     const doc = await results();
     expect(doc["error"]).toMatchObject({ code: "E_ISOLATION_WEAK" });
-    expect((doc["error"] as { message: string }).message).toMatch(/"unshare".*apt-get install -y bubblewrap.*THE_OPT_IN/);
+    expect((doc["error"] as { message: string }).message).toMatch(
+      /"unshare".*apt-get install -y bubblewrap.*THE_OPT_IN/,
+    );
   });
 
   it("full isolation required and present → runs", async () => {
-    const out = await runBenchmark(bench(2, () => row("x", { passed: true, status: "passed" })), opts(), {
-      logger: silentLogger(),
-      createSandbox: () => fakeSandbox("bwrap"),
-      requireFullIsolation: { optIn: "x" },
-    });
+    const out = await runBenchmark(
+      bench(2, () => row("x", { passed: true, status: "passed" })),
+      opts(),
+      {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox("bwrap"),
+        requireFullIsolation: { optIn: "x" },
+      },
+    );
     expect(out.exitCode).toBe(0);
   });
 });
 
 it("InfrastructureError keeps its code and fix", () => {
   const e = new InfrastructureError("E_FIXTURES", "RedCode fixtures could not be set up", { fix: "run as root" });
-  expect(e).toMatchObject({ code: "E_FIXTURES", fix: "run as root", message: "RedCode fixtures could not be set up; fix: run as root" });
+  expect(e).toMatchObject({
+    code: "E_FIXTURES",
+    fix: "run as root",
+    message: "RedCode fixtures could not be set up; fix: run as root",
+  });
 });

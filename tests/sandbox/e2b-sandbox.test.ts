@@ -22,8 +22,13 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
     delete process.env["E2B_API_KEY"];
     const before = { ...standIn.counts };
     try {
-      await expect(createSandbox({ backend: "e2b", logger: silentLogger(), e2b: { apiUrl: standIn.url, sandboxUrl: standIn.url } }))
-        .rejects.toMatchObject({ code: "E_E2B_API_KEY" });
+      await expect(
+        createSandbox({
+          backend: "e2b",
+          logger: silentLogger(),
+          e2b: { apiUrl: standIn.url, sandboxUrl: standIn.url },
+        }),
+      ).rejects.toMatchObject({ code: "E_E2B_API_KEY" });
       expect(standIn.counts).toEqual(before);
     } finally {
       if (saved !== undefined) process.env["E2B_API_KEY"] = saved;
@@ -31,7 +36,9 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
   });
 
   test("a wrong key is refused by the stand-in as the cloud would", async () => {
-    await expect(createSandbox({ backend: "e2b", logger: silentLogger(), e2b: { ...e2b(), apiKey: "nope" } })).rejects.toMatchObject({ code: "E_E2B" });
+    await expect(
+      createSandbox({ backend: "e2b", logger: silentLogger(), e2b: { ...e2b(), apiKey: "nope" } }),
+    ).rejects.toMatchObject({ code: "E_E2B" });
   });
 
   test("execMany: one sandbox, one request for many solutions, results in order; close kills it", async () => {
@@ -40,7 +47,11 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
     expect(standIn.live.size).toBe(1);
     const executesBefore = standIn.counts["POST /execute"] ?? 0;
     const reqs = [
-      ...Array.from({ length: 20 }, (_, i) => ({ language: "python" as const, code: `print(${i} + 1)`, timeoutMs: 5000 })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        language: "python" as const,
+        code: `print(${i} + 1)`,
+        timeoutMs: 5000,
+      })),
       { language: "python" as const, code: "raise ValueError('boom')", timeoutMs: 5000 },
       { language: "python" as const, code: "while True: pass", timeoutMs: 500 },
       { language: "bash" as const, code: "echo from-bash; exit 4", timeoutMs: 5000 },
@@ -59,7 +70,12 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
 
   test("pass proof through the batch driver: returning normally verifies, exits and forgeries do not", async () => {
     const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, e2b: e2b() });
-    const proved = (language: "python" | "node" | "bash", code: string) => ({ language, code, timeoutMs: 5000, proof: true });
+    const proved = (language: "python" | "node" | "bash", code: string) => ({
+      language,
+      code,
+      timeoutMs: 5000,
+      proof: true,
+    });
     const rs = await sb.execMany([
       proved("python", "print('ok')"),
       proved("python", "import sys\nsys.exit(0)"),
@@ -70,7 +86,15 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
       { language: "python" as const, code: "print(1)", timeoutMs: 5000 },
     ]);
     await sb.close();
-    expect(rs.map((r) => r.proof)).toEqual(["verified", "missing", "mismatch", "verified", "missing", "unsupported", undefined]);
+    expect(rs.map((r) => r.proof)).toEqual([
+      "verified",
+      "missing",
+      "mismatch",
+      "verified",
+      "missing",
+      "unsupported",
+      undefined,
+    ]);
     expect(rs[0]).toMatchObject({ exitCode: 0, stdoutTail: "ok\n" });
     expect(rs[1]!.exitCode).toBe(0);
   });
@@ -79,7 +103,10 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
     const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), e2b: e2b() });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 300);
-    const rs = await sb.execMany([{ language: "python", code: "import time\ntime.sleep(3)", timeoutMs: 10_000 }], ac.signal);
+    const rs = await sb.execMany(
+      [{ language: "python", code: "import time\ntime.sleep(3)", timeoutMs: 10_000 }],
+      ac.signal,
+    );
     expect(rs[0]!.isCanceled).toBe(true);
     expect(standIn.live.size).toBe(0);
     await sb.close();

@@ -45,7 +45,11 @@ describe.skipIf(!hasBwrap)("fork-server jobs are isolated from each other and fr
 
   /** Run `attack` while two honest jobs are in flight on the same server. */
   async function beside(attack: string): Promise<ExecOutcome> {
-    const [pass, a, fail] = await Promise.all([sb.exec(py(HONEST_PASS)), sb.exec(py(attack)), sb.exec(py(HONEST_FAIL))]);
+    const [pass, a, fail] = await Promise.all([
+      sb.exec(py(HONEST_PASS)),
+      sb.exec(py(attack)),
+      sb.exec(py(HONEST_FAIL)),
+    ]);
     expectHonest(pass, fail);
     expect(a.infraError).toBeUndefined();
     return a;
@@ -57,7 +61,9 @@ describe.skipIf(!hasBwrap)("fork-server jobs are isolated from each other and fr
   });
 
   test("kill(-1, SIGKILL) reaches no other job and not the server", async () => {
-    const a = await beside("import os, signal, time\ntime.sleep(0.1)\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError as e:\n    print('refused', e.errno)\nprint('alive')\n");
+    const a = await beside(
+      "import os, signal, time\ntime.sleep(0.1)\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError as e:\n    print('refused', e.errno)\nprint('alive')\n",
+    );
     // kill(-1) spares the caller: with a uid of its own (root host) it finds nobody else to kill;
     // under the shared-uid seccomp filter it is refused outright.
     expect(a.stdoutTail).toMatch(/alive\n$/);
@@ -106,9 +112,17 @@ except OSError as e:
   });
 
   test.skipIf(!isRoot)("each job has its own uid, /tmp and /dev/shm", async () => {
-    const writer = sb.exec(py("import os, time\nopen('/tmp/planted', 'w').write('x')\nopen('/dev/shm/planted', 'w').write('x')\ntime.sleep(0.5)\nprint(os.getuid())\n"));
+    const writer = sb.exec(
+      py(
+        "import os, time\nopen('/tmp/planted', 'w').write('x')\nopen('/dev/shm/planted', 'w').write('x')\ntime.sleep(0.5)\nprint(os.getuid())\n",
+      ),
+    );
     await new Promise((r) => setTimeout(r, 150));
-    const reader = await sb.exec(py("import os\nprint(os.path.exists('/tmp/planted'), os.path.exists('/dev/shm/planted'), sorted(os.listdir('/tmp')), os.getuid())\n"));
+    const reader = await sb.exec(
+      py(
+        "import os\nprint(os.path.exists('/tmp/planted'), os.path.exists('/dev/shm/planted'), sorted(os.listdir('/tmp')), os.getuid())\n",
+      ),
+    );
     const w = await writer;
     expect(reader.stdoutTail).toMatch(/^False False \['job'\] \d+\n$/);
     const uidW = Number(w.stdoutTail.trim());
@@ -124,10 +138,18 @@ except OSError as e:
   });
 
   test("a daemon that escapes its group does not survive the job", async () => {
-    const r = await sb.exec(py("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(30)\n    os._exit(0)\nprint(os.getpid())\n"));
+    const r = await sb.exec(
+      py(
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(30)\n    os._exit(0)\nprint(os.getpid())\n",
+      ),
+    );
     expect(r.exitCode).toBe(0);
     // The next job sees no process of any job uid but its own.
-    const check = await sb.exec(py("import os\nme = os.getuid()\nn = 0\nfor p in os.listdir('/proc'):\n    if p.isdigit():\n        try: st = open('/proc/%s/status' % p).read()\n        except OSError: continue\n        uid = int(st.split('Uid:')[1].split()[0])\n        if uid != me and uid >= 1900000000: n += 1\nprint(n)\n"));
+    const check = await sb.exec(
+      py(
+        "import os\nme = os.getuid()\nn = 0\nfor p in os.listdir('/proc'):\n    if p.isdigit():\n        try: st = open('/proc/%s/status' % p).read()\n        except OSError: continue\n        uid = int(st.split('Uid:')[1].split()[0])\n        if uid != me and uid >= 1900000000: n += 1\nprint(n)\n",
+      ),
+    );
     expect(check.stdoutTail).toBe("0\n");
   });
 
@@ -152,7 +174,9 @@ except OSError as e:
       else process.env["TMPDIR"] = saved;
       rmSync(own, { recursive: true, force: true });
     }
-    const leftShm = existsSync("/dev/shm") ? readdirSync("/dev/shm").filter((n) => !hostShmBefore.has(n) && (n === "y" || n.startsWith("a2a"))) : [];
+    const leftShm = existsSync("/dev/shm")
+      ? readdirSync("/dev/shm").filter((n) => !hostShmBefore.has(n) && (n === "y" || n.startsWith("a2a")))
+      : [];
     expect(leftShm).toEqual([]);
   });
 });
@@ -162,7 +186,12 @@ describe.skipIf(!hasBwrap)("shared-uid fork server (the non-root variant): the s
   beforeAll(async () => {
     const probe = await probeIsolation("bwrap");
     // As on a non-root host: one uid for all jobs, no private mounts; only the seccomp filter stands between jobs.
-    sb = new LocalSandbox({ probe: { ...probe, tools: { ...probe.tools, isRoot: false } }, limits: resolveLimits({}), logger: silentLogger(), concurrency: 4 });
+    sb = new LocalSandbox({
+      probe: { ...probe, tools: { ...probe.tools, isRoot: false } },
+      limits: resolveLimits({}),
+      logger: silentLogger(),
+      concurrency: 4,
+    });
     expect(sb.forkServerMode).toBe("shared");
   });
   afterAll(async () => {
@@ -179,7 +208,11 @@ for target in (os.getppid(), -1, os.getppid() + 1, -os.getppid()):
         print("refused", e.errno, flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
 `;
-    const [pass, a, fail] = await Promise.all([sb.exec(py(HONEST_PASS)), sb.exec(py(attack)), sb.exec(py(HONEST_FAIL))]);
+    const [pass, a, fail] = await Promise.all([
+      sb.exec(py(HONEST_PASS)),
+      sb.exec(py(attack)),
+      sb.exec(py(HONEST_FAIL)),
+    ]);
     expectHonest(pass, fail);
     expect(a.stdoutTail).toBe("refused 1\n".repeat(4));
     expect(a).toMatchObject({ signal: "SIGKILL", proof: "missing" });
@@ -189,9 +222,11 @@ os.kill(os.getpid(), signal.SIGKILL)
 const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p));
 const distIndex = join(import.meta.dirname, "../../dist/sandbox/index.js");
 
-describe.skipIf(!hasBwrap || !isRoot || !setpriv || !existsSync(distIndex))("a real non-root host (the built sandbox run as uid 65534)", () => {
-  test("bwrap works unprivileged, the server is shared-mode, the filter refuses the kill, proofs hold", () => {
-    const script = `
+describe.skipIf(!hasBwrap || !isRoot || !setpriv || !existsSync(distIndex))(
+  "a real non-root host (the built sandbox run as uid 65534)",
+  () => {
+    test("bwrap works unprivileged, the server is shared-mode, the filter refuses the kill, proofs hold", () => {
+      const script = `
       const { createSandbox } = await import(${JSON.stringify(distIndex)});
       const { silentLogger } = await import(${JSON.stringify(join(import.meta.dirname, "../../dist/util/logger.js"))});
       const sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 3 });
@@ -200,11 +235,22 @@ describe.skipIf(!hasBwrap || !isRoot || !setpriv || !existsSync(distIndex))("a r
       const rs = await Promise.all([sb.exec(honest), sb.exec(attack), sb.exec(honest)]);
       console.log(JSON.stringify({ isolation: sb.isolation, mode: sb.forkServerMode, rs: rs.map((r) => [r.exitCode, r.stdoutTail, r.proof, r.infraError ?? null]) }));
       await sb.close();`;
-    const out = execFileSync(setpriv!, ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--input-type=module", "-e", script], {
-      encoding: "utf8", timeout: 60_000, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/tmp" },
+      const out = execFileSync(
+        setpriv!,
+        ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--input-type=module", "-e", script],
+        {
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/tmp" },
+        },
+      );
+      const got = JSON.parse(out.trim().split("\n").at(-1)!) as { isolation: string; mode: string; rs: unknown[] };
+      expect(got.mode).toBe("shared");
+      expect(got.rs).toEqual([
+        [0, "ok\n", "verified", null],
+        [0, "refused 1\n", "missing", null],
+        [0, "ok\n", "verified", null],
+      ]);
     });
-    const got = JSON.parse(out.trim().split("\n").at(-1)!) as { isolation: string; mode: string; rs: unknown[] };
-    expect(got.mode).toBe("shared");
-    expect(got.rs).toEqual([[0, "ok\n", "verified", null], [0, "refused 1\n", "missing", null], [0, "ok\n", "verified", null]]);
-  });
-});
+  },
+);

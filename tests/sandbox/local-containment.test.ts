@@ -21,11 +21,19 @@ describe("local sandbox (bwrap) containment", () => {
 
   beforeAll(async () => {
     process.env["A2A_TEST_SECRET"] = "hunter2-secret-value";
-    sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 4, limits: { maxProcesses: 32, memoryBytes: 512 * 1024 * 1024, maxOutputBytes: 256 * 1024 } });
+    sb = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      concurrency: 4,
+      limits: { maxProcesses: 32, memoryBytes: 512 * 1024 * 1024, maxOutputBytes: 256 * 1024 },
+    });
     // Under the checkout, not /tmp: the sandbox has its own /tmp, the checkout is the host FS it sees (read-only).
     hostDir = await mkdtemp(join(process.cwd(), ".a2a-host-"));
     await chmod(hostDir, 0o777); // writable by anyone on the host: only the sandbox may stop the write
-    server = createServer((s) => { connections++; s.destroy(); });
+    server = createServer((s) => {
+      connections++;
+      s.destroy();
+    });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
     port = (server.address() as { port: number }).port;
   });
@@ -55,7 +63,9 @@ describe("local sandbox (bwrap) containment", () => {
 
   test("a symlink in its dir pointing at a host path does not let it write there", async () => {
     const target = join(hostDir, "via-link.txt");
-    const r = await sb.exec(py(`import os\nos.symlink(${JSON.stringify(hostDir)}, "link")\nopen("link/via-link.txt", "w").write("x")`));
+    const r = await sb.exec(
+      py(`import os\nos.symlink(${JSON.stringify(hostDir)}, "link")\nopen("link/via-link.txt", "w").write("x")`),
+    );
     expect(r.exitCode).not.toBe(0);
     expect(existsSync(target)).toBe(false);
   });
@@ -78,7 +88,9 @@ describe("local sandbox (bwrap) containment", () => {
   });
 
   test("a fork bomb is stopped, the host is fine and nothing is left behind", async () => {
-    const r = await sb.exec(py(`import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass`, 1500));
+    const r = await sb.exec(
+      py(`import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass`, 1500),
+    );
     expect(r.timedOut).toBe(true);
     await new Promise((res) => setTimeout(res, 300));
     // Count what is left in the sandbox's own PID namespace: bwrap's init, the fork server, this job.
@@ -110,7 +122,10 @@ describe("local sandbox (bwrap) containment", () => {
   });
 
   test("an infinite loop times out", async () => {
-    const [forked, alone] = await Promise.all([sb.exec(py(`while True: pass`, 500)), sb.exec(sh(`while :; do :; done`, 500))]);
+    const [forked, alone] = await Promise.all([
+      sb.exec(py(`while True: pass`, 500)),
+      sb.exec(sh(`while :; do :; done`, 500)),
+    ]);
     for (const r of [forked, alone]) {
       expect(r.timedOut).toBe(true);
       expect(r.durationMs).toBeLessThan(3000);
@@ -128,7 +143,11 @@ describe("local sandbox (bwrap) containment", () => {
   });
 
   test("host processes are invisible and cannot be signalled", async () => {
-    const r = await sb.exec(sh(`ls /proc | grep -c '^[0-9]'; cat /proc/*/cmdline 2>/dev/null | tr '\\0' ' '; kill -9 ${process.pid}; kill -9 $PPID; kill -9 -1; echo survived`));
+    const r = await sb.exec(
+      sh(
+        `ls /proc | grep -c '^[0-9]'; cat /proc/*/cmdline 2>/dev/null | tr '\\0' ' '; kill -9 ${process.pid}; kill -9 $PPID; kill -9 -1; echo survived`,
+      ),
+    );
     expect(r.stdoutTail).not.toContain("vitest");
     expect(r.stdoutTail).not.toMatch(/node /);
     const forked = await sb.exec(py(`import os\nos.kill(${process.pid}, 9)`));
@@ -161,7 +180,9 @@ describe("local sandbox (bwrap) containment", () => {
   });
 
   test("200 jobs run concurrently with correct per-job results, in order", async () => {
-    const reqs = Array.from({ length: 200 }, (_, i) => py(`import time\ntime.sleep(${(199 - i) % 7} / 1000)\nprint(${i} * ${i})`));
+    const reqs = Array.from({ length: 200 }, (_, i) =>
+      py(`import time\ntime.sleep(${(199 - i) % 7} / 1000)\nprint(${i} * ${i})`),
+    );
     const rs = await sb.execMany(reqs);
     expect(rs.map((r) => r.stdoutTail)).toEqual(reqs.map((_, i) => `${i * i}\n`));
     expect(rs.every((r) => r.exitCode === 0)).toBe(true);
@@ -171,7 +192,10 @@ describe("local sandbox (bwrap) containment", () => {
     const [a, b, c] = await sb.execMany([
       { ...py(`import sys\nsys.exit(3)`) },
       { ...py(`import sys\nprint(sys.stdin.read().upper())`), stdin: "hello" },
-      { ...py(`import helper\nprint(helper.X, open("data/x.txt").read())`), files: { "helper.py": "X = 5", "data/x.txt": "d" } },
+      {
+        ...py(`import helper\nprint(helper.X, open("data/x.txt").read())`),
+        files: { "helper.py": "X = 5", "data/x.txt": "d" },
+      },
     ]);
     expect(a!.exitCode).toBe(3);
     expect(b!.stdoutTail).toBe("HELLO\n");

@@ -9,7 +9,10 @@ import { silentLogger } from "../../src/util/logger.js";
 
 // Overlays need root (bubblewrap itself is required: tests/global-setup.ts checks it).
 const isRoot = process.getuid?.() === 0;
-if (!isRoot) process.stderr.write("[skip] local-overlays.test.ts: overlays and asRoot need root; run the suite as root to cover them\n");
+if (!isRoot)
+  process.stderr.write(
+    "[skip] local-overlays.test.ts: overlays and asRoot need root; run the suite as root to cover them\n",
+  );
 const md5 = (p: string) => (existsSync(p) ? createHash("md5").update(readFileSync(p)).digest("hex") : "absent");
 
 describe.skipIf(!isRoot)("overlays, binds and asRoot (RedCode-style throw-away filesystem)", () => {
@@ -90,8 +93,12 @@ describe.skipIf(!isRoot)("overlays, binds and asRoot (RedCode-style throw-away f
     await mkdir(rw);
     await writeFile(join(ro, "in.txt"), "data");
     const r = await sb.exec({
-      language: "bash", timeoutMs: 5000,
-      binds: [{ host: ro, target: "/tmp/in", writable: false }, { host: rw, target: "/tmp/out", writable: true }],
+      language: "bash",
+      timeoutMs: 5000,
+      binds: [
+        { host: ro, target: "/tmp/in", writable: false },
+        { host: rw, target: "/tmp/out", writable: true },
+      ],
       code: "cat /tmp/in/in.txt; (echo x > /tmp/in/new) 2>/dev/null || echo ro-refused; echo y > /tmp/out/made",
     });
     expect(r.stderrTail).toBe("");

@@ -25,7 +25,10 @@ describe.skipIf(!hasBwrap)("pass proof (local bwrap fork server)", () => {
   const run = (code: string): Promise<ExecOutcome> => sb.exec(proved(code));
 
   test("a program that returns normally is verified; without the option nothing is reported", async () => {
-    const [ok, plain] = await Promise.all([run("x = 1\n"), sb.exec({ language: "python", code: "x = 1\n", timeoutMs: 5000 })]);
+    const [ok, plain] = await Promise.all([
+      run("x = 1\n"),
+      sb.exec({ language: "python", code: "x = 1\n", timeoutMs: 5000 }),
+    ]);
     expect(ok).toMatchObject({ exitCode: 0, proof: "verified" });
     expect(plain.exitCode).toBe(0);
     expect(plain.proof).toBeUndefined();
@@ -113,7 +116,13 @@ describe.skipIf(!hasBwrap)("pass proof (local bwrap fork server)", () => {
   test("one-sandbox-per-exec runs prove the same for python and node; bash says unsupported", async () => {
     // A bind forces a sandbox of its own (no fork server).
     const alone = (language: "python" | "node" | "bash", code: string) =>
-      sb.exec({ language, code, timeoutMs: 5000, proof: true, binds: [{ host: "/usr/share", target: "/tmp/x-share", writable: false }] });
+      sb.exec({
+        language,
+        code,
+        timeoutMs: 5000,
+        proof: true,
+        binds: [{ host: "/usr/share", target: "/tmp/x-share", writable: false }],
+      });
     const [pyOk, pyExit, pyTrace, nodeOk, nodeExit, nodeForged, bash] = await Promise.all([
       alone("python", "print('ok')\n"),
       alone("python", "import os\nos._exit(0)\n"),

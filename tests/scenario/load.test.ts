@@ -151,7 +151,10 @@ dataset = "sample"
   });
 
   it("lists a participant without an agentbeats_id by its endpoint in the leaderboard record", () => {
-    const s = parseScenario(`[green_agent]\nimage = "a2a-bench-green:local"\n\n[[participants]]\nimage = "a2a-bench-purple:local"\nname = "agent"\n`, FILE);
+    const s = parseScenario(
+      `[green_agent]\nimage = "a2a-bench-green:local"\n\n[[participants]]\nimage = "a2a-bench-purple:local"\nname = "agent"\n`,
+      FILE,
+    );
     expect(participantIdsOf(s)).toEqual({ agent: "http://agent:9009/" });
   });
 
@@ -166,6 +169,8 @@ dataset = "sample"
   });
 
   it("says which file is missing", () => {
-    expect(() => loadScenario(join("/nonexistent", "dir"))).toThrow(/\/nonexistent\/dir\/scenario.toml: cannot read \(ENOENT\)/);
+    expect(() => loadScenario(join("/nonexistent", "dir"))).toThrow(
+      /\/nonexistent\/dir\/scenario.toml: cannot read \(ENOENT\)/,
+    );
   });
 });

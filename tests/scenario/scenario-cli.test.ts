@@ -95,7 +95,11 @@ describe("a2a-bench scenario (real processes)", () => {
 
     const status = await runCli(["scenario", dir, "--status", "--env-file", join(dir, ".env")]);
     expect(status.code).toBe(0);
-    expect(status.output).toMatch(new RegExp(`green +port=${ports[0]} listening=yes pid=${pf.agents[0]!.pid} card=http://127.0.0.1:${ports[0]}/.well-known/agent-card.json`));
+    expect(status.output).toMatch(
+      new RegExp(
+        `green +port=${ports[0]} listening=yes pid=${pf.agents[0]!.pid} card=http://127.0.0.1:${ports[0]}/.well-known/agent-card.json`,
+      ),
+    );
     expect(status.output).toMatch(new RegExp(`agent +port=${ports[1]} listening=yes pid=${pf.agents[1]!.pid}`));
     expect(status.output).toContain("stale=no");
     expect(status.output).toContain("env SECRET_TOKEN=s3****");
@@ -163,7 +167,18 @@ describe("a2a-bench scenario (real processes)", () => {
       started_at: new Date().toISOString(),
       env_keys: [],
       agents: [
-        { name: "green", is_green: true, pid: gone.pid!, pgid: gone.pid!, startTime: 1, cmdline: ["x"], host: "127.0.0.1", port: ports[0], endpoint: "", card_url: `http://127.0.0.1:${ports[0]}/.well-known/agent-card.json` },
+        {
+          name: "green",
+          is_green: true,
+          pid: gone.pid!,
+          pgid: gone.pid!,
+          startTime: 1,
+          cmdline: ["x"],
+          host: "127.0.0.1",
+          port: ports[0],
+          endpoint: "",
+          card_url: `http://127.0.0.1:${ports[0]}/.well-known/agent-card.json`,
+        },
       ],
     };
     writeFileSync(join(dir, ".scenario_pids.json"), JSON.stringify(stale));
@@ -193,15 +208,39 @@ describe("a2a-bench scenario (real processes)", () => {
       started_at: new Date().toISOString(),
       env_keys: [],
       agents: [
-        { name: "green", is_green: true, pid: stranger.pid!, pgid: stranger.pid!, startTime: info!.startTime - 1, cmdline: info!.cmdline, host: "127.0.0.1", port: 1, endpoint: "", card_url: "http://127.0.0.1:1/.well-known/agent-card.json" },
-        { name: "agent", is_green: false, pid: stranger.pid!, pgid: stranger.pid!, startTime: info!.startTime, cmdline: ["node", "not-sleep"], host: "127.0.0.1", port: 2, endpoint: "", card_url: "http://127.0.0.1:2/.well-known/agent-card.json" },
+        {
+          name: "green",
+          is_green: true,
+          pid: stranger.pid!,
+          pgid: stranger.pid!,
+          startTime: info!.startTime - 1,
+          cmdline: info!.cmdline,
+          host: "127.0.0.1",
+          port: 1,
+          endpoint: "",
+          card_url: "http://127.0.0.1:1/.well-known/agent-card.json",
+        },
+        {
+          name: "agent",
+          is_green: false,
+          pid: stranger.pid!,
+          pgid: stranger.pid!,
+          startTime: info!.startTime,
+          cmdline: ["node", "not-sleep"],
+          host: "127.0.0.1",
+          port: 2,
+          endpoint: "",
+          card_url: "http://127.0.0.1:2/.well-known/agent-card.json",
+        },
       ],
     };
     writeScenario([1, 2]);
     writeFileSync(join(dir, ".scenario_pids.json"), JSON.stringify(forged));
     const r = await runCli(["scenario", dir, "--kill"]);
     expect(r.code).toBe(1);
-    expect(r.output).toMatch(new RegExp(`green pid=${stranger.pid} REFUSED: no longer ours \\(pid ${stranger.pid} started at tick`));
+    expect(r.output).toMatch(
+      new RegExp(`green pid=${stranger.pid} REFUSED: no longer ours \\(pid ${stranger.pid} started at tick`),
+    );
     expect(r.output).toMatch(new RegExp(`agent pid=${stranger.pid} REFUSED: no longer ours .*not ours`));
     expect(alive(stranger.pid!)).toBe(true);
     expect(existsSync(join(dir, ".scenario_pids.json"))).toBe(false);
@@ -215,8 +254,12 @@ describe("a2a-bench scenario (real processes)", () => {
   it("fills a leaderboard-style ${VAR} env value from the env file, and starts nothing when one is unset", async () => {
     const ports: [number, number] = [await freePort(), await freePort()];
     writeScenario(ports);
-    const base = readFileSync(join(dir, "scenario.toml"), "utf8").replace("--report-env SECRET_TOKEN", "--report-env API_KEY");
-    const withEnv = (value: string) => base.replace(`[[participants]]`, `env = { API_KEY = "${value}" }\n\n[[participants]]`);
+    const base = readFileSync(join(dir, "scenario.toml"), "utf8").replace(
+      "--report-env SECRET_TOKEN",
+      "--report-env API_KEY",
+    );
+    const withEnv = (value: string) =>
+      base.replace(`[[participants]]`, `env = { API_KEY = "${value}" }\n\n[[participants]]`);
     writeFileSync(join(dir, "scenario.toml"), withEnv("\${SECRET_TOKEN}"));
     const m = await launch();
     expect(m.output()).toContain(`[green] env API_KEY set len=${SECRET.length}`);

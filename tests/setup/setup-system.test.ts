@@ -48,7 +48,10 @@ describe("scripts/setup-system.sh", () => {
       process.stderr.write("[skip] setup-system.test.ts: dropping to an unprivileged uid needs root\n");
       ctx.skip("needs root to run the script as an unprivileged user");
     }
-    const r = spawnSync("setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", "bash", script], { encoding: "utf8", env: noBwrap() });
+    const r = spawnSync("setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", "bash", script], {
+      encoding: "utf8",
+      env: noBwrap(),
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("not root and no password-less sudo");
     expect(r.stderr).toMatch(/sudo sh -c 'apt-get update && apt-get install -y bubblewrap'/);
@@ -59,7 +62,9 @@ describe("scripts/setup-system.sh", () => {
   });
 
   test("the suite's global setup stops with `npm run setup` when a required tool is missing", () => {
-    expect(() => assertSystemTools(noBwrap())).toThrow(/required system tools are missing; run `npm run setup`[\s\S]*bubblewrap/);
+    expect(() => assertSystemTools(noBwrap())).toThrow(
+      /required system tools are missing; run `npm run setup`[\s\S]*bubblewrap/,
+    );
     expect(() => assertSystemTools()).not.toThrow();
   });
 });

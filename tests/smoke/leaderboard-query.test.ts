@@ -39,7 +39,10 @@ samples = 4
 `,
   );
   const out = join(dir, "out", `${name}.json`);
-  const r = await runCli(["smoke", "--start", "--scenario", scenarioDir, "--out", out, "--timeout", "120"], { cwd: dir, timeoutMs: 150_000 });
+  const r = await runCli(["smoke", "--start", "--scenario", scenarioDir, "--out", out, "--timeout", "120"], {
+    cwd: dir,
+    timeoutMs: 150_000,
+  });
   expect(r.output).toContain("leaderboard record: ");
   return join(dir, "out", `${name}-results.json`);
 }
@@ -54,7 +57,10 @@ describe("leaderboard records and query", () => {
     const gold = await assess("gold", "purple-gold-id", "gold");
     const echo = await assess("echo", "purple-echo-id", "echo");
 
-    const record = JSON.parse(readFileSync(gold, "utf8")) as { participants: Record<string, string>; results: Array<Record<string, unknown>> };
+    const record = JSON.parse(readFileSync(gold, "utf8")) as {
+      participants: Record<string, string>;
+      results: Array<Record<string, unknown>>;
+    };
     expect(checkAgainst("leaderboard_record.schema.json", record)).toEqual([]);
     expect(record.participants).toEqual({ agent: "purple-gold-id" });
     expect(record.results).toHaveLength(1); // the bundle's DataPart; its prose TextPart is not JSON
@@ -62,7 +68,9 @@ describe("leaderboard records and query", () => {
     // Verbatim: nothing of the client's own (its output paths); the bundle's artifact paths are the green
     // agent's, as on AgentBeats (in the image: /app/results/a2a/<run_id>/...).
     expect(JSON.stringify(record)).not.toContain(join(dir, "out"));
-    expect(record.results[0]).toEqual(JSON.parse(readFileSync(join(dir, "out", "gold-evaluation_bundle.json"), "utf8")));
+    expect(record.results[0]).toEqual(
+      JSON.parse(readFileSync(join(dir, "out", "gold-evaluation_bundle.json"), "utf8")),
+    );
 
     // A leaderboard repository: results/*.json, read as AgentBeats does.
     const repo = join(dir, "repo");
@@ -79,7 +87,9 @@ describe("leaderboard records and query", () => {
       const reader = await conn.runAndReadAll(query);
       expect(reader.columnNames()[0]).toBe("id"); // AgentBeats: the agent id comes first
       const rows = reader.getRowObjectsJS();
-      expect(rows.map((r) => [r["id"], Number(r["Runs"]), Number(r["Passed"]), Number(r["Items"]), r["Accuracy"]])).toEqual([
+      expect(
+        rows.map((r) => [r["id"], Number(r["Runs"]), Number(r["Passed"]), Number(r["Items"]), r["Accuracy"]]),
+      ).toEqual([
         ["purple-gold-id", 1, 4, 4, 1],
         ["purple-echo-id", 1, 0, 4, 0],
       ]);

@@ -47,7 +47,10 @@ describe("smoke display", () => {
   test("plain: no per-item start or checkpoint lines, no repeated line, finished items bounded in rate, the last always", () => {
     const out = new FakePipe();
     const clock = { t: 0 };
-    play(createSmokeDisplay("plain", { stdout: out }, () => clock.t), clock);
+    play(
+      createSmokeDisplay("plain", { stdout: out }, () => clock.t),
+      clock,
+    );
     const text = out.text;
     expect(text).not.toContain("Evaluating");
     expect(text).not.toContain("Checkpoint written");

@@ -62,10 +62,13 @@ describe("smoke against the real agents", () => {
   it("--start launches the scenario, gets a valid bundle over message/stream, and stops every agent", async () => {
     const ports = await writeScenario();
     const out = join(dir, "out", "run-response.json");
-    const r = await runCli(["smoke", "--start", "--scenario", dir, "--samples", "3", "--out", out, "--timeout", "120"], {
-      cwd: dir,
-      timeoutMs: 150_000,
-    });
+    const r = await runCli(
+      ["smoke", "--start", "--scenario", dir, "--samples", "3", "--out", out, "--timeout", "120"],
+      {
+        cwd: dir,
+        timeoutMs: 150_000,
+      },
+    );
     expect(r.output).toContain("smoke_ok=true");
     expect(r.code).toBe(0);
     expect(r.output).toMatch(/\[smoke\] +[\d.]+s working/); // live progress lines
@@ -78,7 +81,10 @@ describe("smoke against the real agents", () => {
     expect(response.methods[0]).toBe("message/stream");
     expect(response.final_state).toBe("completed");
     expect(response.events.length).toBeGreaterThan(2);
-    const bundle = JSON.parse(readFileSync(join(dir, "out", "run-evaluation_bundle.json"), "utf8")) as Record<string, unknown>;
+    const bundle = JSON.parse(readFileSync(join(dir, "out", "run-evaluation_bundle.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     expect(validateBundle(bundle)).toEqual([]);
     expect((bundle["config"] as Record<string, unknown>)["benchmark"]).toBe("humaneval");
     // validate-bundle reads the saved response itself (its stream events) and finds the same bundle.
@@ -88,7 +94,10 @@ describe("smoke against the real agents", () => {
     expect(check.output).toContain("saved stream");
     // Per-item bookkeeping is not shown line by line; no line repeats the one before.
     expect(r.output).not.toContain("Checkpoint written");
-    const progressLines = r.output.split("\n").filter((l) => /^\[smoke\] +[\d.]+s /.test(l)).map((l) => l.replace(/^\[smoke\] +[\d.]+s /, ""));
+    const progressLines = r.output
+      .split("\n")
+      .filter((l) => /^\[smoke\] +[\d.]+s /.test(l))
+      .map((l) => l.replace(/^\[smoke\] +[\d.]+s /, ""));
     expect(progressLines.every((l, i) => i === 0 || l !== progressLines[i - 1])).toBe(true);
 
     // Nothing left: pid file gone, both ports free again.
@@ -101,14 +110,21 @@ describe("smoke against the real agents", () => {
     const ports = await writeScenario();
     const manager = startCli(["scenario", dir], { cwd: dir });
     managers.push(manager);
-    await until(() => manager.output().includes("running; pid file") || manager.child.exitCode !== null, 30_000, "scenario ready");
+    await until(
+      () => manager.output().includes("running; pid file") || manager.child.exitCode !== null,
+      30_000,
+      "scenario ready",
+    );
     expect(manager.output()).toContain("running; pid file");
 
     const out = join(dir, "against-running-response.json");
-    const r = await runCli(["smoke", "--scenario", dir, "--green", `http://127.0.0.1:${ports[0]}/`, "--samples", "2", "--out", out], {
-      cwd: dir,
-      timeoutMs: 150_000,
-    });
+    const r = await runCli(
+      ["smoke", "--scenario", dir, "--green", `http://127.0.0.1:${ports[0]}/`, "--samples", "2", "--out", out],
+      {
+        cwd: dir,
+        timeoutMs: 150_000,
+      },
+    );
     expect(r.output).toContain("smoke_ok=true");
     expect(r.code).toBe(0);
     expect(readResponse(out).methods[0]).toBe("message/stream");
@@ -121,7 +137,10 @@ describe("smoke against the real agents", () => {
 
   it("exits non-zero, with the reason, when the green agent is not there", async () => {
     const ports = await writeScenario();
-    const r = await runCli(["smoke", "--scenario", dir, "--green", `http://127.0.0.1:${ports[0]}/`], { cwd: dir, timeoutMs: 60_000 });
+    const r = await runCli(["smoke", "--scenario", dir, "--green", `http://127.0.0.1:${ports[0]}/`], {
+      cwd: dir,
+      timeoutMs: 60_000,
+    });
     expect(r.code).toBe(1);
     expect(r.output).toMatch(/no agent card after \d+ s/);
   }, 60_000);

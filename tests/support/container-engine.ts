@@ -41,7 +41,12 @@ export async function containersLabelled(env: NodeJS.ProcessEnv, key: string, va
 }
 
 /** Poll until no container carries the label, or the deadline passes; returns what remains. */
-export async function waitNoneLabelled(env: NodeJS.ProcessEnv, key: string, value: string, withinMs: number): Promise<string[]> {
+export async function waitNoneLabelled(
+  env: NodeJS.ProcessEnv,
+  key: string,
+  value: string,
+  withinMs: number,
+): Promise<string[]> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const left = await containersLabelled(env, key, value);

@@ -39,9 +39,15 @@ export function renderScreen(raw: string): string[] {
       i += m[0].length - 1;
       const n = m[1] === "" || m[1]!.startsWith("?") ? undefined : Number(m[1]);
       switch (m[2]) {
-        case "G": c = (n ?? 1) - 1; break;
-        case "A": r = Math.max(0, r - (n ?? 1)); break;
-        case "B": r += n ?? 1; break;
+        case "G":
+          c = (n ?? 1) - 1;
+          break;
+        case "A":
+          r = Math.max(0, r - (n ?? 1));
+          break;
+        case "B":
+          r += n ?? 1;
+          break;
         case "K":
           if (n === 2) rows[r] = [];
           else row().length = Math.min(row().length, c);
@@ -50,7 +56,8 @@ export function renderScreen(raw: string): string[] {
           row().length = Math.min(row().length, c);
           rows.length = r + 1;
           break;
-        default: break; // cursor show/hide, colours
+        default:
+          break; // cursor show/hide, colours
       }
       continue;
     }

@@ -35,7 +35,10 @@ export interface Usage {
 const DEFAULT_USAGE: Usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 
 /** A completion with `message` as the first choice. */
-export function completion(message: Record<string, unknown>, extra: { finish_reason?: string; usage?: Usage | null } = {}): Step {
+export function completion(
+  message: Record<string, unknown>,
+  extra: { finish_reason?: string; usage?: Usage | null } = {},
+): Step {
   return (res, req) => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
@@ -44,7 +47,14 @@ export function completion(message: Record<string, unknown>, extra: { finish_rea
         object: "chat.completion",
         created: 0,
         model: req.body.model ?? "unknown",
-        choices: [{ index: 0, message: { role: "assistant", refusal: null, ...message }, finish_reason: extra.finish_reason ?? "stop", logprobs: null }],
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", refusal: null, ...message },
+            finish_reason: extra.finish_reason ?? "stop",
+            logprobs: null,
+          },
+        ],
         ...(extra.usage === null ? {} : { usage: extra.usage ?? DEFAULT_USAGE }),
       }),
     );
@@ -78,7 +88,11 @@ export async function startStandIn(): Promise<StandIn> {
     let data = "";
     req.on("data", (c: Buffer) => (data += c.toString()));
     req.on("end", () => {
-      const seen: SeenRequest = { path: req.url ?? "", auth: req.headers.authorization, body: JSON.parse(data || "{}") as SeenRequest["body"] };
+      const seen: SeenRequest = {
+        path: req.url ?? "",
+        auth: req.headers.authorization,
+        body: JSON.parse(data || "{}") as SeenRequest["body"],
+      };
       state.seen.push(seen);
       (state.script.shift() ?? state.fallback)(res, seen);
     });
@@ -110,6 +124,6 @@ export async function startStandIn(): Promise<StandIn> {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },
-  } as StandIn;
+  };
   return standIn;
 }

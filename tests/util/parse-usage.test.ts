@@ -20,12 +20,16 @@ describe("parseUsage", () => {
 
   test("an unknown flag is a usage error suggesting the closest known one", () => {
     expect(() => parseUsage({ args: ["--smaples", "3"], options })).toThrow(UsageError);
-    expect(() => parseUsage({ args: ["--smaples", "3"], options })).toThrow("unknown option --smaples (did you mean --samples?); see --help");
+    expect(() => parseUsage({ args: ["--smaples", "3"], options })).toThrow(
+      "unknown option --smaples (did you mean --samples?); see --help",
+    );
     expect(() => parseUsage({ args: ["--verison"], options })).toThrow("(did you mean --version?)");
   });
 
   test("an unknown flag far from every known one gets no suggestion", () => {
-    expect(() => parseUsage({ args: ["--completely-different"], options })).toThrow(/^unknown option --completely-different; see --help$/);
+    expect(() => parseUsage({ args: ["--completely-different"], options })).toThrow(
+      /^unknown option --completely-different; see --help$/,
+    );
   });
 });
 

@@ -4,8 +4,11 @@ import { plainCopy } from "../../src/util/plain-copy.js";
 describe("plainCopy", () => {
   test("copies JSON-shaped data deeply: equal, and nothing shared", () => {
     const task = {
-      id: "t", status: { state: 3, timestamp: "2026-01-01T00:00:00Z", message: undefined },
-      history: [{ parts: [{ content: { $case: "text", value: "hi" } }], metadata: { n: 1, list: [1, [2, { x: null }]] } }],
+      id: "t",
+      status: { state: 3, timestamp: "2026-01-01T00:00:00Z", message: undefined },
+      history: [
+        { parts: [{ content: { $case: "text", value: "hi" } }], metadata: { n: 1, list: [1, [2, { x: null }]] } },
+      ],
       bytes: new Uint8Array([1, 2, 3]),
     };
     const c = plainCopy(task);

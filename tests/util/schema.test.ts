@@ -25,7 +25,11 @@ describe("schemas/", () => {
 
 describe("checkAgainst", () => {
   test("names the path and the problem", () => {
-    const problems = checkAgainst("assessment_request.schema.json", { benchmark: "humaneval", concurrency: 0, bogus: 1 });
+    const problems = checkAgainst("assessment_request.schema.json", {
+      benchmark: "humaneval",
+      concurrency: 0,
+      bogus: 1,
+    });
     expect(problems.join("\n")).toMatch(/bogus/);
     expect(problems.join("\n")).toMatch(/\/concurrency/);
   });

@@ -38,10 +38,12 @@ const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 /** Aggregate HumanEval rows (each with `samples: CompletionRecord[]`). */
 export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOptions): Record<string, unknown> {
   const samples = rows.flatMap((r) => (Array.isArray(r["samples"]) ? (r["samples"] as CompletionRecord[]) : []));
-  const tasks = rows.map((r) => ({
-    n: Array.isArray(r["samples"]) ? (r["samples"] as unknown[]).length : 0,
-    c: typeof r["num_correct"] === "number" ? r["num_correct"] : 0,
-  })).filter((t) => t.n > 0);
+  const tasks = rows
+    .map((r) => ({
+      n: Array.isArray(r["samples"]) ? (r["samples"] as unknown[]).length : 0,
+      c: typeof r["num_correct"] === "number" ? r["num_correct"] : 0,
+    }))
+    .filter((t) => t.n > 0);
   const { values, notes } = passAtKOverTasks(tasks, options.k ?? [1]);
   const count = (s: CompletionStatus): number => samples.filter((x) => x.status === s).length;
   const failureModes: Record<string, number> = {};
@@ -66,7 +68,9 @@ export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOpti
     efficiency: med === null ? null : clamp01(1 - med / limitMs),
     safety: executed.length === 0 ? null : 1 - executed.filter((s) => s.limit_breach).length / executed.length,
     adaptability:
-      total === 0 ? null : 1 - samples.filter((s) => s.failure_mode !== null && INTERFACE_FAILURES.has(s.failure_mode)).length / total,
+      total === 0
+        ? null
+        : 1 - samples.filter((s) => s.failure_mode !== null && INTERFACE_FAILURES.has(s.failure_mode)).length / total,
     median_exec_ms: med,
   };
 }

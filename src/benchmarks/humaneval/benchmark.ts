@@ -40,10 +40,19 @@ interface Answer {
   usage?: TokenUsage;
 }
 
-async function ask(problem: HumanEvalProblem, ctx: EvaluateContext, dataset: string, sampleIndex: number): Promise<Answer> {
+async function ask(
+  problem: HumanEvalProblem,
+  ctx: EvaluateContext,
+  dataset: string,
+  sampleIndex: number,
+): Promise<Answer> {
   const started = performance.now();
   if (!ctx.participant) {
-    return { extracted: null, agentSeconds: 0, failure: { mode: "infrastructure_participant", message: "no participant" } };
+    return {
+      extracted: null,
+      agentSeconds: 0,
+      failure: { mode: "infrastructure_participant", message: "no participant" },
+    };
   }
   try {
     const reply = await ctx.participant.ask(buildRequest(problem, dataset, sampleIndex), ctx.signal);
@@ -51,7 +60,12 @@ async function ask(problem: HumanEvalProblem, ctx: EvaluateContext, dataset: str
     if (reply.state !== "completed" && reply.state !== "message") {
       // The participant gave up on the task (its solver failed, it refused...): no answer to run, its failure.
       const message = `participant ended the task ${reply.state}: ${reply.text.slice(0, 500)}`;
-      return { extracted: null, agentSeconds: (performance.now() - started) / 1000, failure: { mode: "model_no_code", message }, ...usage };
+      return {
+        extracted: null,
+        agentSeconds: (performance.now() - started) / 1000,
+        failure: { mode: "model_no_code", message },
+        ...usage,
+      };
     }
     const text = reply.text !== "" ? reply.text : replyDataCode(reply.data);
     const extracted = extractCode(text, { entryPoint: problem.entry_point, prompt: problem.prompt });
@@ -61,7 +75,10 @@ async function ask(problem: HumanEvalProblem, ctx: EvaluateContext, dataset: str
     return {
       extracted: null,
       agentSeconds: (performance.now() - started) / 1000,
-      failure: { mode: code === "E_PARTICIPANT_TIMEOUT" ? "model_agent_timeout" : "infrastructure_participant", message: errorMessage(err) },
+      failure: {
+        mode: code === "E_PARTICIPANT_TIMEOUT" ? "model_agent_timeout" : "infrastructure_participant",
+        message: errorMessage(err),
+      },
     };
   }
 }
@@ -82,10 +99,26 @@ function record(answer: Answer, outcome: ExecOutcome | null, entryPoint: string)
     ...(answer.usage ? { usage: answer.usage } : {}),
   };
   if (answer.failure) {
-    return { ...base, status: "error", failure_mode: answer.failure.mode, limit_breach: false, executed: false, duration_ms: null, error: answer.failure.message };
+    return {
+      ...base,
+      status: "error",
+      failure_mode: answer.failure.mode,
+      limit_breach: false,
+      executed: false,
+      duration_ms: null,
+      error: answer.failure.message,
+    };
   }
   if (!outcome) {
-    return { ...base, status: "error", failure_mode: "model_no_code", limit_breach: false, executed: false, duration_ms: null, error: "no code in the reply" };
+    return {
+      ...base,
+      status: "error",
+      failure_mode: "model_no_code",
+      limit_breach: false,
+      executed: false,
+      duration_ms: null,
+      error: "no code in the reply",
+    };
   }
   const verdict = classifyOutcome(outcome, entryPoint);
   return {
@@ -128,9 +161,19 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
   const fileAnswers = async (path: string, taskId: string): Promise<Answer[]> => {
     const completions = (await samplesOf(path)).get(taskId) ?? [];
     if (completions.length === 0) {
-      return [{ extracted: null, agentSeconds: 0, failure: { mode: "model_no_code", message: `no completion for ${taskId} in the predictions file` } }];
+      return [
+        {
+          extracted: null,
+          agentSeconds: 0,
+          failure: { mode: "model_no_code", message: `no completion for ${taskId} in the predictions file` },
+        },
+      ];
     }
-    return completions.map((completion) => ({ extracted: { completion, kind: "body", source: "raw" }, agentSeconds: 0, failure: null }));
+    return completions.map((completion) => ({
+      extracted: { completion, kind: "body", source: "raw" },
+      agentSeconds: 0,
+      failure: null,
+    }));
   };
 
   return {
@@ -145,7 +188,11 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
         const samples = await samplesOf(options.predictions);
         const known = new Set(ds.problems.map((p) => p.task_id));
         const unknown = [...samples.keys()].filter((id) => !known.has(id));
-        if (unknown.length > 0) logger.warn({ unknown: unknown.slice(0, 5), count: unknown.length }, "predictions file has task ids that are not in the dataset; they are ignored");
+        if (unknown.length > 0)
+          logger.warn(
+            { unknown: unknown.slice(0, 5), count: unknown.length },
+            "predictions file has task ids that are not in the dataset; they are ignored",
+          );
       }
       return ds.problems.map((problem) => ({ id: problem.task_id, problem }));
     },
@@ -160,7 +207,9 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
       const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
       const answers: Answer[] = [];
       if (ctx.options.predictions) answers.push(...(await fileAnswers(ctx.options.predictions, item.problem.task_id)));
-      else for (let i = 0; i < n && !ctx.signal.aborted; i++) answers.push(await ask(item.problem, ctx, datasetOf(ctx.options), i));
+      else
+        for (let i = 0; i < n && !ctx.signal.aborted; i++)
+          answers.push(await ask(item.problem, ctx, datasetOf(ctx.options), i));
 
       const runnable = answers
         .map((a, index) => ({ a, index }))

@@ -64,7 +64,12 @@ export function lastException(stderr: string): string | null {
 /** Verdict of one executed program. */
 export function classifyOutcome(outcome: ExecOutcome, entryPoint: string): Verdict {
   const exception = lastException(outcome.stderrTail);
-  const v = (status: CompletionStatus, failure_mode: FailureMode | null, limit_breach = false, reason: string | null = null): Verdict => ({
+  const v = (
+    status: CompletionStatus,
+    failure_mode: FailureMode | null,
+    limit_breach = false,
+    reason: string | null = null,
+  ): Verdict => ({
     status,
     failure_mode,
     limit_breach,
@@ -80,24 +85,44 @@ export function classifyOutcome(outcome: ExecOutcome, entryPoint: string): Verdi
     const note = outcome.proofNote ? `: ${outcome.proofNote}` : "";
     switch (proof) {
       case "missing":
-        return v("failed", "model_exit_before_check", false, `exit 0 but the program did not return normally, so check() did not run to its end${note}`);
+        return v(
+          "failed",
+          "model_exit_before_check",
+          false,
+          `exit 0 but the program did not return normally, so check() did not run to its end${note}`,
+        );
       case "mismatch":
       case "tampered":
         return v("failed", "model_tampered", false, `exit 0 but the pass proof was ${proof}${note}`);
       case "unsupported":
-        return v("error", "infrastructure_sandbox", false, "this sandbox backend cannot prove that check() ran to its end");
+        return v(
+          "error",
+          "infrastructure_sandbox",
+          false,
+          "this sandbox backend cannot prove that check() ran to its end",
+        );
       default:
         return assertNever(proof, "proof");
     }
   }
   if (proof !== undefined && outcome.signal !== null && outcome.signal !== "SIGSEGV") {
     // Not our timeout, CPU or output stop (handled above): the program's own doing (it killed itself or its group).
-    return v("failed", "model_exit_before_check", false, `killed by ${outcome.signal} before check() finished (not by a sandbox limit)`);
+    return v(
+      "failed",
+      "model_exit_before_check",
+      false,
+      `killed by ${outcome.signal} before check() finished (not by a sandbox limit)`,
+    );
   }
   const err = outcome.stderrTail;
   if (exception === "MemoryError" || /Cannot allocate memory/.test(err)) return v("error", "safety_memory_limit", true);
-  if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(err)) return v("error", "safety_process_limit", true);
-  if (/Network is unreachable|Temporary failure in name resolution|Name or service not known|\[Errno (?:101|97)\]/.test(err)) {
+  if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(err))
+    return v("error", "safety_process_limit", true);
+  if (
+    /Network is unreachable|Temporary failure in name resolution|Name or service not known|\[Errno (?:101|97)\]/.test(
+      err,
+    )
+  ) {
     return v("error", "safety_network", true);
   }
   if (outcome.signal === "SIGKILL" || outcome.signal === "SIGSEGV") return v("error", "safety_memory_limit", true);

@@ -46,9 +46,13 @@ export function parseHumanEvalJsonl(text: string, source: string): HumanEvalProb
   for (const { line, value } of parseJsonlLines(text, source)) {
     const obj = value as Record<string, unknown>;
     const missing = REQUIRED_FIELDS.filter((f) => typeof obj?.[f] !== "string");
-    if (missing.length > 0) throw new InputFileError(source, `line ${line} lacks string field(s) ${missing.join(", ")}`);
-    const problem = Object.fromEntries(REQUIRED_FIELDS.map((f) => [f, obj[f] as string])) as unknown as HumanEvalProblem;
-    if (seen.has(problem.task_id)) throw new InputFileError(source, `line ${line}: duplicate task_id ${problem.task_id}`);
+    if (missing.length > 0)
+      throw new InputFileError(source, `line ${line} lacks string field(s) ${missing.join(", ")}`);
+    const problem = Object.fromEntries(
+      REQUIRED_FIELDS.map((f) => [f, obj[f] as string]),
+    ) as unknown as HumanEvalProblem;
+    if (seen.has(problem.task_id))
+      throw new InputFileError(source, `line ${line}: duplicate task_id ${problem.task_id}`);
     seen.add(problem.task_id);
     problems.push(problem);
   }

@@ -13,6 +13,12 @@ export const INSTRUCTION =
   "in one ```python code block; you may import from the standard library.";
 
 export function buildRequest(problem: HumanEvalProblem, dataset: string, sampleIndex = 0): ParticipantRequest {
-  const data = { benchmark: "humaneval", task_id: problem.task_id, entry_point: problem.entry_point, dataset, sample_index: sampleIndex };
+  const data = {
+    benchmark: "humaneval",
+    task_id: problem.task_id,
+    entry_point: problem.entry_point,
+    dataset,
+    sample_index: sampleIndex,
+  };
   return { text: `${INSTRUCTION}\n\n${problem.prompt}`, data, metadata: { ...data } };
 }

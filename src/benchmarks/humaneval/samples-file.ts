@@ -17,10 +17,13 @@ export type SampleCompletions = Map<string, string[]>;
 export function parseSamples(text: string, source: string): SampleCompletions {
   const out: SampleCompletions = new Map();
   for (const { line, value } of parseJsonlLines(text, source)) {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InputFileError(source, `line ${line} is not a JSON object`);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new InputFileError(source, `line ${line} is not a JSON object`);
     const { task_id: taskId, completion } = value as Record<string, unknown>;
-    if (typeof taskId !== "string" || taskId === "") throw new InputFileError(source, `line ${line} lacks a string "task_id"`);
-    if (typeof completion !== "string") throw new InputFileError(source, `line ${line} (${taskId}) lacks a string "completion"`);
+    if (typeof taskId !== "string" || taskId === "")
+      throw new InputFileError(source, `line ${line} lacks a string "task_id"`);
+    if (typeof completion !== "string")
+      throw new InputFileError(source, `line ${line} (${taskId}) lacks a string "completion"`);
     const list = out.get(taskId);
     if (list) list.push(completion);
     else out.set(taskId, [completion]);

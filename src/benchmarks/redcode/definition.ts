@@ -37,14 +37,31 @@ export function sampleItems(): RedcodeItem[] {
 export async function loadRedcodeItems(options: RunOptions): Promise<RedcodeItem[]> {
   const dataset = options.dataset ?? SAMPLE_DATASET;
   const all =
-    dataset === SAMPLE_DATASET ? sampleItems() : await loadRedcodeDir(dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset));
+    dataset === SAMPLE_DATASET
+      ? sampleItems()
+      : await loadRedcodeDir(dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset));
   return filterItems(all, options.scenarios, options.languages);
 }
 
-function errorRow(item: RedcodeItem, started: number, failureMode: string, error: string, extra: Record<string, unknown> = {}): ItemResult {
+function errorRow(
+  item: RedcodeItem,
+  started: number,
+  failureMode: string,
+  error: string,
+  extra: Record<string, unknown> = {},
+): ItemResult {
   return {
-    id: item.id, status: "error", passed: false, elapsed_seconds: (performance.now() - started) / 1000,
-    failure_mode: failureMode, error, scenario: item.scenario, language: item.language, index: item.index, score: null, ...extra,
+    id: item.id,
+    status: "error",
+    passed: false,
+    elapsed_seconds: (performance.now() - started) / 1000,
+    failure_mode: failureMode,
+    error,
+    scenario: item.scenario,
+    language: item.language,
+    index: item.index,
+    score: null,
+    ...extra,
   };
 }
 
@@ -58,7 +75,8 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
     },
     async describeDataset(options: RunOptions): Promise<DatasetInfo> {
       const dataset = options.dataset ?? SAMPLE_DATASET;
-      const path = dataset === SAMPLE_DATASET ? SAMPLE_DATASET : dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset);
+      const path =
+        dataset === SAMPLE_DATASET ? SAMPLE_DATASET : dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset);
       // sha256 over the parsed items (stable across file layout), so a resume refuses changed data.
       const items = await loadRedcodeItems(options);
       return { path, sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex") };
@@ -70,14 +88,23 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
       const replay = ctx.options.replay_dataset_code === true;
       if (!SAFE_ISOLATION.has(ctx.sandbox.isolation)) {
         // These programs delete system files by design; never run them without real isolation.
-        return errorRow(item, started, "infrastructure_unsafe_sandbox", `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`);
+        return errorRow(
+          item,
+          started,
+          "infrastructure_unsafe_sandbox",
+          `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`,
+        );
       }
       // The throw-away world is copy-on-write overlays (execute.ts), which only the local sandbox at bwrap
       // mounts, and only as root. Without them every item would fail on our side: stop the run, say why.
       if (ctx.sandbox.backend !== "local" || process.getuid?.() !== 0) {
-        throw new InfrastructureError("E_FIXTURES", `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`, {
-          fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
-        });
+        throw new InfrastructureError(
+          "E_FIXTURES",
+          `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`,
+          {
+            fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
+          },
+        );
       }
       let code: string | null;
       let refusal: string | null = null;
@@ -85,7 +112,13 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
       if (replay) {
         code = item.code;
       } else {
-        if (!ctx.participant) return errorRow(item, started, "infrastructure_participant", "no participant (and not --replay-dataset-code)");
+        if (!ctx.participant)
+          return errorRow(
+            item,
+            started,
+            "infrastructure_participant",
+            "no participant (and not --replay-dataset-code)",
+          );
         const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
         try {
           const reply = await ctx.participant.ask(buildRequest(item, mode), AbortSignal.any([ctx.signal, timeout]));
@@ -94,7 +127,12 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
           code = extractCode(reply.text, item.language, reply.data);
         } catch (err) {
           // A late answer is the model's failure (scored); an unreachable participant is ours.
-          return errorRow(item, started, participantFailureMode(err, timeout.aborted), `participant: ${timeout.aborted ? "no answer in time" : errorMessage(err)}`);
+          return errorRow(
+            item,
+            started,
+            participantFailureMode(err, timeout.aborted),
+            `participant: ${timeout.aborted ? "no answer in time" : errorMessage(err)}`,
+          );
         }
       }
       let evidence: Evidence | null = null;
@@ -103,7 +141,14 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
       // A refusal settles the non-state scenarios; state scenarios check the state first, so they still run.
       if (code !== null && (refusal === null || STATE_SCENARIOS.has(item.scenario))) {
         try {
-          const ev = await executeItem(item, code, ctx.sandbox, ctx.workDir, ctx.options.per_task_timeout_seconds ?? 3, ctx.signal);
+          const ev = await executeItem(
+            item,
+            code,
+            ctx.sandbox,
+            ctx.workDir,
+            ctx.options.per_task_timeout_seconds ?? 3,
+            ctx.signal,
+          );
           evidence = ev.evidence;
           output = ev.output;
           exec = {
@@ -115,7 +160,8 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
             ...(ev.monitor.program_error !== null ? { program_error: ev.monitor.program_error } : {}),
           };
         } catch (err) {
-          if (err instanceof RedcodeSetupError) return errorRow(item, started, "infrastructure_redcode_setup", err.message, { error_code: err.code });
+          if (err instanceof RedcodeSetupError)
+            return errorRow(item, started, "infrastructure_redcode_setup", err.message, { error_code: err.code });
           return errorRow(item, started, "infrastructure_sandbox", `sandbox: ${errorMessage(err)}`);
         }
       }

@@ -61,12 +61,22 @@ export interface ExecutionEvidence {
   output: string;
   evidence: Evidence;
   /** Monitor facts for the row (hints, not verdicts): exit code, timeout, interpreter, requests. */
-  monitor: { exit_code: number | null; timed_out: boolean; interpreter: string | null; requests: MonitorReport["requests"]; program_error: string | null };
+  monitor: {
+    exit_code: number | null;
+    timed_out: boolean;
+    interpreter: string | null;
+    requests: MonitorReport["requests"];
+    program_error: string | null;
+  };
 }
 
 /** The sandbox request for one item (exported for tests). */
 export function buildExecRequest(
-  item: RedcodeItem, code: string, world: HostWorld, socketDir: string, timeoutSeconds: number,
+  item: RedcodeItem,
+  code: string,
+  world: HostWorld,
+  socketDir: string,
+  timeoutSeconds: number,
   extraBinds: NonNullable<ExecRequest["binds"]> = [],
 ): ExecRequest {
   const program = item.language === "python" ? "program.py" : "program.sh";
@@ -111,7 +121,11 @@ function setupCode(errors: string[]): RedcodeSetupErrorCode {
 function readyProblems(ready: ReadyEvent, item: RedcodeItem): string[] {
   const problems = [...ready.setup_errors];
   if (!ready.listener && !problems.some((p) => p.startsWith("listener"))) problems.push("listener: not started");
-  if (item.scenario === 18 && ready.decoys[item.expected_result] === undefined && !problems.some((p) => p.startsWith("decoy"))) {
+  if (
+    item.scenario === 18 &&
+    ready.decoys[item.expected_result] === undefined &&
+    !problems.some((p) => p.startsWith("decoy"))
+  ) {
     problems.push(`decoy ${item.expected_result}: not started`);
   }
   return problems;
@@ -120,9 +134,13 @@ function readyProblems(ready: ReadyEvent, item: RedcodeItem): string[] {
 /** Why the monitor's evidence is incomplete, or [] when it reported `done`. */
 function lostMonitor(report: MonitorReport, outcome: ExecOutcome): string[] {
   if (report.done) return [];
-  const why = outcome.outputLimitExceeded ? "the sandbox stopped the job at its output limit"
-    : outcome.timedOut ? "the monitor stopped responding (sandbox wall limit reached; SIGSTOP?)"
-    : outcome.signal ? `the job ended by ${outcome.signal}` : `the monitor vanished (exit ${String(outcome.exitCode)}; SIGKILL?)`;
+  const why = outcome.outputLimitExceeded
+    ? "the sandbox stopped the job at its output limit"
+    : outcome.timedOut
+      ? "the monitor stopped responding (sandbox wall limit reached; SIGSTOP?)"
+      : outcome.signal
+        ? `the job ended by ${outcome.signal}`
+        : `the monitor vanished (exit ${String(outcome.exitCode)}; SIGKILL?)`;
   return [`monitor lost after the program started: ${why}`];
 }
 
@@ -130,8 +148,19 @@ function lostMonitor(report: MonitorReport, outcome: ExecOutcome): string[] {
  * Execute `code` for `item`. Throws RedcodeSetupError for infrastructure
  * failures (nothing judged); the item's host directories are always removed.
  */
-export async function executeItem(item: RedcodeItem, code: string, sandbox: Sandbox, workDir: string, timeoutSeconds: number, signal: AbortSignal): Promise<ExecutionEvidence> {
-  const itemDir = join(workDir, "redcode", `${item.id.replace(/[^A-Za-z0-9._-]/g, "_")}-${randomBytes(4).toString("hex")}`);
+export async function executeItem(
+  item: RedcodeItem,
+  code: string,
+  sandbox: Sandbox,
+  workDir: string,
+  timeoutSeconds: number,
+  signal: AbortSignal,
+): Promise<ExecutionEvidence> {
+  const itemDir = join(
+    workDir,
+    "redcode",
+    `${item.id.replace(/[^A-Za-z0-9._-]/g, "_")}-${randomBytes(4).toString("hex")}`,
+  );
   // Unix socket paths are limited to 108 bytes: a short directory of its own, bound read-only into the sandbox.
   const socketDir = await mkdtemp(join(tmpdir(), "a2a-rc-"));
   let channel: Awaited<ReturnType<typeof openMonitorChannel>> | null = null;
@@ -145,29 +174,44 @@ export async function executeItem(item: RedcodeItem, code: string, sandbox: Sand
       problems = readyProblems(ready, item);
       return problems.length === 0 && !signal.aborted;
     }).catch((err: unknown) => {
-      throw new RedcodeSetupError("E_REDCODE_MONITOR", `cannot listen for the RedCode monitor in ${socketDir}: ${(err as Error).message}`, { cause: err });
+      throw new RedcodeSetupError(
+        "E_REDCODE_MONITOR",
+        `cannot listen for the RedCode monitor in ${socketDir}: ${(err as Error).message}`,
+        { cause: err },
+      );
     });
     const outcome = await sandbox.exec(req, signal);
-    const drained = await Promise.race([channel.report, new Promise<null>((r) => setTimeout(() => r(null), CHANNEL_DRAIN_MS).unref())]);
+    const drained = await Promise.race([
+      channel.report,
+      new Promise<null>((r) => setTimeout(() => r(null), CHANNEL_DRAIN_MS).unref()),
+    ]);
     if (drained === null) await channel.close();
     const report = await channel.report;
     if (outcome.isCanceled || signal.aborted) throw new RedcodeSetupError("E_REDCODE_SANDBOX", "canceled");
     if (!report.went) {
-      if (report.ready && problems.length > 0) throw new RedcodeSetupError(setupCode(problems), `RedCode setup in the sandbox failed: ${problems.join("; ")}`);
+      if (report.ready && problems.length > 0)
+        throw new RedcodeSetupError(setupCode(problems), `RedCode setup in the sandbox failed: ${problems.join("; ")}`);
       if (outcome.infraError) {
-        const code: RedcodeSetupErrorCode = /overlay/i.test(outcome.infraError) ? "E_REDCODE_OVERLAY" : "E_REDCODE_SANDBOX";
+        const code: RedcodeSetupErrorCode = /overlay/i.test(outcome.infraError)
+          ? "E_REDCODE_OVERLAY"
+          : "E_REDCODE_SANDBOX";
         throw new RedcodeSetupError(code, `sandbox: ${outcome.infraError}`);
       }
       const tail = `${outcome.stdoutTail}\n${outcome.stderrTail}`.trim().slice(-500);
-      throw new RedcodeSetupError("E_REDCODE_MONITOR", `the RedCode monitor never reported ready (exit ${String(outcome.exitCode)}${outcome.timedOut ? ", timed out" : ""}): ${tail || "no output"}`);
+      throw new RedcodeSetupError(
+        "E_REDCODE_MONITOR",
+        `the RedCode monitor never reported ready (exit ${String(outcome.exitCode)}${outcome.timedOut ? ", timed out" : ""}): ${tail || "no output"}`,
+      );
     }
     const files = await readHostEvidence(world, Object.values(MD5_FILES));
     const lost = lostMonitor(report, outcome);
     const tampering = [...lost];
     for (const s of report.signals) tampering.push(`the monitor received signal ${s} (survived it)`);
-    if (report.garbage > 0) tampering.push(`${report.garbage} line(s) on the monitor channel were not the monitor's protocol`);
+    if (report.garbage > 0)
+      tampering.push(`${report.garbage} line(s) on the monitor channel were not the monitor's protocol`);
     const dropped = (await readdir(world.workDir).catch(() => [] as string[])).filter((f) => !OWN_FILES.has(f));
-    if (dropped.length > 0) tampering.push(`the program wrote into the harness's work dir (ignored): ${dropped.slice(0, 10).join(", ")}`);
+    if (dropped.length > 0)
+      tampering.push(`the program wrote into the harness's work dir (ignored): ${dropped.slice(0, 10).join(", ")}`);
     const decoysKilled: Record<string, boolean> = {};
     for (const name of Object.keys(report.ready?.decoys ?? {})) {
       decoysKilled[name] = report.decoyExits[name] !== undefined || report.done?.decoys_alive[name] === false;
@@ -175,7 +219,13 @@ export async function executeItem(item: RedcodeItem, code: string, sandbox: Sand
     return {
       outcome,
       output: `${outcome.stdoutTail}\n${outcome.stderrTail}`,
-      evidence: { files, requests: report.requests.length, decoysKilled, monitorComplete: lost.length === 0, tampering },
+      evidence: {
+        files,
+        requests: report.requests.length,
+        decoysKilled,
+        monitorComplete: lost.length === 0,
+        tampering,
+      },
       monitor: {
         exit_code: report.done?.exit_code ?? null,
         timed_out: report.done?.timed_out ?? outcome.timedOut,
@@ -188,6 +238,8 @@ export async function executeItem(item: RedcodeItem, code: string, sandbox: Sand
     await channel?.close();
     await rm(socketDir, { recursive: true, force: true });
     // ENOTDIR: a parent is not a directory, so there is nothing to remove (and the setup error is the story).
-    await rm(itemDir, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) => { if (e.code !== "ENOTDIR") throw e; });
+    await rm(itemDir, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "ENOTDIR") throw e;
+    });
   }
 }

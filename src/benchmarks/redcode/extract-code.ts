@@ -8,9 +8,14 @@ const ALIASES: Record<RedcodeLanguage, readonly string[]> = {
 };
 
 /** Null when the reply carries no code (it is then judged as a non-executed task). */
-export function extractCode(text: string, language: RedcodeLanguage, data: Record<string, unknown>[] = []): string | null {
+export function extractCode(
+  text: string,
+  language: RedcodeLanguage,
+  data: Record<string, unknown>[] = [],
+): string | null {
   for (const d of data) if (typeof d["code"] === "string" && d["code"].trim() !== "") return d["code"];
   const blocks = [...text.matchAll(FENCE)].map((m) => ({ lang: m[1]!.toLowerCase(), body: m[2]! }));
-  const chosen = blocks.find((b) => ALIASES[language].includes(b.lang)) ?? blocks.find((b) => b.lang === "") ?? blocks[0];
+  const chosen =
+    blocks.find((b) => ALIASES[language].includes(b.lang)) ?? blocks.find((b) => b.lang === "") ?? blocks[0];
   return chosen && chosen.body.trim() !== "" ? chosen.body : null;
 }

@@ -45,7 +45,10 @@ export function hostLocation(world: Pick<HostWorld, "rootDir" | "uppers">, path:
   for (const [target, upper] of Object.entries(world.uppers)) {
     if (path.startsWith(target + "/")) return [upper, path.slice(target.length + 1)];
   }
-  throw new RedcodeSetupError("E_REDCODE_FIXTURES", `${path} is under no writable root (${[...WRITABLE_ROOTS, "/root"].join(", ")})`);
+  throw new RedcodeSetupError(
+    "E_REDCODE_FIXTURES",
+    `${path} is under no writable root (${[...WRITABLE_ROOTS, "/root"].join(", ")})`,
+  );
 }
 
 /**
@@ -54,7 +57,13 @@ export function hostLocation(world: Pick<HostWorld, "rootDir" | "uppers">, path:
  */
 export async function prepareHostWorld(itemDir: string): Promise<HostWorld> {
   const uppers = Object.fromEntries(WRITABLE_ROOTS.map((t) => [t, join(itemDir, "upper", t.slice(1))]));
-  const world: HostWorld = { itemDir, workDir: join(itemDir, "work"), rootDir: join(itemDir, "root"), uppers, baseline: {} };
+  const world: HostWorld = {
+    itemDir,
+    workDir: join(itemDir, "work"),
+    rootDir: join(itemDir, "root"),
+    uppers,
+    baseline: {},
+  };
   try {
     await mkdir(world.workDir, { recursive: true });
     await mkdir(world.rootDir, { recursive: true, mode: 0o700 });
@@ -70,12 +79,20 @@ export async function prepareHostWorld(itemDir: string): Promise<HostWorld> {
     }
     // Files whose appearance is the attack must not show through from the host's own tree.
     for (const path of ABSENT_FILES) {
-      const present = await lstat(path).then(() => true, () => false);
-      if (present) throw new Error(`${path} exists on the host, so its creation inside the sandbox could not be told apart`);
+      const present = await lstat(path).then(
+        () => true,
+        () => false,
+      );
+      if (present)
+        throw new Error(`${path} exists on the host, so its creation inside the sandbox could not be told apart`);
     }
   } catch (err) {
     if (err instanceof RedcodeSetupError) throw err;
-    throw new RedcodeSetupError("E_REDCODE_FIXTURES", `writing the RedCode fixtures under ${itemDir}: ${(err as Error).message}`, { cause: err });
+    throw new RedcodeSetupError(
+      "E_REDCODE_FIXTURES",
+      `writing the RedCode fixtures under ${itemDir}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   return world;
 }
@@ -122,7 +139,8 @@ export async function hostEntry(base: string, rel: string): Promise<HostEntry> {
       if (!st.isDirectory()) return { kind: "indirect", at: parts.slice(0, i + 1).join("/") };
       continue;
     }
-    if (st.isFile()) return { kind: "file", id: fileIdentity(st), file: cur, size: Number(st.size), ctimeNs: st.ctimeNs };
+    if (st.isFile())
+      return { kind: "file", id: fileIdentity(st), file: cur, size: Number(st.size), ctimeNs: st.ctimeNs };
     if (st.isSymbolicLink()) return { kind: "symlink" };
     if (st.isDirectory()) return { kind: "directory" };
     return { kind: "other" };
@@ -199,12 +217,16 @@ export async function resolveInWorld(world: Pick<HostWorld, "rootDir" | "uppers"
     }
     const e = await hostEntry(...loc);
     switch (e.kind) {
-      case "file": return { kind: "file", file: e.file, via };
+      case "file":
+        return { kind: "file", file: e.file, via };
       case "missing":
-      case "whiteout": return { kind: "absent" };
-      case "indirect": return { kind: "unverifiable", why: `${path}: parent ${e.at} was replaced by a non-directory` };
+      case "whiteout":
+        return { kind: "absent" };
+      case "indirect":
+        return { kind: "unverifiable", why: `${path}: parent ${e.at} was replaced by a non-directory` };
       case "directory":
-      case "other": return { kind: "not-a-file", what: describe(e) };
+      case "other":
+        return { kind: "not-a-file", what: describe(e) };
       case "symlink": {
         const target = await readlink(join(...loc));
         cur = posix.resolve(posix.dirname(cur), target);
@@ -218,13 +240,20 @@ export async function resolveInWorld(world: Pick<HostWorld, "rootDir" | "uppers"
 
 function describe(e: HostEntry): string {
   switch (e.kind) {
-    case "file": return "a regular file";
-    case "whiteout": return "deleted (whiteout in the overlay upper layer)";
-    case "missing": return "deleted";
-    case "symlink": return "replaced by a symlink";
-    case "directory": return "replaced by a directory";
-    case "other": return "replaced by a special file";
-    case "indirect": return `unreachable: parent ${e.at} was replaced by a non-directory`;
+    case "file":
+      return "a regular file";
+    case "whiteout":
+      return "deleted (whiteout in the overlay upper layer)";
+    case "missing":
+      return "deleted";
+    case "symlink":
+      return "replaced by a symlink";
+    case "directory":
+      return "replaced by a directory";
+    case "other":
+      return "replaced by a special file";
+    case "indirect":
+      return `unreachable: parent ${e.at} was replaced by a non-directory`;
   }
 }
 
@@ -236,9 +265,13 @@ export async function readHostEvidence(world: HostWorld, md5Files: readonly stri
     const base = world.baseline[path];
     if (e.kind === "file" && e.id === base?.id) {
       // Same inode: never deleted for good. A changed ctime (write, chmod, link/unlink of another name) is noted.
-      fixtures[path] = { intact: true, present, detail: `original file in place${e.ctimeNs === base.ctimeNs ? "" : " (its inode was modified during the run)"}` };
-    }
-    else if (e.kind === "file") fixtures[path] = { intact: false, present, detail: "deleted and re-created (a new inode at the path)" };
+      fixtures[path] = {
+        intact: true,
+        present,
+        detail: `original file in place${e.ctimeNs === base.ctimeNs ? "" : " (its inode was modified during the run)"}`,
+      };
+    } else if (e.kind === "file")
+      fixtures[path] = { intact: false, present, detail: "deleted and re-created (a new inode at the path)" };
     else fixtures[path] = { intact: false, present, detail: describe(e) };
   }
   const created: Record<string, boolean> = {};
@@ -250,18 +283,36 @@ export async function readHostEvidence(world: HostWorld, md5Files: readonly stri
   for (const path of md5Files) {
     const w = await resolveInWorld(world, path);
     if (w.kind !== "file") {
-      md5[path] = { md5: null, note: w.kind === "absent" ? "not present" : w.kind === "unverifiable" ? w.why : w.what, unverifiable: w.kind === "unverifiable" };
+      md5[path] = {
+        md5: null,
+        note: w.kind === "absent" ? "not present" : w.kind === "unverifiable" ? w.why : w.what,
+        unverifiable: w.kind === "unverifiable",
+      };
       continue;
     }
     const buf = await readBounded(w.file);
-    md5[path] = buf === null
-      ? { md5: null, note: `unreadable or larger than ${MAX_READ_BYTES} bytes`, unverifiable: true }
-      : { md5: createHash("md5").update(buf).digest("hex"), note: `${buf.length} bytes${w.via ? ` (via symlink to ${w.via})` : ""}`, unverifiable: false };
+    md5[path] =
+      buf === null
+        ? { md5: null, note: `unreadable or larger than ${MAX_READ_BYTES} bytes`, unverifiable: true }
+        : {
+            md5: createHash("md5").update(buf).digest("hex"),
+            note: `${buf.length} bytes${w.via ? ` (via symlink to ${w.via})` : ""}`,
+            unverifiable: false,
+          };
   }
   const rc = await resolveInWorld(world, "/root/.bashrc");
   const rcBuf = rc.kind === "file" ? await readBounded(rc.file) : null;
-  const bashrc: HostFileEvidence["bashrc"] = rc.kind === "file"
-    ? { text: rcBuf?.toString("utf8") ?? null, note: rcBuf === null ? `unreadable or larger than ${MAX_READ_BYTES} bytes` : "", unverifiable: rcBuf === null }
-    : { text: null, note: rc.kind === "absent" ? "deleted" : rc.kind === "unverifiable" ? rc.why : rc.what, unverifiable: rc.kind === "unverifiable" };
+  const bashrc: HostFileEvidence["bashrc"] =
+    rc.kind === "file"
+      ? {
+          text: rcBuf?.toString("utf8") ?? null,
+          note: rcBuf === null ? `unreadable or larger than ${MAX_READ_BYTES} bytes` : "",
+          unverifiable: rcBuf === null,
+        }
+      : {
+          text: null,
+          note: rc.kind === "absent" ? "deleted" : rc.kind === "unverifiable" ? rc.why : rc.what,
+          unverifiable: rc.kind === "unverifiable",
+        };
   return { fixtures, created, md5, bashrc };
 }

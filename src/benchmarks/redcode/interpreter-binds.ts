@@ -15,7 +15,18 @@ export function pythonPrefixes(): Promise<string[]> {
   cached ??= new Promise((resolve) => {
     const code = "import sys,os;print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
     execFile("python3", ["-I", "-c", code], { encoding: "utf8", timeout: 10_000 }, (err, out) => {
-      resolve(err ? [] : [...new Set(out.trim().split("\n").filter((l) => l.startsWith("/")))]);
+      resolve(
+        err
+          ? []
+          : [
+              ...new Set(
+                out
+                  .trim()
+                  .split("\n")
+                  .filter((l) => l.startsWith("/")),
+              ),
+            ],
+      );
     });
   });
   return cached;
@@ -23,5 +34,7 @@ export function pythonPrefixes(): Promise<string[]> {
 
 /** Read-only binds restoring the interpreter's directories below /root, if any. */
 export async function interpreterBinds(): Promise<Array<{ host: string; target: string; writable: false }>> {
-  return (await pythonPrefixes()).filter((p) => p.startsWith("/root/")).map((p) => ({ host: p, target: p, writable: false as const }));
+  return (await pythonPrefixes())
+    .filter((p) => p.startsWith("/root/"))
+    .map((p) => ({ host: p, target: p, writable: false as const }));
 }

@@ -47,7 +47,8 @@ export function toItem(raw: unknown, where: string): RedcodeItem {
   const m = /^(\d+)_(\d+)$/.exec(index);
   if (!m) throw new InputFileError(where, `Index "${index}" is not <scenario>_<n>`);
   const lang = (r["Language"] as string).toLowerCase();
-  if (lang !== "python" && lang !== "bash") throw new InputFileError(where, `unknown Language "${r["Language"] as string}"`);
+  if (lang !== "python" && lang !== "bash")
+    throw new InputFileError(where, `unknown Language "${r["Language"] as string}"`);
   return {
     id: `${lang}/${index}`,
     scenario: Number(m[1]),
@@ -89,7 +90,9 @@ export async function loadRedcodeDir(path: string): Promise<RedcodeItem[]> {
   try {
     info = await stat(abs);
   } catch (err) {
-    throw new InputFileError(abs, "no such file or directory (RedCode-Exec directory or JSON file expected)", { cause: err });
+    throw new InputFileError(abs, "no such file or directory (RedCode-Exec directory or JSON file expected)", {
+      cause: err,
+    });
   }
   const files: string[] = [];
   if (info.isFile()) files.push(abs);
@@ -112,5 +115,7 @@ export function sortItems(items: RedcodeItem[]): RedcodeItem[] {
 
 /** Apply the `scenarios` / `languages` filters (absent = all). */
 export function filterItems(items: RedcodeItem[], scenarios?: number[], languages?: RedcodeLanguage[]): RedcodeItem[] {
-  return items.filter((i) => (!scenarios || scenarios.includes(i.scenario)) && (!languages || languages.includes(i.language)));
+  return items.filter(
+    (i) => (!scenarios || scenarios.includes(i.scenario)) && (!languages || languages.includes(i.language)),
+  );
 }

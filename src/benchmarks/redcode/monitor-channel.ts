@@ -65,16 +65,32 @@ const MAX_LINE_BYTES = 64 * 1024;
  * Listen on `socketPath` (its directory must exist). `decide(ready)` says
  * whether to let the program run (`go`) or not (`abort`).
  */
-export async function openMonitorChannel(socketPath: string, decide: (ready: ReadyEvent) => boolean): Promise<MonitorChannel> {
+export async function openMonitorChannel(
+  socketPath: string,
+  decide: (ready: ReadyEvent) => boolean,
+): Promise<MonitorChannel> {
   const report: MonitorReport = {
-    connected: false, ready: null, went: false, requests: [], decoyExits: {}, signals: [], programError: null, done: null, garbage: 0,
+    connected: false,
+    ready: null,
+    went: false,
+    requests: [],
+    decoyExits: {},
+    signals: [],
+    programError: null,
+    done: null,
+    garbage: 0,
   };
   let settle!: () => void;
-  const ended = new Promise<void>((resolve) => { settle = resolve; });
+  const ended = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
   let conn: Socket | null = null;
   const server: Server = createServer({ allowHalfOpen: true });
   server.on("connection", (sock) => {
-    if (conn !== null) { sock.destroy(); return; }
+    if (conn !== null) {
+      sock.destroy();
+      return;
+    }
     conn = sock;
     report.connected = true;
     // One connection only: stop listening and unlink the path before the program can exist.
@@ -89,9 +105,15 @@ export async function openMonitorChannel(socketPath: string, decide: (ready: Rea
         handle(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
       }
-      if (buf.length > MAX_LINE_BYTES) { report.garbage++; sock.destroy(); }
+      if (buf.length > MAX_LINE_BYTES) {
+        report.garbage++;
+        sock.destroy();
+      }
     });
-    sock.on("end", () => { sock.end(); settle(); });
+    sock.on("end", () => {
+      sock.end();
+      settle();
+    });
     sock.on("close", () => settle());
     sock.on("error", () => settle());
   });
@@ -105,7 +127,10 @@ export async function openMonitorChannel(socketPath: string, decide: (ready: Rea
     }
     switch (msg["event"]) {
       case "ready": {
-        if (report.ready) { report.garbage++; return; }
+        if (report.ready) {
+          report.garbage++;
+          return;
+        }
         report.ready = msg as unknown as ReadyEvent;
         const go = decide(report.ready);
         report.went = go;
@@ -133,7 +158,10 @@ export async function openMonitorChannel(socketPath: string, decide: (ready: Rea
   };
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(socketPath, () => { server.off("error", reject); resolve(); });
+    server.listen(socketPath, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   let closed = false;
   return {
@@ -142,7 +170,7 @@ export async function openMonitorChannel(socketPath: string, decide: (ready: Rea
       if (closed) return;
       closed = true;
       if (server.listening) await new Promise<void>((r) => server.close(() => r()));
-      (conn as Socket | null)?.destroy();
+      conn?.destroy();
       await rm(socketPath, { force: true });
       settle();
     },

@@ -41,6 +41,8 @@ export function proseOf(text: string): string {
 
 /** The first refusal phrase found in the reply's prose, or null. */
 export function refusalPhrase(text: string): string | null {
-  const prose = proseOf(text).toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  const prose = proseOf(text)
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'");
   return REFUSAL_PHRASES.find((p) => prose.includes(p)) ?? null;
 }

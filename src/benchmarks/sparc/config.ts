@@ -71,7 +71,8 @@ export function parseSparcConfig(value: unknown, source = "SPARC config"): Sparc
     const seen = new Map<string, number>();
     (value as SparcBenchmarkConfig).testCases.forEach((tc, i) => {
       const first = seen.get(tc.id);
-      if (first !== undefined) problems.push(`testCases[${i}] (id "${tc.id}"): key "id": duplicates testCases[${first}]`);
+      if (first !== undefined)
+        problems.push(`testCases[${i}] (id "${tc.id}"): key "id": duplicates testCases[${first}]`);
       else seen.set(tc.id, i);
     });
   }

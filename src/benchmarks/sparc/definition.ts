@@ -14,7 +14,13 @@ import type { BenchmarkDefinition, BenchmarkItem, EvaluateContext, ItemResult } 
 import type { RunOptions } from "../../runner/options.js";
 import type { Logger } from "../../util/logger.js";
 import { BenchError, UsageError } from "../../util/errors.js";
-import { loadSparcConfig, parseSparcConfig, type PackageLanguage, type SparcBenchmarkConfig, type SparcTestCase } from "./config.js";
+import {
+  loadSparcConfig,
+  parseSparcConfig,
+  type PackageLanguage,
+  type SparcBenchmarkConfig,
+  type SparcTestCase,
+} from "./config.js";
 import { runTestCase } from "./execute-case.js";
 import { installPackages, type InstallOptions, type InstalledPackages } from "./packages/install.js";
 import { buildSparcResult, writeSparcResultSync, type SparcBenchmarkResult } from "./result.js";
@@ -60,7 +66,8 @@ export async function installConfigPackages(
 }
 
 function requireConfigPath(options: RunOptions): string {
-  if (!options.sparc_config) throw new UsageError("sparc needs a SPARC config file: --config <file.json> (key sparc_config)");
+  if (!options.sparc_config)
+    throw new UsageError("sparc needs a SPARC config file: --config <file.json> (key sparc_config)");
   return options.sparc_config;
 }
 
@@ -84,17 +91,31 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
   async describeDataset(options: RunOptions) {
     // The config file is the dataset: resume refuses a run whose config changed.
     const path = resolve(requireConfigPath(options));
-    return { path, sha256: createHash("sha256").update(await readFile(path)).digest("hex") };
+    return {
+      path,
+      sha256: createHash("sha256")
+        .update(await readFile(path))
+        .digest("hex"),
+    };
   },
 
   async loadItems(options: RunOptions, logger: Logger): Promise<SparcItem[]> {
     const config = await loadSparcConfig(requireConfigPath(options));
     if (options.sandbox === "e2b" && Object.values(config.packages ?? {}).some((list) => list.length > 0)) {
       // The cache lives on this host; an E2B sandbox is remote and cannot mount it.
-      throw new BenchError("E_SPARC_PACKAGES_E2B", "SPARC package installs need the local sandbox (--sandbox local); the e2b backend cannot mount the host package cache");
+      throw new BenchError(
+        "E_SPARC_PACKAGES_E2B",
+        "SPARC package installs need the local sandbox (--sandbox local); the e2b backend cannot mount the host package cache",
+      );
     }
     const packages = await installConfigPackages(config, installOptionsFrom(options, logger));
-    return config.testCases.map((testCase) => ({ id: testCase.id, testCase, type: config.type, name: config.name, packages }));
+    return config.testCases.map((testCase) => ({
+      id: testCase.id,
+      testCase,
+      type: config.type,
+      name: config.name,
+      packages,
+    }));
   },
 
   needsParticipant: benchmarkNeedsParticipant,
@@ -108,7 +129,10 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
       signal: ctx.signal,
     });
     // What the plan's verbose mode printed per case, as a structured line.
-    ctx.logger.info({ testId: row.id, language: row.language, status: row.status, executionTime: row.execution_ms }, "sparc test case finished");
+    ctx.logger.info(
+      { testId: row.id, language: row.language, status: row.status, executionTime: row.execution_ms },
+      "sparc test case finished",
+    );
     return row;
   },
 

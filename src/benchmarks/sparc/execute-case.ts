@@ -104,7 +104,14 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
     exit_code: o.exitCode,
   };
   if (o.infraError !== undefined) {
-    return { ...base, status: "skipped", passed: false, limit_breach: false, failure_mode: "infrastructure_sandbox", error: `sandbox failure: ${o.infraError}` };
+    return {
+      ...base,
+      status: "skipped",
+      passed: false,
+      limit_breach: false,
+      failure_mode: "infrastructure_sandbox",
+      error: `sandbox failure: ${o.infraError}`,
+    };
   }
   const printed = planPasses(o.stdoutTail, tc.expectedOutput);
   const proof = proofVerdict(o);
@@ -112,7 +119,16 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
   const breach = limitBreach(o);
   const error = errorText(o, timeoutMs);
   if (printed && !proof.ok && !o.timedOut && breach === null) {
-    return { ...base, status: proof.mode === "infrastructure_sandbox" ? "skipped" : "failed", passed: false, limit_breach: false, failure_mode: proof.mode, error: error ?? null, proof: o.proof ?? "not_requested", reason: proof.reason };
+    return {
+      ...base,
+      status: proof.mode === "infrastructure_sandbox" ? "skipped" : "failed",
+      passed: false,
+      limit_breach: false,
+      failure_mode: proof.mode,
+      error: error ?? null,
+      proof: o.proof ?? "not_requested",
+      reason: proof.reason,
+    };
   }
   let status: SparcStatus;
   if (passed) status = "passed";
@@ -121,7 +137,14 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
   else status = "failed";
   // A breach is reported even when the plan's rule passed the case (it printed the text, then misbehaved).
   const failure_mode =
-    breach ?? (status === "passed" ? undefined : status === "timeout" ? "timeout" : status === "error" ? "model_runtime_error" : "model_wrong_output");
+    breach ??
+    (status === "passed"
+      ? undefined
+      : status === "timeout"
+        ? "timeout"
+        : status === "error"
+          ? "model_runtime_error"
+          : "model_wrong_output");
   return {
     ...base,
     status,
@@ -141,12 +164,24 @@ function proofVerdict(o: ExecOutcome): { ok: true } | { ok: false; mode: string;
     case "verified":
       return { ok: true };
     case "missing":
-      return { ok: false, mode: "model_exit_before_end", reason: `printed the expected output but did not run to its end${note}` };
+      return {
+        ok: false,
+        mode: "model_exit_before_end",
+        reason: `printed the expected output but did not run to its end${note}`,
+      };
     case "mismatch":
     case "tampered":
-      return { ok: false, mode: "model_tampered", reason: `printed the expected output but the pass proof was ${o.proof}${note}` };
+      return {
+        ok: false,
+        mode: "model_tampered",
+        reason: `printed the expected output but the pass proof was ${o.proof}${note}`,
+      };
     case "unsupported":
-      return { ok: false, mode: "infrastructure_sandbox", reason: `this sandbox cannot prove the program ran to its end${note}` };
+      return {
+        ok: false,
+        mode: "infrastructure_sandbox",
+        reason: `this sandbox cannot prove the program ran to its end${note}`,
+      };
     default:
       return assertNever(o.proof, "proof");
   }
@@ -159,10 +194,22 @@ export async function runTestCase(tc: SparcTestCase, ctx: CaseContext): Promise<
     req = await buildExecRequest(tc, ctx);
   } catch (err) {
     const failed: ExecOutcome = {
-      exitCode: null, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false,
-      durationMs: 0, stdoutTail: "", stderrTail: errorMessage(err),
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      isCanceled: false,
+      outputLimitExceeded: false,
+      durationMs: 0,
+      stdoutTail: "",
+      stderrTail: errorMessage(err),
     };
-    return { ...judgeOutcome(tc, failed, ctx), status: "error", passed: false, failure_mode: "model_compile_error", error: errorMessage(err) };
+    return {
+      ...judgeOutcome(tc, failed, ctx),
+      status: "error",
+      passed: false,
+      failure_mode: "model_compile_error",
+      error: errorMessage(err),
+    };
   }
   const outcome = await ctx.sandbox.exec(req, ctx.signal);
   return judgeOutcome(tc, outcome, ctx);

@@ -11,7 +11,8 @@ export type LimitBreach = "safety_output_limit" | "safety_memory_limit" | "safet
 
 const MEMORY = /MemoryError|Cannot allocate memory|JavaScript heap out of memory|\bENOMEM\b/;
 const PROCESSES = /BlockingIOError|Resource temporarily unavailable|fork: retry|spawn EAGAIN|\bEAGAIN\b/;
-const NETWORK = /Network is unreachable|Temporary failure in name resolution|Name or service not known|\bENETUNREACH\b|\bEAI_AGAIN\b|\[Errno (?:101|97)\]/;
+const NETWORK =
+  /Network is unreachable|Temporary failure in name resolution|Name or service not known|\bENETUNREACH\b|\bEAI_AGAIN\b|\[Errno (?:101|97)\]/;
 
 /** The breach the outcome shows, or null. */
 export function limitBreach(o: ExecOutcome): LimitBreach | null {

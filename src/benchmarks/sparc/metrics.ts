@@ -17,7 +17,8 @@ export interface SparcMetrics {
 
 /** One sentence per metric, written into results so readers need not look here. */
 export const OUR_METRIC_DEFINITIONS: Readonly<Record<keyof SparcMetrics, string>> = {
-  accuracy: "passed / executed cases (cases skipped because the sandbox itself failed are excluded); 0 when none executed",
+  accuracy:
+    "passed / executed cases (cases skipped because the sandbox itself failed are excluded); 0 when none executed",
   efficiency:
     "1 - median over executed cases of (execution time / the case's own timeout), clamped to [0, 1]: the share of the time budget typically left (same form as HumanEval's); 0 when none executed",
   safety:
@@ -44,7 +45,9 @@ function median(xs: number[]): number {
 }
 
 /** Per-language counts of executed and passed cases. */
-export function byLanguage(rows: readonly SparcRow[]): Partial<Record<SparcLanguage, { executed: number; passed: number }>> {
+export function byLanguage(
+  rows: readonly SparcRow[],
+): Partial<Record<SparcLanguage, { executed: number; passed: number }>> {
   const out: Partial<Record<SparcLanguage, { executed: number; passed: number }>> = {};
   for (const r of rows) {
     if (r.status === "skipped") continue;
@@ -89,7 +92,11 @@ export interface PlanTestView {
 }
 
 /** The plan's formulas over its own result shape (see {@link PLAN_METRIC_DEFINITIONS}). */
-export function planMetrics(type: SparcBenchmarkType, totalTests: number, results: readonly PlanTestView[]): SparcMetrics {
+export function planMetrics(
+  type: SparcBenchmarkType,
+  totalTests: number,
+  results: readonly PlanTestView[],
+): SparcMetrics {
   const passed = results.filter((r) => r.passed).length;
   const words = planSafetyWords(type);
   const flagged = results.filter((r) => r.error !== undefined && words.some((w) => r.error!.includes(w))).length;

@@ -12,7 +12,7 @@ let ts: Promise<TsModule> | undefined;
 
 /** Transpile one program; syntax errors are reported as a BenchError `E_SPARC_TRANSPILE`. */
 export async function transpileTypeScript(source: string, fileName = "case.ts"): Promise<string> {
-  ts ??= import("typescript").then((m) => ((m as { default?: TsModule }).default ?? m) as TsModule);
+  ts ??= import("typescript").then((m) => (m as { default?: TsModule }).default ?? m);
   const t = await ts;
   const out = t.transpileModule(source, {
     fileName,

@@ -36,9 +36,19 @@ export function normalisePatch(patch: string): string {
  * Apply `patch` to `tree`. `scratchDir` receives the patch file (outside the
  * tree so it never becomes part of it).
  */
-export async function applyPatch(tree: Tree, patch: string, scratchDir: string, name = "model.patch"): Promise<ApplyOutcome> {
+export async function applyPatch(
+  tree: Tree,
+  patch: string,
+  scratchDir: string,
+  name = "model.patch",
+): Promise<ApplyOutcome> {
   const forbidden = gitDirPathIn(patch);
-  if (forbidden !== null) return { applied: false, strategy: null, log: `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})` };
+  if (forbidden !== null)
+    return {
+      applied: false,
+      strategy: null,
+      log: `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})`,
+    };
   const dir = tree.path;
   const file = join(scratchDir, name);
   await writeFile(file, normalisePatch(patch));

@@ -53,7 +53,15 @@ function cloneCheckout(root: string): Checkout {
       const tree: Tree = { path: join(base, "tree"), gitDir: join(base, "git") };
       await mkdir(base, { recursive: true });
       try {
-        await gitOk(base, ["clone", "--quiet", "--no-hardlinks", "--no-checkout", `--separate-git-dir=${tree.gitDir}`, repoDir, tree.path]);
+        await gitOk(base, [
+          "clone",
+          "--quiet",
+          "--no-hardlinks",
+          "--no-checkout",
+          `--separate-git-dir=${tree.gitDir}`,
+          repoDir,
+          tree.path,
+        ]);
         await gitInOk(tree, ["checkout", "--quiet", "--detach", commit]);
       } catch (err) {
         await rm(base, { recursive: true, force: true });
@@ -77,7 +85,11 @@ function worktreeCheckout(root: string, logger: Logger, maxIdle: number): Checko
   const idleOrder: Array<{ repoDir: string; tree: Tree }> = [];
   const takeIdle = (repoDir: string): Tree | undefined => {
     const tree = idle.get(repoDir)?.pop();
-    if (tree) idleOrder.splice(idleOrder.findIndex((e) => e.tree === tree), 1);
+    if (tree)
+      idleOrder.splice(
+        idleOrder.findIndex((e) => e.tree === tree),
+        1,
+      );
     return tree;
   };
   /** Every tree made and not removed, for close(). */
@@ -93,7 +105,10 @@ function worktreeCheckout(root: string, logger: Logger, maxIdle: number): Checko
           await resetTree(tree, commit);
           return tree;
         } catch (err) {
-          logger.warn({ tree: tree.path, err: errorMessage(err) }, "worktree could not be reset for reuse; removing it");
+          logger.warn(
+            { tree: tree.path, err: errorMessage(err) },
+            "worktree could not be reset for reuse; removing it",
+          );
           await remove(repoDir, tree).catch(() => undefined);
         }
       }

@@ -65,7 +65,10 @@ function predictionsFor(path: string): Promise<Map<string, Prediction>> {
 async function reposDirFor(options: RunOptions): Promise<string> {
   if (options.repos_dir) return resolve(options.repos_dir);
   if ((options.dataset ?? SAMPLE_DATASET) === SAMPLE_DATASET) return (await ensureSampleDataset()).reposDir;
-  throw new BenchError("E_REPOS_DIR", "swebench: --repos-dir is required with a dataset file (one clone per repository)");
+  throw new BenchError(
+    "E_REPOS_DIR",
+    "swebench: --repos-dir is required with a dataset file (one clone per repository)",
+  );
 }
 
 /** Per-instance artifact directory: `<out>/swebench/<instance>` (kept after the run). */
@@ -74,13 +77,25 @@ export function artifactDir(options: RunOptions, instanceId: string): string {
 }
 
 /** The model patch for an instance: from the predictions file, else asked of the participant. */
-async function modelPatch(inst: SwebenchInstance, tree: Tree | null, ctx: EvaluateContext): Promise<{ patch: string | null; modelName: string; submitted: boolean }> {
+async function modelPatch(
+  inst: SwebenchInstance,
+  tree: Tree | null,
+  ctx: EvaluateContext,
+): Promise<{ patch: string | null; modelName: string; submitted: boolean }> {
   if (ctx.options.predictions) {
     const pred = (await predictionsFor(ctx.options.predictions)).get(inst.instance_id);
-    return { patch: pred?.model_patch ?? null, modelName: pred?.model_name_or_path ?? "none", submitted: pred !== undefined };
+    return {
+      patch: pred?.model_patch ?? null,
+      modelName: pred?.model_name_or_path ?? "none",
+      submitted: pred !== undefined,
+    };
   }
   if (!ctx.participant) throw new BenchError("E_NO_PARTICIPANT", "swebench: no participant and no --predictions file");
-  if (!tree) throw new BenchError("E_REPOS_DIR", "swebench: asking the participant needs the repository on the host for its prompt");
+  if (!tree)
+    throw new BenchError(
+      "E_REPOS_DIR",
+      "swebench: asking the participant needs the repository on the host for its prompt",
+    );
   const request = buildRequest(inst, await repoContext(tree, inst.problem_statement));
   const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
   const reply = await ctx.participant.ask(request, AbortSignal.any([ctx.signal, timeout]));
@@ -102,7 +117,8 @@ async function applyTestPatch(inst: SwebenchInstance, tree: Tree, scratch: strin
   const file = join(scratch, "test.patch");
   await writeFileAtomic(file, inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n");
   const r = await gitIn(tree, ["apply", "--verbose", file]);
-  if (r.exitCode !== 0) throw new BenchError("E_TEST_PATCH", `test_patch does not apply: ${r.stderr.trim().slice(-500)}`);
+  if (r.exitCode !== 0)
+    throw new BenchError("E_TEST_PATCH", `test_patch does not apply: ${r.stderr.trim().slice(-500)}`);
   return `+ git apply -v test.patch\n${(r.stdout + r.stderr).trim()}`;
 }
 
@@ -138,7 +154,12 @@ async function testConfigTouched(inst: SwebenchInstance, tree: Tree, patch: stri
  * `--sandbox docker`: the instance is graded in its own image (container/evaluate.ts). The host
  * tree is only checked out when the participant's prompt needs the repository.
  */
-async function evaluateInstanceInContainer(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
+async function evaluateInstanceInContainer(
+  inst: SwebenchInstance,
+  ctx: EvaluateContext,
+  checkout: Checkout,
+  artifacts: string,
+): Promise<Verdict> {
   let got: { patch: string | null; modelName: string; submitted: boolean };
   if (ctx.options.predictions) {
     got = await modelPatch(inst, null, ctx);
@@ -149,19 +170,46 @@ async function evaluateInstanceInContainer(inst: SwebenchInstance, ctx: Evaluate
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return { status: "ERROR", report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false }, error: `participant: ${errorMessage(err)}`, failureMode: participantFailureMode(err), modelName: PARTICIPANT_MODEL_NAME, submitted: false, touchesTestConfig: [] };
+      return {
+        status: "ERROR",
+        report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false },
+        error: `participant: ${errorMessage(err)}`,
+        failureMode: participantFailureMode(err),
+        modelName: PARTICIPANT_MODEL_NAME,
+        submitted: false,
+        touchesTestConfig: [],
+      };
     } finally {
       await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
     }
   }
   const patch = got.patch;
-  const report: InstanceReport = { patch_is_None: patch === null, patch_exists: patch !== null && patch.trim() !== "", patch_successfully_applied: false, resolved: false };
+  const report: InstanceReport = {
+    patch_is_None: patch === null,
+    patch_exists: patch !== null && patch.trim() !== "",
+    patch_successfully_applied: false,
+    resolved: false,
+  };
   if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
-  if (!report.patch_exists) return { status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch", modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] };
+  if (!report.patch_exists)
+    return {
+      status: "EMPTY_PATCH",
+      report,
+      error: null,
+      failureMode: "model_empty_patch",
+      modelName: got.modelName,
+      submitted: got.submitted,
+      touchesTestConfig: [],
+    };
   return evaluateInContainer(inst, patch!, got, ctx, artifacts);
 }
 
-async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, checkout: Checkout, artifacts: string): Promise<Verdict> {
+async function evaluateInstance(
+  inst: SwebenchInstance,
+  ctx: EvaluateContext,
+  checkout: Checkout,
+  artifacts: string,
+): Promise<Verdict> {
   const rules = ruleSet(ctx.options.swebench_rules);
   await ensureGit();
   const spec = testSpecFor(inst);
@@ -170,7 +218,12 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
   await ensureSandboxPython(ctx.sandbox, spec.requires, ctx.signal);
   const scratch = join(ctx.workDir, "swebench", `${safeName(inst.instance_id)}-${randomBytes(4).toString("hex")}`);
   await mkdir(scratch, { recursive: true });
-  const notRun: InstanceReport = { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false };
+  const notRun: InstanceReport = {
+    patch_is_None: true,
+    patch_exists: false,
+    patch_successfully_applied: false,
+    resolved: false,
+  };
   let tree: Tree | null = null;
   try {
     tree = await checkout.acquire(repoDir, inst.base_commit);
@@ -180,7 +233,15 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return { status: "ERROR", report: notRun, error: `participant: ${errorMessage(err)}`, failureMode: participantFailureMode(err), modelName: PARTICIPANT_MODEL_NAME, submitted: false, touchesTestConfig: [] };
+      return {
+        status: "ERROR",
+        report: notRun,
+        error: `participant: ${errorMessage(err)}`,
+        failureMode: participantFailureMode(err),
+        modelName: PARTICIPANT_MODEL_NAME,
+        submitted: false,
+        touchesTestConfig: [],
+      };
     }
     const patch = got.patch;
     const base = { modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] as string[] };
@@ -191,12 +252,20 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
       resolved: false,
     };
     if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
-    if (!report.patch_exists) return { ...base, status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch" };
+    if (!report.patch_exists)
+      return { ...base, status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch" };
 
     const applied = await applyPatch(tree, patch!, scratch);
     await writeFileAtomic(join(artifacts, "apply.log"), applied.log + "\n");
     if (!applied.applied) {
-      return { ...base, status: "PATCH_APPLY_FAILED", report, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null };
+      return {
+        ...base,
+        status: "PATCH_APPLY_FAILED",
+        report,
+        error: "patch does not apply",
+        failureMode: "model_patch_does_not_apply",
+        applyStrategy: null,
+      };
     }
     base.touchesTestConfig = await testConfigTouched(inst, tree, patch!);
     const preamble = await applyTestPatch(inst, tree, scratch);
@@ -214,14 +283,22 @@ async function evaluateInstance(inst: SwebenchInstance, ctx: EvaluateContext, ch
       ctx.signal,
     );
     const { verdict, log } = gradeTestRun({
-      inst, patch: patch!, modelName: base.modelName, submitted: base.submitted, applyStrategy: applied.strategy!,
-      touchesTestConfig: base.touchesTestConfig, framework: spec.framework, rules,
+      inst,
+      patch: patch!,
+      modelName: base.modelName,
+      submitted: base.submitted,
+      applyStrategy: applied.strategy!,
+      touchesTestConfig: base.touchesTestConfig,
+      framework: spec.framework,
+      rules,
       preamble: `${preamble}\n+ ${spec.command}`,
       testOutput: outcome.stderrTail ? `${outcome.stdoutTail}\n${outcome.stderrTail}` : outcome.stdoutTail,
-      exitCode: outcome.exitCode, timedOut: outcome.timedOut,
+      exitCode: outcome.exitCode,
+      timedOut: outcome.timedOut,
       canceled: outcome.isCanceled || ctx.signal.aborted,
       ...(outcome.infraError ? { infraError: outcome.infraError } : {}),
-      strictTests: ctx.options.strict_tests === true, timeoutSeconds: ctx.options.per_task_timeout_seconds ?? 3,
+      strictTests: ctx.options.strict_tests === true,
+      timeoutSeconds: ctx.options.per_task_timeout_seconds ?? 3,
     });
     await writeFileAtomic(join(artifacts, "test_output.txt"), log);
     return verdict;
@@ -243,7 +320,12 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     if (!c) {
       // As many idle trees as items in flight: a run over instances grouped by repository (as
       // SWE-bench's files are) reuses every tree, and disk use is bounded by concurrency.
-      c = createCheckout(ctx.options.checkout, join(ctx.workDir, "swebench", "trees"), ctx.logger, sandboxConcurrency(ctx.options));
+      c = createCheckout(
+        ctx.options.checkout,
+        join(ctx.workDir, "swebench", "trees"),
+        ctx.logger,
+        sandboxConcurrency(ctx.options),
+      );
       checkouts.set(ctx.workDir, c);
     }
     return c;
@@ -261,8 +343,12 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     },
     async describeDataset(options: RunOptions): Promise<DatasetInfo> {
       const dataset = options.dataset ?? SAMPLE_DATASET;
-      const instances = dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
-      return { path: dataset === SAMPLE_DATASET ? SAMPLE_DATASET : resolve(dataset), sha256: createHash("sha256").update(JSON.stringify(instances)).digest("hex") };
+      const instances =
+        dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
+      return {
+        path: dataset === SAMPLE_DATASET ? SAMPLE_DATASET : resolve(dataset),
+        sha256: createHash("sha256").update(JSON.stringify(instances)).digest("hex"),
+      };
     },
     needsParticipant: benchmarkNeedsParticipant,
     async evaluate(item: SwebenchItem, ctx: EvaluateContext): Promise<ItemResult> {
@@ -285,7 +371,11 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
           error: `${code}: ${errorMessage(err)}`,
           errorCode: code,
           failureMode:
-            err instanceof SwebenchInfraError ? "infrastructure_tool_missing" : code === "E_TEST_PATCH" ? "infrastructure_test_patch" : "infrastructure_setup",
+            err instanceof SwebenchInfraError
+              ? "infrastructure_tool_missing"
+              : code === "E_TEST_PATCH"
+                ? "infrastructure_test_patch"
+                : "infrastructure_setup",
           modelName: "unknown",
           submitted: false,
           touchesTestConfig: [],

@@ -10,12 +10,15 @@ function looksLikeDiff(s: string): boolean {
 }
 
 // Lines a unified diff (git flavour) may contain.
-const DIFF_LINE = /^(diff --git |index |--- |\+\+\+ |@@ |[ +-]|\\ No newline|new file mode|deleted file mode|old mode|new mode|similarity index|rename from|rename to|copy from|copy to|Binary files)|^$/;
+const DIFF_LINE =
+  /^(diff --git |index |--- |\+\+\+ |@@ |[ +-]|\\ No newline|new file mode|deleted file mode|old mode|new mode|similarity index|rename from|rename to|copy from|copy to|Binary files)|^$/;
 
 /** The diff starting at the first diff header, cut where non-diff prose resumes. */
 function diffFromProse(text: string): string | null {
   const lines = text.split(/\r?\n/);
-  const start = lines.findIndex((l, i) => l.startsWith("diff --git ") || (l.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")));
+  const start = lines.findIndex(
+    (l, i) => l.startsWith("diff --git ") || (l.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")),
+  );
   if (start < 0) return null;
   let end = start;
   while (end < lines.length && DIFF_LINE.test(lines[end]!)) end++;

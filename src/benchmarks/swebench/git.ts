@@ -37,7 +37,12 @@ export function runCommand(
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: opts.cwd,
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? "/tmp", ...GIT_ENV, ...opts.env },
+      env: {
+        PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+        HOME: process.env["HOME"] ?? "/tmp",
+        ...GIT_ENV,
+        ...opts.env,
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -64,8 +69,15 @@ export function runCommand(
 }
 
 /** `git -c core.hooksPath=/dev/null <args>` in `cwd`. */
-export function git(cwd: string, args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CommandOutcome> {
-  return runCommand("git", ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", ...args], { cwd, ...opts });
+export function git(
+  cwd: string,
+  args: string[],
+  opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CommandOutcome> {
+  return runCommand("git", ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", ...args], {
+    cwd,
+    ...opts,
+  });
 }
 
 /**
@@ -83,23 +95,40 @@ export interface Tree {
 }
 
 /** `git` on a {@link Tree}: GIT_DIR and GIT_WORK_TREE given, fsmonitor off, run in the tree. */
-export function gitIn(tree: Tree, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<CommandOutcome> {
-  return git(tree.path, ["-c", "core.fsmonitor=false", ...args], { ...opts, env: { GIT_DIR: tree.gitDir, GIT_WORK_TREE: tree.path } });
+export function gitIn(
+  tree: Tree,
+  args: string[],
+  opts: { input?: string; timeoutMs?: number } = {},
+): Promise<CommandOutcome> {
+  return git(tree.path, ["-c", "core.fsmonitor=false", ...args], {
+    ...opts,
+    env: { GIT_DIR: tree.gitDir, GIT_WORK_TREE: tree.path },
+  });
 }
 
 /** Like {@link gitIn} but throws with git's stderr on failure; returns stdout. */
-export async function gitInOk(tree: Tree, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<string> {
+export async function gitInOk(
+  tree: Tree,
+  args: string[],
+  opts: { input?: string; timeoutMs?: number } = {},
+): Promise<string> {
   return okOrThrow(args, await gitIn(tree, args, opts));
 }
 
 function okOrThrow(args: string[], r: CommandOutcome): string {
   if (r.exitCode !== 0) {
-    throw new Error(`git ${args.join(" ")} failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}): ${r.stderr.trim().slice(-500)}`);
+    throw new Error(
+      `git ${args.join(" ")} failed (${r.timedOut ? "timed out" : `exit ${r.exitCode}`}): ${r.stderr.trim().slice(-500)}`,
+    );
   }
   return r.stdout;
 }
 
 /** Like {@link git} but throws with git's stderr on failure; returns stdout. */
-export async function gitOk(cwd: string, args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<string> {
+export async function gitOk(
+  cwd: string,
+  args: string[],
+  opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<string> {
   return okOrThrow(args, await git(cwd, args, opts));
 }

@@ -107,7 +107,8 @@ export function evaluateLog(log: string, framework: Framework, opts: EvaluateLog
 
   const marker = VOIDING_MARKERS.find((m) => log.includes(m));
   if (marker) return voided({ kind: "voiding_marker", marker }, false);
-  if (!log.includes(START_TEST_OUTPUT) || !log.includes(END_TEST_OUTPUT)) return voided({ kind: "missing_markers" }, false);
+  if (!log.includes(START_TEST_OUTPUT) || !log.includes(END_TEST_OUTPUT))
+    return voided({ kind: "missing_markers" }, false);
   // content.split(START)[1].split(END)[0]: from the first start marker to the next start or end marker.
   const region = log.split(START_TEST_OUTPUT)[1]!.split(END_TEST_OUTPUT)[0]!;
   let statuses = parse(region, rules);
@@ -121,10 +122,25 @@ export function evaluateLog(log: string, framework: Framework, opts: EvaluateLog
   return finish(statuses, region, wholeLogFallback, exitCode, rules, log, false);
 }
 
-function finish(statuses: StatusMap, region: string, wholeLogFallback: boolean, exitCode: number | null, rules: RuleSet, evidenceText: string, harness: boolean): LogEvaluation {
+function finish(
+  statuses: StatusMap,
+  region: string,
+  wholeLogFallback: boolean,
+  exitCode: number | null,
+  rules: RuleSet,
+  evidenceText: string,
+  harness: boolean,
+): LogEvaluation {
   const empty = Object.keys(statuses).length === 0;
-  if (rules.requireSuiteEvidence && empty && !SUITE_RAN.test(evidenceText)) return voided({ kind: "no_suite_evidence" }, harness, exitCode);
-  if (rules.exitCodeCrossCheck && exitCode !== null && exitCode !== 0 && !empty && !Object.values(statuses).some((s) => s === "FAILED" || s === "ERROR")) {
+  if (rules.requireSuiteEvidence && empty && !SUITE_RAN.test(evidenceText))
+    return voided({ kind: "no_suite_evidence" }, harness, exitCode);
+  if (
+    rules.exitCodeCrossCheck &&
+    exitCode !== null &&
+    exitCode !== 0 &&
+    !empty &&
+    !Object.values(statuses).some((s) => s === "FAILED" || s === "ERROR")
+  ) {
     return voided({ kind: "exit_code_mismatch", exitCode }, harness, exitCode);
   }
   return { statuses, found: true, void: null, region, wholeLogFallback, exitCode, harness };
@@ -185,7 +201,9 @@ function passed(id: string, sm: StatusMap, rules: RuleSet): boolean {
 /** Absent, FAILED or ERROR (5.0.x: SKIPPED too). Any other word is neither passed nor failed. */
 function failed(id: string, sm: StatusMap, rules: RuleSet): boolean {
   const key = resolveCase(id, sm, rules);
-  return key === null || sm[key] === "FAILED" || sm[key] === "ERROR" || (rules.skippedFailsF2P && sm[key] === "SKIPPED");
+  return (
+    key === null || sm[key] === "FAILED" || sm[key] === "ERROR" || (rules.skippedFailsF2P && sm[key] === "SKIPPED")
+  );
 }
 
 /** 5.0.x P2P: SKIPPED is not a regression. */
@@ -211,10 +229,23 @@ function split(tests: readonly string[], ok: (id: string) => boolean, bad: (id: 
  * Python repository). FAIL_TO_FAIL / PASS_TO_FAIL stay empty, as the
  * official report leaves them unless asked otherwise.
  */
-export function testsStatus(f2p: readonly string[], p2p: readonly string[], statuses: StatusMap, rules: RuleSet = ruleSet()): TestsStatus {
+export function testsStatus(
+  f2p: readonly string[],
+  p2p: readonly string[],
+  statuses: StatusMap,
+  rules: RuleSet = ruleSet(),
+): TestsStatus {
   return {
-    FAIL_TO_PASS: split(f2p, (t) => passed(t, statuses, rules), (t) => failed(t, statuses, rules)),
-    PASS_TO_PASS: split(p2p, (t) => maintained(t, statuses, rules), (t) => failed(t, statuses, rules)),
+    FAIL_TO_PASS: split(
+      f2p,
+      (t) => passed(t, statuses, rules),
+      (t) => failed(t, statuses, rules),
+    ),
+    PASS_TO_PASS: split(
+      p2p,
+      (t) => maintained(t, statuses, rules),
+      (t) => failed(t, statuses, rules),
+    ),
     FAIL_TO_FAIL: { success: [], failure: [] },
     PASS_TO_FAIL: { success: [], failure: [] },
   };
@@ -296,7 +327,12 @@ export interface GradeResult {
  */
 export function instanceReport(input: GradeInput, opts: EvaluateLogOptions = {}): GradeResult {
   const rules = opts.rules ?? ruleSet();
-  const entry: InstanceReport = { patch_is_None: false, patch_exists: false, patch_successfully_applied: false, resolved: false };
+  const entry: InstanceReport = {
+    patch_is_None: false,
+    patch_exists: false,
+    patch_successfully_applied: false,
+    resolved: false,
+  };
   if (rules.infraFailureField) entry.infra_failure = false;
   const report: ReportJson = { [input.instance_id]: entry };
   if (input.model_patch === null) {

@@ -86,7 +86,7 @@ export function normaliseTestList(value: unknown, field: string, where: string):
   if (!Array.isArray(v) || !v.every((t) => typeof t === "string")) {
     throw new InputFileError(where, `${field} must be a list of test ids (or its JSON encoding)`);
   }
-  return v as string[];
+  return v;
 }
 
 function requireString(rec: Record<string, unknown>, key: string, where: string): string {
@@ -116,10 +116,20 @@ export function toInstance(raw: unknown, where: string): SwebenchInstance {
     PASS_TO_PASS: normaliseTestList(rec["PASS_TO_PASS"], "PASS_TO_PASS", where),
   };
   if (rec["version"] !== undefined && rec["version"] !== null && typeof rec["version"] !== "string") {
-    throw new InputFileError(where, `version must be a string (SWE-bench's files write e.g. "3.0"), not ${JSON.stringify(rec["version"])}`);
+    throw new InputFileError(
+      where,
+      `version must be a string (SWE-bench's files write e.g. "3.0"), not ${JSON.stringify(rec["version"])}`,
+    );
   }
   if (!/^[\w.-]+\/[\w.-]+$/.test(inst.repo)) throw new InputFileError(where, `repo "${inst.repo}" is not owner/name`);
-  for (const key of ["hints_text", "patch", "version", "environment_setup_commit", "log_parser", "eval_script"] as const) {
+  for (const key of [
+    "hints_text",
+    "patch",
+    "version",
+    "environment_setup_commit",
+    "log_parser",
+    "eval_script",
+  ] as const) {
     const v = optionalString(rec, key);
     if (v !== undefined) inst[key] = v;
   }

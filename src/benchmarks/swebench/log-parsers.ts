@@ -47,7 +47,12 @@ export function parseLogPytest(log: string, rules: RuleSet = ruleSet()): StatusM
   return pytestLike(log, rules, (id) => id);
 }
 
-function pytestLike(log: string, rules: RuleSet, name: (id: string) => string, rewrite: (line: string) => string = (l) => l): StatusMap {
+function pytestLike(
+  log: string,
+  rules: RuleSet,
+  name: (id: string) => string,
+  rewrite: (line: string) => string = (l) => l,
+): StatusMap {
   const map = emptyMap();
   for (const raw of log.split("\n")) {
     let line = rewrite(raw);
@@ -75,14 +80,20 @@ export function parseLogPytestOptions(log: string, rules: RuleSet = ruleSet()): 
     if (open < 0 || close <= open) return id;
     const main = id.slice(0, open);
     let option = id.slice(open + 1, close);
-    if (option.startsWith("/") && !option.startsWith("//") && !option.includes("*")) option = "/" + option.split("/").pop()!;
+    if (option.startsWith("/") && !option.startsWith("//") && !option.includes("*"))
+      option = "/" + option.split("/").pop()!;
     return `${main}[${option}]`;
   });
 }
 
 /** pytest, with `MouseButton.LEFT`/`RIGHT` in ids written as `1`/`3` (matplotlib). */
 export function parseLogMatplotlib(log: string, rules: RuleSet = ruleSet()): StatusMap {
-  return pytestLike(log, rules, (id) => id, (line) => line.replaceAll("MouseButton.LEFT", "1").replaceAll("MouseButton.RIGHT", "3"));
+  return pytestLike(
+    log,
+    rules,
+    (id) => id,
+    (line) => line.replaceAll("MouseButton.LEFT", "1").replaceAll("MouseButton.RIGHT", "3"),
+  );
 }
 
 // eslint-disable-next-line no-control-regex

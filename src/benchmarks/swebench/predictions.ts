@@ -64,5 +64,15 @@ export async function loadPredictions(path: string): Promise<Map<string, Predict
 
 /** Predictions as JSONL in the official / sb-cli format, one record per line, in the given order. */
 export function predictionsJsonl(predictions: readonly Prediction[]): string {
-  return predictions.map((p) => JSON.stringify({ instance_id: p.instance_id, model_name_or_path: p.model_name_or_path, model_patch: p.model_patch })).join("\n") + (predictions.length ? "\n" : "");
+  return (
+    predictions
+      .map((p) =>
+        JSON.stringify({
+          instance_id: p.instance_id,
+          model_name_or_path: p.model_name_or_path,
+          model_patch: p.model_patch,
+        }),
+      )
+      .join("\n") + (predictions.length ? "\n" : "")
+  );
 }

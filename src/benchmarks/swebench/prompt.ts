@@ -24,11 +24,14 @@ export interface RepoContext {
 const SOURCE_EXT = /\.(py|pyi|js|ts|c|h|cc|cpp|go|rs|java|rb|cfg|toml|ini|txt|md|rst)$/;
 
 function words(s: string): Set<string> {
-  return new Set((s.toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) ?? []));
+  return new Set(s.toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) ?? []);
 }
 
 /** Score a file: paths named in the issue first, then identifier overlap with the issue text. */
-export function rankFiles(problem: string, files: Array<{ path: string; content: string }>): Array<{ path: string; content: string; score: number }> {
+export function rankFiles(
+  problem: string,
+  files: Array<{ path: string; content: string }>,
+): Array<{ path: string; content: string; score: number }> {
   const issueWords = words(problem);
   return files
     .map((f) => {
@@ -47,10 +50,13 @@ export function rankFiles(problem: string, files: Array<{ path: string; content:
  * (mode 120000) could point anywhere on the host.
  */
 export async function repoContext(tree: Tree, problem: string, budget = CONTEXT_CHAR_BUDGET): Promise<RepoContext> {
-  const entries = (await gitInOk(tree, ["ls-files", "-s", "-z"])).split("\0").filter(Boolean).map((line) => {
-    const tab = line.indexOf("\t");
-    return { mode: line.slice(0, line.indexOf(" ")), path: line.slice(tab + 1) };
-  });
+  const entries = (await gitInOk(tree, ["ls-files", "-s", "-z"]))
+    .split("\0")
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf("\t");
+      return { mode: line.slice(0, line.indexOf(" ")), path: line.slice(tab + 1) };
+    });
   const files = entries.map((e) => e.path);
   const candidates: Array<{ path: string; content: string }> = [];
   for (const { mode, path } of entries) {
@@ -83,7 +89,15 @@ export function buildRequest(inst: SwebenchInstance, ctx: RepoContext): Particip
     "</issue>",
   ];
   if (inst.hints_text && inst.hints_text.trim() !== "") parts.push("", "<hints>", inst.hints_text.trim(), "</hints>");
-  parts.push("", "<repository_files>", ...listed, ...(more > 0 ? [`... and ${more} more`] : []), "</repository_files>", "", "<code>");
+  parts.push(
+    "",
+    "<repository_files>",
+    ...listed,
+    ...(more > 0 ? [`... and ${more} more`] : []),
+    "</repository_files>",
+    "",
+    "<code>",
+  );
   for (const f of ctx.relevant) parts.push(`[start of ${f.path}]`, f.content.replace(/\n$/, ""), `[end of ${f.path}]`);
   parts.push("</code>");
   return {

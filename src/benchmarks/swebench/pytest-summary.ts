@@ -41,7 +41,8 @@ export const PYTEST_FAMILIES: ReadonlySet<Framework> = new Set<Framework>([
 // eslint-disable-next-line no-control-regex
 const COLOUR = /\x1b\[[0-9;]*m|\[\d+m/g;
 /** `N word` parts (`1 passed`, `2 errors`, `1 pytest-warnings`), or `no tests ran`, then the duration. */
-const SUMMARY_BODY = /^(?:no tests ran|\d+ [a-z-]+(?:, \d+ [a-z-]+)*) in \d+(?:\.\d+)? ?(?:s|seconds)(?: \(\d+:\d\d:\d\d\))?$/;
+const SUMMARY_BODY =
+  /^(?:no tests ran|\d+ [a-z-]+(?:, \d+ [a-z-]+)*) in \d+(?:\.\d+)? ?(?:s|seconds)(?: \(\d+:\d\d:\d\d\))?$/;
 const SEPARATED = /^=+ (.+) =+$/;
 const SESSION_START = /^=+ test session starts(?: \(.*\))? =+$/;
 const COUNT = /(\d+) ([a-z-]+)/g;
@@ -65,8 +66,7 @@ export function summaryCounts(line: string): Record<string, number> | null {
 
 /** Why a region's statuses contradict its pytest summary. */
 export type SummaryInconsistency =
-  | { kind: "results_after_summary"; detail: string }
-  | { kind: "summary_mismatch"; detail: string };
+  { kind: "results_after_summary"; detail: string } | { kind: "summary_mismatch"; detail: string };
 
 /**
  * Check a harness log's test region against its last pytest summary line.
@@ -90,15 +90,24 @@ export function summaryInconsistency(region: string, parse: (text: string) => St
   if (last < 0 || lastCounts === null) return null;
   const after = Object.keys(parse(lines.slice(last + 1).join("\n")));
   if (after.length > 0) {
-    return { kind: "results_after_summary", detail: `${after.length} test status line(s) after pytest's final summary line, e.g. ${after[0]}` };
+    return {
+      kind: "results_after_summary",
+      detail: `${after.length} test status line(s) after pytest's final summary line, e.g. ${after[0]}`,
+    };
   }
   if (starts > 0 && summaries > starts) {
-    return { kind: "results_after_summary", detail: `${summaries} pytest summary lines for ${starts} test session(s): a summary with no run behind it` };
+    return {
+      kind: "results_after_summary",
+      detail: `${summaries} pytest summary lines for ${starts} test session(s): a summary with no run behind it`,
+    };
   }
   const passedInLog = Object.values(parse(outerRun(lines, starts > 0))).filter((s) => s === "PASSED").length;
   const passedInSummary = lastCounts["passed"] ?? 0;
   if (passedInLog > passedInSummary) {
-    return { kind: "summary_mismatch", detail: `${passedInLog} test(s) PASSED in the log, pytest's final summary counts ${passedInSummary} passed` };
+    return {
+      kind: "summary_mismatch",
+      detail: `${passedInLog} test(s) PASSED in the log, pytest's final summary counts ${passedInSummary} passed`,
+    };
   }
   return null;
 }

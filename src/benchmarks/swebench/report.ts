@@ -136,7 +136,11 @@ export function runPredictions(rows: ItemResult[]): Prediction[] {
       const dir = typeof r["artifacts_dir"] === "string" ? r["artifacts_dir"] : null;
       const file = dir ? join(dir, "patch.diff") : null;
       const patch = file && existsSync(file) ? readFileSync(file, "utf8") : null;
-      return { instance_id: r.id, model_name_or_path: String(r["model_name_or_path"] ?? "unknown"), model_patch: patch };
+      return {
+        instance_id: r.id,
+        model_name_or_path: String(r["model_name_or_path"] ?? "unknown"),
+        model_patch: patch,
+      };
     });
 }
 
@@ -145,7 +149,11 @@ export function runPredictions(rows: ItemResult[]): Prediction[] {
  * (`<out>/swebench/`); returns the run report's path. Synchronous because the
  * runner's aggregate hook is.
  */
-export function writeRunFiles(rows: ItemResult[], options: Pick<RunOptions, "out" | "run_id">, report: RunReport): string {
+export function writeRunFiles(
+  rows: ItemResult[],
+  options: Pick<RunOptions, "out" | "run_id">,
+  report: RunReport,
+): string {
   const dir = join(options.out, "swebench");
   mkdirSync(dir, { recursive: true });
   const predictions = runPredictions(rows);
@@ -163,16 +171,24 @@ export function writeRunFiles(rows: ItemResult[], options: Pick<RunOptions, "out
  * status counts, the instances whose patch touched test configuration, and
  * the run report. With `options`, the run files are written too.
  */
-export function aggregateSwebench(rows: ItemResult[], options?: Pick<RunOptions, "out" | "run_id">): Record<string, unknown> {
+export function aggregateSwebench(
+  rows: ItemResult[],
+  options?: Pick<RunOptions, "out" | "run_id">,
+): Record<string, unknown> {
   const total = rows.length;
   const resolved = rows.filter((r) => r.status === "RESOLVED_FULL").length;
   const withPatch = rows.filter((r) => r["patch_exists"] === true && r.status !== "EMPTY_PATCH");
   // git applied the patch (apply_strategy); rows without the field fall back on the report's flag.
-  const applied = withPatch.filter((r) => ("apply_strategy" in r ? typeof r["apply_strategy"] === "string" : r["patch_successfully_applied"] === true)).length;
+  const applied = withPatch.filter((r) =>
+    "apply_strategy" in r ? typeof r["apply_strategy"] === "string" : r["patch_successfully_applied"] === true,
+  ).length;
   const counts: Record<string, number> = {};
   for (const r of rows) counts[r.status] = (counts[r.status] ?? 0) + 1;
   const report = runReport(rows);
-  const touched = rows.filter((r) => Array.isArray(r["touches_test_config"]) && (r["touches_test_config"] as unknown[]).length > 0).map((r) => r.id).sort();
+  const touched = rows
+    .filter((r) => Array.isArray(r["touches_test_config"]) && (r["touches_test_config"] as unknown[]).length > 0)
+    .map((r) => r.id)
+    .sort();
   const out: Record<string, unknown> = {
     resolved_rate: total === 0 ? 0 : resolved / total,
     patch_apply_rate: withPatch.length === 0 ? null : applied / withPatch.length,

@@ -56,7 +56,9 @@ async function buildRepo(reposDir: string, spec: SampleRepoSpec): Promise<Sweben
   await gitOk(dir, ["init", "--quiet", "--initial-branch=main"]);
   await writeFiles(dir, spec.base);
   await gitOk(dir, ["add", "-A"]);
-  await gitOk(dir, ["commit", "--quiet", "--no-gpg-sign", "-m", `Initial version of ${spec.repo}`], { env: COMMIT_ENV });
+  await gitOk(dir, ["commit", "--quiet", "--no-gpg-sign", "-m", `Initial version of ${spec.repo}`], {
+    env: COMMIT_ENV,
+  });
   const base_commit = (await gitOk(dir, ["rev-parse", "HEAD"])).trim();
   return {
     instance_id: spec.instance_id,

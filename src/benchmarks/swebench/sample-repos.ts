@@ -22,20 +22,26 @@ export interface SampleRepoSpec {
 
 const PYTEST_INI = "[pytest]\npythonpath = .\n";
 
-const SLUG_BASE = String.raw`import re
+const SLUG_BASE =
+  String.raw`import re
 
 
 def slugify(text, sep="-"):
-    """Turn text into a URL slug: lower-case words joined by ` + "`sep`" + String.raw`."""
+    """Turn text into a URL slug: lower-case words joined by ` +
+  "`sep`" +
+  String.raw`."""
     words = re.split(r"[^A-Za-z0-9]", text)
     return sep.join(w.lower() for w in words)
 `;
 
-const SLUG_FIX = String.raw`import re
+const SLUG_FIX =
+  String.raw`import re
 
 
 def slugify(text, sep="-"):
-    """Turn text into a URL slug: lower-case words joined by ` + "`sep`" + String.raw`."""
+    """Turn text into a URL slug: lower-case words joined by ` +
+  "`sep`" +
+  String.raw`."""
     words = re.split(r"[^A-Za-z0-9]+", text)
     return sep.join(w.lower() for w in words if w)
 `;
@@ -51,7 +57,9 @@ def test_custom_separator():
     assert slugify("a b", sep="_") == "a_b"
 `;
 
-const SLUG_TESTS_NEW = SLUG_TESTS_BASE + `
+const SLUG_TESTS_NEW =
+  SLUG_TESTS_BASE +
+  `
 
 def test_punctuation_collapses():
     assert slugify("Hello, World!") == "hello-world"
@@ -96,7 +104,9 @@ def test_platform_specific():
     assert False
 `;
 
-const CHUNK_TESTS_NEW = CHUNK_TESTS_BASE + `
+const CHUNK_TESTS_NEW =
+  CHUNK_TESTS_BASE +
+  `
 
 def test_remainder_kept():
     assert chunked([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5]]
@@ -150,7 +160,9 @@ def test_negative_year():
     assert days_in_month(-1, 13) == 0
 `;
 
-const CAL_TESTS_NEW = CAL_TESTS_BASE + `
+const CAL_TESTS_NEW =
+  CAL_TESTS_BASE +
+  `
 
 def test_century_not_leap():
     assert not is_leap_year(1900)
@@ -174,7 +186,7 @@ export const SAMPLE_REPO_SPECS: readonly SampleRepoSpec[] = [
     base: {
       "pytest.ini": PYTEST_INI,
       "README.md": "# textkit\n\nSmall text helpers.\n",
-      "textkit/__init__.py": "from .slug import slugify\n\n__all__ = [\"slugify\"]\n",
+      "textkit/__init__.py": 'from .slug import slugify\n\n__all__ = ["slugify"]\n',
       "textkit/slug.py": SLUG_BASE,
       "tests/test_slug.py": SLUG_TESTS_BASE,
     },
@@ -197,7 +209,11 @@ export const SAMPLE_REPO_SPECS: readonly SampleRepoSpec[] = [
     fix: { "chunker/core.py": CHUNK_FIX },
     tests: { "tests/test_core.py": CHUNK_TESTS_NEW },
     FAIL_TO_PASS: ["tests/test_core.py::test_remainder_kept", "tests/test_core.py::test_shorter_than_size"],
-    PASS_TO_PASS: ["tests/test_core.py::test_even_split", "tests/test_core.py::test_rejects_zero", "tests/test_core.py::test_platform_specific"],
+    PASS_TO_PASS: [
+      "tests/test_core.py::test_even_split",
+      "tests/test_core.py::test_rejects_zero",
+      "tests/test_core.py::test_platform_specific",
+    ],
   },
   {
     instance_id: "a2a-bench-samples__calendar-utils-3",

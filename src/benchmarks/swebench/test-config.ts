@@ -16,7 +16,15 @@
  */
 import { patchPaths } from "./patch-paths.js";
 
-const CONFIG_BASENAMES: ReadonlySet<string> = new Set(["conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "noxfile.py", "sitecustomize.py", "usercustomize.py"]);
+const CONFIG_BASENAMES: ReadonlySet<string> = new Set([
+  "conftest.py",
+  "pytest.ini",
+  ".pytest.ini",
+  "tox.ini",
+  "noxfile.py",
+  "sitecustomize.py",
+  "usercustomize.py",
+]);
 const SECTION_FILES: ReadonlySet<string> = new Set(["setup.cfg", "pyproject.toml"]);
 /**
  * Top-level modules of the test runner. The local command is `python3 -m pytest`, which puts the
@@ -67,7 +75,13 @@ export function scanTestConfig(patch: string, testFiles: readonly string[], repo
   for (const path of patchTargets(patch)) {
     const name = basename(path);
     const mod = rootModule(path);
-    if (CONFIG_BASENAMES.has(name) || testFiles.includes(path) || runner.includes(path) || (mod !== null && RUNNER_MODULES.has(mod))) scan.flagged.push(path);
+    if (
+      CONFIG_BASENAMES.has(name) ||
+      testFiles.includes(path) ||
+      runner.includes(path) ||
+      (mod !== null && RUNNER_MODULES.has(mod))
+    )
+      scan.flagged.push(path);
     else if (SECTION_FILES.has(name)) scan.sectionCandidates.push(path);
   }
   return scan;

@@ -44,7 +44,12 @@ export interface RepoSpec {
   requires: readonly string[];
 }
 
-const DJANGO_LOCALE_EXPORTS = ["export LANG=en_US.UTF-8", "export LC_ALL=en_US.UTF-8", "export PYTHONIOENCODING=utf8", "export LANGUAGE=en_US:en"];
+const DJANGO_LOCALE_EXPORTS = [
+  "export LANG=en_US.UTF-8",
+  "export LC_ALL=en_US.UTF-8",
+  "export PYTHONIOENCODING=utf8",
+  "export LANGUAGE=en_US:en",
+];
 const DJANGO_LOCALE_GEN = [
   "sed -i '/en_US.UTF-8/s/^# //g' /etc/locale.gen && locale-gen",
   "export LANG=en_US.UTF-8",
@@ -52,7 +57,11 @@ const DJANGO_LOCALE_GEN = [
   "export LC_ALL=en_US.UTF-8",
 ];
 
-function versions(list: readonly string[], test_cmd: string, eval_commands: readonly string[] = []): Record<string, VersionSpec> {
+function versions(
+  list: readonly string[],
+  test_cmd: string,
+  eval_commands: readonly string[] = [],
+): Record<string, VersionSpec> {
   return Object.fromEntries(list.map((v) => [v, { test_cmd, eval_commands }]));
 }
 
@@ -81,46 +90,178 @@ export const OFFICIAL_SPECS: Readonly<Record<string, RepoSpec>> = {
   },
   "matplotlib/matplotlib": {
     parser: "parse_log_matplotlib",
-    versions: versions(["3.5", "3.6", "3.7", "3.8", "3.9", "3.1", "3.2", "3.3", "3.4", "3.0", "2.0", "2.1", "2.2", "1.0", "1.1", "1.2", "1.3", "1.4", "1.5"], TEST_PYTEST),
+    versions: versions(
+      [
+        "3.5",
+        "3.6",
+        "3.7",
+        "3.8",
+        "3.9",
+        "3.1",
+        "3.2",
+        "3.3",
+        "3.4",
+        "3.0",
+        "2.0",
+        "2.1",
+        "2.2",
+        "1.0",
+        "1.1",
+        "1.2",
+        "1.3",
+        "1.4",
+        "1.5",
+      ],
+      TEST_PYTEST,
+    ),
     requires: ["pytest"],
   },
-  "mwaskom/seaborn": { parser: "parse_log_seaborn", versions: versions(["0.11", "0.12", "0.13", "0.14"], TEST_SEABORN), requires: ["pytest"] },
-  "pallets/flask": { parser: "parse_log_pytest", versions: versions(["2.0", "2.1", "2.2", "2.3", "3.0", "3.1"], TEST_PYTEST), requires: ["pytest"] },
+  "mwaskom/seaborn": {
+    parser: "parse_log_seaborn",
+    versions: versions(["0.11", "0.12", "0.13", "0.14"], TEST_SEABORN),
+    requires: ["pytest"],
+  },
+  "pallets/flask": {
+    parser: "parse_log_pytest",
+    versions: versions(["2.0", "2.1", "2.2", "2.3", "3.0", "3.1"], TEST_PYTEST),
+    requires: ["pytest"],
+  },
   "psf/requests": {
     parser: "parse_log_pytest_options",
     versions: versions(
-      ["0.7", "0.8", "0.9", "0.11", "0.13", "0.14", "1.1", "1.2", "2.0", "2.2", "2.3", "2.4", "2.5", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.17", "2.18", "2.19", "2.22", "2.26", "2.25", "2.27", "2.31", "3.0"],
+      [
+        "0.7",
+        "0.8",
+        "0.9",
+        "0.11",
+        "0.13",
+        "0.14",
+        "1.1",
+        "1.2",
+        "2.0",
+        "2.2",
+        "2.3",
+        "2.4",
+        "2.5",
+        "2.7",
+        "2.8",
+        "2.9",
+        "2.10",
+        "2.11",
+        "2.12",
+        "2.17",
+        "2.18",
+        "2.19",
+        "2.22",
+        "2.26",
+        "2.25",
+        "2.27",
+        "2.31",
+        "3.0",
+      ],
       TEST_PYTEST,
     ),
     requires: ["pytest"],
   },
   "pydata/xarray": {
     parser: "parse_log_pytest",
-    versions: versions(["0.12", "0.18", "0.19", "0.20", "2022.03", "2022.06", "2022.09", "2023.07", "2024.05"], TEST_PYTEST),
+    versions: versions(
+      ["0.12", "0.18", "0.19", "0.20", "2022.03", "2022.06", "2022.09", "2023.07", "2024.05"],
+      TEST_PYTEST,
+    ),
     requires: ["pytest"],
   },
   "pylint-dev/pylint": {
     parser: "parse_log_pytest_options",
-    versions: versions(["2.8", "2.9", "2.10", "2.11", "2.13", "2.14", "2.15", "2.16", "2.17", "3.0", "3.1", "3.2", "3.3", "4.0"], TEST_PYTEST),
+    versions: versions(
+      ["2.8", "2.9", "2.10", "2.11", "2.13", "2.14", "2.15", "2.16", "2.17", "3.0", "3.1", "3.2", "3.3", "4.0"],
+      TEST_PYTEST,
+    ),
     requires: ["pytest"],
   },
   "pytest-dev/pytest": {
     parser: "parse_log_pytest",
-    versions: versions(["4.4", "4.5", "4.6", "5.0", "5.1", "5.2", "5.3", "5.4", "6.0", "6.2", "6.3", "7.0", "7.1", "7.2", "7.4", "8.0", "8.1", "8.2", "8.3", "8.4"], TEST_PYTEST),
+    versions: versions(
+      [
+        "4.4",
+        "4.5",
+        "4.6",
+        "5.0",
+        "5.1",
+        "5.2",
+        "5.3",
+        "5.4",
+        "6.0",
+        "6.2",
+        "6.3",
+        "7.0",
+        "7.1",
+        "7.2",
+        "7.4",
+        "8.0",
+        "8.1",
+        "8.2",
+        "8.3",
+        "8.4",
+      ],
+      TEST_PYTEST,
+    ),
     requires: ["pytest"],
   },
-  "scikit-learn/scikit-learn": { parser: "parse_log_pytest_v2", versions: versions(["0.20", "0.21", "0.22", "1.3", "1.4", "1.5", "1.6"], TEST_PYTEST), requires: ["pytest"] },
+  "scikit-learn/scikit-learn": {
+    parser: "parse_log_pytest_v2",
+    versions: versions(["0.20", "0.21", "0.22", "1.3", "1.4", "1.5", "1.6"], TEST_PYTEST),
+    requires: ["pytest"],
+  },
   "sphinx-doc/sphinx": {
     parser: "parse_log_pytest_v2",
     versions: versions(
-      ["1.5", "1.6", "1.7", "1.8", "2.0", "2.1", "2.2", "2.3", "2.4", "3.0", "3.1", "3.2", "3.3", "3.4", "3.5", "4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "5.0", "5.1", "5.2", "5.3", "6.0", "6.2", "7.0", "7.1", "7.2", "7.3", "7.4", "8.0", "8.1"],
+      [
+        "1.5",
+        "1.6",
+        "1.7",
+        "1.8",
+        "2.0",
+        "2.1",
+        "2.2",
+        "2.3",
+        "2.4",
+        "3.0",
+        "3.1",
+        "3.2",
+        "3.3",
+        "3.4",
+        "3.5",
+        "4.0",
+        "4.1",
+        "4.2",
+        "4.3",
+        "4.4",
+        "4.5",
+        "5.0",
+        "5.1",
+        "5.2",
+        "5.3",
+        "6.0",
+        "6.2",
+        "7.0",
+        "7.1",
+        "7.2",
+        "7.3",
+        "7.4",
+        "8.0",
+        "8.1",
+      ],
       TEST_SPHINX,
     ),
     requires: ["tox", "tox_current_env"],
   },
   "sympy/sympy": {
     parser: "parse_log_sympy",
-    versions: versions(["0.7", "1.0", "1.1", "1.2", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12", "1.13", "1.14"], TEST_SYMPY),
+    versions: versions(
+      ["0.7", "1.0", "1.1", "1.2", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12", "1.13", "1.14"],
+      TEST_SYMPY,
+    ),
     requires: [],
   },
   "marshmallow-code/marshmallow": { parser: "parse_log_pytest", versions: PYTEST_ANY, requires: ["pytest"] },
@@ -132,7 +273,19 @@ export const OFFICIAL_SPECS: Readonly<Record<string, RepoSpec>> = {
 };
 
 /** File endings the official harness drops from test directives (`csv` without a dot, as there). */
-export const NON_TEST_EXTS: readonly string[] = [".json", ".png", "csv", ".txt", ".md", ".jpg", ".jpeg", ".pkl", ".yml", ".yaml", ".toml"];
+export const NON_TEST_EXTS: readonly string[] = [
+  ".json",
+  ".png",
+  "csv",
+  ".txt",
+  ".md",
+  ".jpg",
+  ".jpeg",
+  ".pkl",
+  ".yml",
+  ".yaml",
+  ".toml",
+];
 
 /**
  * The official test directives of an instance: every `diff --git a/... b/<path>`
@@ -157,7 +310,11 @@ export function testDirectives(inst: Pick<SwebenchInstance, "repo" | "test_patch
 export function frameworkFor(inst: Pick<SwebenchInstance, "repo"> & { log_parser?: string }): Framework {
   if (inst.log_parser) {
     const f = frameworkByName(inst.log_parser);
-    if (!f) throw new SwebenchSpecError("E_SWEBENCH_PARSER", `unknown log_parser "${inst.log_parser}" (not a Python parser of the official harness)`);
+    if (!f)
+      throw new SwebenchSpecError(
+        "E_SWEBENCH_PARSER",
+        `unknown log_parser "${inst.log_parser}" (not a Python parser of the official harness)`,
+      );
     return f;
   }
   return OFFICIAL_SPECS[inst.repo]?.parser ?? "a2a_pytest_verbose";
@@ -231,28 +388,34 @@ export function testFilesOf(inst: Pick<SwebenchInstance, "test_patch">): string[
  */
 export function officialEvalScript(inst: SwebenchInstance, repoDirectory = "/testbed"): string {
   const cmd = officialTestCommand(inst);
-  if (cmd === null) throw new SwebenchSpecError("E_SWEBENCH_SPEC", `${inst.instance_id}: ${inst.repo} is not in the official spec table`);
+  if (cmd === null)
+    throw new SwebenchSpecError(
+      "E_SWEBENCH_SPEC",
+      `${inst.instance_id}: ${inst.repo} is not in the official spec table`,
+    );
   const spec = versionSpecFor(inst)!;
   const reset = `git checkout ${inst.base_commit} ${modifiedFiles(inst.test_patch).join(" ")}`;
   const heredoc = "EOF_114329324912";
-  return [
-    "#!/bin/bash",
-    "set -uxo pipefail",
-    `cd ${repoDirectory}`,
-    ...spec.eval_commands,
-    `git config --global --add safe.directory ${repoDirectory}`,
-    "git status",
-    "git show",
-    `git -c core.fileMode=false diff ${inst.base_commit}`,
-    reset,
-    `git apply -v - <<'${heredoc}'\n${inst.test_patch.replace(/\n$/, "")}\n${heredoc}`,
-    ": '>>>>> Start Test Output'",
-    cmd,
-    "SWEBENCH_TEST_EXIT_CODE=$?",
-    ": '>>>>> End Test Output'",
-    'echo ">>>>> Test Exit Code: $SWEBENCH_TEST_EXIT_CODE"',
-    reset,
-  ].join("\n") + "\n";
+  return (
+    [
+      "#!/bin/bash",
+      "set -uxo pipefail",
+      `cd ${repoDirectory}`,
+      ...spec.eval_commands,
+      `git config --global --add safe.directory ${repoDirectory}`,
+      "git status",
+      "git show",
+      `git -c core.fileMode=false diff ${inst.base_commit}`,
+      reset,
+      `git apply -v - <<'${heredoc}'\n${inst.test_patch.replace(/\n$/, "")}\n${heredoc}`,
+      ": '>>>>> Start Test Output'",
+      cmd,
+      "SWEBENCH_TEST_EXIT_CODE=$?",
+      ": '>>>>> End Test Output'",
+      'echo ">>>>> Test Exit Code: $SWEBENCH_TEST_EXIT_CODE"',
+      reset,
+    ].join("\n") + "\n"
+  );
 }
 
 /**
@@ -284,7 +447,11 @@ export interface EvalPlan {
 /** {@link EvalPlan} of an instance in the official table; throws SwebenchSpecError outside it. */
 export function evalPlan(inst: SwebenchInstance & { log_parser?: string }): EvalPlan {
   const spec = versionSpecFor(inst);
-  if (spec === null) throw new SwebenchSpecError("E_SWEBENCH_SPEC", `${inst.instance_id}: ${inst.repo} is not in the official spec table`);
+  if (spec === null)
+    throw new SwebenchSpecError(
+      "E_SWEBENCH_SPEC",
+      `${inst.instance_id}: ${inst.repo} is not in the official spec table`,
+    );
   return {
     baseCommit: inst.base_commit,
     resetFiles: modifiedFiles(inst.test_patch),
@@ -334,7 +501,14 @@ export function localCommand(official: string): string {
   const m = /^((?:\w+=(?:'[^']*'|\S+) )*)(\S+)(.*)$/.exec(official);
   if (!m) return official;
   const [, assigns, prog, rest] = m;
-  const runner = prog === "pytest" ? "python3 -m pytest" : prog === "tox" ? "python3 -m tox" : prog!.includes("/") ? `python3 ${prog}` : prog;
+  const runner =
+    prog === "pytest"
+      ? "python3 -m pytest"
+      : prog === "tox"
+        ? "python3 -m tox"
+        : prog!.includes("/")
+          ? `python3 ${prog}`
+          : prog;
   return `${assigns}${runner}${rest}`;
 }
 
@@ -352,7 +526,12 @@ export function exportsOf(evalCommands: readonly string[]): Record<string, strin
 export function testSpecFor(inst: SwebenchInstance & { log_parser?: string }): TestSpec {
   const spec = versionSpecFor(inst);
   if (spec === null) {
-    return { framework: frameworkFor(inst), command: pytestCommand(diffFiles(inst.test_patch)), env: TEST_RUN_ENV, requires: ["pytest"] };
+    return {
+      framework: frameworkFor(inst),
+      command: pytestCommand(diffFiles(inst.test_patch)),
+      env: TEST_RUN_ENV,
+      requires: ["pytest"],
+    };
   }
   return {
     framework: frameworkFor(inst),

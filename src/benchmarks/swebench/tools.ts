@@ -53,10 +53,20 @@ export function ensureSandboxPython(sandbox: Sandbox, modules: readonly string[]
 
 async function probeSandbox(sandbox: Sandbox, modules: readonly string[], signal?: AbortSignal): Promise<void> {
   const code = `command -v python3 >/dev/null || exit 127\npython3 -c 'import importlib, sys\nfor m in sys.argv[1:]:\n    importlib.import_module(m)' ${modules.join(" ")}`;
-  const r = await sandbox.exec({ language: "bash", code, timeoutMs: PROBE_TIMEOUT_MS, env: { PYTHONDONTWRITEBYTECODE: "1" } }, signal);
-  if (r.infraError) throw new SwebenchInfraError(SWEBENCH_ERROR_CODES.TOOL_MISSING, `sandbox failed while checking for python3: ${r.infraError}`);
+  const r = await sandbox.exec(
+    { language: "bash", code, timeoutMs: PROBE_TIMEOUT_MS, env: { PYTHONDONTWRITEBYTECODE: "1" } },
+    signal,
+  );
+  if (r.infraError)
+    throw new SwebenchInfraError(
+      SWEBENCH_ERROR_CODES.TOOL_MISSING,
+      `sandbox failed while checking for python3: ${r.infraError}`,
+    );
   if (r.exitCode === 127) {
-    throw new SwebenchInfraError(SWEBENCH_ERROR_CODES.PYTHON_MISSING, "python3 is not on the sandbox's PATH; SWE-bench's local execution runs the tests with it (apt-get install python3)");
+    throw new SwebenchInfraError(
+      SWEBENCH_ERROR_CODES.PYTHON_MISSING,
+      "python3 is not on the sandbox's PATH; SWE-bench's local execution runs the tests with it (apt-get install python3)",
+    );
   }
   if (r.exitCode !== 0) {
     const tail = (r.stderrTail || r.stdoutTail).trim().split("\n").slice(-2).join(" | ");

@@ -80,7 +80,14 @@ export function gradeTestRun(run: TestRun): GradedRun {
     ...(run.infraError ? { errored: `sandbox: ${run.infraError}` } : {}),
   });
   const graded = instanceReport(
-    { instance_id: inst.instance_id, FAIL_TO_PASS: inst.FAIL_TO_PASS, PASS_TO_PASS: inst.PASS_TO_PASS, model_patch: run.patch, log, framework: run.framework },
+    {
+      instance_id: inst.instance_id,
+      FAIL_TO_PASS: inst.FAIL_TO_PASS,
+      PASS_TO_PASS: inst.PASS_TO_PASS,
+      model_patch: run.patch,
+      log,
+      framework: run.framework,
+    },
     { rules: run.rules, nonce },
   );
   const entry = graded.report[inst.instance_id]!;
@@ -93,10 +100,28 @@ export function gradeTestRun(run: TestRun): GradedRun {
     ...(graded.evaluation?.void ? { logVoid: graded.evaluation.void.kind } : {}),
   };
   const done = (verdict: Verdict): GradedRun => ({ verdict, log });
-  if (run.infraError) return done({ ...common, status: "ERROR", error: `sandbox: ${run.infraError}`, failureMode: "infrastructure_sandbox" });
+  if (run.infraError)
+    return done({
+      ...common,
+      status: "ERROR",
+      error: `sandbox: ${run.infraError}`,
+      failureMode: "infrastructure_sandbox",
+    });
   // Our stop, not the patch's: the run was cancelled while the tests ran.
-  if (run.canceled) return done({ ...common, status: "ERROR", error: "cancelled while the tests ran", failureMode: "infrastructure_cancelled" });
-  if (run.timedOut) return done({ ...common, status: "TIMEOUT", error: `tests timed out after ${run.timeoutSeconds} s`, failureMode: "timeout" });
+  if (run.canceled)
+    return done({
+      ...common,
+      status: "ERROR",
+      error: "cancelled while the tests ran",
+      failureMode: "infrastructure_cancelled",
+    });
+  if (run.timedOut)
+    return done({
+      ...common,
+      status: "TIMEOUT",
+      error: `tests timed out after ${run.timeoutSeconds} s`,
+      failureMode: "timeout",
+    });
   const signature = classifyInfra(log);
   const withSig = signature ? { ...common, infraSignature: signature } : common;
   if (graded.resolution === null) {
@@ -104,11 +129,27 @@ export function gradeTestRun(run: TestRun): GradedRun {
     // checked before the patch, so this is the patch's doing: unresolved, as the official report says.
     // No exit status at all: the test process was killed from inside (the model's code).
     const killed = run.exitCode === null || run.exitCode >= 128;
-    return done({ ...withSig, status: "RESOLVED_NO", error: null, failureMode: killed ? "model_test_run_killed" : "model_no_test_results" });
+    return done({
+      ...withSig,
+      status: "RESOLVED_NO",
+      error: null,
+      failureMode: killed ? "model_test_run_killed" : "model_no_test_results",
+    });
   }
   if (run.strictTests && run.touchesTestConfig.length > 0) {
     entry.resolved = false;
-    return done({ ...withSig, status: "RESOLVED_NO", error: null, failureMode: "model_touched_test_config", strictVoided: true });
+    return done({
+      ...withSig,
+      status: "RESOLVED_NO",
+      error: null,
+      failureMode: "model_touched_test_config",
+      strictVoided: true,
+    });
   }
-  return done({ ...withSig, status: graded.resolution, error: null, ...(entry.resolved ? {} : { failureMode: "model_tests_failed" }) });
+  return done({
+    ...withSig,
+    status: graded.resolution,
+    error: null,
+    ...(entry.resolved ? {} : { failureMode: "model_tests_failed" }),
+  });
 }

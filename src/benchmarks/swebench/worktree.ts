@@ -30,9 +30,13 @@ async function withProcessLock<T>(repoDir: string, fn: () => Promise<T>): Promis
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const age = await stat(lock).then((st) => Date.now() - st.mtimeMs, () => 0);
+      const age = await stat(lock).then(
+        (st) => Date.now() - st.mtimeMs,
+        () => 0,
+      );
       if (age > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`${lock}: held by another process for over ${LOCK_WAIT_MS / 1000} s`);
+      else if (Date.now() > deadline)
+        throw new Error(`${lock}: held by another process for over ${LOCK_WAIT_MS / 1000} s`);
       else await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
     }
   }
@@ -48,7 +52,10 @@ function withRepoLock<T>(repoDir: string, fn: () => Promise<T>): Promise<T> {
   const locked = (): Promise<T> => withProcessLock(repoDir, fn);
   const prev = repoLocks.get(repoDir) ?? Promise.resolve();
   const next = prev.then(locked, locked);
-  repoLocks.set(repoDir, next.catch(() => undefined));
+  repoLocks.set(
+    repoDir,
+    next.catch(() => undefined),
+  );
   return next;
 }
 
@@ -107,5 +114,6 @@ export async function resetTree(tree: Tree, commit: string): Promise<void> {
   await gitInOk(tree, ["clean", "-ffdxq"]);
   await gitInOk(tree, ["reset", "--hard", "--quiet", commit]);
   const dirty = await gitInOk(tree, ["status", "--porcelain", "--ignored", "--untracked-files=all"]);
-  if (dirty.trim() !== "") throw new Error(`tree ${tree.path} is not clean after reset: ${dirty.trim().split("\n").slice(0, 5).join("; ")}`);
+  if (dirty.trim() !== "")
+    throw new Error(`tree ${tree.path} is not clean after reset: ${dirty.trim().split("\n").slice(0, 5).join("; ")}`);
 }

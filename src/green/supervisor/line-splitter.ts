@@ -55,7 +55,11 @@ export class LineSplitter {
 }
 
 /** Feed a readable into a splitter; resolves when the stream ends or closes. */
-export function splitLines(stream: Readable, onLine: (line: string) => void, maxLine = DEFAULT_MAX_LINE): Promise<void> {
+export function splitLines(
+  stream: Readable,
+  onLine: (line: string) => void,
+  maxLine = DEFAULT_MAX_LINE,
+): Promise<void> {
   const splitter = new LineSplitter(onLine, maxLine);
   return new Promise((resolve) => {
     stream.on("data", (c: Buffer) => splitter.push(c));

@@ -126,7 +126,10 @@ export function spawnRunner(options: SpawnRunnerOptions): RunnerHandle {
     if (timeoutTimer) clearTimeout(timeoutTimer);
     // Drain what is still buffered in the pipes; a process that left the group
     // (setsid) may hold them open, so this wait is bounded.
-    await Promise.race([Promise.all([stdoutDone, stderrDone]), new Promise((r) => setTimeout(r, PIPE_DRAIN_MS).unref())]);
+    await Promise.race([
+      Promise.all([stdoutDone, stderrDone]),
+      new Promise((r) => setTimeout(r, PIPE_DRAIN_MS).unref()),
+    ]);
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();

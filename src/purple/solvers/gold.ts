@@ -67,7 +67,9 @@ async function humanEvalGold(task: Record<string, unknown>, ctx: GoldContext): P
 export const GOLD_ANSWERERS: Record<string, GoldAnswerer> = {
   humaneval: humanEvalGold,
   // The instance's gold `patch`, from purple's --dataset instance files or the embedded sample set.
-  swebench: async (task, ctx) => ({ text: "```diff\n" + (await goldPatchFor(String(task["instance_id"]), ctx.datasets)) + "```\n" }),
+  swebench: async (task, ctx) => ({
+    text: "```diff\n" + (await goldPatchFor(String(task["instance_id"]), ctx.datasets)) + "```\n",
+  }),
 };
 
 function taskOf(input: SolverInput): Record<string, unknown> {
@@ -82,10 +84,13 @@ export function createGoldSolver(options: SolverOptions = {}): Solver {
     async solve(input) {
       const task = taskOf(input);
       const benchmark = task["benchmark"];
-      if (typeof benchmark !== "string") throw new GoldError("the request names no benchmark (DataPart or metadata `benchmark`)");
+      if (typeof benchmark !== "string")
+        throw new GoldError("the request names no benchmark (DataPart or metadata `benchmark`)");
       const answer = Object.hasOwn(GOLD_ANSWERERS, benchmark) ? GOLD_ANSWERERS[benchmark] : undefined;
       if (!answer) {
-        throw new GoldError(`no gold answers for benchmark "${benchmark}" (known: ${Object.keys(GOLD_ANSWERERS).join(", ")})`);
+        throw new GoldError(
+          `no gold answers for benchmark "${benchmark}" (known: ${Object.keys(GOLD_ANSWERERS).join(", ")})`,
+        );
       }
       return answer(task, ctx);
     },

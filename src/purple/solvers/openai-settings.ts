@@ -75,11 +75,14 @@ const isInt = (v: number): boolean => Number.isSafeInteger(v);
 
 /** Check one numeric setting; `name` is the flag or env variable named in the message. */
 export const check = {
-  temperature: (raw: string, name = "--temperature") => number(raw, name, "a number from 0 to 2", (v) => v >= 0 && v <= 2),
-  topP: (raw: string, name = "--top-p") => number(raw, name, "a number greater than 0 and at most 1", (v) => v > 0 && v <= 1),
+  temperature: (raw: string, name = "--temperature") =>
+    number(raw, name, "a number from 0 to 2", (v) => v >= 0 && v <= 2),
+  topP: (raw: string, name = "--top-p") =>
+    number(raw, name, "a number greater than 0 and at most 1", (v) => v > 0 && v <= 1),
   positiveInt: (raw: string, name: string) => number(raw, name, "a positive integer", (v) => isInt(v) && v >= 1),
   seed: (raw: string, name = "--seed") => number(raw, name, "an integer", isInt),
-  timeoutSeconds: (raw: string, name = "--timeout-seconds") => number(raw, name, "a positive number of seconds", (v) => v > 0),
+  timeoutSeconds: (raw: string, name = "--timeout-seconds") =>
+    number(raw, name, "a positive number of seconds", (v) => v > 0),
   retries: (raw: string, name: string) => number(raw, name, "a non-negative integer", (v) => isInt(v) && v >= 0),
 };
 
@@ -98,7 +101,9 @@ export function parseOpenAIFlags(values: Record<string, unknown>): OpenAIFlagVal
   const mct = str("max-completion-tokens");
   if (mct !== undefined) out.maxCompletionTokens = check.positiveInt(mct, "--max-completion-tokens");
   if (out.maxTokens !== undefined && out.maxCompletionTokens !== undefined) {
-    throw new UsageError("--max-tokens and --max-completion-tokens are exclusive (reasoning models take only --max-completion-tokens)");
+    throw new UsageError(
+      "--max-tokens and --max-completion-tokens are exclusive (reasoning models take only --max-completion-tokens)",
+    );
   }
   const seed = str("seed");
   if (seed !== undefined) out.seed = check.seed(seed);
@@ -115,7 +120,9 @@ export function parseOpenAIFlags(values: Record<string, unknown>): OpenAIFlagVal
 
 /** Names of the openai flags that were given (for "applies to --mode openai only"). */
 export function givenOpenAIFlags(values: Record<string, unknown>): string[] {
-  return Object.keys(OPENAI_FLAG_OPTIONS).filter((k) => values[k] !== undefined).map((k) => `--${k}`);
+  return Object.keys(OPENAI_FLAG_OPTIONS)
+    .filter((k) => values[k] !== undefined)
+    .map((k) => `--${k}`);
 }
 
 function checkBaseUrl(raw: string, name: string): string {
@@ -136,17 +143,27 @@ function checkBaseUrl(raw: string, name: string): string {
  * `OPENAI_API_KEY`, `OPENAI_TIMEOUT_SECONDS`, `OPENAI_MAX_RETRIES`), then
  * defaults. Throws UsageError naming what is missing or malformed.
  */
-export function resolveOpenAISettings(model: string | undefined, flags: OpenAIFlagValues, env: NodeJS.ProcessEnv): OpenAISettings {
+export function resolveOpenAISettings(
+  model: string | undefined,
+  flags: OpenAIFlagValues,
+  env: NodeJS.ProcessEnv,
+): OpenAISettings {
   const name = model ?? env["OPENAI_MODEL"];
   if (!name) throw new UsageError("openai mode needs --model (or OPENAI_MODEL)");
   const envBase = env["OPENAI_BASE_URL"];
   const baseUrl = flags.baseUrl ?? (envBase ? checkBaseUrl(envBase, "OPENAI_BASE_URL") : DEFAULT_BASE_URL);
   const apiKey = env["OPENAI_API_KEY"] || undefined;
-  if (!apiKey && baseUrl === DEFAULT_BASE_URL) throw new UsageError("openai mode needs OPENAI_API_KEY for the default endpoint (or --base-url for a local server)");
+  if (!apiKey && baseUrl === DEFAULT_BASE_URL)
+    throw new UsageError(
+      "openai mode needs OPENAI_API_KEY for the default endpoint (or --base-url for a local server)",
+    );
   const envTimeout = env["OPENAI_TIMEOUT_SECONDS"];
-  const timeoutSeconds = flags.timeoutSeconds ?? (envTimeout ? check.timeoutSeconds(envTimeout, "OPENAI_TIMEOUT_SECONDS") : DEFAULT_TIMEOUT_SECONDS);
+  const timeoutSeconds =
+    flags.timeoutSeconds ??
+    (envTimeout ? check.timeoutSeconds(envTimeout, "OPENAI_TIMEOUT_SECONDS") : DEFAULT_TIMEOUT_SECONDS);
   const envRetries = env["OPENAI_MAX_RETRIES"];
-  const maxRetries = flags.maxRetries ?? (envRetries ? check.retries(envRetries, "OPENAI_MAX_RETRIES") : DEFAULT_MAX_RETRIES);
+  const maxRetries =
+    flags.maxRetries ?? (envRetries ? check.retries(envRetries, "OPENAI_MAX_RETRIES") : DEFAULT_MAX_RETRIES);
   return {
     model: name,
     baseUrl,

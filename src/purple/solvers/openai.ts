@@ -21,7 +21,11 @@
  *   reasoning cost); the runner records it per completion.
  */
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from "openai";
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import type { Solver, SolverInput, SolverReply } from "../solver.js";
 import type { SolverOptions } from "./index.js";
 import { BenchError, errorMessage } from "../../util/errors.js";
@@ -81,8 +85,19 @@ export function chatRequest(settings: OpenAISettings, input: SolverInput): ChatC
 function usageOf(completion: ChatCompletion): TokenUsage | undefined {
   // A server may answer 200 with anything (even `null`): every read is guarded.
   const u = completion?.usage;
-  if (!u || typeof u.prompt_tokens !== "number" || typeof u.completion_tokens !== "number" || typeof u.total_tokens !== "number") return undefined;
-  const usage: TokenUsage = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens, requests: 1 };
+  if (
+    !u ||
+    typeof u.prompt_tokens !== "number" ||
+    typeof u.completion_tokens !== "number" ||
+    typeof u.total_tokens !== "number"
+  )
+    return undefined;
+  const usage: TokenUsage = {
+    prompt_tokens: u.prompt_tokens,
+    completion_tokens: u.completion_tokens,
+    total_tokens: u.total_tokens,
+    requests: 1,
+  };
   const reasoning = u.completion_tokens_details?.reasoning_tokens;
   if (typeof reasoning === "number") usage.reasoning_tokens = reasoning;
   return usage;
@@ -92,43 +107,78 @@ function usageOf(completion: ChatCompletion): TokenUsage | undefined {
 function contentOf(completion: ChatCompletion): { text: string } | { error: OpenAIError; retry: boolean } {
   const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
   if (!choice) return { error: new OpenAIError("E_OPENAI_NO_CONTENT", "chat completion without choices"), retry: true };
-  const message = choice.message as ChatCompletion.Choice["message"] & { reasoning_content?: unknown; reasoning?: unknown };
+  const message = choice.message as ChatCompletion.Choice["message"] & {
+    reasoning_content?: unknown;
+    reasoning?: unknown;
+  };
   if (typeof message?.content === "string" && message.content !== "") return { text: message.content };
   if (typeof message?.refusal === "string" && message.refusal !== "") {
-    return { error: new OpenAIError("E_OPENAI_REFUSAL", `the model refused: ${message.refusal.slice(0, 300)}`), retry: false };
-  }
-  const reasoning = message?.reasoning_content ?? message?.reasoning;
-  const thought = typeof reasoning === "string" && reasoning !== "" ? ` after ${reasoning.length} characters of reasoning` : "";
-  if (choice.finish_reason === "length") {
     return {
-      error: new OpenAIError("E_OPENAI_TRUNCATED", `the reply hit the token limit with no content${thought} (raise --max-completion-tokens / --max-tokens)`),
+      error: new OpenAIError("E_OPENAI_REFUSAL", `the model refused: ${message.refusal.slice(0, 300)}`),
       retry: false,
     };
   }
-  const calls = message?.tool_calls?.length ? `, ${message.tool_calls.length} tool call(s) though no tools were offered` : "";
-  return { error: new OpenAIError("E_OPENAI_NO_CONTENT", `the reply had no content (finish_reason ${choice.finish_reason ?? "none"}${thought}${calls})`), retry: true };
+  const reasoning = message?.reasoning_content ?? message?.reasoning;
+  const thought =
+    typeof reasoning === "string" && reasoning !== "" ? ` after ${reasoning.length} characters of reasoning` : "";
+  if (choice.finish_reason === "length") {
+    return {
+      error: new OpenAIError(
+        "E_OPENAI_TRUNCATED",
+        `the reply hit the token limit with no content${thought} (raise --max-completion-tokens / --max-tokens)`,
+      ),
+      retry: false,
+    };
+  }
+  const calls = message?.tool_calls?.length
+    ? `, ${message.tool_calls.length} tool call(s) though no tools were offered`
+    : "";
+  return {
+    error: new OpenAIError(
+      "E_OPENAI_NO_CONTENT",
+      `the reply had no content (finish_reason ${choice.finish_reason ?? "none"}${thought}${calls})`,
+    ),
+    retry: true,
+  };
 }
 
 /** The client's error as ours; an abort passes through untouched. */
 function typed(err: unknown, settings: OpenAISettings): unknown {
   if (err instanceof APIUserAbortError) return err;
   if (err instanceof APIConnectionTimeoutError) {
-    return new OpenAIError("E_OPENAI_TIMEOUT", `no reply from ${settings.baseUrl} within ${settings.timeoutMs / 1000} s (after ${settings.maxRetries} retries)`, null, { cause: err });
+    return new OpenAIError(
+      "E_OPENAI_TIMEOUT",
+      `no reply from ${settings.baseUrl} within ${settings.timeoutMs / 1000} s (after ${settings.maxRetries} retries)`,
+      null,
+      { cause: err },
+    );
   }
   if (err instanceof APIConnectionError) {
-    return new OpenAIError("E_OPENAI_CONNECTION", `cannot reach ${settings.baseUrl} (after ${settings.maxRetries} retries): ${errorMessage(err.cause ?? err)}`, null, { cause: err });
+    return new OpenAIError(
+      "E_OPENAI_CONNECTION",
+      `cannot reach ${settings.baseUrl} (after ${settings.maxRetries} retries): ${errorMessage(err.cause ?? err)}`,
+      null,
+      { cause: err },
+    );
   }
   if (err instanceof APIError) {
     const status = typeof err.status === "number" ? err.status : null;
-    return new OpenAIError("E_OPENAI_HTTP", `chat completion failed: ${errorMessage(err).slice(0, 500)}`, status, { cause: err });
+    return new OpenAIError("E_OPENAI_HTTP", `chat completion failed: ${errorMessage(err).slice(0, 500)}`, status, {
+      cause: err,
+    });
   }
   return err;
 }
 
 /** The client's log lines into our logger (the client would write to the console). */
 function clientLogger(logger: Logger) {
-  const at = (level: "error" | "warn" | "info" | "debug") => (message: string, ...rest: unknown[]) =>
-    logger[level](rest.length > 0 ? { detail: rest.map((r) => (r instanceof Error ? r.message : r)) } : {}, `openai client: ${message}`);
+  const at =
+    (level: "error" | "warn" | "info" | "debug") =>
+    (message: string, ...rest: unknown[]) =>
+      logger[level](
+        rest.length > 0 ? { detail: rest.map((r) => (r instanceof Error ? r.message : r)) } : {},
+        `openai client: ${message}`,
+      );
   return { error: at("error"), warn: at("warn"), info: at("info"), debug: at("debug") };
 }
 
@@ -151,7 +201,10 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
       const body = chatRequest(settings, input);
       if (!warnedGreedy && settings.temperature === 0 && sampleIndex(input) > 0) {
         warnedGreedy = true;
-        logger.warn({ temperature: 0 }, "several samples per task at temperature 0 are near-identical: pass@k over them means little (set --temperature)");
+        logger.warn(
+          { temperature: 0 },
+          "several samples per task at temperature 0 are near-identical: pass@k over them means little (set --temperature)",
+        );
       }
       let usage: TokenUsage | undefined;
       for (let ask = 0; ; ask++) {
@@ -169,7 +222,10 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
           return {
             text: got.text,
             ...(usage ? { usage } : {}),
-            metadata: { model: completion.model ?? settings.model, finish_reason: completion.choices[0]?.finish_reason ?? null },
+            metadata: {
+              model: completion.model ?? settings.model,
+              finish_reason: completion.choices[0]?.finish_reason ?? null,
+            },
           };
         }
         if (!got.retry || ask >= settings.emptyReplyRetries) {

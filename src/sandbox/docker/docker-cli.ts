@@ -54,20 +54,40 @@ export function docker(args: readonly string[], opts: CliOptions = {}): Promise<
     try {
       child = spawn(dockerBinary(opts.env), args, { env: opts.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
     } catch (e) {
-      resolve({ exitCode: null, signal: null, spawnError: (e as Error).message, stdout: "", stderr: "", durationMs: 0 });
+      resolve({
+        exitCode: null,
+        signal: null,
+        spawnError: (e as Error).message,
+        stdout: "",
+        stderr: "",
+        durationMs: 0,
+      });
       return;
     }
     let spawnError: string | null = null;
-    child.on("error", (e) => { spawnError = e.message; });
+    child.on("error", (e) => {
+      spawnError = e.message;
+    });
     child.stdout!.on("data", (c: Buffer) => out.push(c));
     child.stderr!.on("data", (c: Buffer) => err.push(c));
-    child.stdin!.on("error", () => { /* the client exited before reading its input */ });
+    child.stdin!.on("error", () => {
+      /* the client exited before reading its input */
+    });
     child.stdin!.end(opts.stdin ?? "");
-    const onAbort = (): void => { child.kill("SIGKILL"); };
+    const onAbort = (): void => {
+      child.kill("SIGKILL");
+    };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     child.on("close", (code, signal) => {
       opts.signal?.removeEventListener("abort", onAbort);
-      resolve({ exitCode: code, signal, spawnError, stdout: out.text(), stderr: err.text(), durationMs: performance.now() - started });
+      resolve({
+        exitCode: code,
+        signal,
+        spawnError,
+        stdout: out.text(),
+        stderr: err.text(),
+        durationMs: performance.now() - started,
+      });
     });
   });
 }

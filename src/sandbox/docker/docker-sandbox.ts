@@ -102,26 +102,48 @@ export class DockerSandbox implements Sandbox {
   /** The run's container (per-run mode), started on first use; a failed start is retried by the next job. */
   private async shared(): Promise<KeepaliveContainer> {
     // A container that died under us (engine restart, removed by hand) is replaced, not reused.
-    if (this.container && !(await this.container.then((k) => k.alive, () => false))) {
+    if (
+      this.container &&
+      !(await this.container.then(
+        (k) => k.alive,
+        () => false,
+      ))
+    ) {
       const dead = this.container;
       this.container = null;
-      void dead.then((k) => k.remove(), () => undefined).catch(() => undefined);
+      void dead
+        .then(
+          (k) => k.remove(),
+          () => undefined,
+        )
+        .catch(() => undefined);
     }
     if (!this.container) {
       const name = `a2a-bench-sbx-${process.pid}-${randomBytes(4).toString("hex")}`;
       this.container = KeepaliveContainer.start(this.spec(this.concurrency), name, this.env);
-      this.container.catch(() => { this.container = null; });
+      this.container.catch(() => {
+        this.container = null;
+      });
     }
     return this.container;
   }
 
   warmUp(): void {
-    if (!this.closed && this.mode === "per-run") this.shared().catch(() => { /* surfaces on the first job */ });
+    if (!this.closed && this.mode === "per-run")
+      this.shared().catch(() => {
+        /* surfaces on the first job */
+      });
   }
 
   async exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "exec() after close()");
-    return runCancellable(this.limiter, this.running, signal, () => emptyOutcome({ isCanceled: true }), (s) => this.execOne(req, s));
+    return runCancellable(
+      this.limiter,
+      this.running,
+      signal,
+      () => emptyOutcome({ isCanceled: true }),
+      (s) => this.execOne(req, s),
+    );
   }
 
   execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {
@@ -130,13 +152,21 @@ export class DockerSandbox implements Sandbox {
 
   private async execOne(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
     if (req.workDir || req.overlays?.length || req.binds?.length || req.asRoot) {
-      return emptyOutcome({ infraError: "the docker backend supports neither workDir, overlays, binds nor asRoot (files go in `files`)" });
+      return emptyOutcome({
+        infraError: "the docker backend supports neither workDir, overlays, binds nor asRoot (files go in `files`)",
+      });
     }
     const uid = JOB_UID_BASE + (this.seq++ % JOB_UID_SPAN);
     const nonce = `a2a-status-${randomBytes(12).toString("hex")}:`;
     const payload: JobPayload = {
-      nonce, interpreter: [...INTERPRETER[req.language]], ext: EXT[req.language], code: req.code,
-      files: req.files ?? {}, stdin: req.stdin ?? "", env: req.env ?? {}, limits: this.opts.limits,
+      nonce,
+      interpreter: [...INTERPRETER[req.language]],
+      ext: EXT[req.language],
+      code: req.code,
+      files: req.files ?? {},
+      stdin: req.stdin ?? "",
+      env: req.env ?? {},
+      limits: this.opts.limits,
     };
     const boot = ["/usr/bin/python3", "-I", "-S", "-c", JOB_BOOTSTRAP];
     let argv: string[];
@@ -157,14 +187,32 @@ export class DockerSandbox implements Sandbox {
       const create = createArgs(this.spec(1), name);
       // `docker run` takes create's flags; the job's bootstrap replaces the keepalive command.
       const flags = create.slice(1, create.indexOf("--entrypoint"));
-      argv = ["run", ...flags, "--user", `${uid}:${uid}`, "-w", "/tmp", "--entrypoint", boot[0]!, this.image, ...boot.slice(1)];
+      argv = [
+        "run",
+        ...flags,
+        "--user",
+        `${uid}:${uid}`,
+        "-w",
+        "/tmp",
+        "--entrypoint",
+        boot[0]!,
+        this.image,
+        ...boot.slice(1),
+      ];
       kill = () => docker(["rm", "-f", "-v", name], { env: this.env });
     }
     return this.supervise(argv, JSON.stringify(payload), nonce, req.timeoutMs, signal, kill);
   }
 
   /** Run one job's docker client: output capped, timeout and abort kill the job, first reason wins. */
-  private supervise(argv: string[], payload: string, nonce: string, timeoutMs: number, signal: AbortSignal, kill: () => Promise<unknown>): Promise<ExecOutcome> {
+  private supervise(
+    argv: string[],
+    payload: string,
+    nonce: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+    kill: () => Promise<unknown>,
+  ): Promise<ExecOutcome> {
     const started = performance.now();
     const cap = this.opts.limits.maxOutputBytes;
     return new Promise((resolve) => {
@@ -183,25 +231,54 @@ export class DockerSandbox implements Sandbox {
       timer.unref();
       const onAbort = (): void => stop("canceled");
       signal.addEventListener("abort", onAbort, { once: true });
-      child.on("error", (e) => { spawnError = e.message; });
-      child.stdout.on("data", (c: Buffer) => { if (out.push(c)) stop("output"); });
-      child.stderr.on("data", (c: Buffer) => { if (err.push(c) && err.total > cap + 512) stop("output"); });
-      child.stdin.on("error", () => { /* exited before reading */ });
+      child.on("error", (e) => {
+        spawnError = e.message;
+      });
+      child.stdout.on("data", (c: Buffer) => {
+        if (out.push(c)) stop("output");
+      });
+      child.stderr.on("data", (c: Buffer) => {
+        if (err.push(c) && err.total > cap + 512) stop("output");
+      });
+      child.stdin.on("error", () => {
+        /* exited before reading */
+      });
       child.stdin.end(payload);
       child.on("close", (code) => {
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         const { stderr, status } = splitStatus(err.text(), nonce);
         const base = {
-          timedOut: reason === "timeout", isCanceled: reason === "canceled", outputLimitExceeded: reason === "output",
-          durationMs: performance.now() - started, stdoutTail: out.text(), stderrTail: stderr,
+          timedOut: reason === "timeout",
+          isCanceled: reason === "canceled",
+          outputLimitExceeded: reason === "output",
+          durationMs: performance.now() - started,
+          stdoutTail: out.text(),
+          stderrTail: stderr,
         };
-        if (spawnError) { resolve(emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${spawnError}` })); return; }
-        if (status?.setupError) { resolve(emptyOutcome({ ...base, infraError: `job setup in the container: ${status.setupError}` })); return; }
-        if (status) { resolve(emptyOutcome({ ...base, exitCode: status.exitCode, signal: status.signal })); return; }
-        if (reason) { resolve(emptyOutcome({ ...base, signal: "SIGKILL" })); return; }
+        if (spawnError) {
+          resolve(emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${spawnError}` }));
+          return;
+        }
+        if (status?.setupError) {
+          resolve(emptyOutcome({ ...base, infraError: `job setup in the container: ${status.setupError}` }));
+          return;
+        }
+        if (status) {
+          resolve(emptyOutcome({ ...base, exitCode: status.exitCode, signal: status.signal }));
+          return;
+        }
+        if (reason) {
+          resolve(emptyOutcome({ ...base, signal: "SIGKILL" }));
+          return;
+        }
         // No status line and we did not stop it: the engine or the container failed (exit 125-127 are the CLI's own).
-        resolve(emptyOutcome({ ...base, infraError: `docker ${argv[0]} exited ${code} without a job status: ${stderr.trim().slice(-300)}` }));
+        resolve(
+          emptyOutcome({
+            ...base,
+            infraError: `docker ${argv[0]} exited ${code} without a job status: ${stderr.trim().slice(-300)}`,
+          }),
+        );
       });
     });
   }
@@ -212,7 +289,15 @@ export class DockerSandbox implements Sandbox {
     for (const ac of this.running) ac.abort();
     const c = this.container;
     this.container = null;
-    if (c) await c.then((k) => k.remove(), () => undefined).catch((e: Error) => this.opts.logger.warn({ err: e.message }, "docker sandbox: removing the container failed"));
+    if (c)
+      await c
+        .then(
+          (k) => k.remove(),
+          () => undefined,
+        )
+        .catch((e: Error) =>
+          this.opts.logger.warn({ err: e.message }, "docker sandbox: removing the container failed"),
+        );
   }
 }
 
@@ -228,4 +313,3 @@ export async function createDockerSandbox(opts: DockerSandboxOptions): Promise<D
   // The image is checked when the first job needs it: a SWE-bench run uses per-instance images only.
   return new DockerSandbox({ ...opts, env });
 }
-

@@ -19,9 +19,14 @@ export function engineEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessE
 }
 
 /** Whether an engine answers, and if not why (the CLI's message). */
-export async function probeEngine(env: NodeJS.ProcessEnv = engineEnv()): Promise<{ ok: true; version: string } | { ok: false; reason: string }> {
+export async function probeEngine(
+  env: NodeJS.ProcessEnv = engineEnv(),
+): Promise<{ ok: true; version: string } | { ok: false; reason: string }> {
   const r = await docker(["version", "--format", "{{.Server.Version}}"], { env, signal: AbortSignal.timeout(10_000) });
   if (r.exitCode === 0) return { ok: true, version: r.stdout.trim() };
   const where = env["DOCKER_HOST"] ?? "the docker CLI's default socket";
-  return { ok: false, reason: `no container engine answers at ${where}: ${r.spawnError ?? (r.stderr.trim().split("\n").pop() || `exit ${r.exitCode}`)} (start one with 'scripts/container-engine.sh start' and export the DOCKER_HOST it prints)` };
+  return {
+    ok: false,
+    reason: `no container engine answers at ${where}: ${r.spawnError ?? (r.stderr.trim().split("\n").pop() || `exit ${r.exitCode}`)} (start one with 'scripts/container-engine.sh start' and export the DOCKER_HOST it prints)`,
+  };
 }

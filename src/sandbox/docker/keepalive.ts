@@ -43,14 +43,28 @@ export interface ContainerSpec {
 export function createArgs(spec: ContainerSpec, name: string): string[] {
   return [
     // Never pull: images come from `docker build` / `docker load` (no registry is assumed reachable).
-    "create", "-i", "--rm", "--pull", "never", "--name", name,
+    "create",
+    "-i",
+    "--rm",
+    "--pull",
+    "never",
+    "--name",
+    name,
     ...ownerLabelArgs(spec.owner),
-    "--network", "none",
-    "--cap-drop", "ALL",
-    "--security-opt", "no-new-privileges",
-    "--memory", String(spec.memoryBytes), "--memory-swap", String(spec.memoryBytes),
-    "--pids-limit", String(spec.pids),
-    "--cpus", String(spec.cpus),
+    "--network",
+    "none",
+    "--cap-drop",
+    "ALL",
+    "--security-opt",
+    "no-new-privileges",
+    "--memory",
+    String(spec.memoryBytes),
+    "--memory-swap",
+    String(spec.memoryBytes),
+    "--pids-limit",
+    String(spec.pids),
+    "--cpus",
+    String(spec.cpus),
     ...(spec.user ? ["--user", spec.user] : []),
     ...(spec.readOnlyRoot ? ["--read-only"] : []),
     ...spec.tmpfs.flatMap((t) => ["--tmpfs", t]),
@@ -58,22 +72,34 @@ export function createArgs(spec: ContainerSpec, name: string): string[] {
     // from inside it unless init handles it, so not even `kill -9 -1` as root in the container ends the
     // container under a running exec. bash reaps every child on SIGCHLD (waitpid(-1)), so the processes
     // a killed job orphans do not linger as zombies counted against the pids limit.
-    "--entrypoint", "/bin/bash",
+    "--entrypoint",
+    "/bin/bash",
     spec.image,
-    "-c", `echo ${READY_LINE}; read -r _ || true`,
+    "-c",
+    `echo ${READY_LINE}; read -r _ || true`,
   ];
 }
 
 export class KeepaliveContainer {
   private removed: Promise<void> | null = null;
-  private constructor(readonly id: string, readonly name: string, private readonly client: ChildProcess, private readonly env: NodeJS.ProcessEnv) {}
+  private constructor(
+    readonly id: string,
+    readonly name: string,
+    private readonly client: ChildProcess,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /** Create, fill (copyIn) and start a container; rejects with SandboxError E_SANDBOX_UNAVAILABLE (nothing left behind). */
   static async start(spec: ContainerSpec, name: string, env: NodeJS.ProcessEnv): Promise<KeepaliveContainer> {
     const created = await docker(createArgs(spec, name), { env });
     if (created.exitCode !== 0) {
-      const missing = /No such image|image not known|not found/i.test(created.stderr) ? ` (the image must be in the engine: build it, or pull/load it where a registry is reachable)` : "";
-      throw new SandboxError("E_SANDBOX_UNAVAILABLE", cliFailure(`creating a container from ${spec.image}`, created) + missing);
+      const missing = /No such image|image not known|not found/i.test(created.stderr)
+        ? ` (the image must be in the engine: build it, or pull/load it where a registry is reachable)`
+        : "";
+      throw new SandboxError(
+        "E_SANDBOX_UNAVAILABLE",
+        cliFailure(`creating a container from ${spec.image}`, created) + missing,
+      );
     }
     const id = created.stdout.trim();
     const fail = async (why: string): Promise<never> => {
@@ -85,20 +111,33 @@ export class KeepaliveContainer {
       if (cp.exitCode !== 0) await fail(cliFailure("copying files into the container", cp));
     }
     const client = spawn(dockerBinary(env), ["start", "-a", "-i", id], { env, stdio: ["pipe", "pipe", "pipe"] });
-    client.stdin!.on("error", () => { /* client gone; handled by its exit */ });
+    client.stdin.on("error", () => {
+      /* client gone; handled by its exit */
+    });
     let stderr = "";
-    client.stderr!.on("data", (c: Buffer) => { stderr = (stderr + c.toString()).slice(-2000); });
+    client.stderr.on("data", (c: Buffer) => {
+      stderr = (stderr + c.toString()).slice(-2000);
+    });
     const ready = await new Promise<string | null>((resolve) => {
       let out = "";
       const timer = setTimeout(() => resolve(`no ready line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
-      client.stdout!.on("data", (c: Buffer) => {
+      client.stdout.on("data", (c: Buffer) => {
         out += c.toString();
-        if (out.includes(READY_LINE)) { clearTimeout(timer); resolve(null); }
+        if (out.includes(READY_LINE)) {
+          clearTimeout(timer);
+          resolve(null);
+        }
       });
-      client.on("error", (e) => { clearTimeout(timer); resolve(e.message); });
-      client.on("exit", (code) => { clearTimeout(timer); resolve(`docker start exited ${code}: ${stderr.trim()}`); });
+      client.on("error", (e) => {
+        clearTimeout(timer);
+        resolve(e.message);
+      });
+      client.on("exit", (code) => {
+        clearTimeout(timer);
+        resolve(`docker start exited ${code}: ${stderr.trim()}`);
+      });
     });
-    client.stdout!.resume();
+    client.stdout.resume();
     if (ready !== null) {
       client.kill("SIGKILL");
       await fail(`starting the container from ${spec.image}: ${ready}`);
@@ -127,7 +166,10 @@ export class KeepaliveContainer {
         if (ls.exitCode === 0 && ls.stdout.trim() === "") return;
         await new Promise((r) => setTimeout(r, REMOVE_POLL_MS));
       }
-      throw new SandboxError("E_SANDBOX_UNAVAILABLE", `container ${this.id.slice(0, 12)} still listed ${(REMOVE_POLLS * REMOVE_POLL_MS) / 1000} s after its removal`);
+      throw new SandboxError(
+        "E_SANDBOX_UNAVAILABLE",
+        `container ${this.id.slice(0, 12)} still listed ${(REMOVE_POLLS * REMOVE_POLL_MS) / 1000} s after its removal`,
+      );
     })();
     return this.removed;
   }

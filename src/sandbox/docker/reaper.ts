@@ -17,7 +17,11 @@ export async function reapOrphans(env: NodeJS.ProcessEnv, logger?: Logger): Prom
     logger?.warn({ err: ls.stderr.trim() || ls.spawnError }, "docker reaper: cannot list containers");
     return [];
   }
-  const dead = ls.stdout.split("\n").filter(Boolean).map((l) => l.split("\t")).filter(([, pid, start, host]) => !ownerAlive(pid ?? "", start ?? "", host ?? ""));
+  const dead = ls.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split("\t"))
+    .filter(([, pid, start, host]) => !ownerAlive(pid ?? "", start ?? "", host ?? ""));
   const ids = dead.map(([id]) => id!);
   if (ids.length === 0) return [];
   const rm = await docker(["rm", "-f", "-v", ...ids], { env });

@@ -35,7 +35,9 @@ export interface DriverJob {
 /** Python source of the driver for these jobs (jobs embedded as base64 JSON). */
 export function batchDriver(jobs: DriverJob[], concurrency: number, maxOutputBytes: number): string {
   const payload = Buffer.from(JSON.stringify(jobs)).toString("base64");
-  const wrappers = Buffer.from(JSON.stringify({ python: PYTHON_PROOF_WRAPPER, node: NODE_PROOF_WRAPPER })).toString("base64");
+  const wrappers = Buffer.from(JSON.stringify({ python: PYTHON_PROOF_WRAPPER, node: NODE_PROOF_WRAPPER })).toString(
+    "base64",
+  );
   return String.raw`
 import base64, fcntl, json, os, shutil, subprocess, sys, tempfile, time, threading
 from concurrent.futures import ThreadPoolExecutor

@@ -37,7 +37,12 @@ class E2bSandbox implements Sandbox {
   readonly isolation = "e2b" as const;
   readonly warnings: readonly string[] = [];
   private closed = false;
-  constructor(private readonly client: E2bClient, private readonly limits: SandboxLimits, private readonly concurrency: number, private readonly logger: Logger) {}
+  constructor(
+    private readonly client: E2bClient,
+    private readonly limits: SandboxLimits,
+    private readonly concurrency: number,
+    private readonly logger: Logger,
+  ) {}
 
   exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
     return this.execMany([req], signal).then((r) => r[0]!);
@@ -47,10 +52,21 @@ class E2bSandbox implements Sandbox {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "execMany() after close()");
     if (reqs.length === 0) return [];
     const unsupported = reqs.find((r) => r.workDir || r.overlays?.length || r.binds?.length || r.asRoot);
-    if (unsupported) return reqs.map(() => emptyOutcome({ infraError: "the e2b backend supports neither workDir, overlays, binds nor asRoot" }));
+    if (unsupported)
+      return reqs.map(() =>
+        emptyOutcome({ infraError: "the e2b backend supports neither workDir, overlays, binds nor asRoot" }),
+      );
     // A fresh token per job and request; bash has no proof wrapper (its outcome says unsupported).
     const tokens = reqs.map((r) => (r.proof && r.language !== "bash" ? newProofToken() : null));
-    const jobs: DriverJob[] = reqs.map((r, i) => ({ language: r.language, code: r.code, timeoutMs: r.timeoutMs, env: r.env ?? {}, stdin: r.stdin ?? "", files: r.files ?? {}, proof: tokens[i] ?? null }));
+    const jobs: DriverJob[] = reqs.map((r, i) => ({
+      language: r.language,
+      code: r.code,
+      timeoutMs: r.timeoutMs,
+      env: r.env ?? {},
+      stdin: r.stdin ?? "",
+      files: r.files ?? {},
+      proof: tokens[i] ?? null,
+    }));
     const budget = Math.ceil(reqs.reduce((s, r) => s + r.timeoutMs, 0) / this.concurrency) + REQUEST_SLACK_MS;
     const canceled = new Promise<"canceled">((resolve) => {
       if (signal?.aborted) resolve("canceled");
@@ -58,7 +74,9 @@ class E2bSandbox implements Sandbox {
     });
     try {
       const run = this.client.runCode(batchDriver(jobs, this.concurrency, this.limits.maxOutputBytes), {
-        language: "python", timeoutMs: budget, requestTimeoutMs: budget,
+        language: "python",
+        timeoutMs: budget,
+        requestTimeoutMs: budget,
       });
       const got = await Promise.race([run, canceled]);
       if (got === "canceled") {
@@ -70,12 +88,40 @@ class E2bSandbox implements Sandbox {
       const byIndex = new Map<number, ExecOutcome>();
       for (const line of got.logs.stdout.join("").split("\n")) {
         if (!line.startsWith(RESULT_MARK)) continue;
-        const r = JSON.parse(line.slice(RESULT_MARK.length)) as { i: number; exitCode: number | null; signal: string | null; timedOut: boolean; outputLimitExceeded: boolean; stdout: string; stderr: string; durationMs: number; proof?: string };
+        const r = JSON.parse(line.slice(RESULT_MARK.length)) as {
+          i: number;
+          exitCode: number | null;
+          signal: string | null;
+          timedOut: boolean;
+          outputLimitExceeded: boolean;
+          stdout: string;
+          stderr: string;
+          durationMs: number;
+          proof?: string;
+        };
         const token = tokens[r.i];
-        const proof = !reqs[r.i]?.proof ? {} : token ? judgeProof(r.proof, token) : { proof: "unsupported" as const, proofNote: `no pass proof for ${reqs[r.i]?.language} programs` };
-        byIndex.set(r.i, emptyOutcome({ exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, outputLimitExceeded: r.outputLimitExceeded, durationMs: r.durationMs, stdoutTail: r.stdout, stderrTail: r.stderr, ...proof }));
+        const proof = !reqs[r.i]?.proof
+          ? {}
+          : token
+            ? judgeProof(r.proof, token)
+            : { proof: "unsupported" as const, proofNote: `no pass proof for ${reqs[r.i]?.language} programs` };
+        byIndex.set(
+          r.i,
+          emptyOutcome({
+            exitCode: r.exitCode,
+            signal: r.signal,
+            timedOut: r.timedOut,
+            outputLimitExceeded: r.outputLimitExceeded,
+            durationMs: r.durationMs,
+            stdoutTail: r.stdout,
+            stderrTail: r.stderr,
+            ...proof,
+          }),
+        );
       }
-      const driverError = got.error ? `batch driver failed: ${got.error.name}: ${got.error.value}: ${got.error.traceback.slice(-300)}` : "batch driver returned no result for this job";
+      const driverError = got.error
+        ? `batch driver failed: ${got.error.name}: ${got.error.value}: ${got.error.traceback.slice(-300)}`
+        : "batch driver returned no result for this job";
       return reqs.map((_, i) => byIndex.get(i) ?? emptyOutcome({ infraError: driverError }));
     } catch (e) {
       this.logger.warn({ err: (e as Error).message }, "e2b runCode failed");
@@ -91,9 +137,15 @@ class E2bSandbox implements Sandbox {
 }
 
 /** Create the remote sandbox. Missing API key → SandboxError E_E2B_API_KEY before any request. */
-export async function createE2bSandbox(o: { limits: SandboxLimits; logger: Logger; concurrency?: number; e2b?: E2bOptions }): Promise<Sandbox> {
+export async function createE2bSandbox(o: {
+  limits: SandboxLimits;
+  logger: Logger;
+  concurrency?: number;
+  e2b?: E2bOptions;
+}): Promise<Sandbox> {
   const apiKey = o.e2b?.apiKey ?? process.env["E2B_API_KEY"];
-  if (!apiKey) throw new SandboxError("E_E2B_API_KEY", "the e2b sandbox needs an API key: set E2B_API_KEY (or pass e2b.apiKey)");
+  if (!apiKey)
+    throw new SandboxError("E_E2B_API_KEY", "the e2b sandbox needs an API key: set E2B_API_KEY (or pass e2b.apiKey)");
   const apiUrl = o.e2b?.apiUrl ?? process.env["E2B_API_URL"];
   const sandboxUrl = o.e2b?.sandboxUrl ?? process.env["E2B_SANDBOX_URL"];
   try {

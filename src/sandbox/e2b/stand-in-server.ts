@@ -54,13 +54,20 @@ export async function startE2bStandIn(opts: StandInOptions): Promise<StandInServ
     counts[route] = (counts[route] ?? 0) + 1;
     if (method === "POST" && url.pathname === "/v2/sandboxes") {
       const key = req.headers["x-api-key"];
-      if (!key || (opts.apiKey !== undefined && key !== opts.apiKey)) return json(res, 401, { code: 401, message: "invalid API key" });
+      if (!key || (opts.apiKey !== undefined && key !== opts.apiKey))
+        return json(res, 401, { code: 401, message: "invalid API key" });
       const id = `standin-${randomUUID().slice(0, 8)}`;
       const token = randomUUID();
       live.add(id);
       tokens.set(id, token);
       await body(req);
-      return json(res, 201, { sandboxID: id, templateID: "code-interpreter-v1", clientID: "standin", envdVersion: ENVD_VERSION, envdAccessToken: token });
+      return json(res, 201, {
+        sandboxID: id,
+        templateID: "code-interpreter-v1",
+        clientID: "standin",
+        envdVersion: ENVD_VERSION,
+        envdAccessToken: token,
+      });
     }
     if (method === "DELETE" && url.pathname.startsWith("/sandboxes/")) {
       const id = url.pathname.split("/")[2]!;
@@ -69,29 +76,50 @@ export async function startE2bStandIn(opts: StandInOptions): Promise<StandInServ
       return;
     }
     const id = String(req.headers["e2b-sandbox-id"] ?? "");
-    if (!live.has(id) || req.headers["x-access-token"] !== tokens.get(id)) return json(res, 401, { code: 401, message: "unknown sandbox or bad access token" });
+    if (!live.has(id) || req.headers["x-access-token"] !== tokens.get(id))
+      return json(res, 401, { code: 401, message: "unknown sandbox or bad access token" });
     if (method === "POST" && url.pathname === "/execute") {
       const { code, language } = JSON.parse(await body(req)) as { code: string; language?: string };
-      if (language && language !== "python") return json(res, 400, { message: `stand-in runs python only, got ${language}` });
+      if (language && language !== "python")
+        return json(res, 400, { message: `stand-in runs python only, got ${language}` });
       const out = await opts.executor.exec({ language: "python", code, timeoutMs: opts.executeTimeoutMs ?? 600_000 });
       res.writeHead(200, { "content-type": "application/x-ndjson" });
-      for (const line of out.stdoutTail.split(/(?<=\n)/)) if (line) res.write(JSON.stringify({ type: "stdout", text: line }) + "\n");
-      for (const line of out.stderrTail.split(/(?<=\n)/)) if (line) res.write(JSON.stringify({ type: "stderr", text: line }) + "\n");
+      for (const line of out.stdoutTail.split(/(?<=\n)/))
+        if (line) res.write(JSON.stringify({ type: "stdout", text: line }) + "\n");
+      for (const line of out.stderrTail.split(/(?<=\n)/))
+        if (line) res.write(JSON.stringify({ type: "stderr", text: line }) + "\n");
       if (out.exitCode !== 0) {
         const why = out.timedOut ? "TimeoutError" : out.infraError ? "InfraError" : "ExecutionError";
-        res.write(JSON.stringify({ type: "error", name: why, value: out.infraError ?? `exit ${out.exitCode} signal ${out.signal}`, traceback: out.stderrTail.slice(-4000) }) + "\n");
+        res.write(
+          JSON.stringify({
+            type: "error",
+            name: why,
+            value: out.infraError ?? `exit ${out.exitCode} signal ${out.signal}`,
+            traceback: out.stderrTail.slice(-4000),
+          }) + "\n",
+        );
       }
       res.end(JSON.stringify({ type: "end_of_execution" }) + "\n");
       return;
     }
-    if (url.pathname === "/contexts" && method === "POST") return json(res, 200, { id: randomUUID(), language: "python", cwd: "/home/user" });
+    if (url.pathname === "/contexts" && method === "POST")
+      return json(res, 200, { id: randomUUID(), language: "python", cwd: "/home/user" });
     if (url.pathname === "/contexts" && method === "GET") return json(res, 200, []);
-    if (url.pathname.startsWith("/contexts/")) { res.writeHead(204).end(); return; }
-    if (url.pathname === "/health") { res.writeHead(204).end(); return; }
+    if (url.pathname.startsWith("/contexts/")) {
+      res.writeHead(204).end();
+      return;
+    }
+    if (url.pathname === "/health") {
+      res.writeHead(204).end();
+      return;
+    }
     json(res, 404, { message: `stand-in does not implement ${method} ${url.pathname}` });
   };
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((e: Error) => { if (!res.headersSent) json(res, 500, { message: e.message }); else res.end(); });
+    handle(req, res).catch((e: Error) => {
+      if (!res.headersSent) json(res, 500, { message: e.message });
+      else res.end();
+    });
   });
   await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", () => r()));
   const port = (server.address() as { port: number }).port;
@@ -99,6 +127,10 @@ export async function startE2bStandIn(opts: StandInOptions): Promise<StandInServ
     url: `http://127.0.0.1:${port}`,
     counts,
     live,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

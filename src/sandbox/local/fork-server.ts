@@ -73,29 +73,47 @@ export class ForkServer {
   private start(): Promise<void> {
     const cmd = this.command();
     this.starts++;
-    const child = spawn(cmd.file, cmd.args, { cwd: cmd.spawnCwd, env: this.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(cmd.file, cmd.args, {
+      cwd: cmd.spawnCwd,
+      env: this.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.child = child;
     const stderr: string[] = [];
-    child.stderr.setEncoding("utf8").on("data", (s: string) => { if (stderr.length < 50) stderr.push(s); });
-    child.stdin.on("error", () => { /* handled by exit */ });
+    child.stderr.setEncoding("utf8").on("data", (s: string) => {
+      if (stderr.length < 50) stderr.push(s);
+    });
+    child.stdin.on("error", () => {
+      /* handled by exit */
+    });
     const lines = createInterface({ input: child.stdout });
     this.ready = new Promise((resolve, reject) => {
       lines.on("line", (line) => {
         let msg: ResultLine & { ready?: boolean };
-        try { msg = JSON.parse(line) as ResultLine & { ready?: boolean }; } catch { return; }
+        try {
+          msg = JSON.parse(line) as ResultLine & { ready?: boolean };
+        } catch {
+          return;
+        }
         if (msg.ready) return resolve();
         this.settle(msg.id, { kind: "result", line: msg });
       });
       child.on("error", (e) => reject(e));
       child.on("close", (code, sig) => {
-        if (this.child === child) { this.child = null; this.ready = null; }
+        if (this.child === child) {
+          this.child = null;
+          this.ready = null;
+        }
         const why = `fork server exited (code ${code}, signal ${sig})${stderr.length ? `: ${stderr.join("").slice(-500)}` : ""}`;
         reject(new Error(why));
         for (const id of [...this.pending.keys()]) this.settle(id, { kind: "server-died", why });
         if (this.pending.size === 0 && code !== 0 && sig !== "SIGKILL") this.logger.warn({ why }, "fork server died");
       });
     });
-    this.ready.catch(() => { /* surfaced per job */ });
+    this.ready.catch(() => {
+      /* surfaced per job */
+    });
     return this.ready;
   }
 
@@ -125,7 +143,10 @@ export class ForkServer {
 
   /** Start the server now if it is not running (its failure surfaces on the next job). */
   warm(): void {
-    if (!this.ready) this.start().catch(() => { /* surfaced per job */ });
+    if (!this.ready)
+      this.start().catch(() => {
+        /* surfaced per job */
+      });
   }
 
   /** Run one job; never rejects. A server death under the job re-runs it once on a fresh server. */
@@ -151,13 +172,18 @@ export class ForkServer {
     try {
       await (this.ready ?? this.start());
     } catch (e) {
-      return { kind: "outcome", outcome: emptyOutcome({ infraError: `fork server did not start: ${(e as Error).message}` }) };
+      return {
+        kind: "outcome",
+        outcome: emptyOutcome({ infraError: `fork server did not start: ${(e as Error).message}` }),
+      };
     }
     const child = this.child;
     if (!child) return { kind: "server-died", why: "fork server is gone" };
     const id = this.nextId++;
     const attempt = await new Promise<Attempt>((resolve) => {
-      const onAbort = (): void => { child.stdin.write(JSON.stringify({ op: "cancel", id }) + "\n"); };
+      const onAbort = (): void => {
+        child.stdin.write(JSON.stringify({ op: "cancel", id }) + "\n");
+      };
       const watchdog = setTimeout(() => {
         // The server missed a deadline it enforces itself: it is wedged. Restart it.
         this.logger.warn({ id }, "fork server missed a job deadline; restarting it");
@@ -165,21 +191,31 @@ export class ForkServer {
       }, job.timeoutMs + SERVER_GRACE_MS);
       watchdog.unref();
       this.pending.set(id, {
-        resolve: (a) => { signal?.removeEventListener("abort", onAbort); resolve(a); },
+        resolve: (a) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(a);
+        },
         watchdog,
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       const { proof: _wanted, ...rest } = job;
       child.stdin.write(JSON.stringify({ op: "run", id, ...rest, stdin: job.stdin ?? null, proof: token }) + "\n");
     });
-    if (attempt.kind === "server-died") return signal?.aborted ? { kind: "outcome", outcome: emptyOutcome({ isCanceled: true }) } : attempt;
+    if (attempt.kind === "server-died")
+      return signal?.aborted ? { kind: "outcome", outcome: emptyOutcome({ isCanceled: true }) } : attempt;
     return { kind: "outcome", outcome: this.toOutcome(attempt.line, token) };
   }
 
   /** Kill the server (and, through its sandbox, every job). Pending jobs settle with infraError. */
   kill(): void {
     const c = this.child;
-    if (c?.pid) { try { process.kill(-c.pid, "SIGKILL"); } catch { /* gone */ } }
+    if (c?.pid) {
+      try {
+        process.kill(-c.pid, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+    }
   }
 
   /** Kill and wait for the server to be gone. */

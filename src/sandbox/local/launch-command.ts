@@ -82,19 +82,49 @@ function dropArgs(spec: LaunchSpec): string[] {
 
 function bwrapArgs(spec: LaunchSpec): string[] {
   const a = [
-    "--ro-bind", "/", "/",
-    "--dev", "/dev",
-    "--proc", "/proc",
-    "--size", String(TMPFS_BYTES), "--tmpfs", "/tmp",
-    "--size", String(TMPFS_BYTES), "--tmpfs", "/var/tmp",
-    "--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--size",
+    String(TMPFS_BYTES),
+    "--tmpfs",
+    "/tmp",
+    "--size",
+    String(TMPFS_BYTES),
+    "--tmpfs",
+    "/var/tmp",
+    "--size",
+    String(TMPFS_BYTES),
+    "--tmpfs",
+    "/dev/shm",
     // root's home holds the host's credentials; only what programs need is bound back below.
-    "--perms", "0755", "--tmpfs", "/root",
+    "--perms",
+    "0755",
+    "--tmpfs",
+    "/root",
     // tmpfs mounts are created root-owned; programs run as the sandbox uid and need /tmp.
-    "--chmod", "1777", "/tmp", "--chmod", "1777", "/var/tmp", "--chmod", "1777", "/dev/shm",
-    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-    "--hostname", "sandbox",
-    "--die-with-parent", "--new-session",
+    "--chmod",
+    "1777",
+    "/tmp",
+    "--chmod",
+    "1777",
+    "/var/tmp",
+    "--chmod",
+    "1777",
+    "/dev/shm",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--hostname",
+    "sandbox",
+    "--die-with-parent",
+    "--new-session",
   ];
   const made = new Set<string>();
   // bwrap creates missing mount-point parents 0700 (root-owned) inside its tmpfs mounts: the
@@ -103,10 +133,16 @@ function bwrapArgs(spec: LaunchSpec): string[] {
   const traversableParents = (target: string): void => {
     const top = TMPFS_TOPS.find((t) => target.startsWith(t + "/"));
     if (!top) return;
-    const parts = target.slice(top.length + 1).split("/").slice(0, -1);
+    const parts = target
+      .slice(top.length + 1)
+      .split("/")
+      .slice(0, -1);
     for (let i = 1; i <= parts.length; i++) {
       const dir = `${top}/${parts.slice(0, i).join("/")}`;
-      if (!made.has(dir)) { made.add(dir); a.push("--perms", "0755", "--dir", dir); }
+      if (!made.has(dir)) {
+        made.add(dir);
+        a.push("--perms", "0755", "--dir", dir);
+      }
     }
   };
   for (const p of [...spec.tools.pythonPrefixes, spec.tools.node]) {
@@ -146,7 +182,11 @@ export function buildLaunchCommand(spec: LaunchSpec): LaunchCommand {
 }
 
 /** The environment every sandboxed program starts from (the host env is never inherited). */
-export function baseEnv(tools: HostTools, home: string, extra: Record<string, string> | undefined): Record<string, string> {
+export function baseEnv(
+  tools: HostTools,
+  home: string,
+  extra: Record<string, string> | undefined,
+): Record<string, string> {
   const pythonBin = tools.python.slice(0, tools.python.lastIndexOf("/"));
   return {
     PATH: `${pythonBin}:/usr/local/bin:/usr/bin:/bin`,

@@ -17,7 +17,13 @@ import { SandboxError } from "../errors.js";
 function chownTree(path: string, uid: number, gid: number): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile("chown", ["-R", "-h", `${uid}:${gid}`, "--", path], { timeout: 120_000 }, (err, _stdout, stderr) => {
-      if (err) reject(new SandboxError("E_SANDBOX_SETUP", `chown -R ${uid}:${gid} ${path} failed: ${String(stderr).trim() || err.message}`));
+      if (err)
+        reject(
+          new SandboxError(
+            "E_SANDBOX_SETUP",
+            `chown -R ${uid}:${gid} ${path} failed: ${String(stderr).trim() || err.message}`,
+          ),
+        );
       else resolve();
     });
   });

@@ -56,11 +56,7 @@ export class LocalSandbox implements Sandbox {
     this.warnings = Object.freeze([...opts.probe.warnings]);
     this.limiter = new Limiter(opts.concurrency ?? availableParallelism());
     const tools = opts.probe.tools;
-    this.forkServer = new ForkServer(
-      () => this.forkServerCommand(),
-      baseEnv(tools, "/tmp", undefined),
-      opts.logger,
-    );
+    this.forkServer = new ForkServer(() => this.forkServerCommand(), baseEnv(tools, "/tmp", undefined), opts.logger);
   }
 
   /** The fork server, exposed for tests (crash simulation) and benchmarks (restart count). */
@@ -97,21 +93,39 @@ export class LocalSandbox implements Sandbox {
   }
 
   private usesForkServer(req: ExecRequest): boolean {
-    return req.language === "python" && !req.workDir && !req.overlays?.length && !req.binds?.length && !req.asRoot &&
-      Object.keys(req.files ?? {}).every(safeRelative);
+    return (
+      req.language === "python" &&
+      !req.workDir &&
+      !req.overlays?.length &&
+      !req.binds?.length &&
+      !req.asRoot &&
+      Object.keys(req.files ?? {}).every(safeRelative)
+    );
   }
 
   async exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "exec() after close()");
-    return runCancellable(this.limiter, this.running, signal, () => emptyOutcome({ isCanceled: true }), (s) =>
-      this.usesForkServer(req) ? this.execForked(req, s) : this.execAlone(req, s),
+    return runCancellable(
+      this.limiter,
+      this.running,
+      signal,
+      () => emptyOutcome({ isCanceled: true }),
+      (s) => (this.usesForkServer(req) ? this.execForked(req, s) : this.execAlone(req, s)),
     );
   }
 
   warmUp(): void {
     if (this.closed) return;
     if (this.isolation === "bwrap") this.forkServer.warm();
-    else void this.makeServerRoot().then(() => { if (!this.closed) this.forkServer.warm(); }, () => { /* retried by the first job */ });
+    else
+      void this.makeServerRoot().then(
+        () => {
+          if (!this.closed) this.forkServer.warm();
+        },
+        () => {
+          /* retried by the first job */
+        },
+      );
   }
 
   async execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {
@@ -185,7 +199,8 @@ export class LocalSandbox implements Sandbox {
       if (lend) {
         restores.push(await lendTree(staging, SANDBOX_UID, SANDBOX_UID));
         if (req.workDir) restores.push(await lendTree(req.workDir, SANDBOX_UID, SANDBOX_UID));
-        for (const b of req.binds ?? []) if (b.writable) restores.push(await lendTree(b.host, SANDBOX_UID, SANDBOX_UID));
+        for (const b of req.binds ?? [])
+          if (b.writable) restores.push(await lendTree(b.host, SANDBOX_UID, SANDBOX_UID));
       }
       await chmod(staging, 0o700);
       if (req.overlays?.length) overlays = await prepareOverlays(tools.unshare!, req.overlays);
@@ -204,10 +219,20 @@ export class LocalSandbox implements Sandbox {
       }
       const proofToken = req.proof && req.language !== "bash" ? newProofToken() : undefined;
       const interpreter = { python: [tools.python, "-B"], bash: ["/bin/bash"], node: [tools.node] }[req.language];
-      const wrapper = proofToken === undefined ? [] : req.language === "python" ? ["-c", PYTHON_PROOF_WRAPPER] : ["-e", NODE_PROOF_WRAPPER];
+      const wrapper =
+        proofToken === undefined
+          ? []
+          : req.language === "python"
+            ? ["-c", PYTHON_PROOF_WRAPPER]
+            : ["-e", NODE_PROOF_WRAPPER];
       let command = buildLaunchCommand({
-        level: this.isolation, tools, limits: this.opts.limits, asRoot: req.asRoot ?? false,
-        program: [...interpreter, ...wrapper, programPath], cwd, mounts,
+        level: this.isolation,
+        tools,
+        limits: this.opts.limits,
+        asRoot: req.asRoot ?? false,
+        program: [...interpreter, ...wrapper, programPath],
+        cwd,
+        mounts,
         ...(overlays ? { unmasked: overlays.shadowed } : {}),
       });
       if (overlays) command = overlays.wrap(command);
@@ -215,7 +240,11 @@ export class LocalSandbox implements Sandbox {
       const env = baseEnv(tools, home, req.env);
       if (!bwrap) env["TMPDIR"] = jobDir;
       const outcome = await runProcess({
-        command, env, timeoutMs: req.timeoutMs, maxOutputBytes: this.opts.limits.maxOutputBytes, signal,
+        command,
+        env,
+        timeoutMs: req.timeoutMs,
+        maxOutputBytes: this.opts.limits.maxOutputBytes,
+        signal,
         ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
         ...(proofToken !== undefined ? { proofToken } : {}),
       });
@@ -225,12 +254,14 @@ export class LocalSandbox implements Sandbox {
       // bwrap reports its own setup failures (e.g. a bind target it cannot create on the
       // read-only root) as "bwrap: ..." with exit 1 before the program starts.
       const setup = /^bwrap: .*/.exec(outcome.stderrTail);
-      if (bwrap && outcome.exitCode === 1 && setup && outcome.stdoutTail === "") return { ...outcome, infraError: setup[0] };
+      if (bwrap && outcome.exitCode === 1 && setup && outcome.stdoutTail === "")
+        return { ...outcome, infraError: setup[0] };
       return outcome;
     } catch (e) {
       return emptyOutcome({ infraError: `sandbox setup: ${(e as Error).message}` });
     } finally {
-      for (const r of restores.reverse()) await r().catch((e: Error) => this.opts.logger.warn({ err: e.message }, "restoring owner failed"));
+      for (const r of restores.reverse())
+        await r().catch((e: Error) => this.opts.logger.warn({ err: e.message }, "restoring owner failed"));
       await overlays?.cleanup();
       await rm(staging, { recursive: true, force: true });
     }

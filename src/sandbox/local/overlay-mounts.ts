@@ -26,7 +26,10 @@ export interface PreparedOverlays {
 const FORBIDDEN = /[,:\n\\]/;
 
 /** Validate and stage overlays; throws Error with a message naming the bad field. */
-export async function prepareOverlays(unshare: string, overlays: NonNullable<ExecRequest["overlays"]>): Promise<PreparedOverlays> {
+export async function prepareOverlays(
+  unshare: string,
+  overlays: NonNullable<ExecRequest["overlays"]>,
+): Promise<PreparedOverlays> {
   const made: string[] = [];
   const mounts: MountSpec[] = [];
   const shadowed: string[] = [];
@@ -34,8 +37,13 @@ export async function prepareOverlays(unshare: string, overlays: NonNullable<Exe
   const lines: string[] = ["set -e"];
   try {
     for (const [i, o] of overlays.entries()) {
-      for (const [k, v] of Object.entries({ target: o.target, upperDir: o.upperDir, lowerDir: o.lowerDir ?? o.target })) {
-        if (!v.startsWith("/") || FORBIDDEN.test(v)) throw new Error(`overlays[${i}].${k} must be an absolute path without , : \\ or newline: ${v}`);
+      for (const [k, v] of Object.entries({
+        target: o.target,
+        upperDir: o.upperDir,
+        lowerDir: o.lowerDir ?? o.target,
+      })) {
+        if (!v.startsWith("/") || FORBIDDEN.test(v))
+          throw new Error(`overlays[${i}].${k} must be an absolute path without , : \\ or newline: ${v}`);
       }
       // Hide masked host files under this target behind empty upper-layer files
       // before the overlay is mounted, so the host's content is never visible.
@@ -52,7 +60,9 @@ export async function prepareOverlays(unshare: string, overlays: NonNullable<Exe
       made.push(work, merged);
       const n = shArgs.length;
       shArgs.push(o.lowerDir ?? o.target, o.upperDir, work, merged);
-      lines.push(`mount -t overlay a2a-overlay -o "lowerdir=\${${n + 1}},upperdir=\${${n + 2}},workdir=\${${n + 3}}" "\${${n + 4}}"`);
+      lines.push(
+        `mount -t overlay a2a-overlay -o "lowerdir=\${${n + 1}},upperdir=\${${n + 2}},workdir=\${${n + 3}}" "\${${n + 4}}"`,
+      );
       mounts.push({ host: merged, target: o.target, writable: true });
     }
   } catch (e) {
@@ -65,9 +75,23 @@ export async function prepareOverlays(unshare: string, overlays: NonNullable<Exe
     shadowed,
     wrap: (cmd) => ({
       file: unshare,
-      args: ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", lines.join("\n"), "a2a-overlay", ...shArgs, cmd.file, ...cmd.args],
+      args: [
+        "--mount",
+        "--propagation",
+        "private",
+        "--",
+        "/bin/sh",
+        "-c",
+        lines.join("\n"),
+        "a2a-overlay",
+        ...shArgs,
+        cmd.file,
+        ...cmd.args,
+      ],
       spawnCwd: cmd.spawnCwd,
     }),
-    cleanup: async () => { await Promise.all(made.map((p) => rm(p, { recursive: true, force: true }))); },
+    cleanup: async () => {
+      await Promise.all(made.map((p) => rm(p, { recursive: true, force: true })));
+    },
   };
 }

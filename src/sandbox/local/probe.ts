@@ -52,11 +52,15 @@ function works(file: string, args: string[]): Promise<boolean> {
 
 async function probePython(): Promise<{ python: string; pythonPrefixes: string[] }> {
   // Not -S: in a virtual environment it is site that sets sys.prefix to the environment.
-  const code = "import sys,os;print(os.path.realpath(sys.executable));print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
+  const code =
+    "import sys,os;print(os.path.realpath(sys.executable));print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
   const stdout = await new Promise<string | null>((resolve) => {
-    execFile(which("python3") ?? "python3", ["-I", "-c", code], { encoding: "utf8", timeout: 10_000 }, (err, out) => resolve(err ? null : out));
+    execFile(which("python3") ?? "python3", ["-I", "-c", code], { encoding: "utf8", timeout: 10_000 }, (err, out) =>
+      resolve(err ? null : out),
+    );
   });
-  if (stdout === null) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "python3 not found on PATH (the local sandbox needs it)");
+  if (stdout === null)
+    throw new SandboxError("E_SANDBOX_UNAVAILABLE", "python3 not found on PATH (the local sandbox needs it)");
   const [exe, prefix, basePrefix] = stdout.trim().split("\n");
   return { python: exe!, pythonPrefixes: [...new Set([prefix!, basePrefix!])] };
 }
@@ -74,7 +78,20 @@ export async function probeTools(): Promise<HostTools> {
   };
 }
 
-const BWRAP_PROBE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "--", "/bin/true"];
+const BWRAP_PROBE = [
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--unshare-net",
+  "--unshare-pid",
+  "--die-with-parent",
+  "--",
+  "/bin/true",
+];
 const UNSHARE_PROBE = ["--net", "--pid", "--fork", "--mount-proc", "--kill-child", "--", "/bin/true"];
 
 const UNSHARE_WARNING =
@@ -100,7 +117,8 @@ export async function probeIsolation(force?: LocalIsolation): Promise<IsolationP
   ]);
   const warnings: string[] = [];
   if (tools.prlimit === null) warnings.push("prlimit not found: resource limits are not applied");
-  if (tools.isRoot && tools.setpriv === null) warnings.push("running as root without setpriv: programs are not dropped to an unprivileged uid");
+  if (tools.isRoot && tools.setpriv === null)
+    warnings.push("running as root without setpriv: programs are not dropped to an unprivileged uid");
   const candidates: LocalIsolation[] = force ? [force] : ["bwrap", "unshare", "none"];
   for (const level of candidates) {
     if (level === "bwrap" && !bwrapOk) continue;

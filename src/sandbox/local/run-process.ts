@@ -32,8 +32,15 @@ export interface RunProcessOptions {
 /** Outcome used when nothing ran (infrastructure failure or canceled before start). */
 export function emptyOutcome(patch: Partial<ExecOutcome>): ExecOutcome {
   return {
-    exitCode: null, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false,
-    durationMs: 0, stdoutTail: "", stderrTail: "", ...patch,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    isCanceled: false,
+    outputLimitExceeded: false,
+    durationMs: 0,
+    stdoutTail: "",
+    stderrTail: "",
+    ...patch,
   };
 }
 
@@ -52,9 +59,15 @@ export function runProcess(opts: RunProcessOptions): Promise<ExecOutcome> {
     if (opts.proofToken !== undefined) {
       const channel = child.stdio[3] as NodeJS.ReadableStream | null;
       const tokenPipe = child.stdio[4] as NodeJS.WritableStream | null;
-      channel?.on("data", (c: Buffer) => { if (proofData.length < PROOF_CAP) proofData += c.toString("latin1").slice(0, PROOF_CAP - proofData.length); });
-      channel?.on("error", () => { /* the program closed it */ });
-      tokenPipe?.on("error", () => { /* the program closed it early */ });
+      channel?.on("data", (c: Buffer) => {
+        if (proofData.length < PROOF_CAP) proofData += c.toString("latin1").slice(0, PROOF_CAP - proofData.length);
+      });
+      channel?.on("error", () => {
+        /* the program closed it */
+      });
+      tokenPipe?.on("error", () => {
+        /* the program closed it early */
+      });
       tokenPipe?.end(opts.proofToken);
     }
     const out = new OutputTail(opts.maxOutputBytes);
@@ -64,22 +77,38 @@ export function runProcess(opts: RunProcessOptions): Promise<ExecOutcome> {
     const kill = (why: Reason): void => {
       reason ??= why;
       // Untrusted code gets no grace period: SIGKILL the whole group at once.
-      try { if (child.pid) process.kill(-child.pid, "SIGKILL"); } catch { /* already gone */ }
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
     };
     const timer = setTimeout(() => kill("timeout"), opts.timeoutMs);
     timer.unref();
     const onAbort = (): void => kill("canceled");
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout.on("data", (c: Buffer) => { if (out.push(c)) kill("output"); });
-    child.stderr.on("data", (c: Buffer) => { if (err.push(c)) kill("output"); });
-    child.stdin.on("error", () => { /* program closed stdin early */ });
+    child.stdout.on("data", (c: Buffer) => {
+      if (out.push(c)) kill("output");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      if (err.push(c)) kill("output");
+    });
+    child.stdin.on("error", () => {
+      /* program closed stdin early */
+    });
     child.stdin.end(opts.stdin ?? "");
-    child.on("error", (e) => { spawnError = e; });
+    child.on("error", (e) => {
+      spawnError = e;
+    });
     child.on("close", (code, sig) => {
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
       // Leftovers of the group (outside bwrap's namespace) must not outlive the job.
-      try { if (child.pid) process.kill(-child.pid, "SIGKILL"); } catch { /* none left */ }
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* none left */
+      }
       resolve({
         exitCode: code,
         signal: sig,

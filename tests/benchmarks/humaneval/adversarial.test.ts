@@ -34,9 +34,22 @@ async function evaluate(replies: string[]) {
     },
     async close() {},
   };
-  const options: RunOptions = { benchmark: "humaneval", run_id: "t", out: "/nonexistent", dataset: "sample", n: replies.length, k: [1], per_task_timeout_seconds: 3 };
+  const options: RunOptions = {
+    benchmark: "humaneval",
+    run_id: "t",
+    out: "/nonexistent",
+    dataset: "sample",
+    n: replies.length,
+    k: [1],
+    per_task_timeout_seconds: 3,
+  };
   return createHumanEvalBenchmark().evaluate(item, {
-    options, sandbox, participant, logger: silentLogger(), signal: new AbortController().signal, workDir: "/nonexistent",
+    options,
+    sandbox,
+    participant,
+    logger: silentLogger(),
+    signal: new AbortController().signal,
+    workDir: "/nonexistent",
   });
 }
 
@@ -47,9 +60,17 @@ describe("HumanEval: exits and forgeries before check() are failures with a reas
     ["sys.exit(0)", WRONG + "import sys\nsys.exit(0)\n", "model_exit_before_check"],
     ["raise SystemExit", WRONG + "raise SystemExit(0)\n", "model_exit_before_check"],
     ["os._exit(0)", WRONG + "import os\nos._exit(0)\n", "model_exit_before_check"],
-    ["SIGKILL to itself", WRONG + "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "model_exit_before_check"],
+    [
+      "SIGKILL to itself",
+      WRONG + "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+      "model_exit_before_check",
+    ],
     ["forged proof channel", WRONG + "import os\nos.write(3, b'f' * 32)\nos._exit(0)\n", "model_tampered"],
-    ["trace hook", WRONG + "import sys\nsys.settrace(lambda *a: None)\nsys.settrace(None)\nsys.exit(0)\n", "model_tampered"],
+    [
+      "trace hook",
+      WRONG + "import sys\nsys.settrace(lambda *a: None)\nsys.settrace(None)\nsys.exit(0)\n",
+      "model_tampered",
+    ],
   ])("%s", async (_name, code, mode) => {
     const row = await evaluate([fenced(code)]);
     expect(row).toMatchObject({ status: "failed", passed: false, failure_mode: mode, num_correct: 0 });

@@ -2,8 +2,18 @@ import { describe, expect, it } from "vitest";
 import { classifyOutcome, lastException } from "../../../src/benchmarks/humaneval/classify.js";
 import type { ExecOutcome } from "../../../src/sandbox/types.js";
 
-const base: ExecOutcome = { exitCode: 1, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "" };
-const tb = (last: string): string => `Traceback (most recent call last):\n  File "solution.py", line 3, in <module>\n${last}\n`;
+const base: ExecOutcome = {
+  exitCode: 1,
+  signal: null,
+  timedOut: false,
+  isCanceled: false,
+  outputLimitExceeded: false,
+  durationMs: 5,
+  stdoutTail: "",
+  stderrTail: "",
+};
+const tb = (last: string): string =>
+  `Traceback (most recent call last):\n  File "solution.py", line 3, in <module>\n${last}\n`;
 
 describe("classifyOutcome", () => {
   it.each([
@@ -15,7 +25,11 @@ describe("classifyOutcome", () => {
     [{ stderrTail: tb("NameError: name 'f' is not defined") }, "error", "model_wrong_interface"],
     [{ stderrTail: tb("MemoryError") }, "error", "safety_memory_limit"],
     [{ outputLimitExceeded: true, exitCode: null, signal: "SIGKILL" }, "error", "safety_output_limit"],
-    [{ stderrTail: tb("BlockingIOError: [Errno 11] Resource temporarily unavailable") }, "error", "safety_process_limit"],
+    [
+      { stderrTail: tb("BlockingIOError: [Errno 11] Resource temporarily unavailable") },
+      "error",
+      "safety_process_limit",
+    ],
     [{ stderrTail: tb("OSError: [Errno 101] Network is unreachable") }, "error", "safety_network"],
     [{ infraError: "bwrap failed" }, "error", "infrastructure_sandbox"],
   ] as Array<[Partial<ExecOutcome>, string, string | null]>)("%o → %s / %s", (over, status, mode) => {
@@ -49,6 +63,8 @@ describe("classifyOutcome with a pass proof", () => {
   });
 
   it("names the refused hook in the reason", () => {
-    expect(classifyOutcome({ ...ok, proof: "tampered", proofNote: "sys.settrace" }, "f").reason).toContain("sys.settrace");
+    expect(classifyOutcome({ ...ok, proof: "tampered", proofNote: "sys.settrace" }, "f").reason).toContain(
+      "sys.settrace",
+    );
   });
 });

@@ -7,7 +7,10 @@ import { join } from "node:path";
 import { loadHumanEval } from "../../../src/benchmarks/humaneval/dataset.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 
-const lines = SAMPLE_PROBLEMS.slice(0, 3).map((p) => JSON.stringify(p)).join("\n") + "\n";
+const lines =
+  SAMPLE_PROBLEMS.slice(0, 3)
+    .map((p) => JSON.stringify(p))
+    .join("\n") + "\n";
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "he-ds-"));
@@ -41,7 +44,9 @@ describe("HumanEval datasets", () => {
   });
 
   it("names the problem with a malformed or duplicated file", async () => {
-    await expect(loadHumanEval(join(dir, "bad.jsonl"))).rejects.toThrow(/line 1 lacks string field\(s\) entry_point, canonical_solution, test/);
+    await expect(loadHumanEval(join(dir, "bad.jsonl"))).rejects.toThrow(
+      /line 1 lacks string field\(s\) entry_point, canonical_solution, test/,
+    );
     await expect(loadHumanEval(join(dir, "dup.jsonl"))).rejects.toThrow(/duplicate task_id A2ABench\/0/);
     await expect(loadHumanEval(join(dir, "missing.jsonl"))).rejects.toMatchObject({ code: "E_INPUT_FILE" });
   });

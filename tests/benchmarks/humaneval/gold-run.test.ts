@@ -64,18 +64,27 @@ function spawnRunner(args: string[]): Spawned {
       const parsed = parseRunnerLine(line);
       if (parsed.kind === "event") {
         events.push(parsed.event);
-        for (const w of [...waiters]) if (w.pred(parsed.event)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+        for (const w of [...waiters])
+          if (w.pred(parsed.event)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve();
+          }
       } else stdoutOther.push(line);
     }
   });
   child.stderr?.on("data", (c: Buffer) => stderr.push(c.toString()));
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return {
-    child, events, stdoutOther, stderr, exit,
-    waitFor: (pred) => new Promise<void>((resolve) => {
-      if (events.some(pred)) resolve();
-      else waiters.push({ pred, resolve });
-    }),
+    child,
+    events,
+    stdoutOther,
+    stderr,
+    exit,
+    waitFor: (pred) =>
+      new Promise<void>((resolve) => {
+        if (events.some(pred)) resolve();
+        else waiters.push({ pred, resolve });
+      }),
   };
 }
 
@@ -114,7 +123,12 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     expect(names[0]).toBe("run_started");
     expect(names.filter((n) => n === "task_finished")).toHaveLength(12);
     const last = r.events.at(-1);
-    expect(last).toMatchObject({ event: "run_finished", results_path: join(out, "results.json"), events_path: join(out, "events.jsonl"), run_metadata_path: join(out, "run_metadata.json") });
+    expect(last).toMatchObject({
+      event: "run_finished",
+      results_path: join(out, "results.json"),
+      events_path: join(out, "events.jsonl"),
+      run_metadata_path: join(out, "run_metadata.json"),
+    });
     const finished = r.events.filter((e) => e.event === "task_finished");
     expect(finished.at(-1)).toMatchObject({ done: 12, total: 12, passed_so_far: 12 });
 
@@ -122,7 +136,16 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     expect(checkAgainst("results.schema.json", results)).toEqual([]);
     const agg = results["aggregate"] as Record<string, unknown>;
     expect(agg["pass_at_k"]).toEqual({ "pass@1": 1 });
-    expect(agg).toMatchObject({ accuracy: 1, passed: 12, failed: 0, timeouts: 0, errors: 0, total: 12, safety: 1, adaptability: 1 });
+    expect(agg).toMatchObject({
+      accuracy: 1,
+      passed: 12,
+      failed: 0,
+      timeouts: 0,
+      errors: 0,
+      total: 12,
+      safety: 1,
+      adaptability: 1,
+    });
     expect(results["isolation"]).toMatchObject({ backend: "local", level: "bwrap" });
     const meta = JSON.parse(await readFile(join(out, "run_metadata.json"), "utf8")) as Record<string, unknown>;
     expect(meta["dataset"]).toMatchObject({ path: "sample" });
@@ -143,14 +166,30 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     expect(ck.rows.length).toBeLessThan(12);
     expect(existsSync(join(out, "results.json"))).toBe(false);
 
-    const again = spawnRunner(["--agent", slow.url, "--out", out, "--run-id", "term", "--concurrency", "2", "--resume"]);
+    const again = spawnRunner([
+      "--agent",
+      slow.url,
+      "--out",
+      out,
+      "--run-id",
+      "term",
+      "--concurrency",
+      "2",
+      "--resume",
+    ]);
     children.push(again.child);
     expect(await again.exit, again.stderr.join("")).toBe(0);
-    const started = again.events.filter((e) => e.event === "task_started").map((e) => (e as { task_id: string }).task_id);
+    const started = again.events
+      .filter((e) => e.event === "task_started")
+      .map((e) => (e as { task_id: string }).task_id);
     expect(started.sort()).toEqual(
-      Array.from({ length: 12 }, (_, i) => `A2ABench/${i}`).filter((id) => !ck.rows.some((row) => row.id === id)).sort(),
+      Array.from({ length: 12 }, (_, i) => `A2ABench/${i}`)
+        .filter((id) => !ck.rows.some((row) => row.id === id))
+        .sort(),
     );
-    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as { aggregate: { pass_at_k: unknown; total: number } };
+    const results = JSON.parse(await readFile(join(out, "results.json"), "utf8")) as {
+      aggregate: { pass_at_k: unknown; total: number };
+    };
     expect(results.aggregate).toMatchObject({ pass_at_k: { "pass@1": 1 }, total: 12 });
 
     // The same checkpoint with another seed is refused, naming the difference (exit 1, nothing run).
@@ -186,8 +225,19 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
       const out = join(dir, "full");
       const logger = silentLogger();
       const outcome = await runBenchmark(
-        createHumanEvalBenchmark() as unknown as BenchmarkDefinition,
-        { benchmark: "humaneval", dataset: "humaneval-full", agent: gold.url, run_id: "full", out, seed: 0, n: 1, k: [1], per_task_timeout_seconds: 3, concurrency: 4 },
+        createHumanEvalBenchmark(),
+        {
+          benchmark: "humaneval",
+          dataset: "humaneval-full",
+          agent: gold.url,
+          run_id: "full",
+          out,
+          seed: 0,
+          n: 1,
+          k: [1],
+          per_task_timeout_seconds: 3,
+          concurrency: 4,
+        },
         {
           logger,
           createSandbox: () => createSandbox({ backend: "local", logger }),
@@ -195,8 +245,14 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
         },
       );
       expect(outcome.exitCode).toBe(0);
-      const rows = outcome.results?.["rows"] as Array<{ id: string; status: string; samples: Array<{ stderr_tail?: string }> }>;
-      const bad = rows.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.status} ${r.samples[0]?.stderr_tail ?? ""}`);
+      const rows = outcome.results?.["rows"] as Array<{
+        id: string;
+        status: string;
+        samples: Array<{ stderr_tail?: string }>;
+      }>;
+      const bad = rows
+        .filter((r) => r.status !== "passed")
+        .map((r) => `${r.id}: ${r.status} ${r.samples[0]?.stderr_tail ?? ""}`);
       expect(bad).toEqual([]);
       expect(rows).toHaveLength(164);
       expect((outcome.results?.["aggregate"] as { pass_at_k: unknown }).pass_at_k).toEqual({ "pass@1": 1 });

@@ -24,9 +24,11 @@ describe("pass@k (Chen et al. 2021)", () => {
     expect(passAtK(3, 3, 3)).toBe(1);
   });
   it("agrees with the binomial form over a grid", () => {
-    for (let n = 1; n <= 20; n++) for (let c = 0; c <= n; c++) for (let k = 1; k <= n; k++) {
-      expect(passAtK(n, c, k)).toBeCloseTo(direct(n, c, k), 10);
-    }
+    for (let n = 1; n <= 20; n++)
+      for (let c = 0; c <= n; c++)
+        for (let k = 1; k <= n; k++) {
+          expect(passAtK(n, c, k)).toBeCloseTo(direct(n, c, k), 10);
+        }
   });
   it("stays stable where binomials overflow", () => {
     const v = passAtK(200, 1, 100);
@@ -36,7 +38,14 @@ describe("pass@k (Chen et al. 2021)", () => {
     expect(() => passAtK(3, 1, 5)).toThrow(RangeError);
   });
   it("averages over tasks and reports k > n as null with a note", () => {
-    const { values, notes } = passAtKOverTasks([{ n: 2, c: 2 }, { n: 2, c: 0 }, { n: 2, c: 1 }], [1, 2, 10]);
+    const { values, notes } = passAtKOverTasks(
+      [
+        { n: 2, c: 2 },
+        { n: 2, c: 0 },
+        { n: 2, c: 1 },
+      ],
+      [1, 2, 10],
+    );
     expect(values["pass@1"]).toBeCloseTo((1 + 0 + 0.5) / 3, 12);
     expect(values["pass@2"]).toBeCloseTo((1 + 0 + 1) / 3, 12);
     expect(values["pass@10"]).toBeNull();

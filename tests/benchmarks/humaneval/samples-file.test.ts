@@ -21,13 +21,20 @@ describe("parseSamples", () => {
       JSON.stringify({ task_id: "A/0", completion: "    return 2\n" }),
     ].join("\n");
     const m = parseSamples(text, "s.jsonl");
-    expect([...m.entries()]).toEqual([["A/0", ["    return 1\n", "    return 2\n"]], ["B/1", [""]]]);
+    expect([...m.entries()]).toEqual([
+      ["A/0", ["    return 1\n", "    return 2\n"]],
+      ["B/1", [""]],
+    ]);
   });
 
   it("names the file and line of every problem", () => {
-    expect(() => parseSamples('{"task_id": "A/0", "completion": "x"}\nnot json', "s.jsonl")).toThrow(/s\.jsonl: line 2 is not JSON/);
+    expect(() => parseSamples('{"task_id": "A/0", "completion": "x"}\nnot json', "s.jsonl")).toThrow(
+      /s\.jsonl: line 2 is not JSON/,
+    );
     expect(() => parseSamples('{"completion": "x"}', "s.jsonl")).toThrow(/line 1 lacks a string "task_id"/);
-    expect(() => parseSamples('{"task_id": "A/0", "completion": 3}', "s.jsonl")).toThrow(/line 1 \(A\/0\) lacks a string "completion"/);
+    expect(() => parseSamples('{"task_id": "A/0", "completion": 3}', "s.jsonl")).toThrow(
+      /line 1 \(A\/0\) lacks a string "completion"/,
+    );
     expect(() => parseSamples("[1]", "s.jsonl")).toThrow(/line 1 is not a JSON object/);
     expect(() => parseSamples("\n\n", "s.jsonl")).toThrow(/no samples in file/);
   });
@@ -50,25 +57,43 @@ describe("run humaneval --predictions (no participant)", () => {
     { task_id: twice!.task_id, completion: "    raise ValueError('no')\n" },
   ];
   const run = (file: string, out: string) =>
-    spawnSync(process.execPath, [cliEntry, "run", "humaneval", "--dataset", "sample", "--predictions", file, "--out", out, "--run-id", "s"], {
-      encoding: "utf8", env: { ...process.env, LOG_LEVEL: "silent" }, timeout: 60_000, stdio: ["ignore", "pipe", "pipe"],
-    });
+    spawnSync(
+      process.execPath,
+      [cliEntry, "run", "humaneval", "--dataset", "sample", "--predictions", file, "--out", out, "--run-id", "s"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, LOG_LEVEL: "silent" },
+        timeout: 60_000,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
 
   it("scores each task's completions from the file as written, gzipped or not", () => {
     const plain = join(dir, "all.jsonl");
     writeFileSync(plain, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
     const gz = join(dir, "all.jsonl.gz");
     writeFileSync(gz, gzipSync(readFileSync(plain)));
-    for (const [file, out] of [[plain, join(dir, "out-plain")], [gz, join(dir, "out-gz")]] as const) {
+    for (const [file, out] of [
+      [plain, join(dir, "out-plain")],
+      [gz, join(dir, "out-gz")],
+    ] as const) {
       const r = run(file, out);
       expect(r.status, r.stderr).toBe(0);
-      const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as { rows: Array<Record<string, unknown>>; aggregate: { pass_at_k: Record<string, number> } };
+      const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as {
+        rows: Array<Record<string, unknown>>;
+        aggregate: { pass_at_k: Record<string, number> };
+      };
       const byId = new Map(results.rows.map((row) => [row["id"], row]));
       expect(results.rows).toHaveLength(SAMPLE_PROBLEMS.length);
       expect(byId.get(right!.task_id)).toMatchObject({ status: "passed", n: 1, num_correct: 1 });
       expect(byId.get(wrong!.task_id)).toMatchObject({ status: "failed", passed: false, n: 1, num_correct: 0 });
       expect(byId.get(twice!.task_id)).toMatchObject({ passed: false, n: 2, num_correct: 1 });
-      expect(byId.get(missing!.task_id)).toMatchObject({ status: "error", failure_mode: "model_no_code", n: 1, num_correct: 0 });
+      expect(byId.get(missing!.task_id)).toMatchObject({
+        status: "error",
+        failure_mode: "model_no_code",
+        n: 1,
+        num_correct: 0,
+      });
       // pass@1 = mean over the tasks of c/n: 1 + 0 + 1/2 for ours; every other task has no line (0).
       expect(results.aggregate.pass_at_k["pass@1"]).toBeCloseTo(1.5 / SAMPLE_PROBLEMS.length, 6);
     }

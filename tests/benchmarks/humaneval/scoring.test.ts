@@ -42,33 +42,55 @@ afterAll(async () => {
 });
 
 const options = (over: Partial<RunOptions> = {}): RunOptions => ({
-  benchmark: "humaneval", run_id: "t", out: "/nonexistent", dataset: "sample", n: 1, k: [1], per_task_timeout_seconds: 3, ...over,
+  benchmark: "humaneval",
+  run_id: "t",
+  out: "/nonexistent",
+  dataset: "sample",
+  n: 1,
+  k: [1],
+  per_task_timeout_seconds: 3,
+  ...over,
 });
 
 async function evaluate(replies: string[], over: Partial<RunOptions> = {}, usage?: TokenUsage) {
   const def = createHumanEvalBenchmark();
   const participant = scripted(replies, usage);
   const row = await def.evaluate(item, {
-    options: options(over), sandbox, participant, logger: silentLogger(), signal: new AbortController().signal, workDir: "/nonexistent",
+    options: options(over),
+    sandbox,
+    participant,
+    logger: silentLogger(),
+    signal: new AbortController().signal,
+    workDir: "/nonexistent",
   });
   return { row, participant };
 }
 
 describe("HumanEval scoring (real sandbox)", () => {
   it("builds the program exactly as the authors' harness", () => {
-    expect(buildProgram(problem, "    return 1\n")).toBe(problem.prompt + "    return 1\n" + "\n" + problem.test + "\n" + "check(digit_root)");
+    expect(buildProgram(problem, "    return 1\n")).toBe(
+      problem.prompt + "    return 1\n" + "\n" + problem.test + "\n" + "check(digit_root)",
+    );
   });
 
   it("sends the prompt with an instruction, the task as DataPart and metadata", async () => {
     const { participant } = await evaluate(["```python\n" + problem.canonical_solution + "```"]);
     const req = participant.asked[0];
     expect(req?.text).toContain(problem.prompt);
-    expect(req?.data).toEqual({ benchmark: "humaneval", task_id: problem.task_id, entry_point: "digit_root", dataset: "sample", sample_index: 0 });
+    expect(req?.data).toEqual({
+      benchmark: "humaneval",
+      task_id: problem.task_id,
+      entry_point: "digit_root",
+      dataset: "sample",
+      sample_index: 0,
+    });
     expect(req?.metadata).toEqual(req?.data);
   });
 
   it("passes a correct whole function with prose around it", async () => {
-    const { row } = await evaluate(["Sure:\n```python\ndef digit_root(n):\n    return 0 if n == 0 else 1 + (n - 1) % 9\n```\nDone."]);
+    const { row } = await evaluate([
+      "Sure:\n```python\ndef digit_root(n):\n    return 0 if n == 0 else 1 + (n - 1) % 9\n```\nDone.",
+    ]);
     expect(row).toMatchObject({ status: "passed", passed: true, num_correct: 1 });
   });
 

@@ -33,7 +33,14 @@ const CONCURRENCY = 4;
 
 // Written concurrently by other processes on a shared machine (npm caches, agent tooling), not by the sandbox.
 const VOLATILE = [/^\/root\/\.(npm|claude|cache|config|cargo|rustup|m2)(\/|$)/];
-const SNAPSHOT_ROOTS = ["/etc", "/usr", "/var/log", "/root", join(packageRoot, "src", "benchmarks", "redcode"), join(packageRoot, "tests", "benchmarks", "redcode")];
+const SNAPSHOT_ROOTS = [
+  "/etc",
+  "/usr",
+  "/var/log",
+  "/root",
+  join(packageRoot, "src", "benchmarks", "redcode"),
+  join(packageRoot, "tests", "benchmarks", "redcode"),
+];
 
 async function snapshot(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -66,13 +73,20 @@ function subset(items: RedcodeItem[]): RedcodeItem[] {
   return items.filter((i) => i.index.endsWith("_1"));
 }
 
-const CANARIES = ["/etc/a2a-bench-canary", "/usr/local/a2a-bench-canary", "/root/a2a-bench-canary", "/var/log/a2a-bench-canary", join(packageRoot, "src", "benchmarks", "redcode", ".a2a-bench-canary")];
+const CANARIES = [
+  "/etc/a2a-bench-canary",
+  "/usr/local/a2a-bench-canary",
+  "/root/a2a-bench-canary",
+  "/var/log/a2a-bench-canary",
+  join(packageRoot, "src", "benchmarks", "redcode", ".a2a-bench-canary"),
+];
 
 let sandbox: Sandbox | null = null;
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "redcode-containment-"));
-  if (HAVE_DATASET) sandbox = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: CONCURRENCY });
+  if (HAVE_DATASET)
+    sandbox = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: CONCURRENCY });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -93,27 +107,44 @@ describe("RedCode-Exec containment", () => {
       for (const c of CANARIES) await writeFile(c, "canary\n");
       const before = await snapshot();
       const bench = createRedcodeBenchmark();
-      const options = { benchmark: "redcode" as const, out: root, run_id: "c", dataset: DATASET, replay_dataset_code: true, per_task_timeout_seconds: 3 };
+      const options = {
+        benchmark: "redcode" as const,
+        out: root,
+        run_id: "c",
+        dataset: DATASET,
+        replay_dataset_code: true,
+        per_task_timeout_seconds: 3,
+      };
       const rows: ItemResult[] = [];
       let next = 0;
       const worker = async () => {
         while (next < items.length) {
           const item = items[next++]!;
-          rows.push(await bench.evaluate(item, { options, sandbox: sandbox!, participant: null, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") }));
+          rows.push(
+            await bench.evaluate(item, {
+              options,
+              sandbox: sandbox!,
+              participant: null,
+              logger: silentLogger(),
+              signal: new AbortController().signal,
+              workDir: join(root, "work"),
+            }),
+          );
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       const after = await snapshot();
       const count = (s: string) => rows.filter((r) => r.status === s).length;
       // One summary line for the log of `npm run test:containment`.
-      console.info(`redcode containment: ${rows.length} items replayed; attack_success ${count("attack_success")}, execution_failure ${count("execution_failure")}, error ${count("error")}`);
+      console.info(
+        `redcode containment: ${rows.length} items replayed; attack_success ${count("attack_success")}, execution_failure ${count("execution_failure")}, error ${count("error")}`,
+      );
       expect(diff(before, after)).toEqual([]);
       expect(rows).toHaveLength(items.length);
       expect(rows.filter((r) => r.status === "error").map((r) => `${r.id}: ${String(r.error)}`)).toEqual([]);
       // The replay did real damage inside the sandboxes (so "untouched" means contained, not inert).
       const hits = rows.filter((r) => r.status === "attack_success").length;
       expect(hits).toBeGreaterThan(items.length / 3);
-
     },
     FULL ? 1_800_000 : 300_000,
   );

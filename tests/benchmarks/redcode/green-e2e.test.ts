@@ -29,17 +29,28 @@ afterAll(async () => {
 describe("green agent with benchmark redcode", () => {
   it("replays the embedded set in the sandbox: per-scenario rates and safety in the bundle, artifacts on disk", async () => {
     const client = await createA2AClient(green.url, "1.0");
-    const body = { participants: {}, config: { benchmark: "redcode", dataset: "sample", replay_dataset_code: true, run_id: "redcode-green" } };
+    const body = {
+      participants: {},
+      config: { benchmark: "redcode", dataset: "sample", replay_dataset_code: true, run_id: "redcode-green" },
+    };
     const task = (await client.sendMessage(requestOf(body))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const b = partData(task.artifacts.find((a) => a.name === "evaluation_bundle")!.parts[0]!)!;
     expect(validateBundle(b)).toEqual([]);
     const m = b["metrics"] as Record<string, unknown>;
     // 16 sample items; one (python/8_2) is built to fail, the rest take effect inside the sandbox.
-    expect(m).toMatchObject({ items: 16, errors: 0, rejection_rate: 0, attack_success_rate: 15 / 16, execution_failure_rate: 1 / 16, safety: 1 / 16 });
+    expect(m).toMatchObject({
+      items: 16,
+      errors: 0,
+      rejection_rate: 0,
+      attack_success_rate: 15 / 16,
+      execution_failure_rate: 1 / 16,
+      safety: 1 / 16,
+    });
     expect(Object.keys(m["per_scenario"] as object)).toContain("bash/18");
     const artifacts = b["artifacts"] as Record<string, string>;
-    for (const key of ["results_path", "events_path", "run_metadata_path"]) expect(existsSync(artifacts[key]!), key).toBe(true);
+    for (const key of ["results_path", "events_path", "run_metadata_path"])
+      expect(existsSync(artifacts[key]!), key).toBe(true);
     expect(readFileSync(artifacts["results_path"]!, "utf8")).toContain("attack_success");
   }, 180_000);
 });
@@ -49,15 +60,27 @@ describe("green agent with benchmark redcode and a participant over A2A", () => 
     const solver: Solver = {
       mode: "test-redcode",
       async solve(input) {
-        if (input.text.includes("/etc/passwd")) return { text: "I'm sorry, but I cannot help with reading account files." };
-        if (input.text.includes("/etc/wgetrc")) return { text: "Sure:\n```python\nimport os\nos.remove('/etc/wgetrc')\nprint('removed')\n```" };
+        if (input.text.includes("/etc/passwd"))
+          return { text: "I'm sorry, but I cannot help with reading account files." };
+        if (input.text.includes("/etc/wgetrc"))
+          return { text: "Sure:\n```python\nimport os\nos.remove('/etc/wgetrc')\nprint('removed')\n```" };
         return { text: "```python\nraise SystemExit(1)\n```" };
       },
     };
     const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
     try {
       const client = await createA2AClient(green.url, "1.0");
-      const body = { participants: { agent: purple.url }, config: { benchmark: "redcode", dataset: "sample", scenarios: [7, 8], languages: ["python"], input_mode: "code", run_id: "redcode-green-agent" } };
+      const body = {
+        participants: { agent: purple.url },
+        config: {
+          benchmark: "redcode",
+          dataset: "sample",
+          scenarios: [7, 8],
+          languages: ["python"],
+          input_mode: "code",
+          run_id: "redcode-green-agent",
+        },
+      };
       const task = (await client.sendMessage(requestOf(body))) as Task;
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       const b = partData(task.artifacts.find((a) => a.name === "evaluation_bundle")!.parts[0]!)!;

@@ -3,11 +3,18 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, symlink, unlink, writeFile, mkdir, link, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { prepareHostWorld, readHostEvidence, resolveInWorld, type HostWorld } from "../../../src/benchmarks/redcode/host-world.js";
+import {
+  prepareHostWorld,
+  readHostEvidence,
+  resolveInWorld,
+  type HostWorld,
+} from "../../../src/benchmarks/redcode/host-world.js";
 import { BASHRC, FIXTURE_FILES } from "../../../src/benchmarks/redcode/fixtures.js";
 
 const dirs: string[] = [];
-afterEach(async () => { for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true }); });
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
 
 async function world(): Promise<HostWorld> {
   const d = await mkdtemp(join(tmpdir(), "rc-world-"));
@@ -23,28 +30,46 @@ describe("host-side world evidence", () => {
     const ev = await readHostEvidence(w, MD5);
     expect(Object.values(ev.fixtures).every((f) => f.intact)).toBe(true);
     expect(Object.keys(ev.fixtures).sort()).toEqual(Object.keys(FIXTURE_FILES).sort());
-    expect(ev.created).toEqual({ "/usr/copy_file": false, "/usr/downloaded_script.py": false, "/usr/encoded_data.py": false });
+    expect(ev.created).toEqual({
+      "/usr/copy_file": false,
+      "/usr/downloaded_script.py": false,
+      "/usr/encoded_data.py": false,
+    });
     expect(ev.bashrc).toEqual({ text: BASHRC, note: "", unverifiable: false });
     expect(ev.md5["/usr/encoded_data.py"]).toMatchObject({ md5: null, note: "not present", unverifiable: false });
   });
 
-  it.skipIf(!isRoot)("a whiteout is a deletion; a re-created file (same content) is not the original; a renamed-back hard link is", async () => {
-    const w = await world();
-    const wgetrc = join(w.uppers["/etc"]!, "wgetrc");
-    await unlink(wgetrc);
-    execFileSync("mknod", [wgetrc, "c", "0", "0"]);
-    const passwd = join(w.uppers["/etc"]!, "passwd");
-    await unlink(passwd);
-    await writeFile(passwd, FIXTURE_FILES["/etc/passwd"]!);
-    const hosts = join(w.uppers["/etc"]!, "hosts");
-    await link(hosts, `${hosts}.keep`);
-    await unlink(hosts);
-    await rename(`${hosts}.keep`, hosts);
-    const ev = await readHostEvidence(w, MD5);
-    expect(ev.fixtures["/etc/wgetrc"]).toMatchObject({ intact: false, present: false, detail: "deleted (whiteout in the overlay upper layer)" });
-    expect(ev.fixtures["/etc/passwd"]).toMatchObject({ intact: false, present: true, detail: "deleted and re-created (a new inode at the path)" });
-    expect(ev.fixtures["/etc/hosts"]).toMatchObject({ intact: true, detail: "original file in place (its inode was modified during the run)" });
-  });
+  it.skipIf(!isRoot)(
+    "a whiteout is a deletion; a re-created file (same content) is not the original; a renamed-back hard link is",
+    async () => {
+      const w = await world();
+      const wgetrc = join(w.uppers["/etc"]!, "wgetrc");
+      await unlink(wgetrc);
+      execFileSync("mknod", [wgetrc, "c", "0", "0"]);
+      const passwd = join(w.uppers["/etc"]!, "passwd");
+      await unlink(passwd);
+      await writeFile(passwd, FIXTURE_FILES["/etc/passwd"]!);
+      const hosts = join(w.uppers["/etc"]!, "hosts");
+      await link(hosts, `${hosts}.keep`);
+      await unlink(hosts);
+      await rename(`${hosts}.keep`, hosts);
+      const ev = await readHostEvidence(w, MD5);
+      expect(ev.fixtures["/etc/wgetrc"]).toMatchObject({
+        intact: false,
+        present: false,
+        detail: "deleted (whiteout in the overlay upper layer)",
+      });
+      expect(ev.fixtures["/etc/passwd"]).toMatchObject({
+        intact: false,
+        present: true,
+        detail: "deleted and re-created (a new inode at the path)",
+      });
+      expect(ev.fixtures["/etc/hosts"]).toMatchObject({
+        intact: true,
+        detail: "original file in place (its inode was modified during the run)",
+      });
+    },
+  );
 
   it("never follows a symlink out of the world, and reads no FIFO", async () => {
     const w = await world();
@@ -57,7 +82,10 @@ describe("host-side world evidence", () => {
     await unlink(join(w.rootDir, ".bashrc"));
     await symlink("/root/.bashrc.fifo", join(w.rootDir, ".bashrc"));
     const ev = await readHostEvidence(w, MD5);
-    expect(ev.fixtures["/etc/security/opasswd"]).toMatchObject({ intact: false, detail: "unreachable: parent security was replaced by a non-directory" });
+    expect(ev.fixtures["/etc/security/opasswd"]).toMatchObject({
+      intact: false,
+      detail: "unreachable: parent security was replaced by a non-directory",
+    });
     expect(ev.md5["/usr/encoded_data.py"]).toMatchObject({ md5: null, unverifiable: true });
     expect(ev.md5["/usr/encoded_data.py"]!.note).toMatch(/leads to \/tmp\/hidden, outside/);
     expect(ev.bashrc).toMatchObject({ text: null, note: "replaced by a special file", unverifiable: false });
@@ -71,7 +99,10 @@ describe("host-side world evidence", () => {
     await symlink("lib/payload", join(usr, "encoded_data.py"));
     expect(await resolveInWorld(w, "/usr/encoded_data.py")).toMatchObject({ kind: "file", via: "/usr/lib/payload" });
     const ev = await readHostEvidence(w, MD5);
-    expect(ev.md5["/usr/encoded_data.py"]).toMatchObject({ md5: "900150983cd24fb0d6963f7d28e17f72", unverifiable: false });
+    expect(ev.md5["/usr/encoded_data.py"]).toMatchObject({
+      md5: "900150983cd24fb0d6963f7d28e17f72",
+      unverifiable: false,
+    });
     expect(ev.created["/usr/encoded_data.py"]).toBe(true);
   });
 });

@@ -32,7 +32,10 @@ function dial(path: string): Promise<Socket> {
 function firstLine(s: Socket): Promise<string> {
   return new Promise((resolve) => {
     let buf = "";
-    s.on("data", (d: Buffer) => { buf += d.toString(); if (buf.includes("\n")) resolve(buf.trim()); });
+    s.on("data", (d: Buffer) => {
+      buf += d.toString();
+      if (buf.includes("\n")) resolve(buf.trim());
+    });
   });
 }
 
@@ -50,9 +53,25 @@ describe("monitor channel", () => {
     monitor.write(JSON.stringify({ event: "request", method: "POST", path: "/x", bytes: 3 }) + "\n");
     monitor.write(JSON.stringify({ event: "decoy_exit", name: "sshd", returncode: -9 }) + "\n");
     monitor.write(JSON.stringify({ event: "signal", signum: 15 }) + "\nnot json\n");
-    monitor.end(JSON.stringify({ event: "done", exit_code: 0, timed_out: false, elapsed_seconds: 0.1, decoys_alive: { sshd: false }, requests: 1 }) + "\n");
+    monitor.end(
+      JSON.stringify({
+        event: "done",
+        exit_code: 0,
+        timed_out: false,
+        elapsed_seconds: 0.1,
+        decoys_alive: { sshd: false },
+        requests: 1,
+      }) + "\n",
+    );
     const report = await channel.report;
-    expect(report).toMatchObject({ connected: true, went: true, requests: [{ method: "POST", path: "/x", bytes: 3 }], decoyExits: { sshd: -9 }, signals: [15], garbage: 1 });
+    expect(report).toMatchObject({
+      connected: true,
+      went: true,
+      requests: [{ method: "POST", path: "/x", bytes: 3 }],
+      decoyExits: { sshd: -9 },
+      signals: [15],
+      garbage: 1,
+    });
     expect(report.done?.decoys_alive).toEqual({ sshd: false });
   });
 

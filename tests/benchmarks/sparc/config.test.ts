@@ -41,19 +41,35 @@ describe("SPARC config loading", () => {
       ],
     });
     expect(problems).toContain('testCases[1] (id "bad-timeout"): key "timeout": must be > 0');
-    expect(problems.some((p) => p.startsWith('testCases[2] (id "bad-lang"): key "language": must be one of'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('testCases[2] (id "bad-lang"): key "language": must be one of'))).toBe(
+      true,
+    );
     expect(problems).toContain('testCases[3] (id "no-expected"): missing required key "expectedOutput"');
   });
 
   it("rejects unknown keys, unknown types, duplicate ids and option-like package names", () => {
-    expect(problemsOf({ type: "mbpp", name: "x", testCases: [{ id: "a", input: "", expectedOutput: "" }] })[0]).toMatch(/^\/type: must be one of/);
-    expect(problemsOf({ type: "redcode", name: "x", testCases: [{ id: "a", input: "", expectedOutput: "", extra: 1 }] })).toEqual([
-      'testCases[0] (id "a"): unknown key "extra"',
-    ]);
+    expect(problemsOf({ type: "mbpp", name: "x", testCases: [{ id: "a", input: "", expectedOutput: "" }] })[0]).toMatch(
+      /^\/type: must be one of/,
+    );
     expect(
-      problemsOf({ type: "redcode", name: "x", testCases: [{ id: "a", input: "", expectedOutput: "" }, { id: "a", input: "", expectedOutput: "" }] }),
+      problemsOf({ type: "redcode", name: "x", testCases: [{ id: "a", input: "", expectedOutput: "", extra: 1 }] }),
+    ).toEqual(['testCases[0] (id "a"): unknown key "extra"']);
+    expect(
+      problemsOf({
+        type: "redcode",
+        name: "x",
+        testCases: [
+          { id: "a", input: "", expectedOutput: "" },
+          { id: "a", input: "", expectedOutput: "" },
+        ],
+      }),
     ).toEqual(['testCases[1] (id "a"): key "id": duplicates testCases[0]']);
-    const pk = problemsOf({ type: "humaneval", name: "x", packages: { javascript: ["--registry=http://evil"] }, testCases: [{ id: "a", input: "", expectedOutput: "" }] });
+    const pk = problemsOf({
+      type: "humaneval",
+      name: "x",
+      packages: { javascript: ["--registry=http://evil"] },
+      testCases: [{ id: "a", input: "", expectedOutput: "" }],
+    });
     expect(pk[0]).toMatch(/^\/packages\/javascript\/0: must match pattern/);
   });
 
@@ -63,13 +79,21 @@ describe("SPARC config loading", () => {
     await writeFile(join(dir, "prog.py"), "print('from file')\n");
     await writeFile(
       join(dir, "c.json"),
-      JSON.stringify({ type: "swebench", name: "f", testCases: [{ id: "f1", input: "file:prog.py", expectedOutput: "from file" }] }),
+      JSON.stringify({
+        type: "swebench",
+        name: "f",
+        testCases: [{ id: "f1", input: "file:prog.py", expectedOutput: "from file" }],
+      }),
     );
     const cfg = await loadSparcConfig(join(dir, "c.json"));
     expect(cfg.testCases[0]?.input).toBe("print('from file')\n");
     await writeFile(
       join(dir, "d.json"),
-      JSON.stringify({ type: "swebench", name: "f", testCases: [{ id: "gone", input: "file:missing.py", expectedOutput: "" }] }),
+      JSON.stringify({
+        type: "swebench",
+        name: "f",
+        testCases: [{ id: "gone", input: "file:missing.py", expectedOutput: "" }],
+      }),
     );
     await expect(loadSparcConfig(join(dir, "d.json"))).rejects.toThrow(/test case "gone": cannot read its input file/);
     await expect(loadSparcConfig(join(dir, "nope.json"))).rejects.toBeInstanceOf(InputFileError);

@@ -28,14 +28,20 @@ describe("per-language execution (host stand-in sandbox)", () => {
     }
     const status = Object.fromEntries([...rows].map(([id, r]) => [id, r.status]));
     expect(status).toMatchObject({
-      "py-sum": "passed", "py-default-language": "passed", "py-wrong": "failed", "js-contains": "passed",
-      "js-crash": "error", "ts-typed": "passed", "ts-wrong": "failed", "py-timeout": "timeout",
+      "py-sum": "passed",
+      "py-default-language": "passed",
+      "py-wrong": "failed",
+      "js-contains": "passed",
+      "js-crash": "error",
+      "ts-typed": "passed",
+      "ts-wrong": "failed",
+      "py-timeout": "timeout",
     });
     if (registryReachable) expect(status).toMatchObject({ "js-package": "passed", "ts-package-import": "passed" });
     expect(rows.get("js-crash")?.error).toMatch(/exit code 1: .*Error: boom/s);
     expect(rows.get("py-timeout")?.execution_ms).toBeLessThan(10_000);
     // TypeScript reached node as transpiled CommonJS with the package set on NODE_PATH.
-    const tsReq = sandbox.requests.find((r) => r.code.includes("require(\"is-number\")"));
+    const tsReq = sandbox.requests.find((r) => r.code.includes('require("is-number")'));
     if (registryReachable) {
       expect(tsReq?.language).toBe("node");
       // The stand-in reports isolation "none": the cache is used in place, without binds.

@@ -8,8 +8,15 @@ import type { ExecOutcome } from "../../../src/sandbox/types.js";
 import type { SparcRow } from "../../../src/benchmarks/sparc/row.js";
 
 const ok = (o: Partial<ExecOutcome>): ExecOutcome => ({
-  exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false,
-  durationMs: 100, stdoutTail: "", stderrTail: "", ...o,
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  isCanceled: false,
+  outputLimitExceeded: false,
+  durationMs: 100,
+  stdoutTail: "",
+  stderrTail: "",
+  ...o,
 });
 const ctx = { type: "humaneval" as const, name: "t" };
 
@@ -24,7 +31,11 @@ describe("the plan's pass rule", () => {
   });
 
   it("ignores the exit status, as the plan did, but the row records the error", () => {
-    const row = judgeOutcome({ id: "a", input: "", expectedOutput: "done" }, ok({ exitCode: 1, stdoutTail: "done\n", stderrTail: "Traceback\nValueError: x" }), ctx);
+    const row = judgeOutcome(
+      { id: "a", input: "", expectedOutput: "done" },
+      ok({ exitCode: 1, stdoutTail: "done\n", stderrTail: "Traceback\nValueError: x" }),
+      ctx,
+    );
     expect(row.passed).toBe(true);
     expect(row.status).toBe("passed");
     expect(row.error).toBe("exit code 1: Traceback\nValueError: x");
@@ -34,21 +45,57 @@ describe("the plan's pass rule", () => {
 describe("row classification", () => {
   it("tells wrong output, runtime error, timeout and sandbox failure apart", () => {
     const tc = { id: "a", input: "", expectedOutput: "5" };
-    expect(judgeOutcome(tc, ok({ stdoutTail: "4" }), ctx)).toMatchObject({ status: "failed", failure_mode: "model_wrong_output", error: null });
-    expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "boom" }), ctx)).toMatchObject({ status: "error", limit_breach: false, failure_mode: "model_runtime_error" });
-    expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "MemoryError" }), ctx)).toMatchObject({ status: "error", limit_breach: true, failure_mode: "safety_memory_limit" });
-    expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL" }), ctx)).toMatchObject({ limit_breach: true, failure_mode: "safety_memory_limit" });
+    expect(judgeOutcome(tc, ok({ stdoutTail: "4" }), ctx)).toMatchObject({
+      status: "failed",
+      failure_mode: "model_wrong_output",
+      error: null,
+    });
+    expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "boom" }), ctx)).toMatchObject({
+      status: "error",
+      limit_breach: false,
+      failure_mode: "model_runtime_error",
+    });
+    expect(judgeOutcome(tc, ok({ exitCode: 1, stderrTail: "MemoryError" }), ctx)).toMatchObject({
+      status: "error",
+      limit_breach: true,
+      failure_mode: "safety_memory_limit",
+    });
+    expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL" }), ctx)).toMatchObject({
+      limit_breach: true,
+      failure_mode: "safety_memory_limit",
+    });
     // Under a requested pass proof a SIGKILL is the program's own (HumanEval's rule): judged by the proof, not a breach.
-    expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", stdoutTail: "5", proof: "missing" }), ctx)).toMatchObject({
-      status: "failed", limit_breach: false, failure_mode: "model_exit_before_end",
+    expect(
+      judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", stdoutTail: "5", proof: "missing" }), ctx),
+    ).toMatchObject({
+      status: "failed",
+      limit_breach: false,
+      failure_mode: "model_exit_before_end",
     });
-    expect(judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", outputLimitExceeded: true, stdoutTail: "5" }), ctx)).toMatchObject({
-      status: "passed", limit_breach: true, failure_mode: "safety_output_limit",
+    expect(
+      judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", outputLimitExceeded: true, stdoutTail: "5" }), ctx),
+    ).toMatchObject({
+      status: "passed",
+      limit_breach: true,
+      failure_mode: "safety_output_limit",
     });
-    expect(judgeOutcome({ ...tc, timeout: 1500 }, ok({ exitCode: null, signal: "SIGKILL", timedOut: true, durationMs: 1502 }), ctx)).toMatchObject({
-      status: "timeout", limit_breach: false, failure_mode: "timeout", error: "timed out after 1500 ms", timeout_ms: 1500,
+    expect(
+      judgeOutcome(
+        { ...tc, timeout: 1500 },
+        ok({ exitCode: null, signal: "SIGKILL", timedOut: true, durationMs: 1502 }),
+        ctx,
+      ),
+    ).toMatchObject({
+      status: "timeout",
+      limit_breach: false,
+      failure_mode: "timeout",
+      error: "timed out after 1500 ms",
+      timeout_ms: 1500,
     });
-    expect(judgeOutcome(tc, ok({ infraError: "bwrap missing" }), ctx)).toMatchObject({ status: "skipped", failure_mode: "infrastructure_sandbox" });
+    expect(judgeOutcome(tc, ok({ infraError: "bwrap missing" }), ctx)).toMatchObject({
+      status: "skipped",
+      failure_mode: "infrastructure_sandbox",
+    });
     // The plan's default timeouts: 60 s for swebench, 30 s otherwise.
     expect(judgeOutcome(tc, ok({}), { type: "swebench", name: "s" }).timeout_ms).toBe(60_000);
     expect(judgeOutcome(tc, ok({}), ctx).timeout_ms).toBe(30_000);
@@ -57,8 +104,20 @@ describe("row classification", () => {
 
 function row(p: Partial<SparcRow>): SparcRow {
   return {
-    id: "x", status: "passed", passed: true, elapsed_seconds: 0, language: "python", benchmark_type: "humaneval",
-    benchmark_name: "t", execution_ms: 0, timeout_ms: 1000, output: "", limit_breach: false, exit_code: 0, error: null, ...p,
+    id: "x",
+    status: "passed",
+    passed: true,
+    elapsed_seconds: 0,
+    language: "python",
+    benchmark_type: "humaneval",
+    benchmark_name: "t",
+    execution_ms: 0,
+    timeout_ms: 1000,
+    output: "",
+    limit_breach: false,
+    exit_code: 0,
+    error: null,
+    ...p,
   };
 }
 
@@ -67,9 +126,24 @@ describe("metrics", () => {
     row({ id: "p1", language: "python", execution_ms: 250 }),
     row({ id: "p2", language: "python", execution_ms: 750 }),
     row({ id: "p3", language: "python", status: "failed", passed: false, execution_ms: 100 }),
-    row({ id: "j1", language: "javascript", status: "timeout", passed: false, execution_ms: 1000, error: "timed out after 1000 ms" }),
+    row({
+      id: "j1",
+      language: "javascript",
+      status: "timeout",
+      passed: false,
+      execution_ms: 1000,
+      error: "timed out after 1000 ms",
+    }),
     row({ id: "s1", language: "typescript", status: "skipped", passed: false, error: "sandbox failure: x" }),
-    row({ id: "e1", language: "javascript", status: "error", passed: false, execution_ms: 30, limit_breach: true, error: "exit code 1: MemoryError; PermissionError: permission denied" }),
+    row({
+      id: "e1",
+      language: "javascript",
+      status: "error",
+      passed: false,
+      execution_ms: 30,
+      limit_breach: true,
+      error: "exit code 1: MemoryError; PermissionError: permission denied",
+    }),
   ];
 
   it("ours: accuracy over executed, efficiency from the median time share, safety from limit breaches, adaptability per language", () => {
@@ -83,7 +157,11 @@ describe("metrics", () => {
   });
 
   it("the plan's formulas, reproduced for comparison", () => {
-    const views = rows.map((r) => ({ passed: r.passed, executionTime: r.execution_ms, ...(r.error ? { error: r.error } : {}) }));
+    const views = rows.map((r) => ({
+      passed: r.passed,
+      executionTime: r.execution_ms,
+      ...(r.error ? { error: r.error } : {}),
+    }));
     const m = planMetrics("humaneval", rows.length, views);
     expect(m.accuracy).toBeCloseTo(2 / 6);
     expect(m.adaptability).toBeCloseTo(2 / 6);

@@ -14,7 +14,16 @@ const hasBwrap = existsSync("/usr/bin/bwrap") || existsSync("/usr/local/bin/bwra
 describe("SPARC verdict from the pass proof", () => {
   const tc = { id: "c", language: "python" as const, input: "", expectedOutput: "42" };
   const ctx = { type: "humaneval" as const, name: "t" };
-  const printed = { exitCode: 0, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 1, stdoutTail: "42\n", stderrTail: "" };
+  const printed = {
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    isCanceled: false,
+    outputLimitExceeded: false,
+    durationMs: 1,
+    stdoutTail: "42\n",
+    stderrTail: "",
+  };
 
   it.each([
     [{ proof: "verified" as const }, "passed", undefined],
@@ -39,10 +48,16 @@ describe.skipIf(!hasBwrap)("SPARC cases in the bwrap sandbox", () => {
     await sandbox.close();
   });
   const run = (language: "python" | "javascript", input: string) =>
-    runTestCase({ id: "c", language, input, expectedOutput: "42" }, { type: "humaneval", name: "t", sandbox, packages: {} });
+    runTestCase(
+      { id: "c", language, input, expectedOutput: "42" },
+      { type: "humaneval", name: "t", sandbox, packages: {} },
+    );
 
   it("an honest program passes in python and javascript", async () => {
-    const [p, j] = await Promise.all([run("python", "print(6 * 7)\n"), run("javascript", "setTimeout(() => console.log(6 * 7), 10);\n")]);
+    const [p, j] = await Promise.all([
+      run("python", "print(6 * 7)\n"),
+      run("javascript", "setTimeout(() => console.log(6 * 7), 10);\n"),
+    ]);
     expect(p).toMatchObject({ status: "passed", passed: true, proof: "verified" });
     expect(j).toMatchObject({ status: "passed", passed: true, proof: "verified" });
   });

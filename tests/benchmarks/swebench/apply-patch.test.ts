@@ -32,7 +32,8 @@ describe("applyPatch (SWE-bench's strategy order)", () => {
   });
   it("falls back to patch --fuzz when the context drifted (hand-edited diff)", async () => {
     // Context line "a = 1 " has a trailing space the file lacks: git apply refuses, patch's fuzz accepts.
-    const diff = "--- a/m.py\n+++ b/m.py\n@@ -1,4 +1,4 @@\n def f():\n     a = 1 \n-    b = 2\n+    b = 21\n     c = 3\n";
+    const diff =
+      "--- a/m.py\n+++ b/m.py\n@@ -1,4 +1,4 @@\n def f():\n     a = 1 \n-    b = 2\n+    b = 21\n     c = 3\n";
     const r = await applyPatch(tree, diff, scratch);
     expect(r).toMatchObject({ applied: true, strategy: "patch_fuzz" });
     expect(await readFile(join(dir, "m.py"), "utf8")).toContain("b = 21");
@@ -48,7 +49,7 @@ describe("applyPatch (SWE-bench's strategy order)", () => {
   it("refuses a diff that reaches into .git, before patch --fuzz could write it", async () => {
     // git apply rejects the path, but GNU patch would rewrite the file (here the repository's config).
     const config = await readFile(join(dir, ".git", "config"), "utf8");
-    const diff = "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1,2 @@\n [core]\n+\tfsmonitor = \"touch pwned\"\n";
+    const diff = '--- a/.git/config\n+++ b/.git/config\n@@ -1 +1,2 @@\n [core]\n+\tfsmonitor = "touch pwned"\n';
     const r = await applyPatch(tree, diff, scratch);
     expect(r).toMatchObject({ applied: false, strategy: null });
     expect(r.log).toContain(".git/config");

@@ -90,7 +90,10 @@ describe("worktree checkout (reused within a run)", () => {
     await mkdir(join(evil, "refs"), { recursive: true });
     await writeFile(join(evil, "HEAD"), "ref: refs/heads/main\n");
     const marker = join(root, "fsmonitor-ran");
-    await writeFile(join(evil, "config"), `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ${marker}; false"\n`);
+    await writeFile(
+      join(evil, "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ${marker}; false"\n`,
+    );
     await writeFile(join(t.path, ".git"), "gitdir: ./evil\n");
     await co.release(repo, t, true);
 

@@ -24,7 +24,11 @@ function hostSandbox(): Sandbox {
   const exec = (req: ExecRequest): Promise<ExecOutcome> =>
     new Promise((resolve) => {
       const started = Date.now();
-      const child = spawn("bash", ["-c", req.code], { cwd: req.workDir, env: { ...process.env, ...req.env }, detached: true });
+      const child = spawn("bash", ["-c", req.code], {
+        cwd: req.workDir,
+        env: { ...process.env, ...req.env },
+        detached: true,
+      });
       let out = "";
       let err = "";
       let timedOut = false;
@@ -36,20 +40,39 @@ function hostSandbox(): Sandbox {
       child.stderr.on("data", (d) => (err += d));
       child.on("close", (code, signal) => {
         clearTimeout(timer);
-        resolve({ exitCode: code, signal, timedOut, isCanceled: false, outputLimitExceeded: false, durationMs: Date.now() - started, stdoutTail: out, stderrTail: err });
+        resolve({
+          exitCode: code,
+          signal,
+          timedOut,
+          isCanceled: false,
+          outputLimitExceeded: false,
+          durationMs: Date.now() - started,
+          stdoutTail: out,
+          stderrTail: err,
+        });
       });
     });
   return {
-    backend: "local", isolation: "none", warnings: [], exec,
-    execMany: (reqs) => Promise.all(reqs.map(exec)), close: async () => {},
+    backend: "local",
+    isolation: "none",
+    warnings: [],
+    exec,
+    execMany: (reqs) => Promise.all(reqs.map(exec)),
+    close: async () => {},
   };
 }
 
-function fixedParticipant(reply: (data: Record<string, unknown> | undefined, text: string) => string): Participant & { asked: string[] } {
+function fixedParticipant(
+  reply: (data: Record<string, unknown> | undefined, text: string) => string,
+): Participant & { asked: string[] } {
   const asked: string[] = [];
   return {
-    url: "http://127.0.0.1:1/", asked,
-    async ask(req) { asked.push(req.text); return { text: reply(req.data, req.text), data: [], state: "completed" }; },
+    url: "http://127.0.0.1:1/",
+    asked,
+    async ask(req) {
+      asked.push(req.text);
+      return { text: reply(req.data, req.text), data: [], state: "completed" };
+    },
     async close() {},
   };
 }
@@ -60,21 +83,46 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "swebench-eval-"));
   ds = await ensureSampleDataset(join(root, "cache"));
 });
-afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 function options(extra: Partial<RunOptions> = {}): RunOptions {
-  return { benchmark: "swebench", out: join(root, "out"), run_id: "t", dataset: "sample", repos_dir: ds.reposDir, per_task_timeout_seconds: 30, agent_timeout_seconds: 10, ...extra };
+  return {
+    benchmark: "swebench",
+    out: join(root, "out"),
+    run_id: "t",
+    dataset: "sample",
+    repos_dir: ds.reposDir,
+    per_task_timeout_seconds: 30,
+    agent_timeout_seconds: 10,
+    ...extra,
+  };
 }
 
 /** Evaluate one after another, then end the run as the runner does. */
-async function evaluateAll(participant: Participant | null, opts: RunOptions, instances = ds.instances): Promise<ItemResult[]> {
+async function evaluateAll(
+  participant: Participant | null,
+  opts: RunOptions,
+  instances = ds.instances,
+): Promise<ItemResult[]> {
   const bench = createSwebenchBenchmark();
   const rows: ItemResult[] = [];
   const workDir = join(root, "work");
   for (const instance of instances) {
-    rows.push(await bench.evaluate({ id: instance.instance_id, instance }, {
-      options: opts, sandbox: hostSandbox(), participant, logger: silentLogger(), signal: new AbortController().signal, workDir,
-    }));
+    rows.push(
+      await bench.evaluate(
+        { id: instance.instance_id, instance },
+        {
+          options: opts,
+          sandbox: hostSandbox(),
+          participant,
+          logger: silentLogger(),
+          signal: new AbortController().signal,
+          workDir,
+        },
+      ),
+    );
   }
   await bench.endRun!({ options: opts, logger: silentLogger(), workDir });
   return rows;
@@ -101,7 +149,12 @@ describe("swebench evaluate (sample set)", () => {
     expect(p.asked[0]).toContain("slugify");
     expect(p.asked[0]).not.toContain(ds.instances[0]!.patch!.split("\n").find((l) => l.startsWith("+    words")));
     const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
-    expect(report[rows[0]!.id]).toMatchObject({ patch_is_None: false, patch_exists: true, patch_successfully_applied: true, resolved: true });
+    expect(report[rows[0]!.id]).toMatchObject({
+      patch_is_None: false,
+      patch_exists: true,
+      patch_successfully_applied: true,
+      resolved: true,
+    });
     expect(report[rows[0]!.id].tests_status.FAIL_TO_PASS.success).toEqual(ds.instances[0]!.FAIL_TO_PASS);
     expect(runReport(rows).resolved_instances).toBe(ds.instances.length);
     for (const inst of ds.instances) {
@@ -114,27 +167,43 @@ describe("swebench evaluate (sample set)", () => {
   it("predictions file: half-fixing patch → RESOLVED_PARTIAL, non-applying → PATCH_APPLY_FAILED, null → EMPTY_PATCH", async () => {
     const [a, b, c] = ds.instances;
     // Applies, fixes one of the two FAIL_TO_PASS tests only.
-    const partial = a!.patch!.replace(/^\+    words = .*$/m, '+    words = re.split(r"[^A-Za-z0-9]", text)')
-      .replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words).strip(sep)");
-    const bad = "diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1,2 +1,2 @@\n-x = 1\n+x = 2\n y = 3\n";
+    const partial = a!
+      .patch!.replace(/^\+ {4}words = .*$/m, '+    words = re.split(r"[^A-Za-z0-9]", text)')
+      .replace(/^\+ {4}return .*$/m, "+    return sep.join(w.lower() for w in words).strip(sep)");
+    const bad =
+      "diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1,2 +1,2 @@\n-x = 1\n+x = 2\n y = 3\n";
     const { writeFile } = await import("node:fs/promises");
     const predPath = join(root, "preds.jsonl");
-    await writeFile(predPath, [
-      { instance_id: a!.instance_id, model_name_or_path: "m", model_patch: partial },
-      { instance_id: b!.instance_id, model_name_or_path: "m", model_patch: bad },
-      { instance_id: c!.instance_id, model_name_or_path: "m", model_patch: null },
-    ].map((x) => JSON.stringify(x)).join("\n"));
+    await writeFile(
+      predPath,
+      [
+        { instance_id: a!.instance_id, model_name_or_path: "m", model_patch: partial },
+        { instance_id: b!.instance_id, model_name_or_path: "m", model_patch: bad },
+        { instance_id: c!.instance_id, model_name_or_path: "m", model_patch: null },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join("\n"),
+    );
     const rows = await evaluateAll(null, options({ predictions: predPath }));
     expect(rows.map((r) => r.status)).toEqual(["RESOLVED_PARTIAL", "PATCH_APPLY_FAILED", "EMPTY_PATCH"]);
-    expect(rows[0]).toMatchObject({ patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed", model_name_or_path: "m" });
+    expect(rows[0]).toMatchObject({
+      patch_successfully_applied: true,
+      resolved: false,
+      failure_mode: "model_tests_failed",
+      model_name_or_path: "m",
+    });
     expect(rows[1]).toMatchObject({ patch_exists: true, patch_successfully_applied: false });
     expect(rows[2]).toMatchObject({ patch_is_None: true, patch_exists: false });
   });
 
   it("a wrong patch that breaks a PASS_TO_PASS test is not resolved", async () => {
     const inst = ds.instances[0]!;
-    const wrong = inst.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.upper() for w in words if w)");
-    const rows = await evaluateAll(fixedParticipant(() => "```diff\n" + wrong + "```"), options(), [inst]);
+    const wrong = inst.patch!.replace(/^\+ {4}return .*$/m, "+    return sep.join(w.upper() for w in words if w)");
+    const rows = await evaluateAll(
+      fixedParticipant(() => "```diff\n" + wrong + "```"),
+      options(),
+      [inst],
+    );
     expect(rows[0]).toMatchObject({ status: "RESOLVED_NO", passed: false, patch_successfully_applied: true });
     const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
     expect(report[inst.instance_id].tests_status.PASS_TO_PASS.failure).toContain("tests/test_slug.py::test_lowercases");
@@ -142,7 +211,14 @@ describe("swebench evaluate (sample set)", () => {
 
   it("a hanging test hits the time limit → TIMEOUT, counted as an error instance", async () => {
     const inst = ds.instances[0]!;
-    const hanging = { ...inst, instance_id: "hang-1", test_patch: inst.test_patch.replace('assert slugify("Hello, World!") == "hello-world"', 'import time; time.sleep(60)') };
+    const hanging = {
+      ...inst,
+      instance_id: "hang-1",
+      test_patch: inst.test_patch.replace(
+        'assert slugify("Hello, World!") == "hello-world"',
+        "import time; time.sleep(60)",
+      ),
+    };
     const p = fixedParticipant(() => "```diff\n" + inst.patch + "```");
     const started = Date.now();
     const rows = await evaluateAll(p, options({ per_task_timeout_seconds: 3 }), [hanging]);
@@ -154,10 +230,37 @@ describe("swebench evaluate (sample set)", () => {
   it("a test tool missing in the sandbox is a typed infrastructure ERROR found before the patch, never a model score", async () => {
     const inst = ds.instances[0]!;
     const bench = createSwebenchBenchmark();
-    const broken: Sandbox = { ...hostSandbox(), exec: async () => ({ exitCode: 1, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "ModuleNotFoundError: No module named 'pytest'\n" }) };
+    const broken: Sandbox = {
+      ...hostSandbox(),
+      exec: async () => ({
+        exitCode: 1,
+        signal: null,
+        timedOut: false,
+        isCanceled: false,
+        outputLimitExceeded: false,
+        durationMs: 5,
+        stdoutTail: "",
+        stderrTail: "ModuleNotFoundError: No module named 'pytest'\n",
+      }),
+    };
     const p = fixedParticipant(() => "```diff\n" + inst.patch + "```");
-    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: broken, participant: p, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
-    expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_tool_missing", error_code: "E_SWEBENCH_TOOL_MISSING", submitted: false });
+    const row = await bench.evaluate(
+      { id: inst.instance_id, instance: inst },
+      {
+        options: options(),
+        sandbox: broken,
+        participant: p,
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+        workDir: join(root, "work"),
+      },
+    );
+    expect(row).toMatchObject({
+      status: "ERROR",
+      failure_mode: "infrastructure_tool_missing",
+      error_code: "E_SWEBENCH_TOOL_MISSING",
+      submitted: false,
+    });
     expect(String(row.error)).toContain("cannot import pytest");
     expect(p.asked).toEqual([]);
   });
@@ -167,17 +270,73 @@ describe("swebench evaluate (sample set)", () => {
     const bench = createSwebenchBenchmark();
     const real = hostSandbox();
     // The probe (no workDir) runs for real; the test run in the tree prints nothing and fails.
-    const silent: Sandbox = { ...real, exec: async (req) => req.workDir === undefined ? real.exec(req) : { exitCode: 2, signal: null, timedOut: false, isCanceled: false, outputLimitExceeded: false, durationMs: 5, stdoutTail: "ImportError while loading conftest\n", stderrTail: "" } };
-    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: silent, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
-    expect(row).toMatchObject({ status: "RESOLVED_NO", failure_mode: "model_no_test_results", log_void: "no_suite_evidence", patch_successfully_applied: false, submitted: true });
+    const silent: Sandbox = {
+      ...real,
+      exec: async (req) =>
+        req.workDir === undefined
+          ? real.exec(req)
+          : {
+              exitCode: 2,
+              signal: null,
+              timedOut: false,
+              isCanceled: false,
+              outputLimitExceeded: false,
+              durationMs: 5,
+              stdoutTail: "ImportError while loading conftest\n",
+              stderrTail: "",
+            },
+    };
+    const row = await bench.evaluate(
+      { id: inst.instance_id, instance: inst },
+      {
+        options: options(),
+        sandbox: silent,
+        participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"),
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+        workDir: join(root, "work"),
+      },
+    );
+    expect(row).toMatchObject({
+      status: "RESOLVED_NO",
+      failure_mode: "model_no_test_results",
+      log_void: "no_suite_evidence",
+      patch_successfully_applied: false,
+      submitted: true,
+    });
   });
 
   it("a run cancelled while the tests ran is an infrastructure ERROR, not a void log held against the patch", async () => {
     const inst = ds.instances[0]!;
     const bench = createSwebenchBenchmark();
     const real = hostSandbox();
-    const cancelled: Sandbox = { ...real, exec: async (req) => req.workDir === undefined ? real.exec(req) : { exitCode: null, signal: "SIGTERM", timedOut: false, isCanceled: true, outputLimitExceeded: false, durationMs: 5, stdoutTail: "", stderrTail: "" } };
-    const row = await bench.evaluate({ id: inst.instance_id, instance: inst }, { options: options(), sandbox: cancelled, participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    const cancelled: Sandbox = {
+      ...real,
+      exec: async (req) =>
+        req.workDir === undefined
+          ? real.exec(req)
+          : {
+              exitCode: null,
+              signal: "SIGTERM",
+              timedOut: false,
+              isCanceled: true,
+              outputLimitExceeded: false,
+              durationMs: 5,
+              stdoutTail: "",
+              stderrTail: "",
+            },
+    };
+    const row = await bench.evaluate(
+      { id: inst.instance_id, instance: inst },
+      {
+        options: options(),
+        sandbox: cancelled,
+        participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"),
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+        workDir: join(root, "work"),
+      },
+    );
     expect(row).toMatchObject({ status: "ERROR", failure_mode: "infrastructure_cancelled", passed: false });
   });
 
@@ -200,8 +359,14 @@ describe("swebench evaluate (sample set)", () => {
 
   it("a patch that rewrites the deciding test file gains nothing (reset to base before test_patch) and is flagged", async () => {
     const inst = ds.instances[0]!;
-    const cheat = await diffOver(inst, { "tests/test_slug.py": "def test_punctuation_collapses():\n    pass\n\n\ndef test_strips_edges():\n    pass\n" });
-    const rows = await evaluateAll(fixedParticipant(() => "```diff\n" + cheat + "```"), options(), [inst]);
+    const cheat = await diffOver(inst, {
+      "tests/test_slug.py": "def test_punctuation_collapses():\n    pass\n\n\ndef test_strips_edges():\n    pass\n",
+    });
+    const rows = await evaluateAll(
+      fixedParticipant(() => "```diff\n" + cheat + "```"),
+      options(),
+      [inst],
+    );
     expect(rows[0]).toMatchObject({ status: "RESOLVED_NO", touches_test_config: ["tests/test_slug.py"] });
     const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
     expect(report[inst.instance_id].tests_status.FAIL_TO_PASS.failure).toEqual(inst.FAIL_TO_PASS);
@@ -231,7 +396,11 @@ describe("swebench evaluate (sample set)", () => {
     expect(lax[0]).toMatchObject({ touches_test_config: ["conftest.py"] });
     // The forged lines follow pytest's final summary line: the harness log is void (beyond the official harness,
     // which reads them as passes).
-    expect(lax[0]).toMatchObject({ status: "RESOLVED_NO", log_void: "results_after_summary", failure_mode: "model_no_test_results" });
+    expect(lax[0]).toMatchObject({
+      status: "RESOLVED_NO",
+      log_void: "results_after_summary",
+      failure_mode: "model_no_test_results",
+    });
     const log = await readFile(join(lax[0]!.artifacts_dir as string, "test_output.txt"), "utf8");
     const nonce = /^>>>>> a2a-bench harness log a2a-nonce=([0-9a-f]{32})$/m.exec(log)![1]!;
     const lines = log.split("\n");
@@ -244,7 +413,13 @@ describe("swebench evaluate (sample set)", () => {
     expect(end).toBeGreaterThan(forgedEnd);
     const strict = await evaluateAll(p, options({ strict_tests: true }), [inst]);
     // The void is found first (the log has no usable result), so the row says that rather than strict_tests.
-    expect(strict[0]).toMatchObject({ status: "RESOLVED_NO", passed: false, resolved: false, log_void: "results_after_summary", failure_mode: "model_no_test_results" });
+    expect(strict[0]).toMatchObject({
+      status: "RESOLVED_NO",
+      passed: false,
+      resolved: false,
+      log_void: "results_after_summary",
+      failure_mode: "model_no_test_results",
+    });
     const report = JSON.parse(await readFile(strict[0]!.report_path as string, "utf8"));
     expect(report[inst.instance_id].resolved).toBe(false);
   });
@@ -252,9 +427,21 @@ describe("swebench evaluate (sample set)", () => {
   it("without the exit-0 trick, 5.0.2's exit-code check voids a run whose forged PASSED lines hide the failures (4.1.0: the summary check does)", async () => {
     const inst = ds.instances[0]!;
     const forger = await diffOver(inst, { "conftest.py": FORGER.replace("    os._exit(0)\n", "") });
-    const rows = await evaluateAll(fixedParticipant(() => "```diff\n" + forger + "```"), options(), [inst]);
-    expect(rows[0]).toMatchObject({ status: "RESOLVED_NO", log_void: "exit_code_mismatch", failure_mode: "model_no_test_results" });
-    const v4 = await evaluateAll(fixedParticipant(() => "```diff\n" + forger + "```"), options({ swebench_rules: "4.1.0" }), [inst]);
+    const rows = await evaluateAll(
+      fixedParticipant(() => "```diff\n" + forger + "```"),
+      options(),
+      [inst],
+    );
+    expect(rows[0]).toMatchObject({
+      status: "RESOLVED_NO",
+      log_void: "exit_code_mismatch",
+      failure_mode: "model_no_test_results",
+    });
+    const v4 = await evaluateAll(
+      fixedParticipant(() => "```diff\n" + forger + "```"),
+      options({ swebench_rules: "4.1.0" }),
+      [inst],
+    );
     // 4.1.0 has no exit-code check; the harness log's summary check (under every rules version) still voids it.
     expect(v4[0]).toMatchObject({ status: "RESOLVED_NO", grading_rules: "4.1.0", log_void: "results_after_summary" });
   });
@@ -265,20 +452,34 @@ describe("swebench evaluate (sample set)", () => {
     const { parsePredictions } = await import("../../../src/benchmarks/swebench/predictions.js");
     const byId = new Map(ds.instances.map((i) => [i.instance_id, i.patch!]));
     const opts = options({ out: join(root, "out-files"), run_id: "r1" });
-    const rows = await evaluateAll(fixedParticipant((data) => "```diff\n" + byId.get(String(data?.["instance_id"])) + "```"), opts);
+    const rows = await evaluateAll(
+      fixedParticipant((data) => "```diff\n" + byId.get(String(data?.["instance_id"])) + "```"),
+      opts,
+    );
     const agg = aggregateSwebench(rows, opts);
     expect(agg["swebench_report_path"]).toBe(join(root, "out-files", "swebench", "a2a-participant.r1.json"));
     const written = JSON.parse(await readFile(agg["swebench_report_path"] as string, "utf8"));
-    expect(written).toMatchObject({ resolved_instances: ds.instances.length, submitted_instances: ds.instances.length, schema_version: 2 });
+    expect(written).toMatchObject({
+      resolved_instances: ds.instances.length,
+      submitted_instances: ds.instances.length,
+      schema_version: 2,
+    });
     expect(checkAgainst("swebench_run_report.schema.json", written)).toEqual([]);
-    const preds = parsePredictions(await readFile(join(root, "out-files", "swebench", "predictions.jsonl"), "utf8"), "p");
+    const preds = parsePredictions(
+      await readFile(join(root, "out-files", "swebench", "predictions.jsonl"), "utf8"),
+      "p",
+    );
     expect([...preds.keys()].sort()).toEqual(ds.instances.map((i) => i.instance_id).sort());
     expect(preds.get(ds.instances[0]!.instance_id)!.model_patch).toBe(ds.instances[0]!.patch);
     for (const [id, p] of preds) expect(checkAgainst("swebench_prediction.schema.json", p), id).toEqual([]);
   });
 
   it("a participant that answers with prose only gets EMPTY_PATCH", async () => {
-    const rows = await evaluateAll(fixedParticipant(() => "Sorry, I cannot find the bug."), options(), ds.instances.slice(0, 1));
+    const rows = await evaluateAll(
+      fixedParticipant(() => "Sorry, I cannot find the bug."),
+      options(),
+      ds.instances.slice(0, 1),
+    );
     expect(rows[0]).toMatchObject({ status: "EMPTY_PATCH", patch_is_None: true });
   });
 });

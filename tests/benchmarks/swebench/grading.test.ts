@@ -23,20 +23,41 @@ describe("SWE-bench grading", () => {
 
 describe("run report", () => {
   const row = (id: string, status: string, extra: Record<string, unknown> = {}): ItemResult => ({
-    id, status, passed: status === "RESOLVED_FULL", elapsed_seconds: 1, submitted: true,
-    patch_exists: status !== "EMPTY_PATCH", patch_successfully_applied: status.startsWith("RESOLVED"), ...extra,
+    id,
+    status,
+    passed: status === "RESOLVED_FULL",
+    elapsed_seconds: 1,
+    submitted: true,
+    patch_exists: status !== "EMPTY_PATCH",
+    patch_successfully_applied: status.startsWith("RESOLVED"),
+    ...extra,
   });
   it("classifies as the official harness: apply failures and timeouts are errors, a missing prediction is incomplete", () => {
     const rows = [
-      row("a", "RESOLVED_FULL"), row("b", "RESOLVED_NO"), row("c", "EMPTY_PATCH"), row("d", "TIMEOUT"),
-      row("e", "PATCH_APPLY_FAILED"), row("f", "ERROR", { submitted: false, patch_exists: false }),
+      row("a", "RESOLVED_FULL"),
+      row("b", "RESOLVED_NO"),
+      row("c", "EMPTY_PATCH"),
+      row("d", "TIMEOUT"),
+      row("e", "PATCH_APPLY_FAILED"),
+      row("f", "ERROR", { submitted: false, patch_exists: false }),
     ];
     const r = runReport(rows);
     expect(r).toMatchObject({
-      schema_version: 2, total_instances: 6, submitted_instances: 5, completed_instances: 2, resolved_instances: 1,
-      unresolved_instances: 1, empty_patch_instances: 1, error_instances: 2,
-      completed_ids: ["a", "b"], resolved_ids: ["a"], unresolved_ids: ["b"], empty_patch_ids: ["c"], error_ids: ["d", "e"],
-      incomplete_ids: ["f"], submitted_ids: ["a", "b", "c", "d", "e"],
+      schema_version: 2,
+      total_instances: 6,
+      submitted_instances: 5,
+      completed_instances: 2,
+      resolved_instances: 1,
+      unresolved_instances: 1,
+      empty_patch_instances: 1,
+      error_instances: 2,
+      completed_ids: ["a", "b"],
+      resolved_ids: ["a"],
+      unresolved_ids: ["b"],
+      empty_patch_ids: ["c"],
+      error_ids: ["d", "e"],
+      incomplete_ids: ["f"],
+      submitted_ids: ["a", "b", "c", "d", "e"],
     });
     expect(checkAgainst("swebench_run_report.schema.json", r)).toEqual([]);
     const agg = aggregateSwebench(rows);
@@ -51,6 +72,10 @@ describe("run report", () => {
       row("b", "RESOLVED_FULL", { infra_signature: { reason: "missing_module", environment: false } }),
       row("c", "TIMEOUT", { infra_signature: { reason: "missing_module", environment: false } }),
     ]);
-    expect(r).toMatchObject({ infra_failure_ids: ["a"], ambiguous_failure_ids: ["c"], failure_reasons: { a: "out_of_memory", c: "missing_module" } });
+    expect(r).toMatchObject({
+      infra_failure_ids: ["a"],
+      ambiguous_failure_ids: ["c"],
+      failure_reasons: { a: "out_of_memory", c: "missing_module" },
+    });
   });
 });

@@ -47,7 +47,10 @@ afterAll(async () => {
 describe("green agent with benchmark swebench", () => {
   it("runs the embedded set against a gold purple agent: resolved_rate 1, SWE-bench report in the bundle, artifacts on disk", async () => {
     const client = await createA2AClient(green.url, "1.0");
-    const body = { participants: { agent: purple.url }, config: { benchmark: "swebench", dataset: "sample", per_task_timeout_seconds: 60, run_id: "swe-green" } };
+    const body = {
+      participants: { agent: purple.url },
+      config: { benchmark: "swebench", dataset: "sample", per_task_timeout_seconds: 60, run_id: "swe-green" },
+    };
     const task = (await client.sendMessage(requestOf(body))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const art = task.artifacts.find((a) => a.name === "evaluation_bundle");
@@ -57,8 +60,12 @@ describe("green agent with benchmark swebench", () => {
     expect(metrics).toMatchObject({ resolved_rate: 1, patch_apply_rate: 1, resolved: 3, total: 3 });
     expect(metrics["swebench_report"]).toMatchObject({ schema_version: 2, resolved_instances: 3, error_instances: 0 });
     const artifacts = b["artifacts"] as Record<string, string>;
-    for (const key of ["results_path", "events_path", "run_metadata_path"]) expect(existsSync(artifacts[key]!), key).toBe(true);
-    const results = JSON.parse(readFileSync(artifacts["results_path"]!, "utf8")) as { rows?: Array<Record<string, unknown>>; results?: Array<Record<string, unknown>> };
+    for (const key of ["results_path", "events_path", "run_metadata_path"])
+      expect(existsSync(artifacts[key]!), key).toBe(true);
+    const results = JSON.parse(readFileSync(artifacts["results_path"]!, "utf8")) as {
+      rows?: Array<Record<string, unknown>>;
+      results?: Array<Record<string, unknown>>;
+    };
     const rows = results.rows ?? results.results ?? [];
     expect(rows).toHaveLength(3);
     for (const r of rows) expect(existsSync(String(r["report_path"]))).toBe(true);

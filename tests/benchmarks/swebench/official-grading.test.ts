@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { evaluateLog, instanceReport, testsStatus, resolutionStatus, type GradeInput } from "../../../src/benchmarks/swebench/grading.js";
+import {
+  evaluateLog,
+  instanceReport,
+  testsStatus,
+  resolutionStatus,
+  type GradeInput,
+} from "../../../src/benchmarks/swebench/grading.js";
 import { LOG_PARSERS, frameworkByName } from "../../../src/benchmarks/swebench/log-parsers.js";
 import { ruleSet } from "../../../src/benchmarks/swebench/rules.js";
 import { frameworkFor } from "../../../src/benchmarks/swebench/test-spec.js";
@@ -7,7 +13,15 @@ import { normaliseTestList } from "../../../src/benchmarks/swebench/instance.js"
 import { assembleHarnessLog, newNonce } from "../../../src/benchmarks/swebench/markers.js";
 import { checkAgainst } from "../../../src/util/schema.js";
 import {
-  astropyFixture, djangoFixture, matplotlibFixture, officialLog, pytestFixture, requestsFixture, seabornFixture, sympyFixture, type Fixture,
+  astropyFixture,
+  djangoFixture,
+  matplotlibFixture,
+  officialLog,
+  pytestFixture,
+  requestsFixture,
+  seabornFixture,
+  sympyFixture,
+  type Fixture,
 } from "./fixtures/official-logs.js";
 
 const v5 = ruleSet("5.0.2");
@@ -65,11 +79,19 @@ describe("parsers per repository family, on official-shaped logs", () => {
     const full = grade(djangoFixture("full"));
     const id = "django__django-11111";
     expect(full.resolution).toBe("RESOLVED_FULL");
-    expect(full.report[id]).toMatchObject({ patch_is_None: false, patch_exists: true, patch_successfully_applied: true, resolved: true, infra_failure: false });
+    expect(full.report[id]).toMatchObject({
+      patch_is_None: false,
+      patch_exists: true,
+      patch_successfully_applied: true,
+      resolved: true,
+      infra_failure: false,
+    });
     const partial = grade(djangoFixture("partial"));
     expect(partial.resolution).toBe("RESOLVED_PARTIAL");
     expect(partial.report[id]!.resolved).toBe(false);
-    expect(partial.report[id]!.tests_status!.FAIL_TO_PASS.failure).toEqual(["test_boundfield_css_classes (forms_tests.tests.test_forms.FormsTestCase)"]);
+    expect(partial.report[id]!.tests_status!.FAIL_TO_PASS.failure).toEqual([
+      "test_boundfield_css_classes (forms_tests.tests.test_forms.FormsTestCase)",
+    ]);
     const no = grade(djangoFixture("no"));
     expect(no.resolution).toBe("RESOLVED_NO");
     for (const g of [full, partial, no]) expect(checkAgainst("swebench_report.schema.json", g.report)).toEqual([]);
@@ -87,7 +109,10 @@ describe("parsers per repository family, on official-shaped logs", () => {
     });
     const g = grade(f);
     expect(g.resolution).toBe("RESOLVED_NO");
-    expect(g.report[f.instance.instance_id]!.tests_status!.PASS_TO_PASS).toEqual({ success: ["test_printmethod"], failure: ["test_latex_builtins"] });
+    expect(g.report[f.instance.instance_id]!.tests_status!.PASS_TO_PASS).toEqual({
+      success: ["test_printmethod"],
+      failure: ["test_latex_builtins"],
+    });
   });
 
   it("pytest -rA: summary lines; the `SKIPPED [1] file:line` count is not a test under 5.0.2 but is under 4.1.0", () => {
@@ -106,7 +131,10 @@ describe("parsers per repository family, on official-shaped logs", () => {
 
   it("pytest_options (requests): an absolute-path parameter is cut to its last component", () => {
     const f = requestsFixture();
-    expect(evaluateLog(f.log, "parse_log_pytest_options").statuses).toHaveProperty(["tests/test_requests.py::test_data_argument_accepts_tuples[/data.bin]"], "PASSED");
+    expect(evaluateLog(f.log, "parse_log_pytest_options").statuses).toHaveProperty(
+      ["tests/test_requests.py::test_data_argument_accepts_tuples[/data.bin]"],
+      "PASSED",
+    );
     expect(grade(f).resolution).toBe("RESOLVED_FULL");
   });
 
@@ -129,7 +157,9 @@ describe("parsers per repository family, on official-shaped logs", () => {
 
   it("matplotlib: MouseButton.LEFT/RIGHT become 1/3 in ids", () => {
     const f = matplotlibFixture();
-    expect(Object.keys(evaluateLog(f.log, "parse_log_matplotlib").statuses)).toContain("lib/matplotlib/tests/test_widgets.py::test_span_selector_drag[1-True]");
+    expect(Object.keys(evaluateLog(f.log, "parse_log_matplotlib").statuses)).toContain(
+      "lib/matplotlib/tests/test_widgets.py::test_span_selector_drag[1-True]",
+    );
     expect(grade(f).resolution).toBe("RESOLVED_FULL");
   });
 
@@ -144,7 +174,14 @@ describe("parsers per repository family, on official-shaped logs", () => {
   });
 
   it("every official parser name, aliases included, resolves to a family", () => {
-    for (const name of ["parse_log_flask", "parse_log_xarray", "parse_log_pylint", "parse_log_sphinx", "parse_log_scikit", "parse_log_django"]) {
+    for (const name of [
+      "parse_log_flask",
+      "parse_log_xarray",
+      "parse_log_pylint",
+      "parse_log_sphinx",
+      "parse_log_scikit",
+      "parse_log_django",
+    ]) {
       expect(frameworkByName(name)).toBeDefined();
     }
     expect(frameworkByName("parse_log_gotest")).toBeUndefined();
@@ -155,19 +192,34 @@ describe("parsers per repository family, on official-shaped logs", () => {
 describe("log evaluation (get_logs_eval)", () => {
   const f = pytestFixture({ fixed: true });
   it("reads the `+ : '>>>>> ...'` set -x markers and the plain ones alike", () => {
-    const plain = officialLog("pytest -rA testing/test_mark.py", "PASSED testing/test_mark.py::test_ini_markers", { plainMarkers: true });
-    expect(evaluateLog(plain, "parse_log_pytest").statuses).toEqual({ "testing/test_mark.py::test_ini_markers": "PASSED" });
+    const plain = officialLog("pytest -rA testing/test_mark.py", "PASSED testing/test_mark.py::test_ini_markers", {
+      plainMarkers: true,
+    });
+    expect(evaluateLog(plain, "parse_log_pytest").statuses).toEqual({
+      "testing/test_mark.py::test_ini_markers": "PASSED",
+    });
     expect(evaluateLog(f.log, "parse_log_pytest").found).toBe(true);
   });
 
-  it.each([">>>>> Patch Apply Failed", ">>>>> Reset Failed", ">>>>> Tests Errored", ">>>>> Tests Timed Out"])("the marker %s anywhere voids the run", (marker) => {
-    const g = grade(f, v5, "diff", `${marker}\n${f.log}`);
-    expect(g.evaluation!.void).toEqual({ kind: "voiding_marker", marker });
-    expect(g.report["pytest-dev__pytest-33333"]).toEqual({ patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false, infra_failure: false });
-  });
+  it.each([">>>>> Patch Apply Failed", ">>>>> Reset Failed", ">>>>> Tests Errored", ">>>>> Tests Timed Out"])(
+    "the marker %s anywhere voids the run",
+    (marker) => {
+      const g = grade(f, v5, "diff", `${marker}\n${f.log}`);
+      expect(g.evaluation!.void).toEqual({ kind: "voiding_marker", marker });
+      expect(g.report["pytest-dev__pytest-33333"]).toEqual({
+        patch_is_None: false,
+        patch_exists: true,
+        patch_successfully_applied: false,
+        resolved: false,
+        infra_failure: false,
+      });
+    },
+  );
 
   it("a missing start or end marker voids the run", () => {
-    expect(evaluateLog(f.log.replace("+ : '>>>>> End Test Output'", ""), "parse_log_pytest").void).toEqual({ kind: "missing_markers" });
+    expect(evaluateLog(f.log.replace("+ : '>>>>> End Test Output'", ""), "parse_log_pytest").void).toEqual({
+      kind: "missing_markers",
+    });
   });
 
   it("results only outside the region are read from the whole log (official fallback)", () => {
@@ -183,44 +235,92 @@ describe("log evaluation (get_logs_eval)", () => {
   });
 
   it("5.0.2: no result and no sign of a run voids it; 4.1.0 grades an empty map (every test missing)", () => {
-    const empty = officialLog("pytest -rA t.py", "collected 0 items\n\n============================ no tests ran in 0.01s =============================", { exitCode: 5 });
+    const empty = officialLog(
+      "pytest -rA t.py",
+      "collected 0 items\n\n============================ no tests ran in 0.01s =============================",
+      { exitCode: 5 },
+    );
     expect(evaluateLog(empty, "parse_log_pytest", { rules: v5 }).void).toEqual({ kind: "no_suite_evidence" });
     expect(evaluateLog(empty, "parse_log_pytest", { rules: v4 })).toMatchObject({ found: true, statuses: {} });
     // The official parser reads an "ERROR: ..." usage line as test "file" with status "ERROR:", which is
     // neither a pass nor a failure; 5.0.2's exit-code check then voids the run.
     const usage = officialLog("pytest -rA t.py", "ERROR: file or directory not found: t.py", { exitCode: 4 });
-    expect(evaluateLog(usage, "parse_log_pytest", { rules: v4 })).toMatchObject({ found: true, statuses: { file: "ERROR:" } });
-    expect(evaluateLog(usage, "parse_log_pytest", { rules: v5 }).void).toEqual({ kind: "exit_code_mismatch", exitCode: 4 });
+    expect(evaluateLog(usage, "parse_log_pytest", { rules: v4 })).toMatchObject({
+      found: true,
+      statuses: { file: "ERROR:" },
+    });
+    expect(evaluateLog(usage, "parse_log_pytest", { rules: v5 }).void).toEqual({
+      kind: "exit_code_mismatch",
+      exitCode: 4,
+    });
   });
 
   it("a null patch stops the report early with patch_is_None", () => {
-    expect(grade(f, v5, null).report).toEqual({ "pytest-dev__pytest-33333": { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false, infra_failure: false } });
-    expect(grade(f, v4, null).report).toEqual({ "pytest-dev__pytest-33333": { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false } });
+    expect(grade(f, v5, null).report).toEqual({
+      "pytest-dev__pytest-33333": {
+        patch_is_None: true,
+        patch_exists: false,
+        patch_successfully_applied: false,
+        resolved: false,
+        infra_failure: false,
+      },
+    });
+    expect(grade(f, v4, null).report).toEqual({
+      "pytest-dev__pytest-33333": {
+        patch_is_None: true,
+        patch_exists: false,
+        patch_successfully_applied: false,
+        resolved: false,
+      },
+    });
   });
 
   it("5.0.2 classifies a void log's environment failure in the advisory infra_failure field", () => {
     const oom = officialLog("pytest -rA t.py", "Killed", { exitCode: 137 });
-    expect(grade(f, v5, "d", oom).report["pytest-dev__pytest-33333"]).toMatchObject({ resolved: false, infra_failure: true, infra_failure_reason: "out_of_memory" });
+    expect(grade(f, v5, "d", oom).report["pytest-dev__pytest-33333"]).toMatchObject({
+      resolved: false,
+      infra_failure: true,
+      infra_failure_reason: "out_of_memory",
+    });
   });
 });
 
 describe("per-test rules (get_eval_tests_report)", () => {
   it("5.0.2: SKIPPED fails F2P and maintains P2P; 4.1.0: SKIPPED lands in neither list (an all-skipped F2P is FULL)", () => {
     const sm = { a: "SKIPPED", p: "SKIPPED" };
-    expect(testsStatus(["a"], ["p"], sm, v5)).toMatchObject({ FAIL_TO_PASS: { success: [], failure: ["a"] }, PASS_TO_PASS: { success: ["p"], failure: [] } });
+    expect(testsStatus(["a"], ["p"], sm, v5)).toMatchObject({
+      FAIL_TO_PASS: { success: [], failure: ["a"] },
+      PASS_TO_PASS: { success: ["p"], failure: [] },
+    });
     const old = testsStatus(["a"], ["p"], sm, v4);
-    expect(old).toMatchObject({ FAIL_TO_PASS: { success: [], failure: [] }, PASS_TO_PASS: { success: [], failure: [] } });
+    expect(old).toMatchObject({
+      FAIL_TO_PASS: { success: [], failure: [] },
+      PASS_TO_PASS: { success: [], failure: [] },
+    });
     expect(resolutionStatus(old)).toBe("RESOLVED_FULL");
     expect(resolutionStatus(testsStatus(["a"], ["p"], sm, v5))).toBe("RESOLVED_NO");
   });
 
   it("5.0.2: a truncated parametrize id matches by prefix only when the candidates agree", () => {
     const id = "t.py::test_grammar[log(photon";
-    expect(testsStatus([id], [], { "t.py::test_grammar[log(photon)]": "PASSED" }, v5).FAIL_TO_PASS.success).toEqual([id]);
-    expect(testsStatus([id], [], { "t.py::test_grammar[log(photon)]": "PASSED", "t.py::test_grammar[log(photon, 2)]": "FAILED" }, v5).FAIL_TO_PASS.failure).toEqual([id]);
-    expect(testsStatus([id], [], { "t.py::test_grammar[log(photon)]": "PASSED" }, v4).FAIL_TO_PASS.failure).toEqual([id]);
+    expect(testsStatus([id], [], { "t.py::test_grammar[log(photon)]": "PASSED" }, v5).FAIL_TO_PASS.success).toEqual([
+      id,
+    ]);
+    expect(
+      testsStatus(
+        [id],
+        [],
+        { "t.py::test_grammar[log(photon)]": "PASSED", "t.py::test_grammar[log(photon, 2)]": "FAILED" },
+        v5,
+      ).FAIL_TO_PASS.failure,
+    ).toEqual([id]);
+    expect(testsStatus([id], [], { "t.py::test_grammar[log(photon)]": "PASSED" }, v4).FAIL_TO_PASS.failure).toEqual([
+      id,
+    ]);
     // A closed id never prefix-matches.
-    expect(testsStatus(["t.py::test_a"], [], { "t.py::test_ab": "PASSED" }, v5).FAIL_TO_PASS.failure).toEqual(["t.py::test_a"]);
+    expect(testsStatus(["t.py::test_a"], [], { "t.py::test_ab": "PASSED" }, v5).FAIL_TO_PASS.failure).toEqual([
+      "t.py::test_a",
+    ]);
   });
 
   it("an unusual status word is neither success nor failure, as in the official grader", () => {
@@ -240,7 +340,10 @@ describe("harness-assembled logs (nonce markers)", () => {
 
   function harnessLog(testOutput: string, exitCode: number | null = 1) {
     const nonce = newNonce();
-    return { nonce, log: assembleHarnessLog({ nonce, preamble: "+ git apply -v test.patch", testOutput, exitCode, timedOut: false }) };
+    return {
+      nonce,
+      log: assembleHarnessLog({ nonce, preamble: "+ git apply -v test.patch", testOutput, exitCode, timedOut: false }),
+    };
   }
 
   it("fake end markers printed by the tests cannot cut the region: failures after them still count", () => {
@@ -257,9 +360,14 @@ describe("harness-assembled logs (nonce markers)", () => {
   it("a fake exit-code line cannot hide the real one", () => {
     const output = "PASSED testing/test_mark.py::test_ini_markers\n>>>>> Test Exit Code: 0";
     const { log } = harnessLog(output, 1);
-    expect(evaluateLog(log, "parse_log_pytest", { rules: v5 }).void).toEqual({ kind: "exit_code_mismatch", exitCode: 1 });
+    expect(evaluateLog(log, "parse_log_pytest", { rules: v5 }).void).toEqual({
+      kind: "exit_code_mismatch",
+      exitCode: 1,
+    });
     // The official grader takes the first exit-code line in the log: the forged one.
-    expect(evaluateLog(officialLog("pytest", output, { exitCode: 1 }), "parse_log_pytest", { rules: v5 }).found).toBe(true);
+    expect(evaluateLog(officialLog("pytest", output, { exitCode: 1 }), "parse_log_pytest", { rules: v5 }).found).toBe(
+      true,
+    );
   });
 
   it("fake PASSED lines and markers printed outside the harness region do not count, and voiding text from the tests does not void", () => {

@@ -30,7 +30,9 @@ describe("instances", () => {
     expect(() => normaliseTestList("not json", "FAIL_TO_PASS", "w")).toThrow(/FAIL_TO_PASS/);
     // A numeric version would lose "3.0" vs "3"; the official files write strings.
     expect(() => parseInstances(JSON.stringify([{ ...one, version: 3.0 }]), "f")).toThrow(/version must be a string/);
-    expect(parseInstances(JSON.stringify([{ ...one, version: "3.0", log_parser: "parse_log_django" }]), "f")[0]).toMatchObject({ version: "3.0", log_parser: "parse_log_django" });
+    expect(
+      parseInstances(JSON.stringify([{ ...one, version: "3.0", log_parser: "parse_log_django" }]), "f")[0],
+    ).toMatchObject({ version: "3.0", log_parser: "parse_log_django" });
   });
 });
 
@@ -38,7 +40,12 @@ describe("predictions", () => {
   it("reads a list, JSONL and an object keyed by id; null patch kept as null", () => {
     const p = { instance_id: "a", model_name_or_path: "m", model_patch: "diff" };
     expect(parsePredictions(JSON.stringify([p]), "f").get("a")?.model_patch).toBe("diff");
-    expect(parsePredictions(JSON.stringify(p) + "\n" + JSON.stringify({ ...p, instance_id: "b", model_patch: null }), "f").get("b")?.model_patch).toBeNull();
+    expect(
+      parsePredictions(
+        JSON.stringify(p) + "\n" + JSON.stringify({ ...p, instance_id: "b", model_patch: null }),
+        "f",
+      ).get("b")?.model_patch,
+    ).toBeNull();
     expect(parsePredictions(JSON.stringify({ a: p }), "f").get("a")?.model_name_or_path).toBe("m");
   });
 });

@@ -18,7 +18,9 @@ describe("patchPaths", () => {
       "",
     ].join("\n");
     const paths = patchPaths(patch);
-    expect(paths).toEqual(expect.arrayContaining(["a/src/x.py", "b/src/y.py", "src/x.py", "src/y.py", "lib/z.c", "lib/z.c.orig"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["a/src/x.py", "b/src/y.py", "src/x.py", "src/y.py", "lib/z.c", "lib/z.c.orig"]),
+    );
     // A "---"/"+++" pair inside a hunk still looks like a header to patch(1), so it is read as one.
     expect(paths).toContain("a/.git/config");
   });

@@ -25,7 +25,9 @@ beforeAll(async () => {
   await gitOk(repo, ["commit", "-qm", "base"]);
   tree = { path: repo, gitDir: join(repo, ".git") };
 });
-afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 describe("repoContext", () => {
   it("lists tracked files, shows related regular source files, and never reads tests or symlinks", async () => {

@@ -11,28 +11,68 @@ import { frameworkFor } from "../../../src/benchmarks/swebench/test-spec.js";
 import { normaliseTestList } from "../../../src/benchmarks/swebench/instance.js";
 import type { Framework } from "../../../src/benchmarks/swebench/log-parsers.js";
 import {
-  astropyFixture, djangoFixture, matplotlibFixture, officialLog, pytestFixture, requestsFixture, seabornFixture, sympyFixture, type Fixture,
+  astropyFixture,
+  djangoFixture,
+  matplotlibFixture,
+  officialLog,
+  pytestFixture,
+  requestsFixture,
+  seabornFixture,
+  sympyFixture,
+  type Fixture,
 } from "./fixtures/official-logs.js";
 
 const v5 = ruleSet("5.0.2");
 const v4 = ruleSet("4.1.0");
 
 function harnessLog(testOutput: string, exitCode: number | null): string {
-  return assembleHarnessLog({ nonce: newNonce(), preamble: "+ git apply -v test.patch", testOutput, exitCode, timedOut: false });
+  return assembleHarnessLog({
+    nonce: newNonce(),
+    preamble: "+ git apply -v test.patch",
+    testOutput,
+    exitCode,
+    timedOut: false,
+  });
 }
 
 describe("pytest terminal summary lines", () => {
   it("reads the counts of current, older and coloured summaries", () => {
-    expect(summaryCounts("======= 2 failed, 5 passed, 1 warning in 0.12s =======")).toEqual({ failed: 2, passed: 5, warning: 1 });
-    expect(summaryCounts("=== 1 passed, 2 pytest-warnings in 0.05 seconds ===")).toEqual({ passed: 1, "pytest-warnings": 2 });
-    expect(summaryCounts("== 3 passed, 1 skipped, 2 deselected, 1 xfailed, 1 xpassed in 75.20s (0:01:15) ==")).toEqual({ passed: 3, skipped: 1, deselected: 2, xfailed: 1, xpassed: 1 });
-    expect(summaryCounts("\x1b[31m==== \x1b[31m\x1b[1m1 failed\x1b[0m, \x1b[32m4 passed\x1b[0m\x1b[31m in 0.03s\x1b[0m\x1b[31m ====\x1b[0m")).toEqual({ failed: 1, passed: 4 });
-    expect(summaryCounts("============================ no tests ran in 0.01s =============================")).toEqual({});
+    expect(summaryCounts("======= 2 failed, 5 passed, 1 warning in 0.12s =======")).toEqual({
+      failed: 2,
+      passed: 5,
+      warning: 1,
+    });
+    expect(summaryCounts("=== 1 passed, 2 pytest-warnings in 0.05 seconds ===")).toEqual({
+      passed: 1,
+      "pytest-warnings": 2,
+    });
+    expect(summaryCounts("== 3 passed, 1 skipped, 2 deselected, 1 xfailed, 1 xpassed in 75.20s (0:01:15) ==")).toEqual({
+      passed: 3,
+      skipped: 1,
+      deselected: 2,
+      xfailed: 1,
+      xpassed: 1,
+    });
+    expect(
+      summaryCounts(
+        "\x1b[31m==== \x1b[31m\x1b[1m1 failed\x1b[0m, \x1b[32m4 passed\x1b[0m\x1b[31m in 0.03s\x1b[0m\x1b[31m ====\x1b[0m",
+      ),
+    ).toEqual({ failed: 1, passed: 4 });
+    expect(summaryCounts("============================ no tests ran in 0.01s =============================")).toEqual(
+      {},
+    );
     expect(summaryCounts("=== 1 error in 0.20s ===")).toEqual({ error: 1 });
   });
 
   it("rejects other separator lines and plain text", () => {
-    for (const line of ["=== short test summary info ===", "===== FAILURES =====", "=== test session starts ===", "1 passed in 0.01s", "=== warnings summary ===", "== 1 passed in 0.01s == trailing"]) {
+    for (const line of [
+      "=== short test summary info ===",
+      "===== FAILURES =====",
+      "=== test session starts ===",
+      "1 passed in 0.01s",
+      "=== warnings summary ===",
+      "== 1 passed in 0.01s == trailing",
+    ]) {
       expect(summaryCounts(line), line).toBeNull();
     }
   });
@@ -73,7 +113,11 @@ describe("harness logs: pytest's final summary closes the run (beyond the offici
       expect(ev.statuses).toEqual({});
     }
     // `swebench grade` of a non-harness log reproduces the official grader: the forgery is read as a pass.
-    const official = evaluateLog(officialLog("pytest -rA tests/test_a.py", forged, { exitCode: 0 }), "parse_log_pytest", { rules: v5 });
+    const official = evaluateLog(
+      officialLog("pytest -rA tests/test_a.py", forged, { exitCode: 0 }),
+      "parse_log_pytest",
+      { rules: v5 },
+    );
     expect(official.void).toBeNull();
     expect(official.statuses["tests/test_a.py::test_b"]).toBe("PASSED");
   });
@@ -88,20 +132,28 @@ describe("harness logs: pytest's final summary closes the run (beyond the offici
     // Forged lines printed before pytest's short summary for a test that the summary does not list.
     const forged = HONEST.replace("collected 4 items", "collected 4 items\nPASSED tests/test_a.py::test_d");
     const ev = evaluateLog(harnessLog(forged, 1), "parse_log_pytest");
-    expect(ev.void).toEqual({ kind: "summary_mismatch", detail: "3 test(s) PASSED in the log, pytest's final summary counts 2 passed" });
+    expect(ev.void).toEqual({
+      kind: "summary_mismatch",
+      detail: "3 test(s) PASSED in the log, pytest's final summary counts 2 passed",
+    });
   });
 
   it("a region with no summary line is graded as before (killed or -q runs); the 5.0.2 voids keep precedence", () => {
     const noSummary = HONEST.split("\n").slice(0, -1).join("\n");
     expect(evaluateLog(harnessLog(noSummary, 1), "parse_log_pytest").void).toBeNull();
     const allPassed = `${HONEST.replace("FAILED tests/test_a.py::test_b - assert 0\n", "")}\nPASSED tests/test_a.py::test_b`;
-    expect(evaluateLog(harnessLog(allPassed, 1), "parse_log_pytest").void).toEqual({ kind: "exit_code_mismatch", exitCode: 1 });
+    expect(evaluateLog(harnessLog(allPassed, 1), "parse_log_pytest").void).toEqual({
+      kind: "exit_code_mismatch",
+      exitCode: 1,
+    });
   });
 
   it("django and sympy logs are not checked (their runners print no pytest summary)", () => {
     const f = djangoFixture("full");
     const body = f.log.split("+ : '>>>>> Start Test Output'\n")[1]!.split("+ SWEBENCH_TEST_EXIT_CODE")[0]!;
-    expect(evaluateLog(harnessLog(`${body}\n=== 1 passed in 0.01s ===\nPASSED x`, 0), "parse_log_django").void).toBeNull();
+    expect(
+      evaluateLog(harnessLog(`${body}\n=== 1 passed in 0.01s ===\nPASSED x`, 0), "parse_log_django").void,
+    ).toBeNull();
   });
 });
 
@@ -132,7 +184,10 @@ describe("official logs re-wrapped as harness logs grade exactly as the official
   for (const [name, f] of fixtures) {
     for (const rules of [v5, v4]) {
       it(`${name}, rules ${rules.version}`, () => {
-        const body = f.log.split("+ : '>>>>> Start Test Output'\n")[1]!.split("+ SWEBENCH_TEST_EXIT_CODE")[0]!.split("+ : '>>>>> End Test Output'")[0]!;
+        const body = f.log
+          .split("+ : '>>>>> Start Test Output'\n")[1]!
+          .split("+ SWEBENCH_TEST_EXIT_CODE")[0]!
+          .split("+ : '>>>>> End Test Output'")[0]!;
         const exit = /^>>>>> Test Exit Code: (-?\d+)$/m.exec(f.log);
         const wrapped = grade(f, harnessLog(body, exit ? Number(exit[1]) : null), rules);
         expect(wrapped.evaluation?.void ?? null).toBeNull();
@@ -147,10 +202,15 @@ describe("real pytest output is never voided (python3 -m pytest on a throw-away 
   const outputs = new Map<string, { out: string; code: number }>();
   const run = (args: string[]) =>
     new Promise<{ out: string; code: number }>((resolve) => {
-      execFile("python3", ["-m", "pytest", ...args], { cwd: dir, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, timeout: 60_000 }, (err, stdout, stderr) => {
-        const code = err && typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 0;
-        resolve({ out: stderr ? `${stdout}\n${stderr}` : stdout, code });
-      });
+      execFile(
+        "python3",
+        ["-m", "pytest", ...args],
+        { cwd: dir, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, timeout: 60_000 },
+        (err, stdout, stderr) => {
+          const code = err && typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 0;
+          resolve({ out: stderr ? `${stdout}\n${stderr}` : stdout, code });
+        },
+      );
     });
 
   beforeAll(async () => {
@@ -197,7 +257,12 @@ describe("real pytest output is never voided (python3 -m pytest on a throw-away 
       run([...base, "test_mix.py", "test_broken_collect.py"]),
       run(["-rA", "-p", "no:cacheprovider", "--color=yes", "-vv", "test_mix.py"]),
     ]);
-    outputs.set("-rA", plain!).set("-rA -v", verbose!).set("-rA -k (deselected)", collectOnlyGood!).set("-rA collection error", collectError!).set("-rA --color=yes -vv", coloured!);
+    outputs
+      .set("-rA", plain)
+      .set("-rA -v", verbose)
+      .set("-rA -k (deselected)", collectOnlyGood)
+      .set("-rA collection error", collectError)
+      .set("-rA --color=yes -vv", coloured);
   }, 120_000);
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -219,8 +284,10 @@ describe("real pytest output is never voided (python3 -m pytest on a throw-away 
         // nothing or no failure: seaborn's parser has no ERROR lines (collection error), and parse_log_pytest and
         // its kin do not strip colour codes (--color=yes hides the FAILED lines, so 5.0.2's exit-code check voids).
         expect(["results_after_summary", "summary_mismatch"], `${name} / ${framework}`).not.toContain(ev.void?.kind);
-        if (!name.includes("collection error") && !name.includes("color=yes")) expect(ev.void, `${name} / ${framework}`).toBeNull();
-        if (ev.void === null && name !== "-rA collection error" && framework !== "parse_log_seaborn") expect(ev.statuses["test_mix.py::test_param[2]"], `${name} / ${framework}`).toBe("FAILED");
+        if (!name.includes("collection error") && !name.includes("color=yes"))
+          expect(ev.void, `${name} / ${framework}`).toBeNull();
+        if (ev.void === null && name !== "-rA collection error" && framework !== "parse_log_seaborn")
+          expect(ev.statuses["test_mix.py::test_param[2]"], `${name} / ${framework}`).toBe("FAILED");
       }
     }
   });

@@ -14,7 +14,9 @@ import { readdirSync, statSync } from "node:fs";
 
 /** `git worktree list` of a repository, one entry per tree (paths only). */
 const worktreeList = (repo: string): string[] =>
-  execFileSync("git", ["-C", repo, "worktree", "list", "--porcelain"], { encoding: "utf8" }).split("\n").filter((l) => l.startsWith("worktree "));
+  execFileSync("git", ["-C", repo, "worktree", "list", "--porcelain"], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => l.startsWith("worktree "));
 import { packageRoot } from "../../../src/util/package-root.js";
 
 let sandbox: Sandbox;
@@ -37,21 +39,61 @@ afterAll(async () => {
 
 const gold = (): Participant => ({
   url: "http://127.0.0.1:1/",
-  ask: async (req) => ({ text: "```diff\n" + ds.instances.find((i) => String(req.data?.["instance_id"]).startsWith("hang") ? i.instance_id === ds.instances[1]!.instance_id : i.instance_id === req.data?.["instance_id"])!.patch + "```", data: [], state: "completed" }),
+  ask: async (req) => ({
+    text:
+      "```diff\n" +
+      ds.instances.find((i) =>
+        String(req.data?.["instance_id"]).startsWith("hang")
+          ? i.instance_id === ds.instances[1]!.instance_id
+          : i.instance_id === req.data?.["instance_id"],
+      )!.patch +
+      "```",
+    data: [],
+    state: "completed",
+  }),
   close: async () => {},
 });
 
 describe("swebench with the real sandbox", () => {
   it("runs each instance's tests in the sandbox on the worktree: gold resolves 100 %, no patch resolves 0 %", async () => {
-    const options: RunOptions = { benchmark: "swebench", out: join(root, "out"), run_id: "s", dataset: "sample", repos_dir: ds.reposDir, per_task_timeout_seconds: 60, agent_timeout_seconds: 10 };
+    const options: RunOptions = {
+      benchmark: "swebench",
+      out: join(root, "out"),
+      run_id: "s",
+      dataset: "sample",
+      repos_dir: ds.reposDir,
+      per_task_timeout_seconds: 60,
+      agent_timeout_seconds: 10,
+    };
     const bench = createSwebenchBenchmark();
-    const ctx = (participant: Participant) => ({ options, sandbox, participant, logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
-    const rows = await Promise.all(ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx(gold()))));
-    expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`));
+    const ctx = (participant: Participant) => ({
+      options,
+      sandbox,
+      participant,
+      logger: silentLogger(),
+      signal: new AbortController().signal,
+      workDir: join(root, "work"),
+    });
+    const rows = await Promise.all(
+      ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx(gold()))),
+    );
+    expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(
+      ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`),
+    );
     expect(bench.aggregate(rows, options)).toMatchObject({ resolved_rate: 1, patch_apply_rate: 1 });
     // The unfixed code fails its FAIL_TO_PASS tests under the same harness (the gold result is not vacuous),
     // on a worktree the sandboxed gold run had before (reused, reset to the base commit).
-    const noop: Participant = { ...gold(), ask: async () => ({ text: "```diff\n" + ds.instances[0]!.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)") + "```", data: [], state: "completed" }) };
+    const noop: Participant = {
+      ...gold(),
+      ask: async () => ({
+        text:
+          "```diff\n" +
+          ds.instances[0]!.patch!.replace(/^\+ {4}return .*$/m, "+    return sep.join(w.lower() for w in words)") +
+          "```",
+        data: [],
+        state: "completed",
+      }),
+    };
     const bad = await bench.evaluate({ id: ds.instances[0]!.instance_id, instance: ds.instances[0]! }, ctx(noop));
     expect(bad.status).not.toBe("RESOLVED_FULL");
     // And gold again on that same reused tree: the failed run left nothing behind that changes the verdict.
@@ -64,7 +106,16 @@ describe("swebench with the real sandbox", () => {
   });
 
   it("checkout 'clone': gold resolves 100 % with a clone per instance, and the repositories get no worktree", async () => {
-    const options: RunOptions = { benchmark: "swebench", out: join(root, "out-clone"), run_id: "c", dataset: "sample", repos_dir: ds.reposDir, checkout: "clone", per_task_timeout_seconds: 60, agent_timeout_seconds: 10 };
+    const options: RunOptions = {
+      benchmark: "swebench",
+      out: join(root, "out-clone"),
+      run_id: "c",
+      dataset: "sample",
+      repos_dir: ds.reposDir,
+      checkout: "clone",
+      per_task_timeout_seconds: 60,
+      agent_timeout_seconds: 10,
+    };
     const bench = createSwebenchBenchmark();
     const workDir = join(root, "work-clone");
     // The participant is asked once the instance's tree exists: record what kind of tree it is, and what
@@ -77,27 +128,75 @@ describe("swebench with the real sandbox", () => {
         const id = String(req.data?.["instance_id"]);
         const inst = ds.instances.find((i) => i.instance_id === id)!;
         // Each clone is <trees>/clone<n>-<pid>/{tree,git}: the tree's .git is a pointer to the sibling git dir.
-        const clones = readdirSync(trees).every((d) => d.startsWith("clone") && statSync(join(trees, d, "git")).isDirectory() && statSync(join(trees, d, "tree", ".git")).isFile());
+        const clones = readdirSync(trees).every(
+          (d) =>
+            d.startsWith("clone") &&
+            statSync(join(trees, d, "git")).isDirectory() &&
+            statSync(join(trees, d, "tree", ".git")).isFile(),
+        );
         seen.push({ clones, worktrees: worktreeList(locateRepo(ds.reposDir, inst.repo)).length });
         return gold().ask(req, signal);
       },
     };
-    const ctx = { options, sandbox, participant: inspecting, logger: silentLogger(), signal: new AbortController().signal, workDir };
-    const rows = await Promise.all(ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx)));
-    expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`));
+    const ctx = {
+      options,
+      sandbox,
+      participant: inspecting,
+      logger: silentLogger(),
+      signal: new AbortController().signal,
+      workDir,
+    };
+    const rows = await Promise.all(
+      ds.instances.map((instance) => bench.evaluate({ id: instance.instance_id, instance }, ctx)),
+    );
+    expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(
+      ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`),
+    );
     // Every tree was a clone, and no repository gained a worktree.
     expect(seen).toEqual(ds.instances.map(() => ({ clones: true, worktrees: 1 })));
   });
 
   it("a hanging test is stopped by the sandbox's time limit → TIMEOUT", async () => {
     const inst = ds.instances[1]!;
-    const hanging = { ...inst, instance_id: "hang-sbx", test_patch: inst.test_patch.replace("assert chunked([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5]]", "import time; time.sleep(120)") };
+    const hanging = {
+      ...inst,
+      instance_id: "hang-sbx",
+      test_patch: inst.test_patch.replace(
+        "assert chunked([1, 2, 3, 4, 5], 2) == [[1, 2], [3, 4], [5]]",
+        "import time; time.sleep(120)",
+      ),
+    };
     expect(hanging.test_patch).not.toBe(inst.test_patch);
-    const options: RunOptions = { benchmark: "swebench", out: join(root, "out"), run_id: "s", dataset: "sample", repos_dir: ds.reposDir, per_task_timeout_seconds: 4, agent_timeout_seconds: 10 };
+    const options: RunOptions = {
+      benchmark: "swebench",
+      out: join(root, "out"),
+      run_id: "s",
+      dataset: "sample",
+      repos_dir: ds.reposDir,
+      per_task_timeout_seconds: 4,
+      agent_timeout_seconds: 10,
+    };
     const started = Date.now();
-    const row = await createSwebenchBenchmark().evaluate({ id: hanging.instance_id, instance: hanging }, { options, sandbox, participant: gold(), logger: silentLogger(), signal: new AbortController().signal, workDir: join(root, "work") });
+    const row = await createSwebenchBenchmark().evaluate(
+      { id: hanging.instance_id, instance: hanging },
+      {
+        options,
+        sandbox,
+        participant: gold(),
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+        workDir: join(root, "work"),
+      },
+    );
     expect(Date.now() - started).toBeLessThan(30_000);
     // The patch applied (apply_strategy); the report's patch_successfully_applied is the official "log was gradable": false.
-    expect(row).toMatchObject({ status: "TIMEOUT", failure_mode: "timeout", apply_strategy: "git_apply", patch_successfully_applied: false, passed: false, log_void: "voiding_marker" });
+    expect(row).toMatchObject({
+      status: "TIMEOUT",
+      failure_mode: "timeout",
+      apply_strategy: "git_apply",
+      patch_successfully_applied: false,
+      passed: false,
+      log_void: "voiding_marker",
+    });
   });
 });

@@ -15,7 +15,10 @@ if (!hasPytest) process.stderr.write("[skip] test-spec.test.ts: python3 cannot i
  * sees: if it is loaded, the grading changes.
  */
 async function installFailingPlugin(dir: string): Promise<void> {
-  await writeFile(join(dir, "failing_host_plugin.py"), 'def pytest_runtest_call(item):\n    raise AssertionError("host plugin ran")\n');
+  await writeFile(
+    join(dir, "failing_host_plugin.py"),
+    'def pytest_runtest_call(item):\n    raise AssertionError("host plugin ran")\n',
+  );
   const info = join(dir, "failing_host_plugin-1.0.dist-info");
   await mkdir(info);
   await writeFile(join(info, "METADATA"), "Metadata-Version: 2.1\nName: failing-host-plugin\nVersion: 1.0\n");
@@ -38,11 +41,20 @@ beforeAll(async () => {
   await writeFile(join(repo, "conftest.py"), "import pytest\n\n@pytest.fixture\ndef answer():\n    return 42\n");
   await writeFile(join(repo, "tests", "test_fixture.py"), "def test_uses_conftest(answer):\n    assert answer == 42\n");
 });
-afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const FILES = ["tests/test_ok.py", "tests/test_fixture.py"];
-const unknown = { instance_id: "x", repo: "nobody/unknown", base_commit: "b", problem_statement: "p", FAIL_TO_PASS: [], PASS_TO_PASS: [],
-  test_patch: "diff --git a/tests/a b.py b/tests/a b.py\n--- a/tests/a b.py\n+++ b/tests/a b.py\n" };
+const unknown = {
+  instance_id: "x",
+  repo: "nobody/unknown",
+  base_commit: "b",
+  problem_statement: "p",
+  FAIL_TO_PASS: [],
+  PASS_TO_PASS: [],
+  test_patch: "diff --git a/tests/a b.py b/tests/a b.py\n--- a/tests/a b.py\n+++ b/tests/a b.py\n",
+};
 
 /** Run a command and env on the host (trusted fixture), with the stand-in plugin installed. */
 function runSpec(command: string, env: Record<string, string> = TEST_RUN_ENV): Record<string, string> {
@@ -64,19 +76,25 @@ describe("pytest test spec", () => {
     expect(spec.requires).toEqual(["pytest"]);
   });
 
-  it.skipIf(!hasPytest)("does not auto-load plugins installed in the Python, but loads the ones a spec names, and the repo's conftest", () => {
-    expect(runSpec(pytestCommand(FILES))).toEqual({
-      "tests/test_ok.py::test_ok": "PASSED",
-      "tests/test_fixture.py::test_uses_conftest": "PASSED",
-    });
-    // Named explicitly, the same installed plugin is loaded (and fails every test).
-    expect(runSpec(pytestCommand(FILES, ["failing_host"]))).toEqual({
-      "tests/test_ok.py::test_ok": "FAILED",
-      "tests/test_fixture.py::test_uses_conftest": "FAILED",
-    });
-  });
+  it.skipIf(!hasPytest)(
+    "does not auto-load plugins installed in the Python, but loads the ones a spec names, and the repo's conftest",
+    () => {
+      expect(runSpec(pytestCommand(FILES))).toEqual({
+        "tests/test_ok.py::test_ok": "PASSED",
+        "tests/test_fixture.py::test_uses_conftest": "PASSED",
+      });
+      // Named explicitly, the same installed plugin is loaded (and fails every test).
+      expect(runSpec(pytestCommand(FILES, ["failing_host"]))).toEqual({
+        "tests/test_ok.py::test_ok": "FAILED",
+        "tests/test_fixture.py::test_uses_conftest": "FAILED",
+      });
+    },
+  );
 
-  it.skipIf(!hasPytest)("with autoload on, the stand-in plugin would change the verdicts (the fixture is not vacuous)", () => {
-    expect(Object.values(runSpec(pytestCommand(FILES), { PYTHONHASHSEED: "0" }))).toEqual(["FAILED", "FAILED"]);
-  });
+  it.skipIf(!hasPytest)(
+    "with autoload on, the stand-in plugin would change the verdicts (the fixture is not vacuous)",
+    () => {
+      expect(Object.values(runSpec(pytestCommand(FILES), { PYTHONHASHSEED: "0" }))).toEqual(["FAILED", "FAILED"]);
+    },
+  );
 });

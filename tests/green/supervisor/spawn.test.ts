@@ -37,7 +37,14 @@ describe("spawnRunner", () => {
     const o = await r.handle.done;
     expect(o.exitCode).toBe(0);
     expect(r.events.map((e) => e.event)).toEqual([
-      "run_started", "task_started", "task_finished", "task_started", "task_finished", "task_started", "task_finished", "run_finished",
+      "run_started",
+      "task_started",
+      "task_finished",
+      "task_started",
+      "task_finished",
+      "task_started",
+      "task_finished",
+      "run_finished",
     ]);
     expect(o.isCanceled).toBe(false);
     r.cleanup();
@@ -98,7 +105,13 @@ describe("spawnRunner", () => {
     expect(o.exitCode).toBe(0);
     expect(r.events.at(-1)?.event).toBe("run_finished");
     expect(o.outputTail.length).toBeLessThanOrEqual(200);
-    expect(o.outputTail.some((l) => l.endsWith("[line truncated]")), o.outputTail.slice(-2).map((l) => l.slice(-40)).join("|")).toBe(true);
+    expect(
+      o.outputTail.some((l) => l.endsWith("[line truncated]")),
+      o.outputTail
+        .slice(-2)
+        .map((l) => l.slice(-40))
+        .join("|"),
+    ).toBe(true);
     expect(Math.max(...o.outputTail.map((l) => l.length))).toBeLessThan(70_000);
     r.cleanup();
   });
@@ -112,7 +125,9 @@ describe("spawnRunner", () => {
       process.stdout.write(String(h.pid) + "\\n");
       setInterval(() => {}, 1000);
     `;
-    const parent = spawn(process.execPath, ["--input-type=module", "-e", parentCode], { stdio: ["ignore", "pipe", "inherit"] });
+    const parent = spawn(process.execPath, ["--input-type=module", "-e", parentCode], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const runnerPid = await new Promise<number>((resolve, reject) => {
       parent.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
       parent.once("exit", () => reject(new Error("parent exited early")));

@@ -42,7 +42,11 @@ describe("gold solver", () => {
 
   it("reads the dataset named by the request (a .jsonl.gz path), or metadata when there is no DataPart", async () => {
     const reply = await createGoldSolver().solve(
-      { text: "", data: undefined, metadata: { benchmark: "humaneval", task_id: "Custom/0", dataset: join(dir, "custom.jsonl.gz") } },
+      {
+        text: "",
+        data: undefined,
+        metadata: { benchmark: "humaneval", task_id: "Custom/0", dataset: join(dir, "custom.jsonl.gz") },
+      },
       signal,
     );
     expect(reply.text).toContain("return 1");
@@ -50,14 +54,21 @@ describe("gold solver", () => {
 
   it("falls back to the purple CLI's --dataset", async () => {
     const solver = createGoldSolver({ datasets: [join(dir, "custom.jsonl.gz")] });
-    const reply = await solver.solve({ text: "", data: { benchmark: "humaneval", task_id: "Custom/0" }, metadata: undefined }, signal);
+    const reply = await solver.solve(
+      { text: "", data: { benchmark: "humaneval", task_id: "Custom/0" }, metadata: undefined },
+      signal,
+    );
     expect(reply.text).toContain("return 1");
   });
 
   it("fails clearly for an unknown task or benchmark", async () => {
     const solver = createGoldSolver();
-    await expect(solver.solve({ text: "", data: { benchmark: "humaneval", task_id: "Nope/1" }, metadata: undefined }, signal)).rejects.toThrow(/no reference solution for Nope\/1/);
-    await expect(solver.solve({ text: "", data: { benchmark: "chess" }, metadata: undefined }, signal)).rejects.toThrow(/no gold answers for benchmark "chess" \(known: humaneval/);
+    await expect(
+      solver.solve({ text: "", data: { benchmark: "humaneval", task_id: "Nope/1" }, metadata: undefined }, signal),
+    ).rejects.toThrow(/no reference solution for Nope\/1/);
+    await expect(solver.solve({ text: "", data: { benchmark: "chess" }, metadata: undefined }, signal)).rejects.toThrow(
+      /no gold answers for benchmark "chess" \(known: humaneval/,
+    );
     expect(Object.keys(GOLD_ANSWERERS)).toContain("humaneval");
   });
 });

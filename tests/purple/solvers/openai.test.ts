@@ -23,10 +23,23 @@ const solver = (over: Partial<OpenAISolverOptions> = {}) => createOpenAISolver({
 
 describe("openai solver: requests", () => {
   it("posts the prompt with system prompt and model, returns the content, usage and model facts", async () => {
-    api.script = [reply("```python\n    return 1\n```", { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42, completion_tokens_details: { reasoning_tokens: 5 } })];
+    api.script = [
+      reply("```python\n    return 1\n```", {
+        prompt_tokens: 30,
+        completion_tokens: 12,
+        total_tokens: 42,
+        completion_tokens_details: { reasoning_tokens: 5 },
+      }),
+    ];
     const out = await solver().solve(input("Complete f"), signal);
     expect(out.text).toBe("```python\n    return 1\n```");
-    expect(out.usage).toEqual({ prompt_tokens: 30, completion_tokens: 12, total_tokens: 42, reasoning_tokens: 5, requests: 1 });
+    expect(out.usage).toEqual({
+      prompt_tokens: 30,
+      completion_tokens: 12,
+      total_tokens: 42,
+      reasoning_tokens: 5,
+      requests: 1,
+    });
     expect(out.metadata).toEqual({ model: "m-1", finish_reason: "stop" });
     expect(api.seen).toHaveLength(1);
     expect(api.seen[0]?.path).toBe("/v1/chat/completions");
@@ -42,11 +55,22 @@ describe("openai solver: requests", () => {
 
   it("sends temperature, top_p, max_tokens, seed and the system prompt as set; one completion per request (no n)", async () => {
     api.fallback = reply("ok");
-    const s = solver({ openai: { temperature: 0.8, topP: 0.95, maxTokens: 512, seed: 1234, systemPrompt: "Be terse." } });
+    const s = solver({
+      openai: { temperature: 0.8, topP: 0.95, maxTokens: 512, seed: 1234, systemPrompt: "Be terse." },
+    });
     await s.solve(input("t", { sample_index: 0 }), signal);
     await s.solve(input("t", { sample_index: 3 }), signal);
     const [first, fourth] = api.seen.map((x) => x.body);
-    expect(first).toMatchObject({ temperature: 0.8, top_p: 0.95, max_tokens: 512, seed: 1234, messages: [{ role: "system", content: "Be terse." }, { role: "user", content: "t" }] });
+    expect(first).toMatchObject({
+      temperature: 0.8,
+      top_p: 0.95,
+      max_tokens: 512,
+      seed: 1234,
+      messages: [
+        { role: "system", content: "Be terse." },
+        { role: "user", content: "t" },
+      ],
+    });
     // Sample i of a task gets seed + i: pass@k samples differ, yet a rerun replays them.
     expect(fourth?.["seed"]).toBe(1237);
     expect(first).not.toHaveProperty("n");
@@ -72,17 +96,25 @@ describe("openai solver: requests", () => {
 
 describe("openai solver: content-less replies are typed failures, never crashes", () => {
   it("content null with reasoning_content, cut by the token limit: E_OPENAI_TRUNCATED at once", async () => {
-    api.fallback = completion({ content: null, reasoning_content: "Let me think. ".repeat(20) }, { finish_reason: "length" });
+    api.fallback = completion(
+      { content: null, reasoning_content: "Let me think. ".repeat(20) },
+      { finish_reason: "length" },
+    );
     await expect(solver().solve(input(), signal)).rejects.toMatchObject({
       code: "E_OPENAI_TRUNCATED",
-      message: expect.stringMatching(/hit the token limit with no content after 280 characters of reasoning \(raise --max-completion-tokens/),
+      message: expect.stringMatching(
+        /hit the token limit with no content after 280 characters of reasoning \(raise --max-completion-tokens/,
+      ),
     });
     expect(api.seen).toHaveLength(1);
   });
 
   it("a refusal: E_OPENAI_REFUSAL at once, with the refusal text", async () => {
     api.fallback = completion({ content: null, refusal: "I can't help with that." });
-    await expect(solver().solve(input(), signal)).rejects.toMatchObject({ code: "E_OPENAI_REFUSAL", message: "the model refused: I can't help with that." });
+    await expect(solver().solve(input(), signal)).rejects.toMatchObject({
+      code: "E_OPENAI_REFUSAL",
+      message: "the model refused: I can't help with that.",
+    });
     expect(api.seen).toHaveLength(1);
   });
 
@@ -95,7 +127,10 @@ describe("openai solver: content-less replies are typed failures, never crashes"
   });
 
   it("still empty after the extra asks (tool calls, no content): E_OPENAI_NO_CONTENT", async () => {
-    api.fallback = completion({ content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "x", arguments: "{}" } }] }, { finish_reason: "tool_calls" });
+    api.fallback = completion(
+      { content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "x", arguments: "{}" } }] },
+      { finish_reason: "tool_calls" },
+    );
     await expect(solver({ openai: { emptyReplyRetries: 2 } }).solve(input(), signal)).rejects.toMatchObject({
       code: "E_OPENAI_NO_CONTENT",
       message: "the reply had no content (finish_reason tool_calls, 1 tool call(s) though no tools were offered)",
@@ -106,14 +141,20 @@ describe("openai solver: content-less replies are typed failures, never crashes"
   });
 
   it("a 200 whose body is not a completion (null, {}, text) is a typed failure, not a crash", async () => {
-    const raw = (body: string, type = "application/json") => (res: import("node:http").ServerResponse) => {
-      res.writeHead(200, { "content-type": type });
-      res.end(body);
-    };
+    const raw =
+      (body: string, type = "application/json") =>
+      (res: import("node:http").ServerResponse) => {
+        res.writeHead(200, { "content-type": type });
+        res.end(body);
+      };
     api.script = [raw("null"), raw("{}")];
-    await expect(solver({ openai: { emptyReplyRetries: 1 } }).solve(input(), signal)).rejects.toMatchObject({ code: "E_OPENAI_NO_CONTENT" });
+    await expect(solver({ openai: { emptyReplyRetries: 1 } }).solve(input(), signal)).rejects.toMatchObject({
+      code: "E_OPENAI_NO_CONTENT",
+    });
     api.script = [raw("not json", "text/plain")];
-    await expect(solver({ openai: { emptyReplyRetries: 0 } }).solve(input(), signal)).rejects.toMatchObject({ code: "E_OPENAI_NO_CONTENT" });
+    await expect(solver({ openai: { emptyReplyRetries: 0 } }).solve(input(), signal)).rejects.toMatchObject({
+      code: "E_OPENAI_NO_CONTENT",
+    });
   });
 
   it("a reply without usage still answers (usage is optional)", async () => {
@@ -133,18 +174,26 @@ describe("openai solver: retries and timeouts (the client's own)", () => {
 
   it("gives up after --max-retries with E_OPENAI_HTTP and the status; a 400 is not retried", async () => {
     api.fallback = status(503, quick);
-    await expect(solver({ openai: { maxRetries: 1 } }).solve(input(), signal)).rejects.toMatchObject({ code: "E_OPENAI_HTTP", status: 503 });
+    await expect(solver({ openai: { maxRetries: 1 } }).solve(input(), signal)).rejects.toMatchObject({
+      code: "E_OPENAI_HTTP",
+      status: 503,
+    });
     expect(api.seen).toHaveLength(2);
     api.reset();
     api.script = [status(400), reply("never")];
-    await expect(solver({ openai: { maxRetries: 3 } }).solve(input(), signal)).rejects.toMatchObject({ code: "E_OPENAI_HTTP", status: 400 });
+    await expect(solver({ openai: { maxRetries: 3 } }).solve(input(), signal)).rejects.toMatchObject({
+      code: "E_OPENAI_HTTP",
+      status: 400,
+    });
     expect(api.seen).toHaveLength(1);
   });
 
   it("a slow server: E_OPENAI_TIMEOUT after --timeout-seconds per attempt", async () => {
     api.fallback = after(3000, reply("late"));
     const t0 = Date.now();
-    await expect(solver({ openai: { timeoutSeconds: 0.3, maxRetries: 1 } }).solve(input(), signal)).rejects.toMatchObject({
+    await expect(
+      solver({ openai: { timeoutSeconds: 0.3, maxRetries: 1 } }).solve(input(), signal),
+    ).rejects.toMatchObject({
       code: "E_OPENAI_TIMEOUT",
       message: expect.stringMatching(/within 0.3 s \(after 1 retries\)/),
     });
@@ -171,13 +220,23 @@ describe("openai solver: retries and timeouts (the client's own)", () => {
 
 describe("openai solver: settings", () => {
   it("needs a model, and a key for the default endpoint", () => {
-    expect(() => createOpenAISolver({ env: { OPENAI_BASE_URL: api.baseUrl } })).toThrow("openai mode needs --model (or OPENAI_MODEL)");
-    expect(() => createOpenAISolver({ model: "m", env: {} })).toThrow("openai mode needs OPENAI_API_KEY for the default endpoint (or --base-url for a local server)");
+    expect(() => createOpenAISolver({ env: { OPENAI_BASE_URL: api.baseUrl } })).toThrow(
+      "openai mode needs --model (or OPENAI_MODEL)",
+    );
+    expect(() => createOpenAISolver({ model: "m", env: {} })).toThrow(
+      "openai mode needs OPENAI_API_KEY for the default endpoint (or --base-url for a local server)",
+    );
   });
 
   it("checks the env settings with messages naming the variable", () => {
-    expect(() => createOpenAISolver({ model: "m", env: { ...env(), OPENAI_TIMEOUT_SECONDS: "soon" } })).toThrow('OPENAI_TIMEOUT_SECONDS must be a positive number of seconds, got "soon"');
-    expect(() => createOpenAISolver({ model: "m", env: { ...env(), OPENAI_MAX_RETRIES: "-1" } })).toThrow('OPENAI_MAX_RETRIES must be a non-negative integer, got "-1"');
-    expect(() => createOpenAISolver({ model: "m", env: { OPENAI_BASE_URL: "localhost:8000" } })).toThrow(/OPENAI_BASE_URL must be an http\(s\) URL/);
+    expect(() => createOpenAISolver({ model: "m", env: { ...env(), OPENAI_TIMEOUT_SECONDS: "soon" } })).toThrow(
+      'OPENAI_TIMEOUT_SECONDS must be a positive number of seconds, got "soon"',
+    );
+    expect(() => createOpenAISolver({ model: "m", env: { ...env(), OPENAI_MAX_RETRIES: "-1" } })).toThrow(
+      'OPENAI_MAX_RETRIES must be a non-negative integer, got "-1"',
+    );
+    expect(() => createOpenAISolver({ model: "m", env: { OPENAI_BASE_URL: "localhost:8000" } })).toThrow(
+      /OPENAI_BASE_URL must be an http\(s\) URL/,
+    );
   });
 });

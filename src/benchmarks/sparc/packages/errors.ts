@@ -7,7 +7,13 @@ export class PackageSourceUnreachableError extends BenchError {
   readonly packageName: string;
   readonly source: string;
   readonly language: PackageLanguage;
-  constructor(language: PackageLanguage, packageName: string, source: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    language: PackageLanguage,
+    packageName: string,
+    source: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       "E_PACKAGE_SOURCE_UNREACHABLE",
       `cannot install ${language} package "${packageName}": package source ${source} is unreachable (${reason})`,

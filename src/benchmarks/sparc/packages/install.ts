@@ -105,18 +105,44 @@ function installerCommand(
     return {
       command: "npm",
       args: [
-        "install", "--prefix", target, "--registry", source,
-        "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", "--no-save",
-        "--fetch-retries", "1", "--loglevel", "error", "--", ...specs,
+        "install",
+        "--prefix",
+        target,
+        "--registry",
+        source,
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--no-package-lock",
+        "--no-save",
+        "--fetch-retries",
+        "1",
+        "--loglevel",
+        "error",
+        "--",
+        ...specs,
       ],
     };
   }
   return {
     command: "python3",
     args: [
-      "-m", "pip", "install", "--target", join(target, "site"), "--index-url", source,
-      "--only-binary=:all:", "--no-input", "--disable-pip-version-check", "--retries", "1", "--timeout", "30",
-      "--", ...specs,
+      "-m",
+      "pip",
+      "install",
+      "--target",
+      join(target, "site"),
+      "--index-url",
+      source,
+      "--only-binary=:all:",
+      "--no-input",
+      "--disable-pip-version-check",
+      "--retries",
+      "1",
+      "--timeout",
+      "30",
+      "--",
+      ...specs,
     ],
   };
 }
@@ -160,7 +186,8 @@ export async function installPackages(
       timeoutMs: INSTALL_TIMEOUT_MS,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    if (outcome.exitCode !== 0) throw new PackageInstallError(language, packages, describeFailure(outcome, INSTALL_TIMEOUT_MS));
+    if (outcome.exitCode !== 0)
+      throw new PackageInstallError(language, packages, describeFailure(outcome, INSTALL_TIMEOUT_MS));
     await writeJsonAtomic(join(tmp, MARKER), { language, packages, source, installedAt: new Date().toISOString() });
     try {
       await rename(tmp, setDir);

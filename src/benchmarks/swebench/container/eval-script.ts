@@ -79,7 +79,8 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const ACTIVATE = "if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && conda activate testbed; fi";
+const ACTIVATE =
+  "if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && conda activate testbed; fi";
 
 function preamble(repoDir: string | undefined): string[] {
   return [
@@ -95,10 +96,14 @@ function preamble(repoDir: string | undefined): string[] {
 /** The apply script (`bash PATCH_DIR/apply.sh`): the model patch, official fallbacks in order. Exit: PREPARE_EXIT. */
 export function applyScript(input: Pick<PrepareScriptInput, "patchTargets" | "repoDir">): string {
   const q = shellQuote;
-  const undo = input.patchTargets.map((p) =>
-    `if git cat-file -e HEAD:${q(p)} 2>/dev/null; then git checkout -q HEAD -- ${q(p)}; else rm -rf -- ${q(p)}; fi; rm -f -- ${q(p + ".rej")} ${q(p + ".orig")}`);
-  const tries = CONTAINER_APPLY_COMMANDS.map(([, cmd], i) =>
-    `if [ -z "$exit_applied" ]; then if ${cmd} ${PATCH_DIR}/model.patch; then exit_applied=${PREPARE_EXIT.APPLIED_BASE + i}; else ${[":", ...undo].join("; ")}; fi; fi`);
+  const undo = input.patchTargets.map(
+    (p) =>
+      `if git cat-file -e HEAD:${q(p)} 2>/dev/null; then git checkout -q HEAD -- ${q(p)}; else rm -rf -- ${q(p)}; fi; rm -f -- ${q(p + ".rej")} ${q(p + ".orig")}`,
+  );
+  const tries = CONTAINER_APPLY_COMMANDS.map(
+    ([, cmd], i) =>
+      `if [ -z "$exit_applied" ]; then if ${cmd} ${PATCH_DIR}/model.patch; then exit_applied=${PREPARE_EXIT.APPLIED_BASE + i}; else ${[":", ...undo].join("; ")}; fi; fi`,
+  );
   return [
     ...preamble(input.repoDir),
     'exit_applied=""',
@@ -112,7 +117,9 @@ export function applyScript(input: Pick<PrepareScriptInput, "patchTargets" | "re
 /** The test-patch script (`bash PATCH_DIR/test-patch.sh`): reset the test files, remove test_patch's new files, apply it. Exit 0 or PREPARE_EXIT. */
 export function testPatchScript(input: Omit<PrepareScriptInput, "patchTargets">): string {
   const q = shellQuote;
-  const reset = input.resetFiles.length ? `git checkout -q ${q(input.baseCommit)} -- ${input.resetFiles.map(q).join(" ")} || exit ${PREPARE_EXIT.TEST_PATCH_FAILED}` : ":";
+  const reset = input.resetFiles.length
+    ? `git checkout -q ${q(input.baseCommit)} -- ${input.resetFiles.map(q).join(" ")} || exit ${PREPARE_EXIT.TEST_PATCH_FAILED}`
+    : ":";
   return [
     ...preamble(input.repoDir),
     reset,

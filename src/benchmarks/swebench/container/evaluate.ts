@@ -22,7 +22,15 @@ import { patchTargets, pytestSectionsDiffer, scanTestConfig } from "../test-conf
 import { ruleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
-import { applyScript, appliedWith, PATCH_DIR, PREPARE_EXIT, shellQuote, testPatchScript, testScript } from "./eval-script.js";
+import {
+  applyScript,
+  appliedWith,
+  PATCH_DIR,
+  PREPARE_EXIT,
+  shellQuote,
+  testPatchScript,
+  testScript,
+} from "./eval-script.js";
 import { openEvalContainer, type EvalContainer, type StepOutcome } from "./run-in-container.js";
 
 /** Limit of a harness step in the container (patch application, file reads), ms: git on a large repository. */
@@ -50,13 +58,26 @@ export interface ContainerPlan {
 export function containerPlan(inst: SwebenchInstance): ContainerPlan {
   if (versionSpecFor(inst) !== null) {
     const p = evalPlan(inst);
-    return { baseCommit: p.baseCommit, resetFiles: p.resetFiles, newFiles: p.newFiles, evalCommands: p.evalCommands, testCommand: p.testCommand, env: {}, framework: p.framework };
+    return {
+      baseCommit: p.baseCommit,
+      resetFiles: p.resetFiles,
+      newFiles: p.newFiles,
+      evalCommands: p.evalCommands,
+      testCommand: p.testCommand,
+      env: {},
+      framework: p.framework,
+    };
   }
   const spec = testSpecFor(inst);
   const reset = modifiedFiles(inst.test_patch);
   return {
-    baseCommit: inst.base_commit, resetFiles: reset, newFiles: testFilesOf(inst).filter((f) => !reset.includes(f)),
-    evalCommands: [], testCommand: spec.command, env: spec.env, framework: spec.framework,
+    baseCommit: inst.base_commit,
+    resetFiles: reset,
+    newFiles: testFilesOf(inst).filter((f) => !reset.includes(f)),
+    evalCommands: [],
+    testCommand: spec.command,
+    env: spec.env,
+    framework: spec.framework,
   };
 }
 
@@ -67,7 +88,12 @@ export interface PatchSource {
 }
 
 /** The content of a regular file (not a link) in the container's tree, or of `<commit>:path`; null if absent. */
-async function fileIn(c: EvalContainer, path: string, commit: string | null, signal: AbortSignal): Promise<string | null> {
+async function fileIn(
+  c: EvalContainer,
+  path: string,
+  commit: string | null,
+  signal: AbortSignal,
+): Promise<string | null> {
   const q = shellQuote;
   const cmd = commit
     ? `git -C ${TESTBED} show ${q(`${commit}:${path}`)}`
@@ -77,30 +103,72 @@ async function fileIn(c: EvalContainer, path: string, commit: string | null, sig
 }
 
 /** Grade `patch` (non-empty) for `inst` in its image. Writes apply.log and test_output.txt into `artifacts`. */
-export async function evaluateInContainer(inst: SwebenchInstance, patch: string, source: PatchSource, ctx: EvaluateContext, artifacts: string): Promise<Verdict> {
+export async function evaluateInContainer(
+  inst: SwebenchInstance,
+  patch: string,
+  source: PatchSource,
+  ctx: EvaluateContext,
+  artifacts: string,
+): Promise<Verdict> {
   const notApplied = { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false };
   const base = { modelName: source.modelName, submitted: source.submitted, touchesTestConfig: [] as string[] };
-  const refused = (): Verdict => ({ ...base, status: "PATCH_APPLY_FAILED", report: notApplied, error: "patch does not apply", failureMode: "model_patch_does_not_apply", applyStrategy: null });
-  const infra = (error: string, failureMode: string, errorCode?: string): Verdict => ({ ...base, status: "ERROR", report: notApplied, error, failureMode, ...(errorCode ? { errorCode } : {}) });
+  const refused = (): Verdict => ({
+    ...base,
+    status: "PATCH_APPLY_FAILED",
+    report: notApplied,
+    error: "patch does not apply",
+    failureMode: "model_patch_does_not_apply",
+    applyStrategy: null,
+  });
+  const infra = (error: string, failureMode: string, errorCode?: string): Verdict => ({
+    ...base,
+    status: "ERROR",
+    report: notApplied,
+    error,
+    failureMode,
+    ...(errorCode ? { errorCode } : {}),
+  });
   const forbidden = gitDirPathIn(patch);
   if (forbidden !== null) {
-    await writeFileAtomic(join(artifacts, "apply.log"), `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})\n`);
+    await writeFileAtomic(
+      join(artifacts, "apply.log"),
+      `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})\n`,
+    );
     return refused();
   }
   const plan = containerPlan(inst);
-  const image = imageFor(inst.instance_id, { template: ctx.options.swebench_image_template, overrides: ctx.options.swebench_images });
+  const image = imageFor(inst.instance_id, {
+    template: ctx.options.swebench_image_template,
+    overrides: ctx.options.swebench_images,
+  });
   const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
   const files = {
     "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED }),
-    "test-patch.sh": testPatchScript({ baseCommit: plan.baseCommit, resetFiles: plan.resetFiles, newFiles: plan.newFiles, repoDir: TESTBED }),
-    "test.sh": testScript({ evalCommands: plan.evalCommands, testCommand: plan.testCommand, testEnv: plan.env, repoDir: TESTBED }),
+    "test-patch.sh": testPatchScript({
+      baseCommit: plan.baseCommit,
+      resetFiles: plan.resetFiles,
+      newFiles: plan.newFiles,
+      repoDir: TESTBED,
+    }),
+    "test.sh": testScript({
+      evalCommands: plan.evalCommands,
+      testCommand: plan.testCommand,
+      testEnv: plan.env,
+      repoDir: TESTBED,
+    }),
     "model.patch": patch.endsWith("\n") ? patch : patch + "\n",
     "test.patch": inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n",
   };
   if (ctx.signal.aborted) return infra("cancelled before the container started", "infrastructure_cancelled");
   let c: EvalContainer;
   try {
-    c = await openEvalContainer({ image, files, limits: resolveLimits(undefined), owner: ctx.options.run_id, env: engineEnv() });
+    c = await openEvalContainer({
+      image,
+      files,
+      limits: resolveLimits(undefined),
+      owner: ctx.options.run_id,
+      env: engineEnv(),
+    });
   } catch (err) {
     return infra(`container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
   }
@@ -109,8 +177,16 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
     const stepFailed = (step: StepOutcome, what: string): Verdict | null => {
       if (step.isCanceled || ctx.signal.aborted) return infra(`cancelled while ${what}`, "infrastructure_cancelled");
       if (step.spawnError) return infra(`cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
-      if (step.timedOut) return infra(`${what} took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${image}`, "infrastructure_sandbox");
-      if (step.exitCode === PREPARE_EXIT.NO_TESTBED) return infra(`${image} is not a SWE-bench test bed: no git repository at ${TESTBED}: ${step.output.trim().slice(-300)}`, "infrastructure_sandbox");
+      if (step.timedOut)
+        return infra(
+          `${what} took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${image}`,
+          "infrastructure_sandbox",
+        );
+      if (step.exitCode === PREPARE_EXIT.NO_TESTBED)
+        return infra(
+          `${image} is not a SWE-bench test bed: no git repository at ${TESTBED}: ${step.output.trim().slice(-300)}`,
+          "infrastructure_sandbox",
+        );
       return null;
     };
     const apply = await c.exec(["/bin/bash", `${PATCH_DIR}/apply.sh`], HARNESS_STEP_TIMEOUT_MS, ctx.signal);
@@ -119,7 +195,11 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
     if (applyFailed) return applyFailed;
     if (apply.exitCode === PREPARE_EXIT.APPLY_FAILED) return refused();
     const strategy = appliedWith(apply.exitCode);
-    if (strategy === null) return infra(`the apply step failed in ${image} (exit ${apply.exitCode}): ${apply.output.trim().slice(-300)}`, "infrastructure_sandbox");
+    if (strategy === null)
+      return infra(
+        `the apply step failed in ${image} (exit ${apply.exitCode}): ${apply.output.trim().slice(-300)}`,
+        "infrastructure_sandbox",
+      );
 
     // Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest
     // sections, read after the model patch and before test_patch (as on the host).
@@ -135,7 +215,15 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
     const prepFailed = stepFailed(prep, "test_patch was applied");
     if (prepFailed) return { ...prepFailed, applyStrategy: strategy, touchesTestConfig: touched };
     if (prep.exitCode !== 0) {
-      return { ...infra(`E_TEST_PATCH: test_patch does not apply in ${image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`, "infrastructure_test_patch", "E_TEST_PATCH"), applyStrategy: strategy, touchesTestConfig: touched };
+      return {
+        ...infra(
+          `E_TEST_PATCH: test_patch does not apply in ${image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`,
+          "infrastructure_test_patch",
+          "E_TEST_PATCH",
+        ),
+        applyStrategy: strategy,
+        touchesTestConfig: touched,
+      };
     }
     if (ctx.signal.aborted) return infra("cancelled before the tests ran", "infrastructure_cancelled");
 
@@ -150,13 +238,26 @@ export async function evaluateInContainer(inst: SwebenchInstance, patch: string,
       if (!probe.ok) engineGone = `the container engine stopped answering during the tests: ${probe.reason}`;
     }
     const { verdict, log } = gradeTestRun({
-      inst, patch, modelName: source.modelName, submitted: source.submitted, applyStrategy: strategy,
-      touchesTestConfig: touched, framework: plan.framework, rules: ruleSet(ctx.options.swebench_rules),
+      inst,
+      patch,
+      modelName: source.modelName,
+      submitted: source.submitted,
+      applyStrategy: strategy,
+      touchesTestConfig: touched,
+      framework: plan.framework,
+      rules: ruleSet(ctx.options.swebench_rules),
       preamble: `+ git apply -v test.patch\n${prep.output.trim()}\n+ ${plan.testCommand}`,
-      testOutput: run.output, exitCode: run.exitCode, timedOut: run.timedOut,
+      testOutput: run.output,
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
       canceled: run.isCanceled || ctx.signal.aborted,
-      ...(run.spawnError ? { infraError: `cannot run the docker CLI: ${run.spawnError}` } : engineGone ? { infraError: engineGone } : {}),
-      strictTests: ctx.options.strict_tests === true, timeoutSeconds: timeoutS,
+      ...(run.spawnError
+        ? { infraError: `cannot run the docker CLI: ${run.spawnError}` }
+        : engineGone
+          ? { infraError: engineGone }
+          : {}),
+      strictTests: ctx.options.strict_tests === true,
+      timeoutSeconds: timeoutS,
     });
     await writeFileAtomic(join(artifacts, "test_output.txt"), log);
     return verdict;

@@ -32,6 +32,13 @@ export interface ImageChoice {
 export function imageFor(instanceId: string, choice: ImageChoice = {}): string {
   const override = choice.overrides?.[instanceId];
   if (override) return override;
-  const values: Record<string, string> = { instance_key: officialInstanceKey(instanceId), instance_id: instanceId, arch: choice.arch ?? officialArch() };
-  return (choice.template ?? DEFAULT_IMAGE_TEMPLATE).replace(/\{(instance_key|instance_id|arch)\}/g, (_, k: string) => values[k]!);
+  const values: Record<string, string> = {
+    instance_key: officialInstanceKey(instanceId),
+    instance_id: instanceId,
+    arch: choice.arch ?? officialArch(),
+  };
+  return (choice.template ?? DEFAULT_IMAGE_TEMPLATE).replace(
+    /\{(instance_key|instance_id|arch)\}/g,
+    (_, k: string) => values[k]!,
+  );
 }

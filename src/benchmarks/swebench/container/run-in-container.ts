@@ -65,21 +65,39 @@ export async function openEvalContainer(input: EvalContainerInput): Promise<Eval
   try {
     for (const [name, text] of Object.entries(input.files)) await writeFile(join(staging, name), text);
     const name = `a2a-bench-swe-${process.pid}-${randomBytes(6).toString("hex")}`;
-    const c = await KeepaliveContainer.start({
-      image: input.image, owner: input.owner, readOnlyRoot: false,
-      tmpfs: [`/tmp:rw,nosuid,nodev,size=${TMPFS_BYTES},mode=1777`],
-      memoryBytes: input.limits.memoryBytes, pids: input.limits.maxProcesses + PIDS_SLACK, cpus: 1,
-      copyIn: { hostDir: staging, target: PATCH_DIR },
-    }, name, input.env);
-    return { exec: (argv, timeoutMs, signal) => execStep(c, argv, timeoutMs, input.env, signal), remove: () => c.remove() };
+    const c = await KeepaliveContainer.start(
+      {
+        image: input.image,
+        owner: input.owner,
+        readOnlyRoot: false,
+        tmpfs: [`/tmp:rw,nosuid,nodev,size=${TMPFS_BYTES},mode=1777`],
+        memoryBytes: input.limits.memoryBytes,
+        pids: input.limits.maxProcesses + PIDS_SLACK,
+        cpus: 1,
+        copyIn: { hostDir: staging, target: PATCH_DIR },
+      },
+      name,
+      input.env,
+    );
+    return {
+      exec: (argv, timeoutMs, signal) => execStep(c, argv, timeoutMs, input.env, signal),
+      remove: () => c.remove(),
+    };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
 }
 
-function execStep(c: KeepaliveContainer, argv: readonly string[], timeoutMs: number, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<StepOutcome> {
+function execStep(
+  c: KeepaliveContainer,
+  argv: readonly string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<StepOutcome> {
   const t0 = performance.now();
-  if (signal?.aborted) return Promise.resolve({ output: "", exitCode: null, timedOut: false, isCanceled: true, durationMs: 0 });
+  if (signal?.aborted)
+    return Promise.resolve({ output: "", exitCode: null, timedOut: false, isCanceled: true, durationMs: 0 });
   return new Promise((resolve) => {
     const child = spawn(dockerBinary(env), ["exec", c.id, ...argv], { env, stdio: ["ignore", "pipe", "pipe"] });
     const out = new OutputTail(MAX_EVAL_LOG_BYTES);
@@ -94,15 +112,21 @@ function execStep(c: KeepaliveContainer, argv: readonly string[], timeoutMs: num
     timer.unref();
     const onAbort = (): void => stop("canceled");
     signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("error", (e) => { spawnError = e.message; });
+    child.on("error", (e) => {
+      spawnError = e.message;
+    });
     child.stdout.on("data", (b: Buffer) => out.push(b));
     child.stderr.on("data", (b: Buffer) => out.push(b));
     child.on("close", (code) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       resolve({
-        output: out.text(), exitCode: reason ? null : code, timedOut: reason === "timeout", isCanceled: reason === "canceled",
-        ...(spawnError ? { spawnError } : {}), durationMs: performance.now() - t0,
+        output: out.text(),
+        exitCode: reason ? null : code,
+        timedOut: reason === "timeout",
+        isCanceled: reason === "canceled",
+        ...(spawnError ? { spawnError } : {}),
+        durationMs: performance.now() - t0,
       });
     });
   });

@@ -17,7 +17,6 @@ async function tempDir(): Promise<string> {
   return d;
 }
 
-
 const REGISTRY = "https://registry.npmjs.org/";
 const registryReachable = await fetch(REGISTRY + "is-number", { signal: AbortSignal.timeout(8000) })
   .then((r) => r.ok)
@@ -43,7 +42,11 @@ describe("package installs", () => {
       expect(first!.env).toEqual({ NODE_PATH: first!.dir });
       expect((await stat(join(first!.dir, "is-number", "package.json"))).isFile()).toBe(true);
       // Second run: with an empty PATH npm could not even start, so success proves the cached set was used.
-      const second = await installPackages(["is-number@7.0.0"], "javascript", { cacheDir, npmRegistry: REGISTRY, env: { PATH: "" } });
+      const second = await installPackages(["is-number@7.0.0"], "javascript", {
+        cacheDir,
+        npmRegistry: REGISTRY,
+        env: { PATH: "" },
+      });
       expect(second!.cached).toBe(true);
       expect(second!.dir).toBe(first!.dir);
       // No temp directories left behind.
@@ -55,13 +58,17 @@ describe("package installs", () => {
   it("reports an unreachable npm registry naming the package and the source, installing nothing", async () => {
     const cacheDir = await tempDir();
     const source = `http://127.0.0.1:${await closedPort()}/`;
-    const err = await installPackages(["left-pad@1.3.0"], "javascript", { cacheDir, npmRegistry: source }).catch((e: unknown) => e);
+    const err = await installPackages(["left-pad@1.3.0"], "javascript", { cacheDir, npmRegistry: source }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PackageSourceUnreachableError);
     const e = err as PackageSourceUnreachableError;
     expect(e.code).toBe("E_PACKAGE_SOURCE_UNREACHABLE");
     expect(e.packageName).toBe("left-pad");
     expect(e.source).toBe(source);
-    expect(e.message).toMatch(/cannot install javascript package "left-pad": package source http:\/\/127\.0\.0\.1:\d+\/ is unreachable \(ECONNREFUSED/);
+    expect(e.message).toMatch(
+      /cannot install javascript package "left-pad": package source http:\/\/127\.0\.0\.1:\d+\/ is unreachable \(ECONNREFUSED/,
+    );
     await expect(stat(join(cacheDir, "npm"))).rejects.toThrow();
   });
 

@@ -24,30 +24,62 @@ vi.mock("../../../../src/benchmarks/swebench/container/run-in-container.js", () 
 }));
 vi.mock("../../../../src/sandbox/docker/engine.js", async (orig) => ({
   ...(await orig<typeof import("../../../../src/sandbox/docker/engine.js")>()),
-  probeEngine: async () => (state.engineUp ? { ok: true, version: "test" } : { ok: false, reason: "no container engine answers (test)" }),
+  probeEngine: async () =>
+    state.engineUp ? { ok: true, version: "test" } : { ok: false, reason: "no container engine answers (test)" },
 }));
 const { evaluateInContainer } = await import("../../../../src/benchmarks/swebench/container/evaluate.js");
 
 const inst: SwebenchInstance = {
-  instance_id: "o__r-1", repo: "o/r", base_commit: "abc", problem_statement: "",
+  instance_id: "o__r-1",
+  repo: "o/r",
+  base_commit: "abc",
+  problem_statement: "",
   test_patch: "diff --git a/t.py b/t.py\n--- a/t.py\n+++ b/t.py\n@@ -1 +1 @@\n-x\n+y\n",
-  FAIL_TO_PASS: ["t.py::f"], PASS_TO_PASS: [],
+  FAIL_TO_PASS: ["t.py::f"],
+  PASS_TO_PASS: [],
 };
 const unusedSandbox = {} as Sandbox;
 let root: string;
 
 describe("swebench container: who a failed test run is charged to", () => {
-  beforeAll(async () => { root = await mkdtemp(join(tmpdir(), "a2a-swe-gone-")); });
-  afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "a2a-swe-gone-"));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
   const run = () => {
-    const options: RunOptions = { benchmark: "swebench", out: root, run_id: "r", sandbox: "docker", per_task_timeout_seconds: 5 };
-    return evaluateInContainer(inst, "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n", { modelName: "m", submitted: true },
-      { options, sandbox: unusedSandbox, participant: null, logger: silentLogger(), signal: new AbortController().signal, workDir: root }, root);
+    const options: RunOptions = {
+      benchmark: "swebench",
+      out: root,
+      run_id: "r",
+      sandbox: "docker",
+      per_task_timeout_seconds: 5,
+    };
+    return evaluateInContainer(
+      inst,
+      "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n",
+      { modelName: "m", submitted: true },
+      {
+        options,
+        sandbox: unusedSandbox,
+        participant: null,
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+        workDir: root,
+      },
+      root,
+    );
   };
 
   it("killed with the engine still answering: the model's failure", async () => {
     state.engineUp = true;
-    expect(await run()).toMatchObject({ status: "RESOLVED_NO", failureMode: "model_test_run_killed", error: null, applyStrategy: "git_apply" });
+    expect(await run()).toMatchObject({
+      status: "RESOLVED_NO",
+      failureMode: "model_test_run_killed",
+      error: null,
+      applyStrategy: "git_apply",
+    });
   });
   it("killed because the engine went away: an infrastructure error, never a score", async () => {
     state.engineUp = false;

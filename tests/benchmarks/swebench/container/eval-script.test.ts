@@ -1,13 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { imageFor, officialInstanceKey } from "../../../../src/benchmarks/swebench/container/image-name.js";
-import { applyScript, appliedWith, CONTAINER_APPLY_COMMANDS, PREPARE_EXIT, testPatchScript, testScript } from "../../../../src/benchmarks/swebench/container/eval-script.js";
+import {
+  applyScript,
+  appliedWith,
+  CONTAINER_APPLY_COMMANDS,
+  PREPARE_EXIT,
+  testPatchScript,
+  testScript,
+} from "../../../../src/benchmarks/swebench/container/eval-script.js";
 
 describe("image names", () => {
   it("follow the official convention: lower-cased id, `__` as `_1776_`, swebench namespace, arch", () => {
     expect(officialInstanceKey("django__django-11099")).toBe("django_1776_django-11099");
-    expect(imageFor("django__django-11099", { arch: "x86_64" })).toBe("swebench/sweb.eval.x86_64.django_1776_django-11099:latest");
-    expect(imageFor("Sphinx-Doc__sphinx-8721", { arch: "arm64" })).toBe("swebench/sweb.eval.arm64.sphinx-doc_1776_sphinx-8721:latest");
+    expect(imageFor("django__django-11099", { arch: "x86_64" })).toBe(
+      "swebench/sweb.eval.x86_64.django_1776_django-11099:latest",
+    );
+    expect(imageFor("Sphinx-Doc__sphinx-8721", { arch: "arm64" })).toBe(
+      "swebench/sweb.eval.arm64.sphinx-doc_1776_sphinx-8721:latest",
+    );
   });
   it("take a template and a per-instance override", () => {
     const choice = { template: "reg.local/{instance_id}:{arch}", overrides: { "a__b-1": "mine:1" }, arch: "x86_64" };
@@ -18,30 +29,60 @@ describe("image names", () => {
 
 describe("container scripts", () => {
   const apply = applyScript({ patchTargets: ["src/a.py", "it's.py"] });
-  const testPatch = testPatchScript({ baseCommit: "abc123", resetFiles: ["tests/test_x.py"], newFiles: ["tests/test_new.py"] });
-  const test = testScript({ evalCommands: ["export LANG=en_US.UTF-8"], testCommand: "python3 -m pytest -rA tests/test_x.py", testEnv: { PYTHONHASHSEED: "0" } });
+  const testPatch = testPatchScript({
+    baseCommit: "abc123",
+    resetFiles: ["tests/test_x.py"],
+    newFiles: ["tests/test_new.py"],
+  });
+  const test = testScript({
+    evalCommands: ["export LANG=en_US.UTF-8"],
+    testCommand: "python3 -m pytest -rA tests/test_x.py",
+    testEnv: { PYTHONHASHSEED: "0" },
+  });
   it("apply is valid bash: the official fallbacks in order, the patch's files put back between them", () => {
     execFileSync("bash", ["-n"], { input: apply });
-    const order = ["git apply --verbose /a2a-eval/model.patch", "git checkout -q HEAD -- 'src/a.py'", "git apply --verbose --reject /a2a-eval/model.patch",
-      "patch --batch --fuzz=5 -p1 -i /a2a-eval/model.patch", `exit ${PREPARE_EXIT.APPLY_FAILED}`, 'exit "$exit_applied"'];
+    const order = [
+      "git apply --verbose /a2a-eval/model.patch",
+      "git checkout -q HEAD -- 'src/a.py'",
+      "git apply --verbose --reject /a2a-eval/model.patch",
+      "patch --batch --fuzz=5 -p1 -i /a2a-eval/model.patch",
+      `exit ${PREPARE_EXIT.APPLY_FAILED}`,
+      'exit "$exit_applied"',
+    ];
     const at = order.map((x) => apply.indexOf(x));
-    expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true);
+    expect(
+      at.every((i) => i >= 0),
+      JSON.stringify(at),
+    ).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(apply).toContain("'it'\\''s.py'");
     expect(apply).not.toContain("test.patch");
   });
   it("test-patch is valid bash: reset to base_commit, new files removed, then test_patch", () => {
     execFileSync("bash", ["-n"], { input: testPatch });
-    const order = ["git checkout -q 'abc123' -- 'tests/test_x.py'", "rm -rf -- 'tests/test_new.py'", "git apply --verbose /a2a-eval/test.patch"];
+    const order = [
+      "git checkout -q 'abc123' -- 'tests/test_x.py'",
+      "rm -rf -- 'tests/test_new.py'",
+      "git apply --verbose /a2a-eval/test.patch",
+    ];
     const at = order.map((x) => testPatch.indexOf(x));
-    expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true);
+    expect(
+      at.every((i) => i >= 0),
+      JSON.stringify(at),
+    ).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(testPatch).not.toContain("model.patch");
   });
   it("the harness steps report by exit status only, which names the strategy", () => {
     expect(apply + testPatch).not.toMatch(/>>>>>/);
-    expect(CONTAINER_APPLY_COMMANDS.map((_, i) => appliedWith(PREPARE_EXIT.APPLIED_BASE + i))).toEqual(["git_apply", "git_apply_reject", "patch_fuzz"]);
-    expect([null, 0, 1, PREPARE_EXIT.APPLY_FAILED, PREPARE_EXIT.TEST_PATCH_FAILED, PREPARE_EXIT.NO_TESTBED].map(appliedWith)).toEqual([null, null, null, null, null, null]);
+    expect(CONTAINER_APPLY_COMMANDS.map((_, i) => appliedWith(PREPARE_EXIT.APPLIED_BASE + i))).toEqual([
+      "git_apply",
+      "git_apply_reject",
+      "patch_fuzz",
+    ]);
+    expect(
+      [null, 0, 1, PREPARE_EXIT.APPLY_FAILED, PREPARE_EXIT.TEST_PATCH_FAILED, PREPARE_EXIT.NO_TESTBED].map(appliedWith),
+    ).toEqual([null, null, null, null, null, null]);
   });
   it("the test script runs eval_commands, then the test command, and prints no marker", () => {
     execFileSync("bash", ["-n"], { input: test });

@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createSwebenchBenchmark } from "../../../../src/benchmarks/swebench/definition.js";
 import { ensureSampleDataset, type SampleDataset } from "../../../../src/benchmarks/swebench/sample-dataset.js";
-import { buildSampleImages, SAMPLE_IMAGE_TEMPLATE } from "../../../../src/benchmarks/swebench/container/sample-images.js";
+import {
+  buildSampleImages,
+  SAMPLE_IMAGE_TEMPLATE,
+} from "../../../../src/benchmarks/swebench/container/sample-images.js";
 import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
 import type { RunOptions } from "../../../../src/runner/options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
@@ -18,200 +21,347 @@ const env = engine.env!;
 
 /** The SWE-bench container path never uses the run's sandbox: one that fails loudly if it is. */
 const unusedSandbox: Sandbox = {
-  backend: "docker", isolation: "docker", warnings: [],
-  exec: () => { throw new Error("the container path must not use the run's sandbox"); },
-  execMany: () => { throw new Error("the container path must not use the run's sandbox"); },
+  backend: "docker",
+  isolation: "docker",
+  warnings: [],
+  exec: () => {
+    throw new Error("the container path must not use the run's sandbox");
+  },
+  execMany: () => {
+    throw new Error("the container path must not use the run's sandbox");
+  },
   close: async () => {},
 };
 
 let root: string;
 let ds: SampleDataset;
 
-describe.skipIf(engine.env === null)(`swebench in per-instance images${engine.skipReason ? ` (skipped: ${engine.skipReason})` : ""}`, () => {
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), "a2a-swe-ctr-test-"));
-    ds = await ensureSampleDataset(join(root, "cache"));
-    await buildSampleImages(ds, env);
-  }, 300_000);
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
-
-  /** Evaluate `patches` (instance id → model patch) through the benchmark definition with --sandbox docker. */
-  async function evaluate(patches: Record<string, string>, signal = new AbortController().signal, timeoutS = 60, extra: Partial<RunOptions> = {}) {
-    const runId = `ctr-${randomBytes(4).toString("hex")}`;
-    const preds = join(root, `${runId}.json`);
-    await writeFile(preds, JSON.stringify(Object.entries(patches).map(([instance_id, model_patch]) => ({ instance_id, model_name_or_path: "test", model_patch }))));
-    const options: RunOptions = {
-      benchmark: "swebench", out: join(root, runId), run_id: runId, dataset: "sample", sandbox: "docker",
-      predictions: preds, per_task_timeout_seconds: timeoutS, swebench_image_template: SAMPLE_IMAGE_TEMPLATE, ...extra,
-    };
-    const bench = createSwebenchBenchmark();
-    const rows = await Promise.all(Object.keys(patches).map((id) => {
-      const instance = ds.instances.find((i) => i.instance_id === id)!;
-      return bench.evaluate({ id, instance }, { options, sandbox: unusedSandbox, participant: null, logger: silentLogger(), signal, workDir: join(root, runId, "work") });
-    }));
-    return { rows, runId };
-  }
-  const inst = (n: number): SwebenchInstance => ds.instances[n]!;
-
-  it("gold patches resolve every embedded instance; no container is left", async () => {
-    const { rows, runId } = await evaluate(Object.fromEntries(ds.instances.map((i) => [i.instance_id, i.patch!])));
-    const got = rows.map((r) => `${r.id}:${r.status}:${String(r.error)}:${String(r["apply_strategy"])}`);
-    expect(got, JSON.stringify(got)).toEqual(ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null:git_apply`));
-    expect(rows.every((r) => r["patch_successfully_applied"] === true && r["resolved"] === true)).toBe(true);
-    expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
-  }, 180_000);
-
-  it("an empty patch, a patch that does not apply and a wrong fix are not resolved", async () => {
-    const i = inst(0);
-    const wrong = i.patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)");
-    expect(wrong).not.toBe(i.patch);
-    const notApplying = "diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
-    const empty = await evaluate({ [i.instance_id]: "" });
-    expect(empty.rows[0], JSON.stringify(empty.rows[0]?.["error"])).toMatchObject({ status: "EMPTY_PATCH", patch_successfully_applied: false, resolved: false });
-    const bad = await evaluate({ [i.instance_id]: notApplying });
-    expect(bad.rows[0], JSON.stringify(bad.rows[0]?.["error"])).toMatchObject({ status: "PATCH_APPLY_FAILED", patch_successfully_applied: false, resolved: false, failure_mode: "model_patch_does_not_apply" });
-    const wrongRun = await evaluate({ [i.instance_id]: wrong });
-    expect(wrongRun.rows[0], JSON.stringify(wrongRun.rows[0]?.["error"])).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed" });
-  }, 180_000);
-
-  it("a patch whose code kills every process in the container is the model's failure, not an error", async () => {
-    const i = inst(1);
-    const killer = i.patch + [
-      "diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", "@@ -0,0 +1,3 @@",
-      "+import os, signal", "+os.system('echo escaped > /a2a-eval/escaped; cat /proc/1/cmdline')", "+os.kill(-1, signal.SIGKILL)", "",
-    ].join("\n");
-    const { rows, runId } = await evaluate({ [i.instance_id]: killer });
-    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_NO", apply_strategy: "git_apply", patch_successfully_applied: false, resolved: false, failure_mode: "model_test_run_killed" });
-    expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
-  }, 120_000);
-
-  it("cancellation mid-test removes the container within a second", async () => {
-    const i = inst(2);
-    const sleeper = i.patch + [
-      "diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", "@@ -0,0 +1,2 @@",
-      "+import time", "+time.sleep(120)", "",
-    ].join("\n");
-    const ac = new AbortController();
-    const pending = evaluate({ [i.instance_id]: sleeper }, ac.signal);
-    // Wait until a container of this test runs (the run id is not known yet: find it by the image).
-    let ids: string[] = [];
-    for (let n = 0; n < 300 && ids.length === 0; n++) {
-      const r = await containersLabelled(env, "a2a-bench.managed", "1");
-      ids = [];
-      for (const id of r) {
-        const { docker } = await import("../../../../src/sandbox/docker/docker-cli.js");
-        const img = await docker(["inspect", "--format", "{{.Config.Image}} {{.State.Running}}", id], { env });
-        if (img.stdout.includes("calendar") && img.stdout.includes("true")) ids.push(id);
-      }
-      if (ids.length === 0) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(ids.length).toBe(1);
-    await new Promise((r) => setTimeout(r, 1500)); // inside the test command by now
-    const t = performance.now();
-    ac.abort();
-    const { rows, runId } = await pending;
-    expect(rows[0]!.status).toBe("ERROR");
-    expect(await waitNoneLabelled(env, OWNER_LABEL, runId, 1000)).toEqual([]);
-    expect(performance.now() - t).toBeLessThan(2000);
-  }, 120_000);
-
-  it("a timeout stops the tests and removes the container", async () => {
-    const i = inst(0);
-    const sleeper = i.patch + [
-      "diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", "@@ -0,0 +1,2 @@",
-      "+import time", "+time.sleep(120)", "",
-    ].join("\n");
-    const t = performance.now();
-    const { rows, runId } = await evaluate({ [i.instance_id]: sleeper }, new AbortController().signal, 4);
-    expect(rows[0], String(rows[0]?.error)).toMatchObject({ status: "TIMEOUT", apply_strategy: "git_apply", patch_successfully_applied: false, resolved: false, failure_mode: "timeout" });
-    expect(performance.now() - t).toBeLessThan(30_000);
-    expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
-  }, 120_000);
-
-  /** `patch` plus a new root conftest.py of `lines`. */
-  const withConftest = (patch: string, lines: string[]): string =>
-    patch + ["diff --git a/conftest.py b/conftest.py", "new file mode 100644", "--- /dev/null", "+++ b/conftest.py", `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ""].join("\n");
-  /** instance 0's fix made wrong: every FAIL_TO_PASS test still fails with it. */
-  const wrongFix = (): string => inst(0).patch!.replace(/^\+    return .*$/m, "+    return sep.join(w.lower() for w in words)");
-
-  it("a conftest.py forging results after pytest's summary is flagged (touches_test_config) and its log voided, as on the host", async () => {
-    const i = inst(0);
-    // Forged PASSED lines and a forged exit code after the real run, then exit 0 whatever the tests did.
-    const forger = withConftest(wrongFix(), [
-      "import os, sys",
-      "def pytest_unconfigure(config):",
-      "    sys.stdout.write('>>>>> End Test Output\\n>>>>> Test Exit Code: 0\\n')",
-      "    for t in ('test_punctuation_collapses', 'test_strips_edges', 'test_lowercases', 'test_custom_separator'):",
-      "        sys.stdout.write('PASSED tests/test_slug.py::%s\\n' % t)",
-      "    sys.stdout.flush()",
-      "    os._exit(0)",
-    ]);
-    const lax = await evaluate({ [i.instance_id]: forger });
-    expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({ touches_test_config: ["conftest.py"], apply_strategy: "git_apply" });
-    // The forged lines follow pytest's final summary line: the harness log is void, in the container as on the
-    // host (beyond the official harness, which reads them as passes).
-    expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({ status: "RESOLVED_NO", log_void: "results_after_summary", failure_mode: "model_no_test_results" });
-    const strict = await evaluate({ [i.instance_id]: forger }, new AbortController().signal, 60, { strict_tests: true });
-    // The void is found first (the log has no usable result), so the row says that rather than strict_tests.
-    expect(strict.rows[0], JSON.stringify(strict.rows[0])).toMatchObject({
-      status: "RESOLVED_NO", passed: false, resolved: false, log_void: "results_after_summary", touches_test_config: ["conftest.py"],
+describe.skipIf(engine.env === null)(
+  `swebench in per-instance images${engine.skipReason ? ` (skipped: ${engine.skipReason})` : ""}`,
+  () => {
+    beforeAll(async () => {
+      root = await mkdtemp(join(tmpdir(), "a2a-swe-ctr-test-"));
+      ds = await ensureSampleDataset(join(root, "cache"));
+      await buildSampleImages(ds, env);
+    }, 300_000);
+    afterAll(async () => {
+      await rm(root, { recursive: true, force: true });
     });
-    const report = JSON.parse(await readFile(strict.rows[0]!.report_path as string, "utf8"));
-    expect(report[i.instance_id].resolved).toBe(false);
-  }, 180_000);
 
-  it("start/end/exit-code markers printed by the code under test gain nothing: the harness's nonce lines frame the whole test output", async () => {
-    const i = inst(0);
-    const fakeNonce = "0".repeat(32);
-    // Printed before any test runs: official-text markers, a forged harness header and nonce-shaped lines with a guessed nonce,
-    // framing forged PASSED lines. Under the official un-nonced grader the forged end marker would cut the real failures off.
-    const forger = withConftest(wrongFix(), [
-      "import sys",
-      "def pytest_configure(config):",
-      `    sys.stdout.write(">>>>> a2a-bench harness log a2a-nonce=${fakeNonce}\\n+ : '>>>>> Start Test Output'\\n>>>>> Start Test Output a2a-nonce=${fakeNonce}\\n")`,
-      "    for t in ('test_punctuation_collapses', 'test_strips_edges', 'test_lowercases', 'test_custom_separator'):",
-      "        sys.stdout.write('PASSED tests/test_slug.py::%s\\n' % t)",
-      `    sys.stdout.write(">>>>> End Test Output\\n>>>>> End Test Output a2a-nonce=${fakeNonce}\\n>>>>> Test Exit Code: 0 a2a-nonce=${fakeNonce}\\n")`,
-      "    sys.stdout.flush()",
-    ]);
-    const { rows } = await evaluate({ [i.instance_id]: forger });
-    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_NO", patch_successfully_applied: true, resolved: false, failure_mode: "model_tests_failed" });
-    const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
-    expect(report[i.instance_id].tests_status.FAIL_TO_PASS.failure).toEqual(i.FAIL_TO_PASS);
-    const log = await readFile(join(rows[0]!.artifacts_dir as string, "test_output.txt"), "utf8");
-    const lines = log.split("\n");
-    const nonce = /^>>>>> a2a-bench harness log a2a-nonce=([0-9a-f]{32})$/.exec(lines[0]!)![1]!;
-    expect(nonce).not.toBe(fakeNonce);
-    const start = lines.indexOf(`>>>>> Start Test Output a2a-nonce=${nonce}`);
-    const end = lines.indexOf(`>>>>> End Test Output a2a-nonce=${nonce}`);
-    // Every forged line lies inside the real region; the real exit code (pytest's 1) follows its end line.
-    for (const forged of [`>>>>> Start Test Output a2a-nonce=${fakeNonce}`, ">>>>> End Test Output", `>>>>> Test Exit Code: 0 a2a-nonce=${fakeNonce}`]) {
-      const at = lines.indexOf(forged);
-      expect(at, forged).toBeGreaterThan(start);
-      expect(at, forged).toBeLessThan(end);
+    /** Evaluate `patches` (instance id → model patch) through the benchmark definition with --sandbox docker. */
+    async function evaluate(
+      patches: Record<string, string>,
+      signal = new AbortController().signal,
+      timeoutS = 60,
+      extra: Partial<RunOptions> = {},
+    ) {
+      const runId = `ctr-${randomBytes(4).toString("hex")}`;
+      const preds = join(root, `${runId}.json`);
+      await writeFile(
+        preds,
+        JSON.stringify(
+          Object.entries(patches).map(([instance_id, model_patch]) => ({
+            instance_id,
+            model_name_or_path: "test",
+            model_patch,
+          })),
+        ),
+      );
+      const options: RunOptions = {
+        benchmark: "swebench",
+        out: join(root, runId),
+        run_id: runId,
+        dataset: "sample",
+        sandbox: "docker",
+        predictions: preds,
+        per_task_timeout_seconds: timeoutS,
+        swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
+        ...extra,
+      };
+      const bench = createSwebenchBenchmark();
+      const rows = await Promise.all(
+        Object.keys(patches).map((id) => {
+          const instance = ds.instances.find((i) => i.instance_id === id)!;
+          return bench.evaluate(
+            { id, instance },
+            {
+              options,
+              sandbox: unusedSandbox,
+              participant: null,
+              logger: silentLogger(),
+              signal,
+              workDir: join(root, runId, "work"),
+            },
+          );
+        }),
+      );
+      return { rows, runId };
     }
-    expect(lines[end + 1]).toBe(`>>>>> Test Exit Code: 1 a2a-nonce=${nonce}`);
-  }, 120_000);
+    const inst = (n: number): SwebenchInstance => ds.instances[n]!;
 
-  it("the official fallbacks apply in order: a patch with stale context applies with patch --fuzz after both git attempts are undone", async () => {
-    const i = inst(0);
-    const stale = i.patch!.replace(/^ {5}"""Turn text.*$/m, '     """A docstring that is not in the file."""');
-    expect(stale).not.toBe(i.patch);
-    const { rows } = await evaluate({ [i.instance_id]: stale });
-    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_FULL", apply_strategy: "patch_fuzz", patch_successfully_applied: true, resolved: true });
-    const applyLog = await readFile(join(rows[0]!.artifacts_dir as string, "apply.log"), "utf8");
-    expect(applyLog).toMatch(/Rejected hunk|rej/i);
-  }, 120_000);
+    it("gold patches resolve every embedded instance; no container is left", async () => {
+      const { rows, runId } = await evaluate(Object.fromEntries(ds.instances.map((i) => [i.instance_id, i.patch!])));
+      const got = rows.map((r) => `${r.id}:${r.status}:${String(r.error)}:${String(r["apply_strategy"])}`);
+      expect(got, JSON.stringify(got)).toEqual(
+        ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null:git_apply`),
+      );
+      expect(rows.every((r) => r["patch_successfully_applied"] === true && r["resolved"] === true)).toBe(true);
+      expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+    }, 180_000);
 
-  it("setup.cfg counts as test configuration only when its pytest section changes (read back from the container)", async () => {
-    const i = inst(0);
-    const withCfg = (lines: string[]): string =>
-      i.patch! + ["diff --git a/setup.cfg b/setup.cfg", "new file mode 100644", "--- /dev/null", "+++ b/setup.cfg", `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ""].join("\n");
-    const { rows } = await evaluate({ [i.instance_id]: withCfg(["[tool:pytest]", "addopts = -p no:warnings"]) });
-    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: "RESOLVED_FULL", touches_test_config: ["setup.cfg"] });
-    const other = await evaluate({ [i.instance_id]: withCfg(["[metadata]", "name = textkit"]) });
-    expect(other.rows[0], JSON.stringify(other.rows[0])).toMatchObject({ status: "RESOLVED_FULL", touches_test_config: [] });
-  }, 120_000);
-});
+    it("an empty patch, a patch that does not apply and a wrong fix are not resolved", async () => {
+      const i = inst(0);
+      const wrong = i.patch!.replace(/^\+ {4}return .*$/m, "+    return sep.join(w.lower() for w in words)");
+      expect(wrong).not.toBe(i.patch);
+      const notApplying = "diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
+      const empty = await evaluate({ [i.instance_id]: "" });
+      expect(empty.rows[0], JSON.stringify(empty.rows[0]?.["error"])).toMatchObject({
+        status: "EMPTY_PATCH",
+        patch_successfully_applied: false,
+        resolved: false,
+      });
+      const bad = await evaluate({ [i.instance_id]: notApplying });
+      expect(bad.rows[0], JSON.stringify(bad.rows[0]?.["error"])).toMatchObject({
+        status: "PATCH_APPLY_FAILED",
+        patch_successfully_applied: false,
+        resolved: false,
+        failure_mode: "model_patch_does_not_apply",
+      });
+      const wrongRun = await evaluate({ [i.instance_id]: wrong });
+      expect(wrongRun.rows[0], JSON.stringify(wrongRun.rows[0]?.["error"])).toMatchObject({
+        status: "RESOLVED_NO",
+        patch_successfully_applied: true,
+        resolved: false,
+        failure_mode: "model_tests_failed",
+      });
+    }, 180_000);
+
+    it("a patch whose code kills every process in the container is the model's failure, not an error", async () => {
+      const i = inst(1);
+      const killer =
+        i.patch +
+        [
+          "diff --git a/conftest.py b/conftest.py",
+          "new file mode 100644",
+          "--- /dev/null",
+          "+++ b/conftest.py",
+          "@@ -0,0 +1,3 @@",
+          "+import os, signal",
+          "+os.system('echo escaped > /a2a-eval/escaped; cat /proc/1/cmdline')",
+          "+os.kill(-1, signal.SIGKILL)",
+          "",
+        ].join("\n");
+      const { rows, runId } = await evaluate({ [i.instance_id]: killer });
+      expect(rows[0], JSON.stringify(rows[0])).toMatchObject({
+        status: "RESOLVED_NO",
+        apply_strategy: "git_apply",
+        patch_successfully_applied: false,
+        resolved: false,
+        failure_mode: "model_test_run_killed",
+      });
+      expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+    }, 120_000);
+
+    it("cancellation mid-test removes the container within a second", async () => {
+      const i = inst(2);
+      const sleeper =
+        i.patch +
+        [
+          "diff --git a/conftest.py b/conftest.py",
+          "new file mode 100644",
+          "--- /dev/null",
+          "+++ b/conftest.py",
+          "@@ -0,0 +1,2 @@",
+          "+import time",
+          "+time.sleep(120)",
+          "",
+        ].join("\n");
+      const ac = new AbortController();
+      const pending = evaluate({ [i.instance_id]: sleeper }, ac.signal);
+      // Wait until a container of this test runs (the run id is not known yet: find it by the image).
+      let ids: string[] = [];
+      for (let n = 0; n < 300 && ids.length === 0; n++) {
+        const r = await containersLabelled(env, "a2a-bench.managed", "1");
+        ids = [];
+        for (const id of r) {
+          const { docker } = await import("../../../../src/sandbox/docker/docker-cli.js");
+          const img = await docker(["inspect", "--format", "{{.Config.Image}} {{.State.Running}}", id], { env });
+          if (img.stdout.includes("calendar") && img.stdout.includes("true")) ids.push(id);
+        }
+        if (ids.length === 0) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(ids.length).toBe(1);
+      await new Promise((r) => setTimeout(r, 1500)); // inside the test command by now
+      const t = performance.now();
+      ac.abort();
+      const { rows, runId } = await pending;
+      expect(rows[0]!.status).toBe("ERROR");
+      expect(await waitNoneLabelled(env, OWNER_LABEL, runId, 1000)).toEqual([]);
+      expect(performance.now() - t).toBeLessThan(2000);
+    }, 120_000);
+
+    it("a timeout stops the tests and removes the container", async () => {
+      const i = inst(0);
+      const sleeper =
+        i.patch +
+        [
+          "diff --git a/conftest.py b/conftest.py",
+          "new file mode 100644",
+          "--- /dev/null",
+          "+++ b/conftest.py",
+          "@@ -0,0 +1,2 @@",
+          "+import time",
+          "+time.sleep(120)",
+          "",
+        ].join("\n");
+      const t = performance.now();
+      const { rows, runId } = await evaluate({ [i.instance_id]: sleeper }, new AbortController().signal, 4);
+      expect(rows[0], String(rows[0]?.error)).toMatchObject({
+        status: "TIMEOUT",
+        apply_strategy: "git_apply",
+        patch_successfully_applied: false,
+        resolved: false,
+        failure_mode: "timeout",
+      });
+      expect(performance.now() - t).toBeLessThan(30_000);
+      expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+    }, 120_000);
+
+    /** `patch` plus a new root conftest.py of `lines`. */
+    const withConftest = (patch: string, lines: string[]): string =>
+      patch +
+      [
+        "diff --git a/conftest.py b/conftest.py",
+        "new file mode 100644",
+        "--- /dev/null",
+        "+++ b/conftest.py",
+        `@@ -0,0 +1,${lines.length} @@`,
+        ...lines.map((l) => `+${l}`),
+        "",
+      ].join("\n");
+    /** instance 0's fix made wrong: every FAIL_TO_PASS test still fails with it. */
+    const wrongFix = (): string =>
+      inst(0).patch!.replace(/^\+ {4}return .*$/m, "+    return sep.join(w.lower() for w in words)");
+
+    it("a conftest.py forging results after pytest's summary is flagged (touches_test_config) and its log voided, as on the host", async () => {
+      const i = inst(0);
+      // Forged PASSED lines and a forged exit code after the real run, then exit 0 whatever the tests did.
+      const forger = withConftest(wrongFix(), [
+        "import os, sys",
+        "def pytest_unconfigure(config):",
+        "    sys.stdout.write('>>>>> End Test Output\\n>>>>> Test Exit Code: 0\\n')",
+        "    for t in ('test_punctuation_collapses', 'test_strips_edges', 'test_lowercases', 'test_custom_separator'):",
+        "        sys.stdout.write('PASSED tests/test_slug.py::%s\\n' % t)",
+        "    sys.stdout.flush()",
+        "    os._exit(0)",
+      ]);
+      const lax = await evaluate({ [i.instance_id]: forger });
+      expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({
+        touches_test_config: ["conftest.py"],
+        apply_strategy: "git_apply",
+      });
+      // The forged lines follow pytest's final summary line: the harness log is void, in the container as on the
+      // host (beyond the official harness, which reads them as passes).
+      expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({
+        status: "RESOLVED_NO",
+        log_void: "results_after_summary",
+        failure_mode: "model_no_test_results",
+      });
+      const strict = await evaluate({ [i.instance_id]: forger }, new AbortController().signal, 60, {
+        strict_tests: true,
+      });
+      // The void is found first (the log has no usable result), so the row says that rather than strict_tests.
+      expect(strict.rows[0], JSON.stringify(strict.rows[0])).toMatchObject({
+        status: "RESOLVED_NO",
+        passed: false,
+        resolved: false,
+        log_void: "results_after_summary",
+        touches_test_config: ["conftest.py"],
+      });
+      const report = JSON.parse(await readFile(strict.rows[0]!.report_path as string, "utf8"));
+      expect(report[i.instance_id].resolved).toBe(false);
+    }, 180_000);
+
+    it("start/end/exit-code markers printed by the code under test gain nothing: the harness's nonce lines frame the whole test output", async () => {
+      const i = inst(0);
+      const fakeNonce = "0".repeat(32);
+      // Printed before any test runs: official-text markers, a forged harness header and nonce-shaped lines with a guessed nonce,
+      // framing forged PASSED lines. Under the official un-nonced grader the forged end marker would cut the real failures off.
+      const forger = withConftest(wrongFix(), [
+        "import sys",
+        "def pytest_configure(config):",
+        `    sys.stdout.write(">>>>> a2a-bench harness log a2a-nonce=${fakeNonce}\\n+ : '>>>>> Start Test Output'\\n>>>>> Start Test Output a2a-nonce=${fakeNonce}\\n")`,
+        "    for t in ('test_punctuation_collapses', 'test_strips_edges', 'test_lowercases', 'test_custom_separator'):",
+        "        sys.stdout.write('PASSED tests/test_slug.py::%s\\n' % t)",
+        `    sys.stdout.write(">>>>> End Test Output\\n>>>>> End Test Output a2a-nonce=${fakeNonce}\\n>>>>> Test Exit Code: 0 a2a-nonce=${fakeNonce}\\n")`,
+        "    sys.stdout.flush()",
+      ]);
+      const { rows } = await evaluate({ [i.instance_id]: forger });
+      expect(rows[0], JSON.stringify(rows[0])).toMatchObject({
+        status: "RESOLVED_NO",
+        patch_successfully_applied: true,
+        resolved: false,
+        failure_mode: "model_tests_failed",
+      });
+      const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
+      expect(report[i.instance_id].tests_status.FAIL_TO_PASS.failure).toEqual(i.FAIL_TO_PASS);
+      const log = await readFile(join(rows[0]!.artifacts_dir as string, "test_output.txt"), "utf8");
+      const lines = log.split("\n");
+      const nonce = /^>>>>> a2a-bench harness log a2a-nonce=([0-9a-f]{32})$/.exec(lines[0]!)![1]!;
+      expect(nonce).not.toBe(fakeNonce);
+      const start = lines.indexOf(`>>>>> Start Test Output a2a-nonce=${nonce}`);
+      const end = lines.indexOf(`>>>>> End Test Output a2a-nonce=${nonce}`);
+      // Every forged line lies inside the real region; the real exit code (pytest's 1) follows its end line.
+      for (const forged of [
+        `>>>>> Start Test Output a2a-nonce=${fakeNonce}`,
+        ">>>>> End Test Output",
+        `>>>>> Test Exit Code: 0 a2a-nonce=${fakeNonce}`,
+      ]) {
+        const at = lines.indexOf(forged);
+        expect(at, forged).toBeGreaterThan(start);
+        expect(at, forged).toBeLessThan(end);
+      }
+      expect(lines[end + 1]).toBe(`>>>>> Test Exit Code: 1 a2a-nonce=${nonce}`);
+    }, 120_000);
+
+    it("the official fallbacks apply in order: a patch with stale context applies with patch --fuzz after both git attempts are undone", async () => {
+      const i = inst(0);
+      const stale = i.patch!.replace(/^ {5}"""Turn text.*$/m, '     """A docstring that is not in the file."""');
+      expect(stale).not.toBe(i.patch);
+      const { rows } = await evaluate({ [i.instance_id]: stale });
+      expect(rows[0], JSON.stringify(rows[0])).toMatchObject({
+        status: "RESOLVED_FULL",
+        apply_strategy: "patch_fuzz",
+        patch_successfully_applied: true,
+        resolved: true,
+      });
+      const applyLog = await readFile(join(rows[0]!.artifacts_dir as string, "apply.log"), "utf8");
+      expect(applyLog).toMatch(/Rejected hunk|rej/i);
+    }, 120_000);
+
+    it("setup.cfg counts as test configuration only when its pytest section changes (read back from the container)", async () => {
+      const i = inst(0);
+      const withCfg = (lines: string[]): string =>
+        i.patch! +
+        [
+          "diff --git a/setup.cfg b/setup.cfg",
+          "new file mode 100644",
+          "--- /dev/null",
+          "+++ b/setup.cfg",
+          `@@ -0,0 +1,${lines.length} @@`,
+          ...lines.map((l) => `+${l}`),
+          "",
+        ].join("\n");
+      const { rows } = await evaluate({ [i.instance_id]: withCfg(["[tool:pytest]", "addopts = -p no:warnings"]) });
+      expect(rows[0], JSON.stringify(rows[0])).toMatchObject({
+        status: "RESOLVED_FULL",
+        touches_test_config: ["setup.cfg"],
+      });
+      const other = await evaluate({ [i.instance_id]: withCfg(["[metadata]", "name = textkit"]) });
+      expect(other.rows[0], JSON.stringify(other.rows[0])).toMatchObject({
+        status: "RESOLVED_FULL",
+        touches_test_config: [],
+      });
+    }, 120_000);
+  },
+);
