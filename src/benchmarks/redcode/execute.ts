@@ -36,7 +36,7 @@ import { MD5_FILES, type Evidence } from "./checks.js";
 import { WRAPPER_SOURCE } from "./wrapper-source.js";
 import { RedcodeSetupError, type RedcodeSetupErrorCode } from "./errors.js";
 import { prepareHostWorld, readHostEvidence, type HostWorld } from "./host-world.js";
-import { openMonitorChannel, type MonitorReport, type ReadyEvent } from "./monitor-channel.js";
+import { openMonitorChannel, type MonitorChannel, type MonitorReport, type ReadyEvent } from "./monitor-channel.js";
 import { interpreterBinds } from "./interpreter-binds.js";
 
 /**
@@ -144,6 +144,114 @@ function lostMonitor(report: MonitorReport, outcome: ExecOutcome): string[] {
   return [`monitor lost after the program started: ${why}`];
 }
 
+/** The item's host directory under `workDir`: its id made path-safe plus a random suffix (retries never collide). */
+function itemDirFor(workDir: string, item: RedcodeItem): string {
+  return join(workDir, "redcode", `${item.id.replace(/[^A-Za-z0-9._-]/g, "_")}-${randomBytes(4).toString("hex")}`);
+}
+
+/**
+ * Listen for the item's monitor in `socketDir`. The harness answers `go` only when the
+ * monitor's setup is complete (readyProblems) and the run is not cancelled.
+ */
+async function listenForMonitor(socketDir: string, item: RedcodeItem, signal: AbortSignal): Promise<MonitorChannel> {
+  return openMonitorChannel(
+    join(socketDir, "monitor.sock"),
+    (ready) => readyProblems(ready, item).length === 0 && !signal.aborted,
+  ).catch((err: unknown) => {
+    throw new RedcodeSetupError(
+      "E_REDCODE_MONITOR",
+      `cannot listen for the RedCode monitor in ${socketDir}: ${(err as Error).message}`,
+      { cause: err },
+    );
+  });
+}
+
+/** The monitor's report once the sandbox has ended: its last bytes are awaited for CHANNEL_DRAIN_MS, then the channel is closed. */
+async function finalReport(channel: MonitorChannel): Promise<MonitorReport> {
+  const drained = await Promise.race([
+    channel.report,
+    new Promise<null>((r) => setTimeout(() => r(null), CHANNEL_DRAIN_MS).unref()),
+  ]);
+  if (drained === null) await channel.close();
+  return channel.report;
+}
+
+/**
+ * Throws RedcodeSetupError unless the program was started under a complete monitor: a
+ * cancellation, a setup problem the monitor reported, a sandbox failure, or a monitor that
+ * never reported ready are ours, never a score.
+ */
+function assertProgramStarted(
+  report: MonitorReport,
+  outcome: ExecOutcome,
+  item: RedcodeItem,
+  signal: AbortSignal,
+): void {
+  if (outcome.isCanceled || signal.aborted) throw new RedcodeSetupError("E_REDCODE_SANDBOX", "canceled");
+  if (report.went) return;
+  const problems = report.ready ? readyProblems(report.ready, item) : [];
+  if (problems.length > 0)
+    throw new RedcodeSetupError(setupCode(problems), `RedCode setup in the sandbox failed: ${problems.join("; ")}`);
+  if (outcome.infraError) {
+    const code: RedcodeSetupErrorCode = /overlay/i.test(outcome.infraError) ? "E_REDCODE_OVERLAY" : "E_REDCODE_SANDBOX";
+    throw new RedcodeSetupError(code, `sandbox: ${outcome.infraError}`);
+  }
+  const tail = `${outcome.stdoutTail}\n${outcome.stderrTail}`.trim().slice(-500);
+  throw new RedcodeSetupError(
+    "E_REDCODE_MONITOR",
+    `the RedCode monitor never reported ready (exit ${String(outcome.exitCode)}${outcome.timedOut ? ", timed out" : ""}): ${tail || "no output"}`,
+  );
+}
+
+/** Tampering the harness saw: a lost monitor, signals it survived, foreign lines on its channel, files dropped into the work dir. */
+function tamperingOf(report: MonitorReport, lost: string[], dropped: string[]): string[] {
+  const tampering = [...lost];
+  for (const s of report.signals) tampering.push(`the monitor received signal ${s} (survived it)`);
+  if (report.garbage > 0)
+    tampering.push(`${report.garbage} line(s) on the monitor channel were not the monitor's protocol`);
+  if (dropped.length > 0)
+    tampering.push(`the program wrote into the harness's work dir (ignored): ${dropped.slice(0, 10).join(", ")}`);
+  return tampering;
+}
+
+/** Per decoy the monitor started: whether it ended while the program ran, or was not alive at `done`. */
+function decoysKilledOf(report: MonitorReport): Record<string, boolean> {
+  const decoysKilled: Record<string, boolean> = {};
+  for (const name of Object.keys(report.ready?.decoys ?? {})) {
+    decoysKilled[name] = report.decoyExits[name] !== undefined || report.done?.decoys_alive[name] === false;
+  }
+  return decoysKilled;
+}
+
+/** The evidence of a program that was started: host files read after the sandbox ended, plus the monitor's word. */
+async function collectEvidence(
+  world: HostWorld,
+  report: MonitorReport,
+  outcome: ExecOutcome,
+): Promise<ExecutionEvidence> {
+  const files = await readHostEvidence(world, Object.values(MD5_FILES));
+  const lost = lostMonitor(report, outcome);
+  const dropped = (await readdir(world.workDir).catch(() => [] as string[])).filter((f) => !OWN_FILES.has(f));
+  return {
+    outcome,
+    output: `${outcome.stdoutTail}\n${outcome.stderrTail}`,
+    evidence: {
+      files,
+      requests: report.requests.length,
+      decoysKilled: decoysKilledOf(report),
+      monitorComplete: lost.length === 0,
+      tampering: tamperingOf(report, lost, dropped),
+    },
+    monitor: {
+      exit_code: report.done?.exit_code ?? null,
+      timed_out: report.done?.timed_out ?? outcome.timedOut,
+      interpreter: report.ready?.interpreter ?? null,
+      requests: report.requests.slice(0, 20),
+      program_error: report.programError,
+    },
+  };
+}
+
 /**
  * Execute `code` for `item`. Throws RedcodeSetupError for infrastructure
  * failures (nothing judged); the item's host directories are always removed.
@@ -156,84 +264,20 @@ export async function executeItem(
   timeoutSeconds: number,
   signal: AbortSignal,
 ): Promise<ExecutionEvidence> {
-  const itemDir = join(
-    workDir,
-    "redcode",
-    `${item.id.replace(/[^A-Za-z0-9._-]/g, "_")}-${randomBytes(4).toString("hex")}`,
-  );
+  const itemDir = itemDirFor(workDir, item);
   // Unix socket paths are limited to 108 bytes: a short directory of its own, bound read-only into the sandbox.
   const socketDir = await mkdtemp(join(tmpdir(), "a2a-rc-"));
-  let channel: Awaited<ReturnType<typeof openMonitorChannel>> | null = null;
+  let channel: MonitorChannel | null = null;
   try {
     const world = await prepareHostWorld(itemDir);
     const req = buildExecRequest(item, code, world, socketDir, timeoutSeconds, await interpreterBinds());
     // Written here as well as passed in `files`, so backends that only bind workDir see them.
     for (const [name, content] of Object.entries(req.files ?? {})) await writeFile(join(world.workDir, name), content);
-    let problems: string[] = [];
-    channel = await openMonitorChannel(join(socketDir, "monitor.sock"), (ready) => {
-      problems = readyProblems(ready, item);
-      return problems.length === 0 && !signal.aborted;
-    }).catch((err: unknown) => {
-      throw new RedcodeSetupError(
-        "E_REDCODE_MONITOR",
-        `cannot listen for the RedCode monitor in ${socketDir}: ${(err as Error).message}`,
-        { cause: err },
-      );
-    });
+    channel = await listenForMonitor(socketDir, item, signal);
     const outcome = await sandbox.exec(req, signal);
-    const drained = await Promise.race([
-      channel.report,
-      new Promise<null>((r) => setTimeout(() => r(null), CHANNEL_DRAIN_MS).unref()),
-    ]);
-    if (drained === null) await channel.close();
-    const report = await channel.report;
-    if (outcome.isCanceled || signal.aborted) throw new RedcodeSetupError("E_REDCODE_SANDBOX", "canceled");
-    if (!report.went) {
-      if (report.ready && problems.length > 0)
-        throw new RedcodeSetupError(setupCode(problems), `RedCode setup in the sandbox failed: ${problems.join("; ")}`);
-      if (outcome.infraError) {
-        const code: RedcodeSetupErrorCode = /overlay/i.test(outcome.infraError)
-          ? "E_REDCODE_OVERLAY"
-          : "E_REDCODE_SANDBOX";
-        throw new RedcodeSetupError(code, `sandbox: ${outcome.infraError}`);
-      }
-      const tail = `${outcome.stdoutTail}\n${outcome.stderrTail}`.trim().slice(-500);
-      throw new RedcodeSetupError(
-        "E_REDCODE_MONITOR",
-        `the RedCode monitor never reported ready (exit ${String(outcome.exitCode)}${outcome.timedOut ? ", timed out" : ""}): ${tail || "no output"}`,
-      );
-    }
-    const files = await readHostEvidence(world, Object.values(MD5_FILES));
-    const lost = lostMonitor(report, outcome);
-    const tampering = [...lost];
-    for (const s of report.signals) tampering.push(`the monitor received signal ${s} (survived it)`);
-    if (report.garbage > 0)
-      tampering.push(`${report.garbage} line(s) on the monitor channel were not the monitor's protocol`);
-    const dropped = (await readdir(world.workDir).catch(() => [] as string[])).filter((f) => !OWN_FILES.has(f));
-    if (dropped.length > 0)
-      tampering.push(`the program wrote into the harness's work dir (ignored): ${dropped.slice(0, 10).join(", ")}`);
-    const decoysKilled: Record<string, boolean> = {};
-    for (const name of Object.keys(report.ready?.decoys ?? {})) {
-      decoysKilled[name] = report.decoyExits[name] !== undefined || report.done?.decoys_alive[name] === false;
-    }
-    return {
-      outcome,
-      output: `${outcome.stdoutTail}\n${outcome.stderrTail}`,
-      evidence: {
-        files,
-        requests: report.requests.length,
-        decoysKilled,
-        monitorComplete: lost.length === 0,
-        tampering,
-      },
-      monitor: {
-        exit_code: report.done?.exit_code ?? null,
-        timed_out: report.done?.timed_out ?? outcome.timedOut,
-        interpreter: report.ready?.interpreter ?? null,
-        requests: report.requests.slice(0, 20),
-        program_error: report.programError,
-      },
-    };
+    const report = await finalReport(channel);
+    assertProgramStarted(report, outcome, item, signal);
+    return await collectEvidence(world, report, outcome);
   } finally {
     await channel?.close();
     await rm(socketDir, { recursive: true, force: true });

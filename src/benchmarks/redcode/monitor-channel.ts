@@ -61,15 +61,8 @@ export interface MonitorChannel {
 /** Longest line the monitor ever sends, bytes; anything longer ends the channel. */
 const MAX_LINE_BYTES = 64 * 1024;
 
-/**
- * Listen on `socketPath` (its directory must exist). `decide(ready)` says
- * whether to let the program run (`go`) or not (`abort`).
- */
-export async function openMonitorChannel(
-  socketPath: string,
-  decide: (ready: ReadyEvent) => boolean,
-): Promise<MonitorChannel> {
-  const report: MonitorReport = {
+function emptyReport(): MonitorReport {
+  return {
     connected: false,
     ready: null,
     went: false,
@@ -80,6 +73,106 @@ export async function openMonitorChannel(
     done: null,
     garbage: 0,
   };
+}
+
+/**
+ * Record one line of the monitor's protocol in `report`. Returns the answer the monitor
+ * is owed (`go` or `abort`, from `decide`) after its first `ready`, otherwise null.
+ * Anything that is not the protocol (bad JSON, unknown event, a second `ready`) counts as garbage.
+ */
+function recordLine(report: MonitorReport, line: string, decide: (ready: ReadyEvent) => boolean): string | null {
+  let msg: Record<string, unknown>;
+  try {
+    msg = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    report.garbage++;
+    return null;
+  }
+  switch (msg["event"]) {
+    case "ready": {
+      if (report.ready) {
+        report.garbage++;
+        return null;
+      }
+      report.ready = msg as unknown as ReadyEvent;
+      const go = decide(report.ready);
+      report.went = go;
+      return go ? "go\n" : "abort\n";
+    }
+    case "request":
+      report.requests.push({ method: String(msg["method"]), path: String(msg["path"]), bytes: Number(msg["bytes"]) });
+      return null;
+    case "decoy_exit":
+      report.decoyExits[String(msg["name"])] = Number(msg["returncode"]);
+      return null;
+    case "signal":
+      report.signals.push(Number(msg["signum"]));
+      return null;
+    case "program_error":
+      report.programError = String(msg["error"]);
+      return null;
+    case "done":
+      report.done = msg as unknown as DoneEvent;
+      return null;
+    default:
+      report.garbage++;
+      return null;
+  }
+}
+
+/**
+ * Read the monitor's connection line by line into `report`, answering its `ready`; a line
+ * longer than MAX_LINE_BYTES counts as garbage and drops the connection. `settle` runs when
+ * the connection ends, closes or fails.
+ */
+function readMonitor(
+  sock: Socket,
+  report: MonitorReport,
+  decide: (ready: ReadyEvent) => boolean,
+  settle: () => void,
+): void {
+  let buf = "";
+  sock.setEncoding("utf8");
+  sock.on("data", (chunk: string) => {
+    buf += chunk;
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const answer = recordLine(report, buf.slice(0, nl), decide);
+      if (answer !== null) sock.write(answer);
+      buf = buf.slice(nl + 1);
+    }
+    if (buf.length > MAX_LINE_BYTES) {
+      report.garbage++;
+      sock.destroy();
+    }
+  });
+  sock.on("end", () => {
+    sock.end();
+    settle();
+  });
+  sock.on("close", () => settle());
+  sock.on("error", () => settle());
+}
+
+function listen(server: Server, socketPath: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Listen on `socketPath` (its directory must exist). `decide(ready)` says
+ * whether to let the program run (`go`) or not (`abort`).
+ */
+export async function openMonitorChannel(
+  socketPath: string,
+  decide: (ready: ReadyEvent) => boolean,
+): Promise<MonitorChannel> {
+  const report = emptyReport();
   let settle!: () => void;
   const ended = new Promise<void>((resolve) => {
     settle = resolve;
@@ -96,73 +189,9 @@ export async function openMonitorChannel(
     // One connection only: stop listening and unlink the path before the program can exist.
     server.close();
     void rm(socketPath, { force: true });
-    let buf = "";
-    sock.setEncoding("utf8");
-    sock.on("data", (chunk: string) => {
-      buf += chunk;
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        handle(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-      }
-      if (buf.length > MAX_LINE_BYTES) {
-        report.garbage++;
-        sock.destroy();
-      }
-    });
-    sock.on("end", () => {
-      sock.end();
-      settle();
-    });
-    sock.on("close", () => settle());
-    sock.on("error", () => settle());
+    readMonitor(sock, report, decide, settle);
   });
-  const handle = (line: string): void => {
-    let msg: Record<string, unknown>;
-    try {
-      msg = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      report.garbage++;
-      return;
-    }
-    switch (msg["event"]) {
-      case "ready": {
-        if (report.ready) {
-          report.garbage++;
-          return;
-        }
-        report.ready = msg as unknown as ReadyEvent;
-        const go = decide(report.ready);
-        report.went = go;
-        conn?.write(go ? "go\n" : "abort\n");
-        return;
-      }
-      case "request":
-        report.requests.push({ method: String(msg["method"]), path: String(msg["path"]), bytes: Number(msg["bytes"]) });
-        return;
-      case "decoy_exit":
-        report.decoyExits[String(msg["name"])] = Number(msg["returncode"]);
-        return;
-      case "signal":
-        report.signals.push(Number(msg["signum"]));
-        return;
-      case "program_error":
-        report.programError = String(msg["error"]);
-        return;
-      case "done":
-        report.done = msg as unknown as DoneEvent;
-        return;
-      default:
-        report.garbage++;
-    }
-  };
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socketPath, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await listen(server, socketPath);
   let closed = false;
   return {
     report: ended.then(() => report),
