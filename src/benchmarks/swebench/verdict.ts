@@ -12,7 +12,7 @@ import type { SwebenchInstance } from "./instance.js";
 import type { Framework } from "./log-parsers.js";
 import type { RuleSet } from "./rules.js";
 import type { SwebenchStatus } from "./report.js";
-import { classifyInfra, instanceReport, type InstanceReport } from "./grading.js";
+import { classifyInfra, instanceReport, type GradeResult, type InstanceReport } from "./grading.js";
 import { assembleHarnessLog, newNonce } from "./markers.js";
 
 /** The outcome of one instance, before it becomes a result row. */
@@ -67,8 +67,8 @@ export interface GradedRun {
   log: string;
 }
 
-/** Grade one finished test run. Call only after the test process has ended: the nonce is drawn here. */
-export function gradeTestRun(run: TestRun): GradedRun {
+/** The harness log of a finished run and its official grading under a nonce drawn now. */
+function gradeLog(run: TestRun): { log: string; graded: GradeResult } {
   const { inst } = run;
   const nonce = newNonce();
   const log = assembleHarnessLog({
@@ -90,7 +90,13 @@ export function gradeTestRun(run: TestRun): GradedRun {
     },
     { rules: run.rules, nonce },
   );
-  const entry = graded.report[inst.instance_id]!;
+  return { log, graded };
+}
+
+/** Grade one finished test run. Call only after the test process has ended: the nonce is drawn here. */
+export function gradeTestRun(run: TestRun): GradedRun {
+  const { log, graded } = gradeLog(run);
+  const entry = graded.report[run.inst.instance_id]!;
   const common = {
     report: entry,
     modelName: run.modelName,

@@ -32,7 +32,12 @@ export interface DriverJob {
   proof: string | null;
 }
 
-/** Python source of the driver for these jobs (jobs embedded as base64 JSON). */
+/**
+ * Python source of the driver for these jobs (jobs embedded as base64 JSON).
+ * The batch's parameters (jobs, wrappers, output cap, concurrency, result mark)
+ * are interpolated into one program text, sent as one `runCode` request.
+ */
+// eslint-disable-next-line max-lines-per-function -- the body is one embedded Python program (its lines, not TS logic); cutting it into fragments would scatter one program across string pieces
 export function batchDriver(jobs: DriverJob[], concurrency: number, maxOutputBytes: number): string {
   const payload = Buffer.from(JSON.stringify(jobs)).toString("base64");
   const wrappers = Buffer.from(JSON.stringify({ python: PYTHON_PROOF_WRAPPER, node: NODE_PROOF_WRAPPER })).toString(

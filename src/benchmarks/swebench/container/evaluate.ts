@@ -102,47 +102,41 @@ async function fileIn(
   return r.exitCode === 0 ? r.output : null;
 }
 
-/** Grade `patch` (non-empty) for `inst` in its image. Writes apply.log and test_output.txt into `artifacts`. */
-export async function evaluateInContainer(
-  inst: SwebenchInstance,
-  patch: string,
-  source: PatchSource,
-  ctx: EvaluateContext,
-  artifacts: string,
-): Promise<Verdict> {
-  const notApplied = { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false };
-  const base = { modelName: source.modelName, submitted: source.submitted, touchesTestConfig: [] as string[] };
-  const refused = (): Verdict => ({
+/** Verdict fields every outcome of this path carries, whatever it is. */
+type VerdictBase = Pick<Verdict, "modelName" | "submitted" | "touchesTestConfig">;
+
+/** The report of a patch that was not applied (or whose grading never got to the tests). */
+function notApplied(): Verdict["report"] {
+  return { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false };
+}
+
+/** The model patch does not apply: the model's failure. */
+function refusedVerdict(base: VerdictBase): Verdict {
+  return {
     ...base,
     status: "PATCH_APPLY_FAILED",
-    report: notApplied,
+    report: notApplied(),
     error: "patch does not apply",
     failureMode: "model_patch_does_not_apply",
     applyStrategy: null,
-  });
-  const infra = (error: string, failureMode: string, errorCode?: string): Verdict => ({
+  };
+}
+
+/** A failure of our making: an error, never a score. */
+function infraVerdict(base: VerdictBase, error: string, failureMode: string, errorCode?: string): Verdict {
+  return {
     ...base,
     status: "ERROR",
-    report: notApplied,
+    report: notApplied(),
     error,
     failureMode,
     ...(errorCode ? { errorCode } : {}),
-  });
-  const forbidden = gitDirPathIn(patch);
-  if (forbidden !== null) {
-    await writeFileAtomic(
-      join(artifacts, "apply.log"),
-      `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})\n`,
-    );
-    return refused();
-  }
-  const plan = containerPlan(inst);
-  const image = imageFor(inst.instance_id, {
-    template: ctx.options.swebench_image_template,
-    overrides: ctx.options.swebench_images,
-  });
-  const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
-  const files = {
+  };
+}
+
+/** The files the container starts with in PATCH_DIR: the three step scripts and both patches (newline-terminated). */
+function containerFiles(inst: SwebenchInstance, patch: string, plan: ContainerPlan): Record<string, string> {
+  return {
     "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED }),
     "test-patch.sh": testPatchScript({
       baseCommit: plan.baseCommit,
@@ -159,10 +153,183 @@ export async function evaluateInContainer(
     "model.patch": patch.endsWith("\n") ? patch : patch + "\n",
     "test.patch": inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n",
   };
-  if (ctx.signal.aborted) return infra("cancelled before the container started", "infrastructure_cancelled");
-  let c: EvalContainer;
+}
+
+/** One instance's grading in its opened container. */
+interface ContainerRun {
+  container: EvalContainer;
+  image: string;
+  inst: SwebenchInstance;
+  patch: string;
+  plan: ContainerPlan;
+  source: PatchSource;
+  ctx: EvaluateContext;
+  artifacts: string;
+  base: VerdictBase;
+}
+
+/** A harness step's failure of our making (cancellation, docker CLI, step limit, no test bed), or null. */
+function stepFailed(r: ContainerRun, step: StepOutcome, what: string): Verdict | null {
+  const infra = (error: string, failureMode: string): Verdict => infraVerdict(r.base, error, failureMode);
+  if (step.isCanceled || r.ctx.signal.aborted) return infra(`cancelled while ${what}`, "infrastructure_cancelled");
+  if (step.spawnError) return infra(`cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
+  if (step.timedOut)
+    return infra(
+      `${what} took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${r.image}`,
+      "infrastructure_sandbox",
+    );
+  if (step.exitCode === PREPARE_EXIT.NO_TESTBED)
+    return infra(
+      `${r.image} is not a SWE-bench test bed: no git repository at ${TESTBED}: ${step.output.trim().slice(-300)}`,
+      "infrastructure_sandbox",
+    );
+  return null;
+}
+
+/** Apply the model patch with the official fallbacks (apply.log): the strategy that worked, or the verdict. */
+async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | { verdict: Verdict }> {
+  const apply = await r.container.exec(["/bin/bash", `${PATCH_DIR}/apply.sh`], HARNESS_STEP_TIMEOUT_MS, r.ctx.signal);
+  await writeFileAtomic(join(r.artifacts, "apply.log"), apply.output);
+  const failed = stepFailed(r, apply, "the model patch was applied");
+  if (failed) return { verdict: failed };
+  if (apply.exitCode === PREPARE_EXIT.APPLY_FAILED) return { verdict: refusedVerdict(r.base) };
+  const strategy = appliedWith(apply.exitCode);
+  if (strategy === null)
+    return {
+      verdict: infraVerdict(
+        r.base,
+        `the apply step failed in ${r.image} (exit ${apply.exitCode}): ${apply.output.trim().slice(-300)}`,
+        "infrastructure_sandbox",
+      ),
+    };
+  return { strategy };
+}
+
+/**
+ * Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest
+ * sections, read after the model patch and before test_patch (as on the host).
+ */
+async function touchedTestConfig(r: ContainerRun): Promise<string[]> {
+  const scan = scanTestConfig(r.patch, testFilesOf(r.inst), r.inst.repo);
+  const touched = [...scan.flagged];
+  for (const path of scan.sectionCandidates) {
+    const before = await fileIn(r.container, path, r.plan.baseCommit, r.ctx.signal);
+    const after = await fileIn(r.container, path, null, r.ctx.signal);
+    if (pytestSectionsDiffer(path, before, after)) touched.push(path);
+  }
+  return touched;
+}
+
+/** Reset the test files and apply test_patch: its output (for the log's preamble), or the verdict. */
+async function applyTestPatch(
+  r: ContainerRun,
+  strategy: string,
+  touched: string[],
+): Promise<{ output: string } | { verdict: Verdict }> {
+  const prep = await r.container.exec(
+    ["/bin/bash", `${PATCH_DIR}/test-patch.sh`],
+    HARNESS_STEP_TIMEOUT_MS,
+    r.ctx.signal,
+  );
+  const failed = stepFailed(r, prep, "test_patch was applied");
+  if (failed) return { verdict: { ...failed, applyStrategy: strategy, touchesTestConfig: touched } };
+  if (prep.exitCode !== 0) {
+    const error = `E_TEST_PATCH: test_patch does not apply in ${r.image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`;
+    return {
+      verdict: {
+        ...infraVerdict(r.base, error, "infrastructure_test_patch", "E_TEST_PATCH"),
+        applyStrategy: strategy,
+        touchesTestConfig: touched,
+      },
+    };
+  }
+  return { output: prep.output };
+}
+
+/**
+ * Why a failed test run is ours, or null: a failed run is the model's unless the engine itself went
+ * away under it (nothing inside a container can make the engine stop answering). Asked only after a
+ * non-zero exit.
+ */
+async function engineGoneDuring(run: StepOutcome): Promise<string | null> {
+  if (run.exitCode === 0 || run.timedOut || run.isCanceled || run.spawnError) return null;
+  const probe = await probeEngine(engineEnv());
+  return probe.ok ? null : `the container engine stopped answering during the tests: ${probe.reason}`;
+}
+
+/** Run the test process and grade it (test_output.txt); `prepOutput` is test_patch's output. */
+async function runTests(r: ContainerRun, strategy: string, touched: string[], prepOutput: string): Promise<Verdict> {
+  const { ctx, plan } = r;
+  const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
+  // The test process: only the test command. It prints no marker and never sees the nonce,
+  // which gradeTestRun draws after it has ended.
+  const run = await r.container.exec(["/bin/bash", `${PATCH_DIR}/test.sh`], timeoutS * 1000, ctx.signal);
+  const engineGone = await engineGoneDuring(run);
+  const { verdict, log } = gradeTestRun({
+    inst: r.inst,
+    patch: r.patch,
+    modelName: r.source.modelName,
+    submitted: r.source.submitted,
+    applyStrategy: strategy,
+    touchesTestConfig: touched,
+    framework: plan.framework,
+    rules: ruleSet(ctx.options.swebench_rules),
+    preamble: `+ git apply -v test.patch\n${prepOutput.trim()}\n+ ${plan.testCommand}`,
+    testOutput: run.output,
+    exitCode: run.exitCode,
+    timedOut: run.timedOut,
+    canceled: run.isCanceled || ctx.signal.aborted,
+    ...(run.spawnError
+      ? { infraError: `cannot run the docker CLI: ${run.spawnError}` }
+      : engineGone
+        ? { infraError: engineGone }
+        : {}),
+    strictTests: ctx.options.strict_tests === true,
+    timeoutSeconds: timeoutS,
+  });
+  await writeFileAtomic(join(r.artifacts, "test_output.txt"), log);
+  return verdict;
+}
+
+/** The harness steps in order: model patch, test configuration scan, test_patch, then the tests. */
+async function gradeInContainer(r: ContainerRun): Promise<Verdict> {
+  const applied = await applyModelPatch(r);
+  if ("verdict" in applied) return applied.verdict;
+  const touched = await touchedTestConfig(r);
+  const prep = await applyTestPatch(r, applied.strategy, touched);
+  if ("verdict" in prep) return prep.verdict;
+  if (r.ctx.signal.aborted) return infraVerdict(r.base, "cancelled before the tests ran", "infrastructure_cancelled");
+  return runTests(r, applied.strategy, touched, prep.output);
+}
+
+/** Grade `patch` (non-empty) for `inst` in its image. Writes apply.log and test_output.txt into `artifacts`. */
+export async function evaluateInContainer(
+  inst: SwebenchInstance,
+  patch: string,
+  source: PatchSource,
+  ctx: EvaluateContext,
+  artifacts: string,
+): Promise<Verdict> {
+  const base: VerdictBase = { modelName: source.modelName, submitted: source.submitted, touchesTestConfig: [] };
+  const forbidden = gitDirPathIn(patch);
+  if (forbidden !== null) {
+    await writeFileAtomic(
+      join(artifacts, "apply.log"),
+      `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})\n`,
+    );
+    return refusedVerdict(base);
+  }
+  const plan = containerPlan(inst);
+  const image = imageFor(inst.instance_id, {
+    template: ctx.options.swebench_image_template,
+    overrides: ctx.options.swebench_images,
+  });
+  const files = containerFiles(inst, patch, plan);
+  if (ctx.signal.aborted)
+    return infraVerdict(base, "cancelled before the container started", "infrastructure_cancelled");
+  let container: EvalContainer;
   try {
-    c = await openEvalContainer({
+    container = await openEvalContainer({
       image,
       files,
       limits: resolveLimits(undefined),
@@ -170,98 +337,11 @@ export async function evaluateInContainer(
       env: engineEnv(),
     });
   } catch (err) {
-    return infra(`container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
+    return infraVerdict(base, `container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
   }
   try {
-    /** A harness step's failure of our making, or null. */
-    const stepFailed = (step: StepOutcome, what: string): Verdict | null => {
-      if (step.isCanceled || ctx.signal.aborted) return infra(`cancelled while ${what}`, "infrastructure_cancelled");
-      if (step.spawnError) return infra(`cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
-      if (step.timedOut)
-        return infra(
-          `${what} took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${image}`,
-          "infrastructure_sandbox",
-        );
-      if (step.exitCode === PREPARE_EXIT.NO_TESTBED)
-        return infra(
-          `${image} is not a SWE-bench test bed: no git repository at ${TESTBED}: ${step.output.trim().slice(-300)}`,
-          "infrastructure_sandbox",
-        );
-      return null;
-    };
-    const apply = await c.exec(["/bin/bash", `${PATCH_DIR}/apply.sh`], HARNESS_STEP_TIMEOUT_MS, ctx.signal);
-    await writeFileAtomic(join(artifacts, "apply.log"), apply.output);
-    const applyFailed = stepFailed(apply, "the model patch was applied");
-    if (applyFailed) return applyFailed;
-    if (apply.exitCode === PREPARE_EXIT.APPLY_FAILED) return refused();
-    const strategy = appliedWith(apply.exitCode);
-    if (strategy === null)
-      return infra(
-        `the apply step failed in ${image} (exit ${apply.exitCode}): ${apply.output.trim().slice(-300)}`,
-        "infrastructure_sandbox",
-      );
-
-    // Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest
-    // sections, read after the model patch and before test_patch (as on the host).
-    const scan = scanTestConfig(patch, testFilesOf(inst), inst.repo);
-    const touched = [...scan.flagged];
-    for (const path of scan.sectionCandidates) {
-      const before = await fileIn(c, path, plan.baseCommit, ctx.signal);
-      const after = await fileIn(c, path, null, ctx.signal);
-      if (pytestSectionsDiffer(path, before, after)) touched.push(path);
-    }
-
-    const prep = await c.exec(["/bin/bash", `${PATCH_DIR}/test-patch.sh`], HARNESS_STEP_TIMEOUT_MS, ctx.signal);
-    const prepFailed = stepFailed(prep, "test_patch was applied");
-    if (prepFailed) return { ...prepFailed, applyStrategy: strategy, touchesTestConfig: touched };
-    if (prep.exitCode !== 0) {
-      return {
-        ...infra(
-          `E_TEST_PATCH: test_patch does not apply in ${image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`,
-          "infrastructure_test_patch",
-          "E_TEST_PATCH",
-        ),
-        applyStrategy: strategy,
-        touchesTestConfig: touched,
-      };
-    }
-    if (ctx.signal.aborted) return infra("cancelled before the tests ran", "infrastructure_cancelled");
-
-    // The test process: only the test command. It prints no marker and never sees the nonce,
-    // which gradeTestRun draws after it has ended.
-    const run = await c.exec(["/bin/bash", `${PATCH_DIR}/test.sh`], timeoutS * 1000, ctx.signal);
-    // A failed run is the model's unless the engine itself went away under it (nothing inside a
-    // container can make the engine stop answering): asked only after a non-zero exit.
-    let engineGone: string | null = null;
-    if (run.exitCode !== 0 && !run.timedOut && !run.isCanceled && !run.spawnError) {
-      const probe = await probeEngine(engineEnv());
-      if (!probe.ok) engineGone = `the container engine stopped answering during the tests: ${probe.reason}`;
-    }
-    const { verdict, log } = gradeTestRun({
-      inst,
-      patch,
-      modelName: source.modelName,
-      submitted: source.submitted,
-      applyStrategy: strategy,
-      touchesTestConfig: touched,
-      framework: plan.framework,
-      rules: ruleSet(ctx.options.swebench_rules),
-      preamble: `+ git apply -v test.patch\n${prep.output.trim()}\n+ ${plan.testCommand}`,
-      testOutput: run.output,
-      exitCode: run.exitCode,
-      timedOut: run.timedOut,
-      canceled: run.isCanceled || ctx.signal.aborted,
-      ...(run.spawnError
-        ? { infraError: `cannot run the docker CLI: ${run.spawnError}` }
-        : engineGone
-          ? { infraError: engineGone }
-          : {}),
-      strictTests: ctx.options.strict_tests === true,
-      timeoutSeconds: timeoutS,
-    });
-    await writeFileAtomic(join(artifacts, "test_output.txt"), log);
-    return verdict;
+    return await gradeInContainer({ container, image, inst, patch, plan, source, ctx, artifacts, base });
   } finally {
-    await c.remove().catch(() => undefined);
+    await container.remove().catch(() => undefined);
   }
 }
