@@ -119,6 +119,151 @@ async function withTimeout<T>(
   }
 }
 
+type Say = (line: string) => void;
+
+/**
+ * Launch the scenario, its agents' logs going to `logPath`. When the launch gives up, shows
+ * the last lines the agents wrote (the why) and rethrows.
+ */
+async function startScenario(
+  scenario: Scenario,
+  cwd: string,
+  logPath: string,
+  say: Say,
+): Promise<{ running: RunningScenario; agentLog: WriteStream }> {
+  await mkdir(dirname(logPath), { recursive: true });
+  const agentLog = createWriteStream(logPath);
+  say(
+    `starting scenario "${scenario.name}" (${scenario.agents.map((a) => `${a.name} ${a.endpoint}`).join(", ")}); agent logs: ${logPath}`,
+  );
+  try {
+    return { running: await launchScenario(scenario, { log: agentLog, ownerKind: "smoke", cwd }), agentLog };
+  } catch (err) {
+    await new Promise<void>((r) => agentLog.end(r));
+    const tail = (await readFile(logPath, "utf8").catch(() => "")).trimEnd().split("\n").slice(-15);
+    for (const line of tail) if (line !== "") say(`  ${line}`);
+    throw err;
+  }
+}
+
+/** Stop the launched scenario, saying how many agents needed SIGKILL. */
+async function stopScenario(running: RunningScenario, say: Say): Promise<void> {
+  say("stopping scenario");
+  const outcomes = await running.stop();
+  const forced = outcomes.filter((o) => o.forcefullyTerminated).length;
+  say(`scenario stopped${forced ? ` (${forced} needed SIGKILL)` : ""}`);
+}
+
+/** The assessment's stream as it ended: its outcome, or the transport error, and the wire record. */
+interface StreamedAssessment {
+  outcome: StreamOutcome | undefined;
+  transportError: string | undefined;
+  wire: ReturnType<typeof recordingFetch>;
+}
+
+/**
+ * Send the assessment over message/stream, recording every raw event and showing progress, within
+ * the smoke's time bound; a transport error (timeout, interruption included) is recorded, not thrown.
+ */
+async function streamRecorded(
+  greenBase: string,
+  request: AssessmentRequest,
+  options: SmokeOptions,
+  display: SmokeDisplay,
+): Promise<StreamedAssessment> {
+  const wire = recordingFetch();
+  const started = Date.now();
+  let outcome: StreamOutcome | undefined;
+  let transportError: string | undefined;
+  try {
+    outcome = await withTimeout(options.timeoutSeconds ?? DEFAULT_SMOKE_TIMEOUT_S, options.signal, async (signal) => {
+      const client = await createLegacyClient(greenBase, wire.fetch);
+      return streamAssessment(client, request, (u) => display.update(u, (Date.now() - started) / 1000), signal);
+    });
+  } catch (err) {
+    transportError = errorMessage(err);
+    display.say(`stream ended with an error: ${transportError}`);
+  }
+  await wire.drained();
+  display.endProgress();
+  return { outcome, transportError, wire };
+}
+
+/** What the smoke found in the response, and the files it wrote beside it. */
+interface Collected {
+  problems: string[];
+  bundle: Record<string, unknown> | undefined;
+  bundlePath: string | undefined;
+  recordPath: string | undefined;
+}
+
+/**
+ * Judge the stream's end: the task must be `completed` and carry a valid evaluation bundle
+ * (written to `<outBase>-evaluation_bundle.json`); a completed task's leaderboard record goes to
+ * `<outBase>-results.json`, as on AgentBeats, where results are collected only from a completed task.
+ */
+async function collectResults(
+  streamed: StreamedAssessment,
+  outBase: string,
+  scenario: Scenario,
+  display: SmokeDisplay,
+): Promise<Collected> {
+  const { outcome, transportError } = streamed;
+  const finalState = outcome?.finalState ?? "unknown";
+  const problems: string[] = [];
+  if (transportError !== undefined) problems.push(`transport: ${transportError}`);
+  if (finalState !== "completed")
+    problems.push(`task ended "${finalState}"${outcome?.lastStatusText ? `: ${outcome.lastStatusText}` : ""}`);
+  const bundle = outcome ? findBundle(outcome.artifacts) : undefined;
+  let bundlePath: string | undefined;
+  if (!bundle) problems.push("no evaluation_bundle artifact in the response");
+  else {
+    bundlePath = `${outBase}-evaluation_bundle.json`;
+    await writeJsonAtomic(bundlePath, bundle);
+    const invalid = validateBundle(bundle);
+    problems.push(...invalid);
+    display.say(`bundle ${invalid.length === 0 ? "valid" : "INVALID"}: ${bundlePath}`);
+    display.result(summaryLines(bundle));
+  }
+  let recordPath: string | undefined;
+  if (outcome && finalState === "completed") {
+    recordPath = `${outBase}-results.json`;
+    await writeJsonAtomic(recordPath, leaderboardRecord(participantIdsOf(scenario), outcome.artifacts));
+    display.say(`leaderboard record: ${recordPath}`);
+  }
+  return { problems, bundle, bundlePath, recordPath };
+}
+
+/** The closing summary: the verdict, the task's end, the bundle's headline fields and the paths written. */
+function showSummary(
+  display: SmokeDisplay,
+  exitCode: number,
+  finalState: string,
+  streamed: StreamedAssessment,
+  request: AssessmentRequest,
+  responsePath: string,
+  c: Collected,
+): void {
+  const { bundle } = c;
+  display.result([`smoke_ok=${exitCode === 0}`]);
+  display.summary({
+    smoke_ok: exitCode === 0,
+    exit_code: exitCode,
+    final_state: finalState,
+    task_id: streamed.outcome?.taskId ?? null,
+    run_id: bundle?.["run_id"] ?? null,
+    benchmark: bundle?.["benchmark"] ?? request.config["benchmark"] ?? null,
+    bundle_exit_code: bundle?.["exit_code"] ?? null,
+    metrics: bundle?.["metrics"] ?? null,
+    errors: Array.isArray(bundle?.["errors"]) ? bundle["errors"].length : null,
+    artifacts: bundle?.["artifacts"] ?? null,
+    problems: c.problems,
+    response_path: responsePath,
+    bundle_path: c.bundlePath ?? null,
+    record_path: c.recordPath ?? null,
+  });
+}
+
 /**
  * Run the smoke client; progress and summary go to `display` (default: plain
  * lines on `stdout`), launched agents' logs to `<out dir>/<stamp>-agents.log`.
@@ -139,24 +284,7 @@ export async function runSmoke(
   let running: RunningScenario | undefined;
   let agentLog: WriteStream | undefined;
   try {
-    if (options.start) {
-      const logPath = `${outBase}-agents.log`;
-      await mkdir(dirname(logPath), { recursive: true });
-      agentLog = createWriteStream(logPath);
-      say(
-        `starting scenario "${scenario.name}" (${scenario.agents.map((a) => `${a.name} ${a.endpoint}`).join(", ")}); agent logs: ${logPath}`,
-      );
-      try {
-        running = await launchScenario(scenario, { log: agentLog, ownerKind: "smoke", cwd });
-      } catch (err) {
-        // Show why: the last lines the agents wrote before the launch gave up.
-        await new Promise<void>((r) => agentLog!.end(r));
-        agentLog = undefined;
-        const tail = (await readFile(logPath, "utf8").catch(() => "")).trimEnd().split("\n").slice(-15);
-        for (const line of tail) if (line !== "") say(`  ${line}`);
-        throw err;
-      }
-    }
+    if (options.start) ({ running, agentLog } = await startScenario(scenario, cwd, `${outBase}-agents.log`, say));
     const green = options.green ?? greenAgent(scenario).endpoint;
     const greenBase = green.endsWith("/") ? green : green + "/";
     say(`waiting for the green card at ${greenBase}${AGENT_CARD_PATH}`);
@@ -164,22 +292,8 @@ export async function runSmoke(
     say(`green agent: ${String(card.name ?? "?")} ${String(card.version ?? "")}`.trimEnd());
     say(`request: ${JSON.stringify(request)}`);
 
-    const wire = recordingFetch();
-    const started = Date.now();
-    let outcome: StreamOutcome | undefined;
-    let transportError: string | undefined;
-    try {
-      outcome = await withTimeout(options.timeoutSeconds ?? DEFAULT_SMOKE_TIMEOUT_S, options.signal, async (signal) => {
-        const client = await createLegacyClient(greenBase, wire.fetch);
-        return streamAssessment(client, request, (u) => display.update(u, (Date.now() - started) / 1000), signal);
-      });
-    } catch (err) {
-      transportError = errorMessage(err);
-      say(`stream ended with an error: ${transportError}`);
-    }
-    await wire.drained();
-    display.endProgress();
-
+    const streamed = await streamRecorded(greenBase, request, options, display);
+    const { outcome, transportError, wire } = streamed;
     const finalState = outcome?.finalState ?? "unknown";
     await writeJsonAtomic(responsePath, {
       green_url: greenBase,
@@ -192,47 +306,11 @@ export async function runSmoke(
     });
     say(`response (${wire.record.events.length} events) saved: ${responsePath}`);
 
-    const problems: string[] = [];
-    if (transportError !== undefined) problems.push(`transport: ${transportError}`);
-    if (finalState !== "completed")
-      problems.push(`task ended "${finalState}"${outcome?.lastStatusText ? `: ${outcome.lastStatusText}` : ""}`);
-    const bundle = outcome ? findBundle(outcome.artifacts) : undefined;
-    let bundlePath: string | undefined;
-    if (!bundle) problems.push("no evaluation_bundle artifact in the response");
-    else {
-      bundlePath = `${outBase}-evaluation_bundle.json`;
-      await writeJsonAtomic(bundlePath, bundle);
-      const invalid = validateBundle(bundle);
-      problems.push(...invalid);
-      say(`bundle ${invalid.length === 0 ? "valid" : "INVALID"}: ${bundlePath}`);
-      display.result(summaryLines(bundle));
-    }
-    // As on AgentBeats: results are collected only from a completed task.
-    let recordPath: string | undefined;
-    if (outcome && finalState === "completed") {
-      recordPath = `${outBase}-results.json`;
-      await writeJsonAtomic(recordPath, leaderboardRecord(participantIdsOf(scenario), outcome.artifacts));
-      say(`leaderboard record: ${recordPath}`);
-    }
+    const collected = await collectResults(streamed, outBase, scenario, display);
+    const { problems, bundle, bundlePath, recordPath } = collected;
     for (const p of problems) say(`✗ ${p}`);
     const exitCode = problems.length === 0 ? 0 : 1;
-    display.result([`smoke_ok=${exitCode === 0}`]);
-    display.summary({
-      smoke_ok: exitCode === 0,
-      exit_code: exitCode,
-      final_state: finalState,
-      task_id: outcome?.taskId ?? null,
-      run_id: bundle?.["run_id"] ?? null,
-      benchmark: bundle?.["benchmark"] ?? request.config["benchmark"] ?? null,
-      bundle_exit_code: bundle?.["exit_code"] ?? null,
-      metrics: bundle?.["metrics"] ?? null,
-      errors: Array.isArray(bundle?.["errors"]) ? bundle["errors"].length : null,
-      artifacts: bundle?.["artifacts"] ?? null,
-      problems,
-      response_path: responsePath,
-      bundle_path: bundlePath ?? null,
-      record_path: recordPath ?? null,
-    });
+    showSummary(display, exitCode, finalState, streamed, request, responsePath, collected);
     return {
       exitCode,
       finalState,
@@ -245,12 +323,7 @@ export async function runSmoke(
     };
   } finally {
     display.endProgress();
-    if (running) {
-      say("stopping scenario");
-      const outcomes = await running.stop();
-      const forced = outcomes.filter((o) => o.forcefullyTerminated).length;
-      say(`scenario stopped${forced ? ` (${forced} needed SIGKILL)` : ""}`);
-    }
+    if (running) await stopScenario(running, say);
     if (agentLog) await new Promise<void>((r) => agentLog!.end(r));
   }
 }
