@@ -24,7 +24,7 @@ import {
 } from "../runner/progress.js";
 import { TerminalBar } from "../util/terminal-bar.js";
 import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
-import { createA2AParticipant } from "../runner/a2a-participant.js";
+import { createA2AParticipant } from "../a2a/participant-client.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { Logger } from "../util/logger.js";

@@ -14,7 +14,7 @@ import { createSandbox } from "../sandbox/index.js";
 import type { DatasetLoader, ParticipantProbe, SandboxProber, ToolFinding, ToolProber } from "./checks.js";
 import { execFile } from "node:child_process";
 import { resolveCommand } from "./resolve-command.js";
-import { createA2AParticipant } from "../runner/a2a-participant.js";
+import { createA2AParticipant } from "../a2a/participant-client.js";
 
 /** Load through the benchmark's plug-in (the same code a run uses) and count items. */
 export const loadDatasetItems: DatasetLoader = async (benchmark: BenchmarkName, dataset: string) => {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
 import type { ServedApp } from "../../src/a2a/serve.js";
-import { createA2AParticipant } from "../../src/runner/a2a-participant.js";
+import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { runBenchmark } from "../../src/runner/run-benchmark.js";
 import { PARTICIPANT_LANES_PER_SLOT, gateSandbox, participantConcurrency, planLanes } from "../../src/runner/lanes.js";
 import type { BenchmarkDefinition, InFlightBound, ItemResult } from "../../src/runner/benchmark.js";
