@@ -25,7 +25,7 @@ export {
   type RunPaths,
 } from "./runner/run-benchmark.js";
 export { getBenchmark, knownBenchmarks } from "./benchmarks/index.js";
-export { parseRunArgs, resolveRunOptions, readConfigFile } from "./runner/config.js";
+export { parseRunArgs, resolveRunOptions, readConfigFile } from "./runner/run-args.js";
 export { createA2AParticipant, ParticipantError } from "./a2a/participant-client.js";
 export {
   InfrastructureError,
@@ -48,5 +48,6 @@ export type {
   EvaluateContext,
   DatasetInfo,
 } from "./runner/benchmark.js";
-export type { RunOptions, AssessmentConfig } from "./runner/options.js";
+export type { RunOptions } from "./runner/options.js";
+export type { AssessmentConfig } from "./request-config/config.js";
 export type { Participant, ParticipantRequest, ParticipantReply } from "./runner/participant.js";

@@ -6,7 +6,7 @@
  */
 import { fstatSync } from "node:fs";
 import type { CliCommand, CliIo } from "./types.js";
-import { parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../runner/config.js";
+import { parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../runner/run-args.js";
 import { getBenchmark } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
 import { runBenchmark, EXIT_INFRASTRUCTURE, EXIT_INTERRUPTED } from "../runner/run-benchmark.js";
