@@ -25,8 +25,8 @@ export {
   type RunPaths,
 } from "./runner/run-benchmark.js";
 export { getBenchmark, knownBenchmarks } from "./benchmarks/index.js";
-export { parseRunArgs, resolveRunOptions, readConfigFile } from "./runner/config.js";
-export { createA2AParticipant, ParticipantError } from "./runner/a2a-participant.js";
+export { parseRunArgs, resolveRunOptions, readConfigFile } from "./runner/run-args.js";
+export { createA2AParticipant, ParticipantError } from "./a2a/participant-client.js";
 export {
   InfrastructureError,
   toolsMissing,
@@ -35,7 +35,7 @@ export {
 } from "./runner/infrastructure-error.js";
 export { judgeRun, DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, type RunVerdict } from "./runner/run-verdict.js";
 export { agentCardUrl } from "./a2a/agent-card-url.js";
-export { extractCode, type ExtractedCode } from "./runner/extract-code.js";
+export { extractCode, type ExtractedCode } from "./benchmarks/humaneval/extract-code.js";
 export { selectItems, sampleItems, shardItems } from "./runner/selection.js";
 export { fnv1a32 } from "./runner/fnv1a.js";
 export { computeChecksum, readCheckpoint, writeCheckpoint, CheckpointError } from "./runner/checkpoint.js";
@@ -48,5 +48,6 @@ export type {
   EvaluateContext,
   DatasetInfo,
 } from "./runner/benchmark.js";
-export type { RunOptions, AssessmentConfig } from "./runner/options.js";
+export type { RunOptions } from "./runner/options.js";
+export type { AssessmentConfig } from "./request-config/config.js";
 export type { Participant, ParticipantRequest, ParticipantReply } from "./runner/participant.js";

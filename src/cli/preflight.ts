@@ -5,7 +5,7 @@
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
-import type { BenchmarkName } from "../runner/options.js";
+import type { BenchmarkName } from "../request-config/config.js";
 import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";
 import { parseUsage } from "../util/parse-usage.js";
 

@@ -6,10 +6,16 @@
  */
 import { fstatSync } from "node:fs";
 import type { CliCommand, CliIo } from "./types.js";
-import { parseRunArgs, readConfigFile, resolveRunOptions, usageText } from "../runner/config.js";
+import { parseRunArgs, readConfigFile, resolveRunOptions, usageText, type ParsedRunArgs } from "../runner/run-args.js";
 import { getBenchmark } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
-import { runBenchmark, EXIT_INFRASTRUCTURE, EXIT_INTERRUPTED } from "../runner/run-benchmark.js";
+import {
+  runBenchmark,
+  EXIT_INFRASTRUCTURE,
+  EXIT_INTERRUPTED,
+  type RunDependencies,
+  type RunOutcome,
+} from "../runner/run-benchmark.js";
 import { InfrastructureError } from "../runner/infrastructure-error.js";
 import { isFullIsolation, weakIsolationWarning } from "../runner/isolation-policy.js";
 import {
@@ -24,7 +30,7 @@ import {
 } from "../runner/progress.js";
 import { TerminalBar } from "../util/terminal-bar.js";
 import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
-import { createA2AParticipant } from "../runner/a2a-participant.js";
+import { createA2AParticipant } from "../a2a/participant-client.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { Logger } from "../util/logger.js";
@@ -88,18 +94,8 @@ function openDisplay(
   }
 }
 
-export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseRunArgs(argv);
-  await getBenchmark(args.benchmark); // unknown benchmark → usage error with the known list, before anything else
-  const fileConfig = args.configFile ? await readConfigFile(args.configFile) : {};
-  const options = resolveRunOptions(args, fileConfig);
-  const def = await getBenchmark(options.benchmark);
-  // The output directory: a run already there is continued (--resume) or replaced (--force), never silently overwritten.
-  const outState = inspectOutDir(options.out);
-  assertOutDirUsable(options.out, outState, { resume: options.resume === true, force: args.force === true });
-  if (args.force === true && options.resume !== true) clearRunFiles(options.out, outState);
-  const { progress, logger, collector } = openDisplay(chooseDisplayMode(io.stdout, io.env, args.json === true), io);
-
+/** Stops of a run: SIGTERM, SIGINT, and the end of a piped stdin abort `signal`; `dispose` removes the listeners. */
+function watchStops(logger: Logger): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const stop = (reason: string) => (): void => {
     if (controller.signal.aborted) return;
@@ -117,22 +113,90 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     process.stdin.on("close", onStdinEnd);
     process.stdin.resume(); // data is discarded; we only need to see the end
   }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.removeListener("SIGTERM", onTerm);
+      process.removeListener("SIGINT", onInt);
+      if (watchStdin) {
+        process.stdin.removeListener("end", onStdinEnd);
+        process.stdin.removeListener("close", onStdinEnd);
+        process.stdin.pause();
+        process.stdin.unref?.();
+      }
+    },
+  };
+}
+
+/** `--json`'s one summary line of a run that ended (interrupted or not). */
+function summaryLine(options: RunOptions, outcome: RunOutcome, exitCode: number, aggregate: unknown): string {
+  return (
+    JSON.stringify({
+      run_id: options.run_id,
+      benchmark: options.benchmark,
+      exit_code: exitCode,
+      interrupted: outcome.interrupted,
+      status: outcome.error ? "error" : outcome.interrupted ? "interrupted" : "ok",
+      error: outcome.error ? { code: outcome.error.code, message: outcome.error.message } : null,
+      out: options.out,
+      results_path: outcome.interrupted ? null : outcome.paths.results,
+      aggregate: aggregate ?? null,
+    }) + "\n"
+  );
+}
+
+/** `--json`'s summary line of a run stopped by an infrastructure error before its items. */
+function errorSummaryLine(options: RunOptions, err: InfrastructureError): string {
+  return (
+    JSON.stringify({
+      run_id: options.run_id,
+      benchmark: options.benchmark,
+      exit_code: EXIT_INFRASTRUCTURE,
+      status: "error",
+      error: { code: err.code, message: err.message },
+    }) + "\n"
+  );
+}
+
+/** The run's dependencies: the real sandbox (warning on weak isolation) and an A2A participant. */
+function runDependencies(
+  args: ParsedRunArgs,
+  io: CliIo,
+  logger: Logger,
+): Pick<RunDependencies, "createSandbox" | "createParticipant" | "requireFullIsolation"> {
+  return {
+    createSandbox: async (o) => {
+      const sandbox = await openSandbox(o, logger);
+      // Visible on the terminal, not only in the log (with --require-full-isolation the run refuses instead).
+      if (!isFullIsolation(sandbox.isolation) && args.requireFullIsolation !== true)
+        io.stderr.write(weakIsolationWarning(sandbox.isolation) + "\n");
+      return sandbox;
+    },
+    ...(args.requireFullIsolation ? { requireFullIsolation: { optIn: GREEN_WEAK_ISOLATION_OPT_IN } } : {}),
+    createParticipant: (o) =>
+      createA2AParticipant({ url: o.agent, timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000, logger }),
+  };
+}
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseRunArgs(argv);
+  await getBenchmark(args.benchmark); // unknown benchmark → usage error with the known list, before anything else
+  const fileConfig = args.configFile ? await readConfigFile(args.configFile) : {};
+  const options = resolveRunOptions(args, fileConfig);
+  const def = await getBenchmark(options.benchmark);
+  // The output directory: a run already there is continued (--resume) or replaced (--force), never silently overwritten.
+  const outState = inspectOutDir(options.out);
+  assertOutDirUsable(options.out, outState, { resume: options.resume === true, force: args.force === true });
+  if (args.force === true && options.resume !== true) clearRunFiles(options.out, outState);
+  const { progress, logger, collector } = openDisplay(chooseDisplayMode(io.stdout, io.env, args.json === true), io);
+  const stops = watchStops(logger);
   let finished = false;
   try {
     const outcome = await runBenchmark(def, options, {
       logger,
       progress,
-      signal: controller.signal,
-      createSandbox: async (o) => {
-        const sandbox = await openSandbox(o, logger);
-        // Visible on the terminal, not only in the log (with --require-full-isolation the run refuses instead).
-        if (!isFullIsolation(sandbox.isolation) && args.requireFullIsolation !== true)
-          io.stderr.write(weakIsolationWarning(sandbox.isolation) + "\n");
-        return sandbox;
-      },
-      ...(args.requireFullIsolation ? { requireFullIsolation: { optIn: GREEN_WEAK_ISOLATION_OPT_IN } } : {}),
-      createParticipant: (o) =>
-        createA2AParticipant({ url: o.agent, timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000, logger }),
+      signal: stops.signal,
+      ...runDependencies(args, io, logger),
     });
     finished = true;
     progress.close();
@@ -140,49 +204,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (outcome.error)
       io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
     const exitCode = outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
-    if (collector) {
-      const summary = {
-        run_id: options.run_id,
-        benchmark: options.benchmark,
-        exit_code: exitCode,
-        interrupted: outcome.interrupted,
-        status: outcome.error ? "error" : outcome.interrupted ? "interrupted" : "ok",
-        error: outcome.error ? { code: outcome.error.code, message: outcome.error.message } : null,
-        out: options.out,
-        results_path: outcome.interrupted ? null : outcome.paths.results,
-        aggregate: collector.summary ?? null,
-      };
-      io.stdout.write(JSON.stringify(summary) + "\n");
-    }
+    if (collector) io.stdout.write(summaryLine(options, outcome, exitCode, collector.summary));
     return exitCode;
   } catch (err) {
     // Found before the items (e.g. a benchmark's tools missing while loading): an error, not a score.
     if (!(err instanceof InfrastructureError)) throw err;
     io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
-    if (collector)
-      io.stdout.write(
-        JSON.stringify({
-          run_id: options.run_id,
-          benchmark: options.benchmark,
-          exit_code: EXIT_INFRASTRUCTURE,
-          status: "error",
-          error: { code: err.code, message: err.message },
-        }) + "\n",
-      );
+    if (collector) io.stdout.write(errorSummaryLine(options, err));
     return EXIT_INFRASTRUCTURE;
   } finally {
     progress.close(); // restores the cursor if the run threw with the bar up
     if (!finished && removeIfUnused(options.out, outState))
       logger.debug({ out: options.out }, "nothing written; output directory removed");
-    process.removeListener("SIGTERM", onTerm);
-    process.removeListener("SIGINT", onInt);
-    if (watchStdin) {
-      process.stdin.removeListener("end", onStdinEnd);
-      process.stdin.removeListener("close", onStdinEnd);
-      process.stdin.pause();
-      process.stdin.unref?.();
-    }
-    if (controller.signal.aborted) {
+    stops.dispose();
+    if (stops.signal.aborted) {
       // Keep-alive sockets of the A2A client must not delay a requested stop.
       setTimeout(() => process.exit(EXIT_INTERRUPTED), STOP_GRACE_MS).unref();
     }

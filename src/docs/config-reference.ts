@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { readSchema } from "../util/schema.js";
+import { configSchema } from "../request-config/schema.js";
 import { packageRoot } from "../util/package-root.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 
@@ -79,7 +79,7 @@ export function spliceConfigReference(readme: string, block: string): string {
 /** Rewrite README.md's config reference from the schema (atomic). Returns whether it changed. */
 export async function updateReadme(readmePath = join(packageRoot, "README.md")): Promise<boolean> {
   const before = await readFile(readmePath, "utf8");
-  const after = spliceConfigReference(before, renderConfigReference(readSchema("assessment_request.schema.json")));
+  const after = spliceConfigReference(before, renderConfigReference(configSchema()));
   if (after === before) return false;
   await writeFileAtomic(readmePath, after);
   return true;

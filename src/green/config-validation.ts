@@ -1,15 +1,17 @@
 /**
- * Validate a request's `config` once, at the entry: Ajv against
- * `schemas/assessment_request.schema.json` (every problem listed, unknown keys
- * named), then the green agent's own rules: the participant, and paths inside
- * the allowed roots. Inside the agent, the returned config is trusted.
+ * Validate and resolve a request's `config` once, at the entry: the request
+ * config's one resolver (request-config/resolve.ts: the schema, every problem
+ * listed, unknown keys named, defaults applied), then the green agent's own
+ * rules: the participant, and paths inside the allowed roots. The result is
+ * the resolved config the runner is handed (its config file) and the bundle
+ * records; the participant's URL lives in it (`agent`), nowhere else.
  */
-import { checkAgainst } from "../util/schema.js";
-import type { AssessmentConfig } from "../runner/options.js";
+import { formatAjvErrors } from "../util/schema.js";
+import type { ResolvedConfig } from "../request-config/config.js";
+import { resolveConfig } from "../request-config/resolve.js";
 import { PATH_KEYS, isDatasetName, resolveAllowedPath } from "./allowed-roots.js";
 import { benchmarkNeedsParticipant } from "../benchmarks/needs-participant.js";
-
-export const CONFIG_SCHEMA_FILE = "assessment_request.schema.json";
+import { newRunId } from "./run-dir.js";
 
 /**
  * Runner options an operator may pass on the command line but a request may
@@ -19,44 +21,40 @@ export const CONFIG_SCHEMA_FILE = "assessment_request.schema.json";
 export const OPERATOR_ONLY_KEYS = ["sparc_package_cache_dir", "sparc_npm_registry", "sparc_pip_index_url"] as const;
 
 export interface ValidatedRequest {
-  config: AssessmentConfig;
-  /** The participant under test, or null when the benchmark needs none. */
-  participantUrl: string | null;
+  /** The resolved config; `agent` is the participant under test, absent when there is none. */
+  config: ResolvedConfig;
 }
 
 /**
  * The participant: role `agent`; else the only participant whatever its role;
  * else `config.agent`.
  */
-export function pickParticipant(participants: Record<string, string>, config: AssessmentConfig): string | null {
+export function pickParticipant(participants: Record<string, string>, config: { agent?: string }): string | null {
   if (participants["agent"]) return participants["agent"];
   const urls = Object.values(participants);
   if (urls.length === 1) return urls[0] ?? null;
   return config.agent ?? null;
 }
 
-export function validateAssessmentConfig(
-  raw: unknown,
+/** The green agent's rules on a schema-valid config (participant, operator-only keys, paths); fixes `agent` and paths in place. */
+function greenProblems(
+  config: ResolvedConfig,
   participants: Record<string, string>,
   roots: readonly string[],
-  cwd = process.cwd(),
-): { ok: true; value: ValidatedRequest } | { ok: false; problems: string[] } {
-  const schemaProblems = checkAgainst(CONFIG_SCHEMA_FILE, raw, "config");
-  if (schemaProblems.length > 0) return { ok: false, problems: schemaProblems };
-  const config = { ...(raw as AssessmentConfig) };
+  cwd: string,
+): string[] {
   const problems: string[] = [];
   const roles = Object.keys(participants);
-  let participantUrl = pickParticipant(participants, config);
+  const participantUrl = pickParticipant(participants, config);
   if (!participantUrl && roles.length > 1) {
     problems.push(
       `participants: no role "agent" among ${roles.join(", ")} (give the participant under test the role "agent")`,
     );
   }
-  if (benchmarkNeedsParticipant(config)) {
-    if (!participantUrl && roles.length <= 1) {
-      problems.push(`benchmark "${config.benchmark}" needs a participant: give participants.agent (or config.agent)`);
-    }
-  } else participantUrl = participantUrl ?? null;
+  if (benchmarkNeedsParticipant(config) && !participantUrl && roles.length <= 1) {
+    problems.push(`benchmark "${config.benchmark}" needs a participant: give participants.agent (or config.agent)`);
+  }
+  if (participantUrl) config.agent = participantUrl;
   const record = config as unknown as Record<string, unknown>;
   for (const key of OPERATOR_ONLY_KEYS) {
     if (record[key] !== undefined) problems.push(`config.${key}: operator-only setting, not accepted in a request`);
@@ -70,6 +68,23 @@ export function validateAssessmentConfig(
       problems.push(`config.${key}: path "${value}" is outside the allowed roots (${roots.join(", ")})`);
     else record[key] = resolved;
   }
+  return problems;
+}
+
+/**
+ * Check and resolve a request's config (see the module note); a run id is
+ * generated ({@link newRunId}) when the request gives none.
+ */
+export function validateAssessmentConfig(
+  raw: unknown,
+  participants: Record<string, string>,
+  roots: readonly string[],
+  cwd = process.cwd(),
+): { ok: true; value: ValidatedRequest } | { ok: false; problems: string[] } {
+  const resolved = resolveConfig(raw, { newRunId: () => newRunId() });
+  if (!resolved.ok) return { ok: false, problems: formatAjvErrors(resolved.errors, "config") };
+  const config = resolved.config;
+  const problems = greenProblems(config, participants, roots, cwd);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { config, participantUrl } };
+  return { ok: true, value: { config } };
 }

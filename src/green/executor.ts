@@ -25,7 +25,7 @@ import { buildBundle, bundleSummary } from "../bundle/build.js";
 import { readRunFiles, type ArtifactPaths } from "../bundle/run-files.js";
 import { validateBundle } from "../bundle/validate.js";
 import type { RunnerEvent } from "../runner/protocol.js";
-import type { AssessmentConfig } from "../runner/options.js";
+import type { ResolvedConfig } from "../request-config/config.js";
 import { writeJsonAtomic } from "../util/atomic-write.js";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -34,7 +34,7 @@ import { Heartbeat } from "./heartbeat.js";
 import { ProgressTracker } from "./progress-message.js";
 import type { TaskQueue } from "./queue.js";
 import { parseAssessmentRequest } from "./request.js";
-import { createRunDir, newRunId } from "./run-dir.js";
+import { createRunDir } from "./run-dir.js";
 import { isExternalBenchmark, type RunnerCommandFn } from "./runner-command.js";
 import type { GreenSettings } from "./settings.js";
 import { runnerEnv } from "./supervisor/env.js";
@@ -57,6 +57,28 @@ interface Job {
   handle?: RunnerHandle;
   /** Resolves after execute has published the terminal state. */
   settled: Promise<void>;
+}
+
+/** File in the work dir holding the resolved config the runner is handed. */
+export const RUNNER_CONFIG_FILE = "config.json";
+
+/** A request that passed {@link GreenExecutor.admit}: resolved config, work dir, config file. */
+interface Admitted {
+  config: ResolvedConfig;
+  workDir: string;
+  /** `<workDir>/config.json`: the resolved config. */
+  configPath: string;
+  /** The request's participants by role (for the bundle). */
+  participants: Record<string, string>;
+}
+
+/** What supervising the runner gave. */
+interface SupervisedRun {
+  outcome: RunnerOutcome;
+  /** The runner's `run_finished` event, if it sent one. */
+  finished: RunnerEvent | undefined;
+  external: boolean;
+  command: string;
 }
 
 export interface GreenExecutorOptions {
@@ -139,131 +161,22 @@ export class GreenExecutor implements AgentExecutor {
   }
 
   private async run(ctx: RequestContext, job: Job, pub: StatusPublisher): Promise<void> {
-    const { settings, logger } = this.o;
-    const parsed = parseAssessmentRequest(ctx.userMessage);
-    if (!parsed.ok) return pub.rejected(parsed.problems);
-    const validated = validateAssessmentConfig(
-      parsed.request.config,
-      parsed.request.participants,
-      settings.allowedRoots,
-      this.o.cwd,
-    );
-    if (!validated.ok) return pub.rejected(validated.problems);
-    const { config, participantUrl } = validated.value;
-    if (!isExternalBenchmark(config) && (config.sandbox ?? "local") === "local" && !settings.allowWeakIsolation) {
-      const iso = await this.o.isolation();
-      if (!isFullIsolation(iso.level))
-        return pub.rejected([weakIsolationError(iso.level, WEAK_ISOLATION_OPT_IN).message]);
-    }
-    const runId = config.run_id ?? newRunId();
-    config.run_id = runId;
-    let workDir: string;
-    try {
-      workDir = await createRunDir(settings.resultsRoot, runId, config.resume === true);
-    } catch (err) {
-      if (err instanceof BenchError && err.code === "E_RUN_EXISTS") return pub.rejected([err.message]);
-      throw err;
-    }
-    const configPath = join(workDir, "config.json");
-    await writeJsonAtomic(configPath, config);
-    const participants = { ...parsed.request.participants };
-    if (Object.keys(participants).length === 0 && participantUrl) participants["agent"] = participantUrl;
-    const progress = new ProgressTracker(runId, config.benchmark);
-
-    if (this.o.queue.full) {
-      const ahead = this.o.queue.queued + this.o.queue.running;
-      pub.status(
-        TaskState.TASK_STATE_SUBMITTED,
-        `Queued: ${ahead} assessment(s) ahead; at most ${this.o.queue.maxConcurrent} run at once (GREEN_MAX_CONCURRENT_TASKS)`,
-        { ...progress.snapshot("queued"), queued_behind: ahead },
-      );
-    }
-    let release: () => void;
-    // Logged in the same tick as the queue entry, so log order == queue order (load test checks FIFO).
-    logger.debug({ taskId: job.taskId, runId, running: this.o.queue.running, queued: this.o.queue.queued }, "queued");
-    try {
-      release = await this.o.queue.acquire(job.stop.signal);
-    } catch {
-      return pub.status(
-        TaskState.TASK_STATE_CANCELED,
-        `Task canceled while queued (run ${runId} never started)`,
-        progress.snapshot("canceled"),
-      );
-    }
+    const admitted = await this.admit(ctx, pub);
+    if (!admitted) return;
+    const { config, workDir } = admitted;
+    const progress = new ProgressTracker(config.run_id, config.benchmark);
+    const release = await this.waitForSlot(job, pub, config.run_id, progress);
+    if (!release) return;
     try {
       if (job.stop.signal.aborted) {
         return pub.status(
           TaskState.TASK_STATE_CANCELED,
-          `Task canceled before the runner started (run ${runId})`,
+          `Task canceled before the runner started (run ${config.run_id})`,
           progress.snapshot("canceled"),
         );
       }
-      const runnerCtx = {
-        runId,
-        workDir,
-        configPath,
-        participantUrl,
-        requireFullIsolation: !settings.allowWeakIsolation,
-      };
-      const { command, args } = this.o.runnerCommand(config, runnerCtx);
-      pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, {
-        ...progress.snapshot("starting"),
-        work_dir: workDir,
-      });
-      logger.info({ taskId: job.taskId, runId, command, args }, "starting runner");
-
-      const external = isExternalBenchmark(config);
-      const eventsLog: WriteStream | undefined = external
-        ? createWriteStream(join(workDir, "events.jsonl"), { flags: "a" })
-        : undefined;
-      // A write error (disk full) must not become an uncaught 'error' event that
-      // takes the whole agent down; the run goes on and later writes report it.
-      eventsLog?.on("error", (err) =>
-        logger.error({ taskId: job.taskId, runId, err: errorMessage(err) }, "events.jsonl write failed"),
-      );
-      let finished: RunnerEvent | undefined;
-      const heartbeat = new Heartbeat(settings.heartbeatMs, (quietMs) => {
-        const p = progress.heartbeat(quietMs);
-        pub.status(TaskState.TASK_STATE_WORKING, p.text, p.data);
-      });
-      const handle = spawnRunner({
-        command,
-        args,
-        cwd: workDir,
-        env: runnerEnv(this.o.env, settings.runnerEnvAllow),
-        graceMs: settings.graceMs,
-        ...(settings.runnerTimeoutMs !== undefined ? { timeoutMs: settings.runnerTimeoutMs } : {}),
-        onEvent: (ev) => {
-          if (ev.event === "run_finished") finished = ev;
-          eventsLog?.write(JSON.stringify({ ...ev, ts: new Date().toISOString() }) + "\n");
-          const p = progress.apply(ev);
-          heartbeat.touch();
-          pub.status(TaskState.TASK_STATE_WORKING, p.text, p.data);
-        },
-      });
-      job.handle = handle;
-      heartbeat.start();
-      const onStop = () => {
-        const reason = job.stop.signal.reason as StopReason;
-        const grace = reason === "shutdown" ? SHUTDOWN_GRACE_MS : settings.graceMs;
-        pub.status(
-          TaskState.TASK_STATE_WORKING,
-          `Sent SIGTERM to the runner's process group; SIGKILL in ${grace / 1000} s if it is still running`,
-          progress.snapshot("canceling"),
-        );
-        void handle.terminate(reason, grace);
-      };
-      if (job.stop.signal.aborted) onStop();
-      else job.stop.signal.addEventListener("abort", onStop, { once: true });
-      const outcome = await handle.done;
-      heartbeat.stop();
-      if (eventsLog) {
-        eventsLog.end();
-        // Resolves on close, rejects if the stream failed (already logged); never hangs.
-        await streamFinished(eventsLog).catch(() => {});
-      }
-      logger.info({ taskId: job.taskId, runId, outcome: describeOutcome(outcome) }, "runner ended");
-
+      const run = await this.supervise(job, pub, admitted, progress);
+      const { outcome } = run;
       if (outcome.isCanceled) {
         const why = job.stop.signal.reason === "shutdown" ? "green agent shutting down" : "canceled";
         return pub.status(
@@ -278,24 +191,162 @@ export class GreenExecutor implements AgentExecutor {
           },
         );
       }
-      await this.finish(pub, { config, runId, workDir, participants, outcome, finished, external, command });
+      await this.finish(pub, { ...run, config, workDir, participants: admitted.participants });
     } finally {
       release();
     }
   }
 
+  /**
+   * The request's one check: parse, validate and resolve the config, check the
+   * sandbox's isolation, create the work dir and write the resolved config the
+   * runner is handed. Undefined when the request was rejected (published).
+   */
+  private async admit(ctx: RequestContext, pub: StatusPublisher): Promise<Admitted | undefined> {
+    const { settings } = this.o;
+    const parsed = parseAssessmentRequest(ctx.userMessage);
+    if (!parsed.ok) return void pub.rejected(parsed.problems);
+    const validated = validateAssessmentConfig(
+      parsed.request.config,
+      parsed.request.participants,
+      settings.allowedRoots,
+      this.o.cwd,
+    );
+    if (!validated.ok) return void pub.rejected(validated.problems);
+    const { config } = validated.value;
+    if (!isExternalBenchmark(config) && config.sandbox === "local" && !settings.allowWeakIsolation) {
+      const iso = await this.o.isolation();
+      if (!isFullIsolation(iso.level))
+        return void pub.rejected([weakIsolationError(iso.level, WEAK_ISOLATION_OPT_IN).message]);
+    }
+    let workDir: string;
+    try {
+      workDir = await createRunDir(settings.resultsRoot, config.run_id, config.resume === true);
+    } catch (err) {
+      if (err instanceof BenchError && err.code === "E_RUN_EXISTS") return void pub.rejected([err.message]);
+      throw err;
+    }
+    const configPath = join(workDir, RUNNER_CONFIG_FILE);
+    await writeJsonAtomic(configPath, config);
+    // The request's roles, for the bundle; the runner gets the participant from the config alone.
+    const participants = { ...parsed.request.participants };
+    if (Object.keys(participants).length === 0 && config.agent) participants["agent"] = config.agent;
+    return { config, workDir, configPath, participants };
+  }
+
+  /** Wait for a runner slot (telling the client when it queues); undefined when canceled while queued. */
+  private async waitForSlot(
+    job: Job,
+    pub: StatusPublisher,
+    runId: string,
+    progress: ProgressTracker,
+  ): Promise<(() => void) | undefined> {
+    const { queue, logger } = this.o;
+    if (queue.full) {
+      const ahead = queue.queued + queue.running;
+      pub.status(
+        TaskState.TASK_STATE_SUBMITTED,
+        `Queued: ${ahead} assessment(s) ahead; at most ${queue.maxConcurrent} run at once (GREEN_MAX_CONCURRENT_TASKS)`,
+        { ...progress.snapshot("queued"), queued_behind: ahead },
+      );
+    }
+    // Logged in the same tick as the queue entry, so log order == queue order (load test checks FIFO).
+    logger.debug({ taskId: job.taskId, runId, running: queue.running, queued: queue.queued }, "queued");
+    try {
+      return await queue.acquire(job.stop.signal);
+    } catch {
+      pub.status(
+        TaskState.TASK_STATE_CANCELED,
+        `Task canceled while queued (run ${runId} never started)`,
+        progress.snapshot("canceled"),
+      );
+      return undefined;
+    }
+  }
+
+  /** Start the runner, relay its events as progress, stop it on cancel/shutdown, and wait for its end. */
+  private async supervise(
+    job: Job,
+    pub: StatusPublisher,
+    admitted: Admitted,
+    progress: ProgressTracker,
+  ): Promise<SupervisedRun> {
+    const { settings, logger } = this.o;
+    const { config, workDir, configPath } = admitted;
+    const runId = config.run_id;
+    const runnerCtx = { runId, workDir, configPath, requireFullIsolation: !settings.allowWeakIsolation };
+    const { command, args } = this.o.runnerCommand(config, runnerCtx);
+    pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, {
+      ...progress.snapshot("starting"),
+      work_dir: workDir,
+    });
+    logger.info({ taskId: job.taskId, runId, command, args }, "starting runner");
+    const external = isExternalBenchmark(config);
+    const eventsLog = external ? this.openEventsLog(workDir, job.taskId, runId) : undefined;
+    let finished: RunnerEvent | undefined;
+    const heartbeat = new Heartbeat(settings.heartbeatMs, (quietMs) => {
+      const p = progress.heartbeat(quietMs);
+      pub.status(TaskState.TASK_STATE_WORKING, p.text, p.data);
+    });
+    const handle = spawnRunner({
+      command,
+      args,
+      cwd: workDir,
+      env: runnerEnv(this.o.env, settings.runnerEnvAllow),
+      graceMs: settings.graceMs,
+      ...(settings.runnerTimeoutMs !== undefined ? { timeoutMs: settings.runnerTimeoutMs } : {}),
+      onEvent: (ev) => {
+        if (ev.event === "run_finished") finished = ev;
+        eventsLog?.write(JSON.stringify({ ...ev, ts: new Date().toISOString() }) + "\n");
+        const p = progress.apply(ev);
+        heartbeat.touch();
+        pub.status(TaskState.TASK_STATE_WORKING, p.text, p.data);
+      },
+    });
+    job.handle = handle;
+    heartbeat.start();
+    this.stopOnAbort(job, handle, pub, progress);
+    const outcome = await handle.done;
+    heartbeat.stop();
+    if (eventsLog) {
+      eventsLog.end();
+      // Resolves on close, rejects if the stream failed (already logged); never hangs.
+      await streamFinished(eventsLog).catch(() => {});
+    }
+    logger.info({ taskId: job.taskId, runId, outcome: describeOutcome(outcome) }, "runner ended");
+    return { outcome, finished, external, command };
+  }
+
+  /** events.jsonl of an external runner, which writes none itself (we record its events). */
+  private openEventsLog(workDir: string, taskId: string, runId: string): WriteStream {
+    const log = createWriteStream(join(workDir, "events.jsonl"), { flags: "a" });
+    // A write error (disk full) must not become an uncaught 'error' event that
+    // takes the whole agent down; the run goes on and later writes report it.
+    log.on("error", (err) =>
+      this.o.logger.error({ taskId, runId, err: errorMessage(err) }, "events.jsonl write failed"),
+    );
+    return log;
+  }
+
+  /** On cancel/shutdown: SIGTERM the runner's group, SIGKILL after the grace, telling the client. */
+  private stopOnAbort(job: Job, handle: RunnerHandle, pub: StatusPublisher, progress: ProgressTracker): void {
+    const onStop = (): void => {
+      const reason = job.stop.signal.reason as StopReason;
+      const grace = reason === "shutdown" ? SHUTDOWN_GRACE_MS : this.o.settings.graceMs;
+      pub.status(
+        TaskState.TASK_STATE_WORKING,
+        `Sent SIGTERM to the runner's process group; SIGKILL in ${grace / 1000} s if it is still running`,
+        progress.snapshot("canceling"),
+      );
+      void handle.terminate(reason, grace);
+    };
+    if (job.stop.signal.aborted) onStop();
+    else job.stop.signal.addEventListener("abort", onStop, { once: true });
+  }
+
   private async finish(
     pub: StatusPublisher,
-    r: {
-      config: AssessmentConfig;
-      runId: string;
-      workDir: string;
-      participants: Record<string, string>;
-      outcome: RunnerOutcome;
-      finished: RunnerEvent | undefined;
-      external: boolean;
-      command: string;
-    },
+    r: SupervisedRun & { config: ResolvedConfig; workDir: string; participants: Record<string, string> },
   ): Promise<void> {
     const ev = r.finished?.event === "run_finished" ? r.finished : undefined;
     const str = (v: unknown, fallback: string) => (typeof v === "string" && v.length > 0 ? v : fallback);
@@ -307,7 +358,7 @@ export class GreenExecutor implements AgentExecutor {
     if (r.external) {
       // External runners (smi-inhabit) write only their results JSON; we record the rest.
       await writeJsonAtomic(artifacts.run_metadata_path, {
-        run_id: r.runId,
+        run_id: r.config.run_id,
         benchmark: r.config.benchmark,
         command: r.command,
         started_at: new Date(r.outcome.startedAtMs).toISOString(),
@@ -321,7 +372,8 @@ export class GreenExecutor implements AgentExecutor {
     const aggregate = ev?.aggregate && typeof ev.aggregate === "object" ? ev.aggregate : undefined;
     const bundle = buildBundle({
       benchmark: r.config.benchmark,
-      runId: r.runId,
+      runId: r.config.run_id,
+      // The same resolved config the runner was handed and results.json records.
       config: r.config as unknown as Record<string, unknown>,
       participants: r.participants,
       outcome: r.outcome,
@@ -331,7 +383,7 @@ export class GreenExecutor implements AgentExecutor {
     });
     const problems = validateBundle(bundle);
     if (problems.length > 0) {
-      this.o.logger.error({ runId: r.runId, problems }, "bundle invalid");
+      this.o.logger.error({ runId: r.config.run_id, problems }, "bundle invalid");
       return pub.status(
         TaskState.TASK_STATE_FAILED,
         `No valid evaluation bundle could be built: ${problems.join("; ")}`,
@@ -349,14 +401,17 @@ export class GreenExecutor implements AgentExecutor {
     pub.artifact("evaluation_bundle", [dataPart(bundle as unknown as Record<string, unknown>), textPart(summary)]);
     if (bundle.status !== "ok") {
       // Not a score: failed, with the reason where AgentBeats and people look (the status message).
-      this.o.logger.error({ runId: r.runId, status: bundle.status, reason: bundle.status_reason }, "assessment failed");
+      this.o.logger.error(
+        { runId: r.config.run_id, status: bundle.status, reason: bundle.status_reason },
+        "assessment failed",
+      );
       return pub.status(
         TaskState.TASK_STATE_FAILED,
         `Assessment failed (${bundle.status}), no score: ${bundle.status_reason ?? "unknown reason"}`,
         {
           status: bundle.status,
           reason: bundle.status_reason,
-          run_id: r.runId,
+          run_id: r.config.run_id,
           exit_code: bundle.exit_code,
           work_dir: r.workDir,
         },

@@ -4,17 +4,16 @@
  * green agent writes goes elsewhere.
  */
 import { access, constants, mkdir, stat } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { BenchError, errorMessage } from "../util/errors.js";
+import { generateRunId } from "../request-config/run-id.js";
+
+/** Random bytes in a green run id: 6 hex digits, as ids from many clients share one results root. */
+const RUN_ID_RANDOM_BYTES = 3;
 
 /** A fresh run id: `a2a-<UTC yyyymmddThhmmss>-<6 hex>`. */
 export function newRunId(now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "");
-  return `a2a-${stamp}-${randomBytes(3).toString("hex")}`;
+  return generateRunId("a2a", now, RUN_ID_RANDOM_BYTES);
 }
 
 /** `<resultsRoot>/a2a/<runId>` (runId is schema-checked: no separators). */

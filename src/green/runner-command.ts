@@ -5,17 +5,15 @@
  * GREEN_SMI_INHABIT_COMMAND (default `smi-inhabit` on PATH).
  */
 import { join } from "node:path";
-import type { AssessmentConfig } from "../runner/options.js";
+import type { ResolvedConfig } from "../request-config/config.js";
 import { cliEntry } from "../util/package-root.js";
 
 export interface RunnerContext {
   runId: string;
   /** The task's work dir (also the runner's cwd and `--out`). */
   workDir: string;
-  /** `<workDir>/config.json`: the validated config. */
+  /** `<workDir>/config.json`: the resolved config (the participant under test is its `agent`). */
   configPath: string;
-  /** Participant under test, or null. */
-  participantUrl: string | null;
   /** Refuse to run below full sandbox isolation (the operator did not opt in to less). */
   requireFullIsolation: boolean;
 }
@@ -26,14 +24,15 @@ export interface RunnerCommand {
 }
 
 /** Builds the runner command line for a request. Injectable in createGreenApp (tests use fixture runners). */
-export type RunnerCommandFn = (config: AssessmentConfig, ctx: RunnerContext) => RunnerCommand;
+export type RunnerCommandFn = (config: ResolvedConfig, ctx: RunnerContext) => RunnerCommand;
 
 /** Default external program for `benchmark: "smi-inhabit"`. */
 export const DEFAULT_SMI_INHABIT_COMMAND = "smi-inhabit";
 
 /**
  * The built-in runner: `<node> <entry> run <benchmark> --config-file <workDir>/config.json
- * --agent <url> --out <workDir> --run-id <run_id> [--require-full-isolation]` (`--agent` omitted without participant).
+ * --out <workDir> --run-id <run_id> [--require-full-isolation]`. The config file is the resolved
+ * config, participant (`agent`) included; the runner checks it once and changes nothing.
  */
 export function builtinRunnerCommand(entry: string = cliEntry, execPath: string = process.execPath): RunnerCommandFn {
   return (config, ctx) => ({
@@ -44,7 +43,6 @@ export function builtinRunnerCommand(entry: string = cliEntry, execPath: string 
       config.benchmark,
       "--config-file",
       ctx.configPath,
-      ...(ctx.participantUrl ? ["--agent", ctx.participantUrl] : []),
       "--out",
       ctx.workDir,
       "--run-id",
@@ -63,7 +61,7 @@ export function smiInhabitCommand(program: string): RunnerCommandFn {
     };
     add("--corpus-root", config.corpus_root);
     add("--package-ids-file", config.package_ids_file);
-    add("--agent", ctx.participantUrl);
+    add("--agent", config.agent);
     add("--rpc-url", config.rpc_url);
     add("--simulation-mode", config.simulation_mode);
     add("--per-package-timeout-seconds", config.per_package_timeout_seconds);
@@ -83,6 +81,6 @@ export function defaultRunnerCommand(env: NodeJS.ProcessEnv, entry: string = cli
 }
 
 /** Whether a runner writes its own events.jsonl and run_metadata.json (external ones may not). */
-export function isExternalBenchmark(config: AssessmentConfig): boolean {
+export function isExternalBenchmark(config: { benchmark: string }): boolean {
   return config.benchmark === "smi-inhabit";
 }

@@ -9,12 +9,13 @@ import { join } from "node:path";
 import { getBenchmark, knownBenchmarks } from "../benchmarks/index.js";
 import { silentLogger } from "../util/logger.js";
 import { BenchError } from "../util/errors.js";
-import type { BenchmarkName, RunOptions } from "../runner/options.js";
+import type { BenchmarkName } from "../request-config/config.js";
+import type { RunOptions } from "../runner/options.js";
 import { createSandbox } from "../sandbox/index.js";
 import type { DatasetLoader, ParticipantProbe, SandboxProber, ToolFinding, ToolProber } from "./checks.js";
 import { execFile } from "node:child_process";
 import { resolveCommand } from "./resolve-command.js";
-import { createA2AParticipant } from "../runner/a2a-participant.js";
+import { createA2AParticipant } from "../a2a/participant-client.js";
 
 /** Load through the benchmark's plug-in (the same code a run uses) and count items. */
 export const loadDatasetItems: DatasetLoader = async (benchmark: BenchmarkName, dataset: string) => {

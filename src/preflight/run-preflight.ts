@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import { cliEntry } from "../util/package-root.js";
 import { errorMessage } from "../util/errors.js";
-import type { BenchmarkName } from "../runner/options.js";
+import type { BenchmarkName } from "../request-config/config.js";
 import { loadScenario } from "../scenario/load.js";
 import { isPortFree } from "../scenario/port-check.js";
 import { fetchCard } from "../scenario/wait-card.js";

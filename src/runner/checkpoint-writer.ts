@@ -107,6 +107,10 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
       });
   };
 
+  /** Until no write is under way (a write may start another when rows arrived meanwhile). */
+  const settled = async (): Promise<void> => {
+    while (inFlight) await inFlight;
+  };
   return {
     rows,
     add(row) {
@@ -119,9 +123,9 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
     },
     async flush(always = false) {
       if (always) dirty = true;
-      while (inFlight) await inFlight; // the write under way may hold fewer rows than there are
+      await settled(); // the write under way may hold fewer rows than there are
       start(true); // one write of every row not yet on disk (including a failed write's), without the interval
-      while (inFlight) await inFlight;
+      await settled();
     },
   };
 }

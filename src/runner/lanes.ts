@@ -10,15 +10,7 @@ import { Limiter } from "../sandbox/concurrency.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { BenchmarkDefinition, BenchmarkItem } from "./benchmark.js";
 import type { RunOptions } from "./options.js";
-
-/**
- * Default participant requests in flight per unit of `concurrency`. Measured
- * with `run humaneval` (164 gold answers, loopback purple, 2 cores, medians of
- * 5 interleaved runs): 2 / 4 / 8 / 16 items in flight → 2346 / 2173 / 2021 /
- * 2199 ms; past 8 the purple, the runner and the sandbox only contend for the
- * cores. A remote model with seconds of latency wants it set higher.
- */
-export const PARTICIPANT_LANES_PER_SLOT = 4;
+import { PARTICIPANT_LANES_PER_SLOT } from "../request-config/resolve.js";
 
 export interface LanePlan {
   /** Items evaluated at once (pool lanes). */

@@ -1,54 +1,6 @@
-/**
- * Typed view of `schemas/assessment_request.schema.json` (the single source of
- * truth for runner options and the green agent's `config`). Keys stay in the
- * schema's snake_case. Defaults are applied by validation (Ajv useDefaults).
- */
-export type BenchmarkName = "humaneval" | "swebench" | "redcode" | "sparc" | "smi-inhabit";
+import type { AssessmentConfig } from "../request-config/config.js";
 
-export interface AssessmentConfig {
-  benchmark: BenchmarkName;
-  agent?: string;
-  dataset?: string;
-  samples?: number;
-  num_instances?: number;
-  seed?: number;
-  shard_index?: number;
-  num_shards?: number;
-  n?: number;
-  k?: number[];
-  per_task_timeout_seconds?: number;
-  agent_timeout_seconds?: number;
-  concurrency?: number;
-  participant_concurrency?: number;
-  max_infrastructure_failure_share?: number;
-  sandbox?: "local" | "e2b" | "docker";
-  swebench_image_template?: string;
-  swebench_images?: Record<string, string>;
-  run_id?: string;
-  resume?: boolean;
-  predictions?: string;
-  repos_dir?: string;
-  checkout?: "worktree" | "clone";
-  strict_tests?: boolean;
-  swebench_rules?: "5.0.2" | "4.1.0";
-  input_mode?: "code" | "summary" | "details";
-  replay_dataset_code?: boolean;
-  scenarios?: number[];
-  languages?: Array<"python" | "bash">;
-  sparc_config?: string;
-  sparc_metrics?: boolean;
-  sparc_package_cache_dir?: string;
-  sparc_npm_registry?: string;
-  sparc_pip_index_url?: string;
-  corpus_root?: string;
-  package_ids_file?: string;
-  simulation_mode?: string;
-  rpc_url?: string;
-  per_package_timeout_seconds?: number;
-  max_plan_attempts?: number;
-}
-
-/** Options of one runner invocation: the config plus where to write. */
+/** Options of one runner invocation: the request config plus where to write. */
 export interface RunOptions extends AssessmentConfig {
   /** Output directory of the run (results, events, run_metadata, checkpoint). */
   out: string;

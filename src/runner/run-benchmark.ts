@@ -29,9 +29,10 @@ import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
 import { selectItems } from "./selection.js";
 import { CHECKPOINT_FILE, assertSameIdentity, readCheckpoint, type CheckpointIdentity } from "./checkpoint.js";
-import { createCheckpointWriter } from "./checkpoint-writer.js";
+import { createCheckpointWriter, type CheckpointWriter } from "./checkpoint-writer.js";
+import { RunStops } from "./run-stops.js";
 import { openEventLog } from "./event-log.js";
-import { gateSandbox, planLanes } from "./lanes.js";
+import { gateSandbox, planLanes, type LanePlan } from "./lanes.js";
 import { runPool } from "./pool.js";
 import { hostInfo } from "./run-metadata.js";
 import { InfrastructureError } from "./infrastructure-error.js";
@@ -126,17 +127,8 @@ export async function runBenchmark(
   }
 }
 
-async function runOpened(
-  def: BenchmarkDefinition<BenchmarkItem>,
-  options: RunOptions,
-  deps: RunDependencies,
-  paths: RunPaths,
-  emit: (event: RunnerEvent) => void,
-): Promise<RunOutcome> {
-  const { logger } = deps;
-  const startedAt = Date.now();
-  const outerSignal = deps.signal ?? new AbortController().signal;
-
+/** Refuse options the run cannot honour, before anything is loaded; whether the run asks a participant. */
+function checkRunnable(def: BenchmarkDefinition<BenchmarkItem>, options: RunOptions): boolean {
   if ((options.shard_index ?? 0) >= (options.num_shards ?? 1)) {
     throw new BenchError(
       "E_OPTIONS",
@@ -147,58 +139,86 @@ async function runOpened(
   if (needsParticipant && !options.agent) {
     throw new BenchError("E_NO_PARTICIPANT", `benchmark ${def.name} needs a participant: give --agent <A2A url>`);
   }
+  return needsParticipant;
+}
 
-  /** Load and select the items, and read the checkpoint when resuming. */
-  async function prepareRun() {
-    const allItems = await def.loadItems(options, logger);
-    const dataset: DatasetInfo = def.describeDataset
-      ? await def.describeDataset(options)
-      : {
-          path: options.dataset ?? "sample",
-          sha256: createHash("sha256")
-            .update(allItems.map((i) => i.id).join("\n"))
-            .digest("hex"),
-        };
-    const selected = selectItems(allItems, {
-      seed: options.seed ?? 0,
-      samples: options.samples,
-      shardIndex: options.shard_index,
-      numShards: options.num_shards,
-    });
-    const order = new Map(selected.map((item, i) => [item.id, i]));
-    const identity: CheckpointIdentity = {
-      benchmark: def.name,
-      dataset: dataset.path,
-      dataset_sha256: dataset.sha256,
-      seed: options.seed ?? 0,
-      agent: options.agent ?? null,
-      samples: options.samples ?? null,
-      n: options.n ?? 1,
-      k: options.k ?? [1],
-      shard_index: options.shard_index ?? 0,
-      num_shards: options.num_shards ?? 1,
-    };
-    const resumed: ItemResult[] = [];
-    if (options.resume) {
-      const saved = await readCheckpoint(paths.checkpoint);
-      assertSameIdentity(saved.identity, identity, paths.checkpoint);
-      for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
-      logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
-    }
-    const done = new Set(resumed.map((r) => r.id));
-    const todo = selected.filter((item) => !done.has(item.id));
-    return { allItems, dataset, selected, order, identity, resumed, done, todo };
+/** The run's items: all of the dataset, the selected ones in order, the rows resumed and the items to do. */
+interface PreparedRun {
+  allItems: BenchmarkItem[];
+  dataset: DatasetInfo;
+  selected: BenchmarkItem[];
+  /** Position of each selected item (rows are sorted by it). */
+  order: Map<string, number>;
+  identity: CheckpointIdentity;
+  resumed: ItemResult[];
+  todo: BenchmarkItem[];
+}
+
+/** Load and select the items, and read the checkpoint when resuming. */
+async function prepareRun(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  paths: RunPaths,
+  logger: Logger,
+): Promise<PreparedRun> {
+  const allItems = await def.loadItems(options, logger);
+  const dataset: DatasetInfo = def.describeDataset
+    ? await def.describeDataset(options)
+    : {
+        path: options.dataset ?? "sample",
+        sha256: createHash("sha256")
+          .update(allItems.map((i) => i.id).join("\n"))
+          .digest("hex"),
+      };
+  const selected = selectItems(allItems, {
+    seed: options.seed ?? 0,
+    samples: options.samples,
+    shardIndex: options.shard_index,
+    numShards: options.num_shards,
+  });
+  const order = new Map(selected.map((item, i) => [item.id, i]));
+  const identity: CheckpointIdentity = {
+    benchmark: def.name,
+    dataset: dataset.path,
+    dataset_sha256: dataset.sha256,
+    seed: options.seed ?? 0,
+    agent: options.agent ?? null,
+    samples: options.samples ?? null,
+    n: options.n ?? 1,
+    k: options.k ?? [1],
+    shard_index: options.shard_index ?? 0,
+    num_shards: options.num_shards ?? 1,
+  };
+  const resumed: ItemResult[] = [];
+  if (options.resume) {
+    const saved = await readCheckpoint(paths.checkpoint);
+    assertSameIdentity(saved.identity, identity, paths.checkpoint);
+    for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
+    logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
   }
+  const done = new Set(resumed.map((r) => r.id));
+  const todo = selected.filter((item) => !done.has(item.id));
+  return { allItems, dataset, selected, order, identity, resumed, todo };
+}
 
-  // The sandbox is created first and awaited later: its isolation probe (a few child processes) runs
-  // while the dataset is loaded and the items selected. A failure before it is used closes it.
+/**
+ * Prepare the run while the sandbox is created: its isolation probe (a few
+ * child processes) runs while the dataset is loaded and the items selected.
+ * A failure before the sandbox is used closes it.
+ */
+async function prepareWithSandbox(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  deps: RunDependencies,
+  paths: RunPaths,
+): Promise<{ prepared: PreparedRun; sandboxReady: Promise<Sandbox> }> {
+  const { logger } = deps;
   const sandboxReady = (async () => deps.createSandbox(options))();
   sandboxReady.catch(() => {
     /* surfaced where it is awaited */
   });
-  let prepared: Awaited<ReturnType<typeof prepareRun>>;
   try {
-    prepared = await prepareRun();
+    return { prepared: await prepareRun(def, options, paths, logger), sandboxReady };
   } catch (err) {
     // Nothing may outlive the run: wait for the probe, then close what it made.
     await sandboxReady
@@ -209,152 +229,113 @@ async function runOpened(
       .catch((e: unknown) => logger.warn({ err: errorMessage(e) }, "sandbox close failed"));
     throw err;
   }
-  const { allItems, dataset, selected, order, identity, resumed, done, todo } = prepared;
-  const checkpoint = createCheckpointWriter({
-    path: paths.checkpoint,
-    runId: options.run_id,
-    identity,
-    initialRows: resumed,
-    logger,
-    minIntervalMs: CHECKPOINT_MIN_INTERVAL_MS,
-  });
-  // The writer's rows: resumed ones first, then in completion order.
-  const rows = checkpoint.rows;
-  const lanes = planLanes(def, options, needsParticipant);
-  const sandbox = await sandboxReady;
-  for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
-  // Set once: the infrastructure failure that stopped the run (no further item starts).
-  let stoppedBy: InfrastructureError | null =
-    deps.requireFullIsolation && !isFullIsolation(sandbox.isolation)
-      ? weakIsolationError(sandbox.isolation, deps.requireFullIsolation.optIn)
-      : null;
-  const infraStop = new AbortController();
-  if (def.warmSandbox && todo.length > 0 && !stoppedBy) sandbox.warmUp?.();
-  const itemSandbox = lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls);
-  let participant: Participant | null = null;
-  const controller = new AbortController();
-  const onOuterAbort = (): void => controller.abort(outerSignal.reason);
-  if (outerSignal.aborted) controller.abort(outerSignal.reason);
-  else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
-  // Items see both a stop and an infrastructure failure; only the former makes the run "interrupted".
-  const itemSignal = AbortSignal.any([controller.signal, infraStop.signal]);
-  const stopFor = (err: InfrastructureError): void => {
-    stoppedBy ??= err;
-    infraStop.abort(err);
-  };
+}
 
-  // checkpoint_written events of rows whose write has not landed yet; awaited before the run ends.
-  const landings = new Set<Promise<void>>();
-  const workDir = join(options.out, "work");
-  let sandboxSound = false;
-
+/** Prove the participant is there before the first item; an unreachable one stops the run (status error). */
+async function checkParticipant(participant: Participant | null, stops: RunStops, todo: number): Promise<void> {
+  if (!participant?.check || stops.stoppedBy || todo === 0) return;
   try {
-    if (needsParticipant && options.agent) {
-      if (!deps.createParticipant)
-        throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
-      participant = deps.createParticipant({ ...options, agent: options.agent });
-    }
-    if (participant?.check && !stoppedBy && todo.length > 0) {
-      try {
-        await participant.check(controller.signal);
-      } catch (err) {
-        if (err instanceof InfrastructureError) stopFor(err);
-        else if (!controller.signal.aborted) throw err;
-      }
-    }
-    if (stoppedBy) logger.error({ code: stoppedBy.code }, stoppedBy.message);
-    emit({
-      event: "run_started",
-      run_id: options.run_id,
-      benchmark: def.name,
-      total: selected.length,
-      resumed: rows.length,
-      dataset: dataset.path,
-      isolation: sandbox.isolation,
-    });
-    let passedSoFar = rows.filter((r) => r.passed).length;
-
-    logger.debug({ items_in_flight: lanes.items, sandbox_calls: lanes.sandboxCalls ?? lanes.items }, "lanes");
-    await runPool(stoppedBy ? [] : todo, lanes.items, itemSignal, async (item) => {
-      const i = order.get(item.id) ?? 0;
-      emit({ event: "task_started", task_id: item.id, i, total: selected.length });
-      let row: ItemResult;
-      try {
-        row = await def.evaluate(item, {
-          options,
-          sandbox: itemSandbox,
-          participant,
-          logger,
-          signal: itemSignal,
-          workDir,
-        });
-      } catch (err) {
-        if (err instanceof InfrastructureError) {
-          logger.error({ task_id: item.id, code: err.code }, err.message);
-          stopFor(err);
-          return;
-        }
-        // The contract says evaluate does not throw for item failures; a throw is our bug or infrastructure.
-        logger.error({ task_id: item.id, err: errorMessage(err) }, "evaluate threw");
-        row = {
-          id: item.id,
-          status: "error",
-          passed: false,
-          elapsed_seconds: 0,
-          failure_mode: "infrastructure_runner",
-          error: errorMessage(err),
-        };
-      }
-      if (itemSignal.aborted || row.status === "canceled") return; // unfinished: not recorded
-      const landed = checkpoint.add(row);
-      if (row.passed) passedSoFar++;
-      emit({
-        event: "task_finished",
-        task_id: item.id,
-        i,
-        status: row.status,
-        passed: row.passed,
-        elapsed_seconds: row.elapsed_seconds,
-        done: rows.length,
-        total: selected.length,
-        passed_so_far: passedSoFar,
-      });
-      // The lane moves on to its next item; the event follows once a write holding this row landed.
-      const landing = landed.then((l) => {
-        if (l) emit({ event: "checkpoint_written", path: paths.checkpoint, done: l.rows });
-      });
-      landings.add(landing);
-      const forget = (): boolean => landings.delete(landing);
-      landing.then(forget, forget); // a failure surfaces where `landings` is awaited
-    });
-    // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
-    if (!controller.signal.aborted && rows.some((r) => r.failure_mode === SANDBOX_FAILURE_MODE)) {
-      sandboxSound = await sandboxWorks(sandbox);
-      logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
-    }
-  } finally {
-    outerSignal.removeEventListener("abort", onOuterAbort);
-    await def
-      .endRun?.({ options, logger, workDir })
-      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
-    await sandbox.close().catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "sandbox close failed"));
-    await participant?.close().catch(() => {});
+    await participant.check(stops.interruptSignal);
+  } catch (err) {
+    if (err instanceof InfrastructureError) stops.stopFor(err);
+    else if (!stops.interrupted) throw err;
   }
+}
 
-  // Write what is pending now (not after the interval), then let the checkpoint_written events out.
-  await checkpoint.flush(controller.signal.aborted);
-  await Promise.all(landings);
-  if (controller.signal.aborted) {
-    logger.warn(
-      { done: rows.length, total: selected.length, checkpoint: paths.checkpoint },
-      "run stopped; checkpoint written",
-    );
-    deps.progress?.close();
-    return { exitCode: EXIT_INTERRUPTED, interrupted: true, paths };
+/** What evaluating the items needs. */
+interface ItemRun {
+  def: BenchmarkDefinition<BenchmarkItem>;
+  options: RunOptions;
+  logger: Logger;
+  emit: (event: RunnerEvent) => void;
+  paths: RunPaths;
+  prepared: PreparedRun;
+  stops: RunStops;
+  checkpoint: CheckpointWriter;
+  sandbox: Sandbox;
+  participant: Participant | null;
+  /** Scratch space of the benchmark (`<out>/work`). */
+  workDir: string;
+  /** Rows passed so far (resumed ones included). */
+  passedSoFar: number;
+  /** checkpoint_written events of rows whose write has not landed yet; awaited before the run ends. */
+  landings: Set<Promise<void>>;
+}
+
+/** One item: evaluate it, record its row, tell the progress. An InfrastructureError stops the run. */
+async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
+  const { selected, order } = r.prepared;
+  const i = order.get(item.id) ?? 0;
+  r.emit({ event: "task_started", task_id: item.id, i, total: selected.length });
+  const signal = r.stops.itemSignal;
+  let row: ItemResult;
+  try {
+    row = await r.def.evaluate(item, {
+      options: r.options,
+      sandbox: r.sandbox,
+      participant: r.participant,
+      logger: r.logger,
+      signal,
+      workDir: r.workDir,
+    });
+  } catch (err) {
+    if (err instanceof InfrastructureError) {
+      r.logger.error({ task_id: item.id, code: err.code }, err.message);
+      r.stops.stopFor(err);
+      return;
+    }
+    // The contract says evaluate does not throw for item failures; a throw is our bug or infrastructure.
+    r.logger.error({ task_id: item.id, err: errorMessage(err) }, "evaluate threw");
+    row = {
+      id: item.id,
+      status: "error",
+      passed: false,
+      elapsed_seconds: 0,
+      failure_mode: "infrastructure_runner",
+      error: errorMessage(err),
+    };
   }
+  if (signal.aborted || row.status === "canceled") return; // unfinished: not recorded
+  const landed = r.checkpoint.add(row);
+  if (row.passed) r.passedSoFar++;
+  r.emit({
+    event: "task_finished",
+    task_id: item.id,
+    i,
+    status: row.status,
+    passed: row.passed,
+    elapsed_seconds: row.elapsed_seconds,
+    done: r.checkpoint.rows.length,
+    total: selected.length,
+    passed_so_far: r.passedSoFar,
+  });
+  // The lane moves on to its next item; the event follows once a write holding this row landed.
+  const landing = landed.then((l) => {
+    if (l) r.emit({ event: "checkpoint_written", path: r.paths.checkpoint, done: l.rows });
+  });
+  r.landings.add(landing);
+  const forget = (): boolean => r.landings.delete(landing);
+  landing.then(forget, forget); // a failure surfaces where `landings` is awaited
+}
 
+/** Evaluate the items still to do (none once the run was stopped), as many at once as the lane plan says. */
+async function evaluateItems(r: ItemRun, lanes: LanePlan): Promise<void> {
+  r.logger.debug({ items_in_flight: lanes.items, sandbox_calls: lanes.sandboxCalls ?? lanes.items }, "lanes");
+  const todo = r.stops.stoppedBy ? [] : r.prepared.todo;
+  await runPool(todo, lanes.items, r.stops.itemSignal, (item) => evaluateItem(r, item));
+}
+
+/** The results document and run_metadata.json of a run that finished; emits run_finished. */
+async function finishRun(
+  r: ItemRun,
+  startedAt: number,
+  sandboxSound: boolean,
+  progress: ProgressReporter | undefined,
+): Promise<RunOutcome> {
+  const { def, options, logger, paths, prepared, sandbox } = r;
+  const rows = r.checkpoint.rows;
   // Sorted copy: the writer's rows stay in completion order, matching their encodings.
-  const sorted = [...rows].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const sorted = [...rows].sort((a, b) => (prepared.order.get(a.id) ?? 0) - (prepared.order.get(b.id) ?? 0));
   const benchAggregate = def.aggregate(sorted, options);
   // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
   const aggregate: Record<string, unknown> = {
@@ -364,10 +345,8 @@ async function runOpened(
   const verdict = judgeRun(
     sorted,
     options.max_infrastructure_failure_share ?? DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE,
-    stoppedBy,
-    {
-      participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
-    },
+    r.stops.stoppedBy,
+    { participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set() },
   );
   if (verdict.error)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
@@ -381,7 +360,7 @@ async function runOpened(
     sandbox_failures_attributed_to_participant: verdict.attributed_to_participant,
     config: recordedConfig(options),
     isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
-    dataset,
+    dataset: prepared.dataset,
     rows: sorted,
     aggregate,
   };
@@ -389,7 +368,26 @@ async function runOpened(
   if (problems.length > 0)
     throw new ValidationError("results.json would not match schemas/results.schema.json", problems);
   await writeJsonAtomic(paths.results, results);
+  await writeRunMetadata(r, startedAt);
+  r.emit({
+    event: "run_finished",
+    status: verdict.status,
+    error: verdict.error,
+    results_path: paths.results,
+    run_metadata_path: paths.run_metadata,
+    events_path: paths.events,
+    aggregate,
+  });
+  progress?.close(aggregate);
+  const exitCode = verdict.status === "ok" ? 0 : EXIT_INFRASTRUCTURE;
+  return { exitCode, interrupted: false, status: verdict.status, error: verdict.error, paths, results };
+}
 
+/** run_metadata.json: host, timings, sandbox, dataset, item counts, config. */
+async function writeRunMetadata(r: ItemRun, startedAt: number): Promise<void> {
+  const { def, options, paths, prepared, sandbox } = r;
+  const rows = r.checkpoint.rows;
+  const resumed = new Set(prepared.resumed.map((row) => row.id)).size;
   const finishedAt = Date.now();
   await writeJsonAtomic(paths.run_metadata, {
     schema_version: 1,
@@ -402,32 +400,98 @@ async function runOpened(
       elapsed_seconds: (finishedAt - startedAt) / 1000,
     },
     sandbox: { backend: sandbox.backend, isolation: sandbox.isolation, warnings: [...sandbox.warnings] },
-    dataset,
+    dataset: prepared.dataset,
     agent: options.agent ?? null,
     items: {
-      in_dataset: allItems.length,
-      selected: selected.length,
-      resumed: done.size,
-      evaluated: rows.length - done.size,
+      in_dataset: prepared.allItems.length,
+      selected: prepared.selected.length,
+      resumed,
+      evaluated: rows.length - resumed,
     },
     config: recordedConfig(options),
   });
-  emit({
-    event: "run_finished",
-    status: verdict.status,
-    error: verdict.error,
-    results_path: paths.results,
-    run_metadata_path: paths.run_metadata,
-    events_path: paths.events,
-    aggregate,
+}
+
+async function runOpened(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  deps: RunDependencies,
+  paths: RunPaths,
+  emit: (event: RunnerEvent) => void,
+): Promise<RunOutcome> {
+  const { logger } = deps;
+  const startedAt = Date.now();
+  const needsParticipant = checkRunnable(def, options);
+  const { prepared, sandboxReady } = await prepareWithSandbox(def, options, deps, paths);
+  const checkpoint = createCheckpointWriter({
+    path: paths.checkpoint,
+    runId: options.run_id,
+    identity: prepared.identity,
+    initialRows: prepared.resumed,
+    logger,
+    minIntervalMs: CHECKPOINT_MIN_INTERVAL_MS,
   });
-  deps.progress?.close(aggregate);
-  return {
-    exitCode: verdict.status === "ok" ? 0 : EXIT_INFRASTRUCTURE,
-    interrupted: false,
-    status: verdict.status,
-    error: verdict.error,
-    paths,
-    results,
+  const lanes = planLanes(def, options, needsParticipant);
+  const sandbox = await sandboxReady;
+  for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
+  const stops = new RunStops(
+    deps.signal ?? new AbortController().signal,
+    deps.requireFullIsolation && !isFullIsolation(sandbox.isolation)
+      ? weakIsolationError(sandbox.isolation, deps.requireFullIsolation.optIn)
+      : null,
+  );
+  if (def.warmSandbox && prepared.todo.length > 0 && !stops.stoppedBy) sandbox.warmUp?.();
+  const r: ItemRun = {
+    ...{ def, options, logger, emit, paths, prepared, stops, checkpoint },
+    sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),
+    participant: null,
+    workDir: join(options.out, "work"),
+    passedSoFar: checkpoint.rows.filter((row) => row.passed).length,
+    landings: new Set(),
   };
+  let sandboxSound = false;
+  try {
+    if (needsParticipant && options.agent) {
+      if (!deps.createParticipant)
+        throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
+      r.participant = deps.createParticipant({ ...options, agent: options.agent });
+    }
+    await checkParticipant(r.participant, stops, prepared.todo.length);
+    if (stops.stoppedBy) logger.error({ code: stops.stoppedBy.code }, stops.stoppedBy.message);
+    emit({
+      event: "run_started",
+      run_id: options.run_id,
+      benchmark: def.name,
+      total: prepared.selected.length,
+      resumed: checkpoint.rows.length,
+      dataset: prepared.dataset.path,
+      isolation: sandbox.isolation,
+    });
+    await evaluateItems(r, lanes);
+    // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
+    if (!stops.interrupted && checkpoint.rows.some((row) => row.failure_mode === SANDBOX_FAILURE_MODE)) {
+      sandboxSound = await sandboxWorks(sandbox);
+      logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
+    }
+  } finally {
+    stops.dispose();
+    await def
+      .endRun?.({ options, logger, workDir: r.workDir })
+      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
+    await sandbox.close().catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "sandbox close failed"));
+    await r.participant?.close().catch(() => {});
+  }
+
+  // Write what is pending now (not after the interval), then let the checkpoint_written events out.
+  await checkpoint.flush(stops.interrupted);
+  await Promise.all(r.landings);
+  if (stops.interrupted) {
+    logger.warn(
+      { done: checkpoint.rows.length, total: prepared.selected.length, checkpoint: paths.checkpoint },
+      "run stopped; checkpoint written",
+    );
+    deps.progress?.close();
+    return { exitCode: EXIT_INTERRUPTED, interrupted: true, paths };
+  }
+  return finishRun({ ...r, sandbox }, startedAt, sandboxSound, deps.progress);
 }

@@ -10,7 +10,8 @@ import type { ErrorObject } from "ajv";
 import { BenchError } from "../util/errors.js";
 import { getValidator, formatAjvErrors } from "../util/schema.js";
 import { cliEntry } from "../util/package-root.js";
-import type { AssessmentConfig } from "../runner/options.js";
+import type { AssessmentConfig } from "../request-config/config.js";
+import { checkConfig } from "../request-config/resolve.js";
 import { lineOfPath, pointerSegments } from "./toml-lines.js";
 import {
   AGENT_CARD_PATH,
@@ -301,10 +302,9 @@ export function parseScenario(source: string, file: string): Scenario {
   const rawConfig = (doc["config"] as Record<string, unknown> | undefined) ?? undefined;
   let config: AssessmentConfig = DEFAULT_SMOKE_CONFIG;
   if (rawConfig !== undefined) {
-    // Validate a copy: the shared validator may apply defaults in place.
-    const copy = structuredClone(rawConfig);
-    const check = getValidator("assessment_request.schema.json");
-    if (!check(copy)) throw new ScenarioConfigError(describeErrors(file, source, check.errors ?? [], ["config"]));
+    // Checked here for line-numbered messages; kept as written: the green agent resolves it (defaults, run id).
+    const errors = checkConfig(rawConfig);
+    if (errors.length > 0) throw new ScenarioConfigError(describeErrors(file, source, errors, ["config"]));
     config = rawConfig as unknown as AssessmentConfig;
   }
   const dir = resolve(file, "..");

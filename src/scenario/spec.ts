@@ -4,7 +4,7 @@
  * `[[participants]]`). Everything downstream (launch, status, kill, smoke,
  * preflight) works on this shape only.
  */
-import type { AssessmentConfig } from "../runner/options.js";
+import type { AssessmentConfig } from "../request-config/config.js";
 
 /** How to start one agent process. */
 export interface AgentCommand {

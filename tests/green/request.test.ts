@@ -52,8 +52,9 @@ describe("validateAssessmentConfig", () => {
     );
     expect(ok).toMatchObject({
       ok: true,
-      value: { participantUrl: null, config: { predictions: "/srv/allowed/preds.jsonl", dataset: "sample" } },
+      value: { config: { predictions: "/srv/allowed/preds.jsonl", dataset: "sample" } },
     });
+    if (ok.ok) expect(ok.value.config.agent).toBeUndefined(); // no participant
     // A HumanEval samples file also replaces the participant.
     const he = validateAssessmentConfig(
       { benchmark: "humaneval", predictions: "samples.jsonl" },
@@ -63,8 +64,9 @@ describe("validateAssessmentConfig", () => {
     );
     expect(he).toMatchObject({
       ok: true,
-      value: { participantUrl: null, config: { predictions: "/srv/allowed/samples.jsonl" } },
+      value: { config: { predictions: "/srv/allowed/samples.jsonl" } },
     });
+    if (he.ok) expect(he.value.config.agent).toBeUndefined();
   });
   test("operator-only runner options are refused in a request, each named", () => {
     const r = validateAssessmentConfig(
@@ -87,7 +89,7 @@ describe("validateAssessmentConfig", () => {
   test("participant: role agent, else the single one, else rejected when needed", () => {
     expect(validateAssessmentConfig({ benchmark: "humaneval" }, { solver: "http://s/" }, roots)).toMatchObject({
       ok: true,
-      value: { participantUrl: "http://s/" },
+      value: { config: { agent: "http://s/" } },
     });
     const none = validateAssessmentConfig({ benchmark: "humaneval" }, {}, roots);
     expect(none.ok).toBe(false);

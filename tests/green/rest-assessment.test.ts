@@ -4,6 +4,8 @@
  * embedded HumanEval sample against a purple agent in `gold` mode, both
  * reached through the SDK's REST client transport.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { createA2AClient } from "../../src/a2a/client.js";
@@ -36,6 +38,13 @@ test("green scores the embedded HumanEval sample against a gold purple, asked th
   expect(validateBundle(bundle)).toEqual([]);
   expect(bundle["status"]).toBe("ok");
   expect(bundle["metrics"]).toMatchObject({ accuracy: 1, total: 12, pass_at_k: { "pass@1": 1 } });
+  // One resolved config: the file the runner was handed, results.json and the bundle hold the same object.
+  const workDir = join(green.resultsRoot, "a2a", "rest-gold");
+  const handed = JSON.parse(readFileSync(join(workDir, "config.json"), "utf8"));
+  const results = JSON.parse(readFileSync(join(workDir, "results.json"), "utf8"));
+  expect(handed).toMatchObject({ agent: gold.url, run_id: "rest-gold", dataset: "sample", seed: 0 });
+  expect(results["config"]).toEqual(handed);
+  expect(bundle["config"]).toEqual(handed);
   const got = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
   expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 }, 120_000);

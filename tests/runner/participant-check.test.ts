@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
 import { cardFromToml } from "../../src/a2a/card.js";
-import { createA2AParticipant } from "../../src/runner/a2a-participant.js";
+import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { InfrastructureError } from "../../src/runner/infrastructure-error.js";
 import { silentLogger } from "../../src/util/logger.js";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { participantFailureMode } from "../../src/runner/participant-failure.js";
-import { ParticipantError } from "../../src/runner/a2a-participant.js";
+import { ParticipantError } from "../../src/a2a/participant-client.js";
 
 test("a participant timeout is the model's failure; unreachable is ours", () => {
   expect(participantFailureMode(new ParticipantError("E_PARTICIPANT_TIMEOUT", "slow"))).toBe("model_agent_timeout");

@@ -14,7 +14,7 @@ import { EXIT_INFRASTRUCTURE, runBenchmark } from "../../src/runner/run-benchmar
 import type { BenchmarkDefinition, ItemResult } from "../../src/runner/benchmark.js";
 import type { RunOptions } from "../../src/runner/options.js";
 import type { Participant } from "../../src/runner/participant.js";
-import { createA2AParticipant } from "../../src/runner/a2a-participant.js";
+import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { InfrastructureError, toolsMissing } from "../../src/runner/infrastructure-error.js";
 import { countFailureModes, judgeRun } from "../../src/runner/run-verdict.js";
 import type { ExecOutcome, IsolationLevel, Sandbox } from "../../src/sandbox/types.js";

@@ -11,7 +11,7 @@
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { ExecOutcome, ExecRequest } from "../../sandbox/types.js";
-import { extractCode, type ExtractedCode } from "../../runner/extract-code.js";
+import { extractCode, type ExtractedCode } from "./extract-code.js";
 import { errorMessage, BenchError } from "../../util/errors.js";
 import { aggregateHumanEval, type CompletionRecord } from "./aggregate.js";
 import { classifyOutcome, type FailureMode } from "./classify.js";

@@ -19,7 +19,7 @@ import { parseRunnerLine, type RunnerEvent } from "../../../src/runner/protocol.
 import { runBenchmark } from "../../../src/runner/run-benchmark.js";
 import { createHumanEvalBenchmark } from "../../../src/benchmarks/humaneval/benchmark.js";
 import { fullDatasetPath } from "../../../src/benchmarks/humaneval/dataset.js";
-import { createA2AParticipant } from "../../../src/runner/a2a-participant.js";
+import { createA2AParticipant } from "../../../src/a2a/participant-client.js";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import type { BenchmarkDefinition } from "../../../src/runner/benchmark.js";
 import { checkAgainst } from "../../../src/util/schema.js";

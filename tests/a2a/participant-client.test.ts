@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
-import { createA2AParticipant, replyFromResult } from "../../src/runner/a2a-participant.js";
-import { serveOnLoopback } from "../a2a/helpers.js";
+import { createA2AParticipant, replyFromResult } from "../../src/a2a/participant-client.js";
+import { serveOnLoopback } from "./helpers.js";
 import type { ServedApp } from "../../src/a2a/serve.js";
 import { silentLogger } from "../../src/util/logger.js";
 

@@ -9,10 +9,10 @@ import {
   readConfigFile,
   resolveRunOptions,
   usageText,
-} from "../../src/runner/config.js";
+} from "../../src/runner/run-args.js";
 import { getValidator, readSchema, schemaProblems } from "../../src/util/schema.js";
 import { UsageError } from "../../src/util/errors.js";
-import { PARTICIPANT_LANES_PER_SLOT } from "../../src/runner/lanes.js";
+import { PARTICIPANT_LANES_PER_SLOT } from "../../src/request-config/resolve.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -121,8 +121,10 @@ describe("run options from the schema", () => {
     expect(() => parseRunArgs([])).toThrow(/missing <benchmark>/);
     const file = join(dir, "bad.json");
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: "3", extra: 1 }));
-    await expect(readConfigFile(file)).rejects.toThrow(
-      /seed: must be integer.*unknown key "extra"|unknown key "extra".*seed/,
+    const args = parseRunArgs(["humaneval", "--config-file", file]);
+    const fileConfig = await readConfigFile(file);
+    expect(() => resolveRunOptions(args, fileConfig, dir)).toThrow(
+      /--config-file .*bad\.json: .*(seed: must be integer.*unknown key "extra"|unknown key "extra".*seed)/,
     );
     await writeFile(file, "[1]");
     await expect(readConfigFile(file)).rejects.toThrow(/must be a JSON object/);

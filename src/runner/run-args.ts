@@ -1,46 +1,23 @@
 /**
- * Runner options from the command line and/or a config file, validated once
- * against `schemas/assessment_request.schema.json` — the one source of truth:
- * the parseArgs table is generated from the schema's properties (snake_case
- * key → `--kebab-case` flag), arrays are comma lists (`--k 1,10`), and Ajv
- * applies defaults and coerces the CLI's strings.
+ * The runner CLI's boundary: `a2a-bench run` arguments and config file →
+ * RunOptions, checked once. The parseArgs table is generated from
+ * `schemas/assessment_request.schema.json` (snake_case key → `--kebab-case`
+ * flag), arrays are comma lists (`--k 1,10`), flag strings are converted to
+ * the schema's types here, and the merged config (flags over the file) goes
+ * once through the request config's resolver (request-config/resolve.ts).
+ * The config file the green agent writes is already resolved: checking it
+ * again changes nothing.
  */
 import { readFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import type { ParseArgsConfig } from "node:util";
-import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { createAjv, formatAjvErrors, readSchema } from "../util/schema.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { formatAjvErrors } from "../util/schema.js";
 import { UsageError } from "../util/errors.js";
-import type { AssessmentConfig, RunOptions } from "./options.js";
 import { parseUsage } from "../util/parse-usage.js";
-import { PARTICIPANT_LANES_PER_SLOT } from "./lanes.js";
-
-const SCHEMA_FILE = "assessment_request.schema.json";
-
-interface PropertySchema {
-  type?: string;
-  enum?: unknown[];
-  description?: string;
-  default?: unknown;
-}
-
-const schema = readSchema(SCHEMA_FILE);
-const properties = schema["properties"] as Record<string, PropertySchema>;
-
-// Own Ajv instances: this one mutates its input (defaults, coercion), the shared registry must not.
-// Compiled on first use, not at import (no meta-schema pass: see createAjv).
-function compileConfigValidator(options: { coerce: boolean }, value: Record<string, unknown>): ValidateFunction {
-  return createAjv(options.coerce ? { useDefaults: true, coerceTypes: true } : {}).compile(value);
-}
-let configValidator: ValidateFunction | undefined;
-const validatorOfConfig = (): ValidateFunction =>
-  (configValidator ??= compileConfigValidator({ coerce: true }, schema));
-// The config file is checked as written (no coercion): a JSON file has real types.
-let fileValidator: ValidateFunction | undefined;
-const validatorOfFile = (): ValidateFunction =>
-  (fileValidator ??= compileConfigValidator({ coerce: false }, { ...schema, required: [] }));
+import { resolveConfig } from "../request-config/resolve.js";
+import { configProperties } from "../request-config/schema.js";
+import type { RunOptions } from "./options.js";
 
 /** snake_case → kebab-case. */
 export function flagName(key: string): string {
@@ -48,10 +25,11 @@ export function flagName(key: string): string {
 }
 
 /** The schema keys that are CLI flags (all but `benchmark`, which is the positional argument). */
-export const CONFIG_KEYS: readonly string[] = Object.keys(properties).filter((k) => k !== "benchmark");
+export const CONFIG_KEYS: readonly string[] = Object.keys(configProperties()).filter((k) => k !== "benchmark");
 
 /** The parseArgs option table: every schema key plus --config-file, --out. */
 export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
+  const properties = configProperties();
   const table: NonNullable<ParseArgsConfig["options"]> = {
     "config-file": { type: "string" },
     out: { type: "string" },
@@ -71,6 +49,7 @@ export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
 
 /** Usage text generated from the schema's descriptions. */
 export function usageText(): string {
+  const properties = configProperties();
   const lines = [
     "Usage: a2a-bench run <benchmark> [options]",
     "",
@@ -115,6 +94,7 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
   if (benchmark === undefined) throw new UsageError("missing <benchmark> (e.g. `a2a-bench run humaneval`)");
   if (extra.length > 0) throw new UsageError(`unexpected argument(s): ${extra.join(" ")}`);
   const values = parsed.values as Record<string, string | boolean | undefined>;
+  const properties = configProperties();
   const flags: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
     const v = values[flagName(key)];
@@ -144,7 +124,10 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
   };
 }
 
-/** Read a config file: a JSON object of snake_case keys, checked against the schema as written. */
+/**
+ * Read a config file: a JSON object of snake_case keys. Its values are checked
+ * with the flags, once, by {@link resolveRunOptions}.
+ */
 export async function readConfigFile(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
@@ -161,25 +144,39 @@ export async function readConfigFile(path: string): Promise<Record<string, unkno
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new UsageError(`--config-file ${path}: must be a JSON object`);
   }
-  const validateFile = validatorOfFile();
-  if (!validateFile(value)) {
-    throw new UsageError(`--config-file ${path}: ${formatAjvErrors(validateFile.errors).join("; ")}`);
-  }
   return value as Record<string, unknown>;
 }
 
-/** A fresh run id: `<benchmark>-<UTC yyyymmddThhmmss>-<4 hex>`. */
-export function generateRunId(benchmark: string, now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "");
-  return `${benchmark}-${stamp}-${randomBytes(2).toString("hex")}`;
+/**
+ * A flag's string as the schema's type: numbers and integers as numbers,
+ * `true`/`false` as booleans, array items by the items' type. A string that is
+ * not one stays a string, so the schema check names the flag and the type.
+ */
+function typedFlag(type: string | undefined, value: unknown): unknown {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== "string") return value;
+  if ((type === "number" || type === "integer") && value.trim() !== "" && !Number.isNaN(Number(value))) {
+    return Number(value);
+  }
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+function typedFlags(flags: Record<string, unknown>): Record<string, unknown> {
+  const properties = configProperties();
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flags)) {
+    const p = properties[key];
+    out[key] = Array.isArray(value) ? value.map((item) => typedFlag(p?.items?.type, item)) : typedFlag(p?.type, value);
+  }
+  return out;
 }
 
 /**
- * Merge file and flags (flags win), validate with defaults and coercion, and
- * resolve run id, out dir, concurrency, participant_concurrency. Every problem is listed in one UsageError.
+ * Merge file and flags (flags win), check and resolve them once (defaults, run
+ * id, concurrency, participant_concurrency; see request-config/resolve.ts) and
+ * add the output directory. Every problem is listed in one UsageError: the
+ * file's worded as before (`--config-file F: /seed: ...`), the flags' by flag.
  */
 export function resolveRunOptions(
   args: ParsedRunArgs,
@@ -191,27 +188,36 @@ export function resolveRunOptions(
       `the config file says benchmark ${JSON.stringify(fileConfig["benchmark"])} but the command line says "${args.benchmark}"`,
     );
   }
-  const merged: Record<string, unknown> = { ...fileConfig, ...args.flags, benchmark: args.benchmark };
-  const validateConfig = validatorOfConfig();
-  if (!validateConfig(merged)) {
-    const problems = (validateConfig.errors ?? []).map(
-      (e) => flagProblem(e, merged) ?? toFlagWording(formatAjvErrors([e])[0]!),
-    );
-    throw new UsageError(`invalid options: ${problems.join("; ")}`);
+  const flags = typedFlags(args.flags);
+  const merged: Record<string, unknown> = { ...fileConfig, ...flags, benchmark: args.benchmark };
+  const resolved = resolveConfig(merged);
+  if (!resolved.ok) throw new UsageError(describeProblems(resolved.errors, merged, args));
+  const config = resolved.config;
+  return { ...config, out: args.out ?? join(cwd, "results", config.benchmark, config.run_id) };
+}
+
+/** The config key an error is about (a top-level key, or the unknown key named). */
+function errorKey(e: ErrorObject): string | undefined {
+  if (e.keyword === "additionalProperties" && e.instancePath === "") {
+    return String((e.params as { additionalProperty: string }).additionalProperty);
   }
-  const config = merged as unknown as AssessmentConfig;
-  const runId = config.run_id ?? generateRunId(config.benchmark);
-  const out = args.out ?? join(cwd, "results", config.benchmark, runId);
-  const concurrency = config.concurrency ?? availableParallelism();
-  const samples = config.samples ?? config.num_instances;
-  return {
-    ...config,
-    ...(samples === undefined ? {} : { samples }),
-    concurrency,
-    participant_concurrency: config.participant_concurrency ?? PARTICIPANT_LANES_PER_SLOT * concurrency,
-    run_id: runId,
-    out,
-  };
+  return /^\/([a-z_]+)/.exec(e.instancePath)?.[1];
+}
+
+/** One message for every problem: the config file's together, then the flags'. */
+function describeProblems(errors: ErrorObject[], merged: Record<string, unknown>, args: ParsedRunArgs): string {
+  const fromFile: string[] = [];
+  const fromFlags: string[] = [];
+  for (const e of errors) {
+    const key = errorKey(e);
+    if (args.configFile !== undefined && (key === undefined || !(key in args.flags))) {
+      fromFile.push(formatAjvErrors([e])[0]!);
+    } else fromFlags.push(flagProblem(e, merged) ?? toFlagWording(formatAjvErrors([e])[0]!));
+  }
+  const parts: string[] = [];
+  if (fromFile.length > 0) parts.push(`--config-file ${args.configFile}: ${fromFile.join("; ")}`);
+  if (fromFlags.length > 0) parts.push(`invalid options: ${fromFlags.join("; ")}`);
+  return parts.join("; ");
 }
 
 /**
@@ -223,7 +229,7 @@ function flagProblem(e: ErrorObject, merged: Record<string, unknown>): string | 
   if (key === undefined) return undefined;
   const limit = (e.params as { limit?: unknown }).limit;
   if (typeof limit !== "number") return undefined;
-  const kind = properties[key]?.type === "integer" ? "integer" : "number";
+  const kind = configProperties()[key]?.type === "integer" ? "integer" : "number";
   const got = JSON.stringify(merged[key]);
   const flag = `--${flagName(key)}`;
   switch (e.keyword) {

@@ -1,0 +1,246 @@
+/**
+ * The participant over A2A (the runner's `Participant` contract, runner/participant.ts), on the
+ * one SDK client factory, `createA2AClient` (client.ts): blocking `message/send` (0.3 wire through legacyCompat, 1.0 natively), a
+ * per-request timeout, and a bounded retry on transport errors only (an
+ * answer the agent did give — even a failed task — is never asked again).
+ */
+import { randomUUID } from "node:crypto";
+import type { Client } from "@a2a-js/sdk/client";
+import { createA2AClient } from "./client.js";
+import { addUsage, usageFromMetadata, type TokenUsage } from "./usage.js";
+import { agentCardUrl } from "./agent-card-url.js";
+import { CardFetchError, type CardFetchFailure } from "./card-fetch.js";
+import { InfrastructureError } from "../runner/infrastructure-error.js";
+import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
+import { BenchError, errorMessage } from "../util/errors.js";
+import type { Logger } from "../util/logger.js";
+import type { Participant, ParticipantReply, ParticipantRequest } from "../runner/participant.js";
+
+/** Transport attempts per request (1 + retries); spaced by RETRY_BASE_MS * 2^attempt. */
+export const DEFAULT_ATTEMPTS = 3;
+/** First retry delay, milliseconds (then doubled). */
+export const RETRY_BASE_MS = 250;
+/** Time limit of one agent-card fetch in the participant check, ms (a card is a small static document). */
+export const CARD_CHECK_TIMEOUT_MS = 10_000;
+/** Card failures worth another attempt (the agent may still be starting); the rest are final. */
+const RETRYABLE_CARD_FAILURES: ReadonlySet<CardFetchFailure> = new Set([
+  "connection_refused",
+  "connection_reset",
+  "timeout",
+  "network",
+]);
+
+export interface A2AParticipantOptions {
+  url: string;
+  /** Per-request time limit, milliseconds. */
+  timeoutMs: number;
+  /** Attempts on transport errors; default {@link DEFAULT_ATTEMPTS}. */
+  attempts?: number;
+  /** Time limit of one agent-card fetch in `check`, ms; default {@link CARD_CHECK_TIMEOUT_MS}. */
+  cardTimeoutMs?: number;
+  logger: Logger;
+}
+
+/** Participant failure that is not the agent's answer (unreachable, timeout, protocol error). */
+export class ParticipantError extends BenchError {
+  constructor(
+    code: "E_PARTICIPANT_TIMEOUT" | "E_PARTICIPANT_TRANSPORT" | "E_PARTICIPANT_ABORTED",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+const STATE_NAMES: Partial<Record<TaskState, string>> = {
+  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
+  [TaskState.TASK_STATE_WORKING]: "working",
+  [TaskState.TASK_STATE_COMPLETED]: "completed",
+  [TaskState.TASK_STATE_FAILED]: "failed",
+  [TaskState.TASK_STATE_CANCELED]: "canceled",
+  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
+  [TaskState.TASK_STATE_REJECTED]: "rejected",
+  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
+};
+
+function part(content: Part["content"], mediaType: string): Part {
+  return { content, metadata: undefined, filename: "", mediaType };
+}
+
+function collect(parts: readonly Part[], texts: string[], data: Record<string, unknown>[]): void {
+  for (const p of parts) {
+    if (p.content?.$case === "text") texts.push(p.content.value);
+    else if (p.content?.$case === "data" && typeof p.content.value === "object" && p.content.value !== null) {
+      data.push(p.content.value as Record<string, unknown>);
+    }
+  }
+}
+
+/** Flatten a SendMessage result (a Message or a Task) into text + data. */
+export function replyFromResult(result: Message | Task): ParticipantReply {
+  const texts: string[] = [];
+  const data: Record<string, unknown>[] = [];
+  if ("parts" in result && "role" in result) {
+    collect(result.parts, texts, data);
+    return { text: texts.join("\n"), data, state: "message" };
+  }
+  const task = result;
+  let usage: TokenUsage | undefined;
+  for (const artifact of task.artifacts ?? []) {
+    collect(artifact.parts, texts, data);
+    usage = addUsage(usage, usageFromMetadata(artifact.metadata));
+  }
+  if (task.status?.message) {
+    collect(task.status.message.parts, texts, data);
+    usage = addUsage(usage, usageFromMetadata(task.status.message.metadata));
+  }
+  const state = task.status ? (STATE_NAMES[task.status.state] ?? "unknown") : "unknown";
+  return { text: texts.join("\n"), data, state, ...(usage ? { usage } : {}) };
+}
+
+/**
+ * The SDK client of one participant, created lazily on first use (that fetches the agent card) and
+ * shared by every request; a failed creation is forgotten so the next attempt fetches the card again.
+ */
+class LazyClient {
+  private client: Promise<Client> | undefined;
+  constructor(private readonly url: string) {}
+
+  get(signal?: AbortSignal): Promise<Client> {
+    this.client ??= createA2AClient(this.url, "1.0", "JSONRPC", signal ? { signal } : {}).catch((err: unknown) => {
+      this.client = undefined;
+      throw err;
+    });
+    return this.client;
+  }
+
+  reset(): void {
+    this.client = undefined;
+  }
+}
+
+/** One blocking `message/send` of `req`: its text as a TextPart, its data as a DataPart. */
+async function sendOnce(client: Client, req: ParticipantRequest, signal: AbortSignal): Promise<ParticipantReply> {
+  const parts: Part[] = [part({ $case: "text", value: req.text }, "text/plain")];
+  if (req.data) parts.push(part({ $case: "data", value: req.data }, "application/json"));
+  const message: Message = {
+    messageId: randomUUID(),
+    contextId: "",
+    taskId: "",
+    role: Role.ROLE_USER,
+    parts,
+    metadata: req.metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  const result = await client.sendMessage(
+    {
+      tenant: "",
+      message,
+      configuration: {
+        acceptedOutputModes: ["text/plain", "application/json"],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: false,
+      },
+      metadata: undefined,
+    },
+    { signal },
+  );
+  return replyFromResult(result);
+}
+
+/** The participant check: fetch the agent card, retrying only failures worth another attempt. */
+async function checkCard(
+  options: A2AParticipantOptions,
+  client: LazyClient,
+  attempts: number,
+  outerSignal: AbortSignal,
+): Promise<void> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped");
+    try {
+      await client.get(
+        AbortSignal.any([outerSignal, AbortSignal.timeout(options.cardTimeoutMs ?? CARD_CHECK_TIMEOUT_MS)]),
+      );
+      return;
+    } catch (err) {
+      if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });
+      lastError = err;
+      if (err instanceof CardFetchError && !RETRYABLE_CARD_FAILURES.has(err.failure)) break;
+      if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
+    }
+  }
+  throw new InfrastructureError(
+    "E_PARTICIPANT_UNREACHABLE",
+    `participant ${options.url} is unreachable: ${errorMessage(lastError)}`,
+    {
+      cause: lastError,
+      fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(options.url)}`,
+    },
+  );
+}
+
+/** One question with a per-request time limit, retried on transport errors only (never after a timeout). */
+async function askWithRetry(
+  options: A2AParticipantOptions,
+  client: LazyClient,
+  attempts: number,
+  req: ParticipantRequest,
+  outerSignal: AbortSignal,
+): Promise<ParticipantReply> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped");
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([outerSignal, timeout]);
+    try {
+      return await sendOnce(await client.get(), req, signal);
+    } catch (err) {
+      if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });
+      if (timeout.aborted) {
+        // A timed-out answer is the agent's slowness, not a transport hiccup: no retry.
+        throw new ParticipantError(
+          "E_PARTICIPANT_TIMEOUT",
+          `no answer from ${options.url} within ${options.timeoutMs / 1000} s`,
+          { cause: err },
+        );
+      }
+      lastError = err;
+      options.logger.warn({ attempt: attempt + 1, err: errorMessage(err) }, "participant request failed");
+      if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
+    }
+  }
+  throw new ParticipantError(
+    "E_PARTICIPANT_TRANSPORT",
+    `participant ${options.url} failed after ${attempts} attempts: ${errorMessage(lastError)}`,
+    { cause: lastError },
+  );
+}
+
+/** Create a participant bound to `url`. The agent card is fetched lazily, once. */
+export function createA2AParticipant(options: A2AParticipantOptions): Participant {
+  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+  const client = new LazyClient(options.url);
+  return {
+    url: options.url,
+    check: (signal) => checkCard(options, client, attempts, signal),
+    ask: (req, signal) => askWithRetry(options, client, attempts, req, signal),
+    close: () => {
+      client.reset();
+      return Promise.resolve();
+    },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
