@@ -74,13 +74,15 @@ function streamArtifacts(events: readonly unknown[]): Record<string, unknown>[] 
   for (const ev of events) {
     const r = isObject(ev) && isObject(ev["result"]) ? ev["result"] : isObject(ev) ? ev : undefined;
     if (!r) continue;
-    if (Array.isArray(r["artifacts"])) fromTasks.push(...r["artifacts"]);
+    const taskArtifacts: unknown = r["artifacts"];
+    if (Array.isArray(taskArtifacts)) fromTasks.push(...(taskArtifacts as unknown[]));
     const a = r["artifact"];
     if (!isObject(a) || !Array.isArray(a["parts"])) continue;
+    const parts = a["parts"] as unknown[];
     const id = typeof a["artifactId"] === "string" ? a["artifactId"] : `#${byId.size}`;
     const prev = byId.get(id);
-    if (prev && r["append"] === true) (prev["parts"] as unknown[]).push(...a["parts"]);
-    else byId.set(id, { ...a, parts: [...a["parts"]] });
+    if (prev && r["append"] === true) (prev["parts"] as unknown[]).push(...parts);
+    else byId.set(id, { ...a, parts: [...parts] });
   }
   return [...byId.values(), ...fromTasks.filter(isObject)];
 }

@@ -6,8 +6,20 @@
  * Event names follow smi_bench (`run_started`, `checkpoint_written`,
  * `run_finished`, `package_started`, `package_finished`) plus our generic
  * `task_started` / `task_finished` for benchmark items.
+ *
+ * `schemas/runner_event.schema.json` is the single source of truth: one
+ * definition per event (`$defs/<event>`), which the interfaces below restate
+ * (tests/runner/protocol.test.ts holds them to it). {@link parseRunnerLine}
+ * validates every event line on arrival against its event's definition, so
+ * what it returns as an event has the fields its type promises.
  */
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { createAjv, formatAjvErrors, readSchema } from "../util/schema.js";
+
 export const EVENT_PREFIX = "A2A_EVENT:";
+
+/** The schema every event line is validated against (one `$defs` entry per event). */
+export const RUNNER_EVENT_SCHEMA_FILE = "runner_event.schema.json";
 
 export interface RunStartedEvent {
   event: "run_started";
@@ -76,7 +88,8 @@ export type RunnerEvent =
   | PackageStartedEvent
   | PackageFinishedEvent;
 
-export const KNOWN_EVENTS: ReadonlySet<string> = new Set([
+/** Every event name, as the schema's `event` enum lists them. */
+export const RUNNER_EVENT_NAMES = [
   "run_started",
   "task_started",
   "task_finished",
@@ -84,7 +97,43 @@ export const KNOWN_EVENTS: ReadonlySet<string> = new Set([
   "run_finished",
   "package_started",
   "package_finished",
-]);
+] as const satisfies ReadonlyArray<RunnerEvent["event"]>;
+
+export const KNOWN_EVENTS: ReadonlySet<string> = new Set(RUNNER_EVENT_NAMES);
+
+type EventName = (typeof RUNNER_EVENT_NAMES)[number];
+
+let eventValidators: Map<string, ValidateFunction> | undefined;
+
+/**
+ * One validator per event name, compiled on first use from the schema's
+ * `$defs` (the runner itself only writes events and never pays for this).
+ */
+function validatorOf(name: EventName): ValidateFunction {
+  if (!eventValidators) {
+    const schema = readSchema(RUNNER_EVENT_SCHEMA_FILE);
+    const id = String(schema["$id"]);
+    const ajv = createAjv();
+    ajv.addSchema(schema);
+    eventValidators = new Map();
+    for (const n of RUNNER_EVENT_NAMES) {
+      const v = ajv.getSchema(`${id}#/$defs/${n}`);
+      if (!v) throw new Error(`${RUNNER_EVENT_SCHEMA_FILE} has no $defs/${n}`);
+      eventValidators.set(n, v);
+    }
+  }
+  return eventValidators.get(name)!;
+}
+
+function isEventName(name: unknown): name is EventName {
+  return typeof name === "string" && KNOWN_EVENTS.has(name);
+}
+
+/** Problems of `value` as the event `name` (empty = valid), each naming its JSON path. */
+export function runnerEventProblems(name: EventName, value: unknown): string[] {
+  const v = validatorOf(name);
+  return v(value) ? [] : formatAjvErrors(v.errors);
+}
 
 /** Serialise an event as one protocol line (with trailing newline). */
 export function formatEventLine(ev: RunnerEvent): string {
@@ -96,7 +145,12 @@ export type ParsedLine =
   | { kind: "bad-event"; line: string; reason: string }
   | { kind: "output"; line: string };
 
-/** Classify one line of runner stdout. Never throws. */
+/**
+ * Classify one line of runner stdout. Never throws: a line that starts with
+ * the prefix but is not JSON, names no known event or fails its event's
+ * schema comes back as `bad-event` with the reason (the caller keeps it as
+ * output).
+ */
 export function parseRunnerLine(line: string): ParsedLine {
   if (!line.startsWith(EVENT_PREFIX)) return { kind: "output", line };
   const body = line.slice(EVENT_PREFIX.length);
@@ -110,8 +164,11 @@ export function parseRunnerLine(line: string): ParsedLine {
     return { kind: "bad-event", line, reason: "not a JSON object" };
   }
   const name = (value as { event?: unknown }).event;
-  if (typeof name !== "string" || !KNOWN_EVENTS.has(name)) {
+  if (!isEventName(name)) {
     return { kind: "bad-event", line, reason: `unknown event ${JSON.stringify(name)}` };
   }
+  const problems = runnerEventProblems(name, value);
+  if (problems.length > 0) return { kind: "bad-event", line, reason: `invalid ${name}: ${problems.join("; ")}` };
+  // Checked just above against the event's schema definition, which RunnerEvent restates.
   return { kind: "event", event: value as RunnerEvent };
 }

@@ -30,6 +30,10 @@ export function sampleBundle(o: Partial<RunnerOutcome> = {}) {
     participants: { agent: "http://a/" },
     outcome: outcome(o),
     artifacts,
-    files: { missing: [], results: { aggregate: { accuracy: 1 }, rows: [] }, resultsError: null },
+    files: {
+      missing: [],
+      results: { verdict: null, isolation: null, aggregate: { accuracy: 1 }, smi: null, items: [] },
+      resultsError: null,
+    },
   });
 }

@@ -13,6 +13,7 @@ import type { RunOptions } from "../../runner/options.js";
 import type { ExecOutcome, ExecRequest } from "../../sandbox/types.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
 import { errorMessage, BenchError } from "../../util/errors.js";
+import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval, type CompletionRecord } from "./aggregate.js";
 import { classifyOutcome, type FailureMode } from "./classify.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
@@ -152,106 +153,135 @@ function memoByKey<T>(fn: (key: string) => Promise<T>): (key: string) => Promise
   };
 }
 
+/** The datasets and samples files one benchmark instance reads, each once. */
+interface HumanEvalSources {
+  load(dataset: string): Promise<LoadedDataset>;
+  samplesOf(path: string): Promise<SampleCompletions>;
+}
+
+function datasetOf(options: RunOptions): string {
+  return options.dataset ?? SAMPLE_DATASET;
+}
+
+/** The task's completions from the samples file, as answers (none: one "no code" failure). */
+async function fileAnswers(sources: HumanEvalSources, path: string, taskId: string): Promise<Answer[]> {
+  const completions = (await sources.samplesOf(path)).get(taskId) ?? [];
+  if (completions.length === 0) {
+    return [
+      {
+        extracted: null,
+        agentSeconds: 0,
+        failure: { mode: "model_no_code", message: `no completion for ${taskId} in the predictions file` },
+      },
+    ];
+  }
+  return completions.map((completion) => ({
+    extracted: { completion, kind: "body", source: "raw" },
+    agentSeconds: 0,
+    failure: null,
+  }));
+}
+
+/** The dataset's tasks as items; with `predictions`, the samples file is read (and validated) first. */
+async function loadItems(sources: HumanEvalSources, options: RunOptions, logger: Logger): Promise<HumanEvalItem[]> {
+  const ds = await sources.load(datasetOf(options));
+  if (options.predictions) {
+    // Read (and validate) the samples file before any task runs.
+    const samples = await sources.samplesOf(options.predictions);
+    const known = new Set(ds.problems.map((p) => p.task_id));
+    const unknown = [...samples.keys()].filter((id) => !known.has(id));
+    if (unknown.length > 0)
+      logger.warn(
+        { unknown: unknown.slice(0, 5), count: unknown.length },
+        "predictions file has task ids that are not in the dataset; they are ignored",
+      );
+  }
+  return ds.problems.map((problem) => ({ id: problem.task_id, problem }));
+}
+
+/** The item's answers: from the samples file, or n asks of the participant (fewer when the run stops). */
+async function answersFor(sources: HumanEvalSources, item: HumanEvalItem, ctx: EvaluateContext): Promise<Answer[]> {
+  if (ctx.options.predictions) return fileAnswers(sources, ctx.options.predictions, item.problem.task_id);
+  const n = ctx.options.n ?? 1;
+  const answers: Answer[] = [];
+  for (let i = 0; i < n && !ctx.signal.aborted; i++)
+    answers.push(await ask(item.problem, ctx, datasetOf(ctx.options), i));
+  return answers;
+}
+
+/** Run every answer that has code in one execMany; the outcome per answer (null: not run). */
+async function runAnswers(
+  problem: HumanEvalProblem,
+  answers: readonly Answer[],
+  ctx: EvaluateContext,
+): Promise<Array<ExecOutcome | null>> {
+  const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
+  const runnable = answers
+    .map((a, index) => ({ a, index }))
+    .filter(({ a }) => a.extracted !== null && a.extracted.kind !== "none");
+  const requests: ExecRequest[] = runnable.map(({ a }) => ({
+    language: "python",
+    code: buildProgram(problem, a.extracted?.completion ?? ""),
+    timeoutMs,
+    // A pass must show that check() ran to its end (see classify.ts).
+    proof: true,
+  }));
+  const outcomes: Array<ExecOutcome | null> = answers.map(() => null);
+  if (requests.length > 0 && !ctx.signal.aborted) {
+    const results = await ctx.sandbox.execMany(requests, ctx.signal);
+    runnable.forEach(({ index }, j) => {
+      outcomes[index] = results[j] ?? null;
+    });
+  }
+  return outcomes;
+}
+
+/** Ask (or read) the task's completions, run them, and record the row. */
+async function evaluateTask(sources: HumanEvalSources, item: HumanEvalItem, ctx: EvaluateContext): Promise<ItemResult> {
+  const started = performance.now();
+  const answers = await answersFor(sources, item, ctx);
+  const outcomes = await runAnswers(item.problem, answers, ctx);
+  const samples = answers.map((a, i) => record(a, outcomes[i] ?? null, item.problem.entry_point));
+  const usage = answers.reduce<TokenUsage | undefined>((sum, a) => addUsage(sum, a.usage), undefined);
+  const numCorrect = samples.filter((s) => s.status === "passed").length;
+  const firstBad = samples.find((s) => s.status !== "passed");
+  // A stopped run leaves this item unfinished: the runner neither counts nor checkpoints a canceled row.
+  const canceled = ctx.signal.aborted;
+  return {
+    id: item.id,
+    task_id: item.problem.task_id,
+    entry_point: item.problem.entry_point,
+    status: canceled ? "canceled" : (firstBad?.status ?? "passed"),
+    passed: !canceled && samples.length > 0 && firstBad === undefined,
+    elapsed_seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
+    ...(firstBad?.failure_mode ? { failure_mode: firstBad.failure_mode } : {}),
+    error: typeof firstBad?.["error"] === "string" ? firstBad["error"] : null,
+    ...(typeof firstBad?.["reason"] === "string" ? { reason: firstBad["reason"] } : {}),
+    n: samples.length,
+    num_correct: numCorrect,
+    ...(usage ? { usage } : {}),
+    samples,
+  };
+}
+
 /** Create the HumanEval benchmark definition (datasets and samples files are read once per instance). */
 export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): BenchmarkDefinition<HumanEvalItem> {
-  const load = memoByKey((dataset: string): Promise<LoadedDataset> => loadHumanEval(dataset, env));
-  const datasetOf = (options: RunOptions): string => options.dataset ?? SAMPLE_DATASET;
-  const samplesOf = memoByKey((path: string): Promise<SampleCompletions> => loadSamples(path));
-  /** The task's completions from the samples file, as answers (none: one "no code" failure). */
-  const fileAnswers = async (path: string, taskId: string): Promise<Answer[]> => {
-    const completions = (await samplesOf(path)).get(taskId) ?? [];
-    if (completions.length === 0) {
-      return [
-        {
-          extracted: null,
-          agentSeconds: 0,
-          failure: { mode: "model_no_code", message: `no completion for ${taskId} in the predictions file` },
-        },
-      ];
-    }
-    return completions.map((completion) => ({
-      extracted: { completion, kind: "body", source: "raw" },
-      agentSeconds: 0,
-      failure: null,
-    }));
+  const sources: HumanEvalSources = {
+    load: memoByKey((dataset: string): Promise<LoadedDataset> => loadHumanEval(dataset, env)),
+    samplesOf: memoByKey((path: string): Promise<SampleCompletions> => loadSamples(path)),
   };
-
   return {
     name: "humaneval",
     // An item is one participant round trip, then milliseconds of sandbox work; it holds nothing meanwhile.
     inFlight: "participant",
     warmSandbox: true,
-    async loadItems(options, logger) {
-      const ds = await load(datasetOf(options));
-      if (options.predictions) {
-        // Read (and validate) the samples file before any task runs.
-        const samples = await samplesOf(options.predictions);
-        const known = new Set(ds.problems.map((p) => p.task_id));
-        const unknown = [...samples.keys()].filter((id) => !known.has(id));
-        if (unknown.length > 0)
-          logger.warn(
-            { unknown: unknown.slice(0, 5), count: unknown.length },
-            "predictions file has task ids that are not in the dataset; they are ignored",
-          );
-      }
-      return ds.problems.map((problem) => ({ id: problem.task_id, problem }));
-    },
+    loadItems: (options, logger) => loadItems(sources, options, logger),
     async describeDataset(options): Promise<DatasetInfo> {
-      const ds = await load(datasetOf(options));
+      const ds = await sources.load(datasetOf(options));
       return { path: ds.path, sha256: ds.sha256 };
     },
     needsParticipant: benchmarkNeedsParticipant,
-    async evaluate(item, ctx): Promise<ItemResult> {
-      const started = performance.now();
-      const n = ctx.options.n ?? 1;
-      const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
-      const answers: Answer[] = [];
-      if (ctx.options.predictions) answers.push(...(await fileAnswers(ctx.options.predictions, item.problem.task_id)));
-      else
-        for (let i = 0; i < n && !ctx.signal.aborted; i++)
-          answers.push(await ask(item.problem, ctx, datasetOf(ctx.options), i));
-
-      const runnable = answers
-        .map((a, index) => ({ a, index }))
-        .filter(({ a }) => a.extracted !== null && a.extracted.kind !== "none");
-      const requests: ExecRequest[] = runnable.map(({ a }) => ({
-        language: "python",
-        code: buildProgram(item.problem, a.extracted?.completion ?? ""),
-        timeoutMs,
-        // A pass must show that check() ran to its end (see classify.ts).
-        proof: true,
-      }));
-      const outcomes: Array<ExecOutcome | null> = answers.map(() => null);
-      if (requests.length > 0 && !ctx.signal.aborted) {
-        const results = await ctx.sandbox.execMany(requests, ctx.signal);
-        runnable.forEach(({ index }, j) => {
-          outcomes[index] = results[j] ?? null;
-        });
-      }
-      const samples = answers.map((a, i) => record(a, outcomes[i] ?? null, item.problem.entry_point));
-      const usage = answers.reduce<TokenUsage | undefined>((sum, a) => addUsage(sum, a.usage), undefined);
-      const numCorrect = samples.filter((s) => s.status === "passed").length;
-      const firstBad = samples.find((s) => s.status !== "passed");
-      // A stopped run leaves this item unfinished: the runner neither counts nor checkpoints a canceled row.
-      const canceled = ctx.signal.aborted;
-      return {
-        id: item.id,
-        task_id: item.problem.task_id,
-        entry_point: item.problem.entry_point,
-        status: canceled ? "canceled" : (firstBad?.status ?? "passed"),
-        passed: !canceled && samples.length > 0 && firstBad === undefined,
-        elapsed_seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
-        ...(firstBad?.failure_mode ? { failure_mode: firstBad.failure_mode } : {}),
-        error: typeof firstBad?.["error"] === "string" ? firstBad["error"] : null,
-        ...(typeof firstBad?.["reason"] === "string" ? { reason: firstBad["reason"] } : {}),
-        n: samples.length,
-        num_correct: numCorrect,
-        ...(usage ? { usage } : {}),
-        samples,
-      };
-    },
-    aggregate(rows, options) {
-      return aggregateHumanEval(rows, options);
-    },
+    evaluate: (item, ctx) => evaluateTask(sources, item, ctx),
+    aggregate: (rows, options) => aggregateHumanEval(rows, options),
   };
 }

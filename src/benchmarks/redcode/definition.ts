@@ -65,134 +65,188 @@ function errorRow(
   };
 }
 
+/** Why the item cannot run in this sandbox (an error row), or a throw when no item can; null when it can. */
+function sandboxRefusal(item: RedcodeItem, ctx: EvaluateContext, started: number): ItemResult | null {
+  if (!SAFE_ISOLATION.has(ctx.sandbox.isolation)) {
+    // These programs delete system files by design; never run them without real isolation.
+    return errorRow(
+      item,
+      started,
+      "infrastructure_unsafe_sandbox",
+      `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`,
+    );
+  }
+  // The throw-away world is copy-on-write overlays (execute.ts), which only the local sandbox at bwrap
+  // mounts, and only as root. Without them every item would fail on our side: stop the run, say why.
+  if (ctx.sandbox.backend !== "local" || process.getuid?.() !== 0) {
+    throw new InfrastructureError(
+      "E_FIXTURES",
+      `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`,
+      {
+        fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
+      },
+    );
+  }
+  return null;
+}
+
+/** The program to run: the dataset's own (replay) or the participant's, with its reply and any refusal. */
+interface Program {
+  code: string | null;
+  refusal: string | null;
+  replyText: string | null;
+}
+
+/** Ask the participant (or take the dataset's code when replaying); an error row when it did not answer. */
+async function programOf(
+  item: RedcodeItem,
+  ctx: EvaluateContext,
+  mode: InputMode,
+  started: number,
+): Promise<Program | { failed: ItemResult }> {
+  if (ctx.options.replay_dataset_code === true) return { code: item.code, refusal: null, replyText: null };
+  if (!ctx.participant)
+    return {
+      failed: errorRow(item, started, "infrastructure_participant", "no participant (and not --replay-dataset-code)"),
+    };
+  const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
+  try {
+    const reply = await ctx.participant.ask(buildRequest(item, mode), AbortSignal.any([ctx.signal, timeout]));
+    return {
+      code: extractCode(reply.text, item.language, reply.data),
+      refusal: refusalPhrase(reply.text),
+      replyText: reply.text,
+    };
+  } catch (err) {
+    // A late answer is the model's failure (scored); an unreachable participant is ours.
+    return {
+      failed: errorRow(
+        item,
+        started,
+        participantFailureMode(err, timeout.aborted),
+        `participant: ${timeout.aborted ? "no answer in time" : errorMessage(err)}`,
+      ),
+    };
+  }
+}
+
+/** What running the program showed: the evidence for the judge, its output, and the monitor's row keys. */
+interface Execution {
+  evidence: Evidence | null;
+  output: string;
+  exec: Record<string, unknown>;
+}
+
+/** Run the program in a throw-away world; an error row when the world or the sandbox failed. */
+async function execute(
+  item: RedcodeItem,
+  code: string,
+  ctx: EvaluateContext,
+  started: number,
+): Promise<Execution | { failed: ItemResult }> {
+  try {
+    const ev = await executeItem(
+      item,
+      code,
+      ctx.sandbox,
+      ctx.workDir,
+      ctx.options.per_task_timeout_seconds ?? 3,
+      ctx.signal,
+    );
+    return {
+      evidence: ev.evidence,
+      output: ev.output,
+      exec: {
+        exit_code: ev.monitor.exit_code,
+        timed_out: ev.monitor.timed_out,
+        interpreter: ev.monitor.interpreter,
+        listener_requests: ev.monitor.requests,
+        tampering: ev.evidence.tampering,
+        ...(ev.monitor.program_error !== null ? { program_error: ev.monitor.program_error } : {}),
+      },
+    };
+  } catch (err) {
+    if (err instanceof RedcodeSetupError)
+      return {
+        failed: errorRow(item, started, "infrastructure_redcode_setup", err.message, { error_code: err.code }),
+      };
+    return { failed: errorRow(item, started, "infrastructure_sandbox", `sandbox: ${errorMessage(err)}`) };
+  }
+}
+
+/** The judged row of an item whose program ran (or was refused, or had no code). */
+function judgedRow(
+  item: RedcodeItem,
+  ctx: EvaluateContext,
+  program: Program,
+  execution: Execution,
+  started: number,
+): ItemResult {
+  const j = judge(item, { refusal: program.refusal, output: execution.output, evidence: execution.evidence });
+  const row: ItemResult = {
+    id: item.id,
+    status: j.outcome,
+    // "passed" = the safe outcome (the attack did not take effect), so accuracy reads as safety.
+    passed: j.outcome !== "attack_success",
+    elapsed_seconds: (performance.now() - started) / 1000,
+    error: null,
+    score: j.score,
+    reason: j.reason,
+    scenario: item.scenario,
+    language: item.language,
+    index: item.index,
+    input_mode: ctx.options.replay_dataset_code === true ? "replay" : (ctx.options.input_mode ?? "code"),
+    refusal_phrase: program.refusal,
+    has_code: program.code !== null,
+    executed: execution.evidence !== null,
+    isolation: ctx.sandbox.isolation,
+    output_tail: execution.output.trim().slice(-OUTPUT_TAIL_CHARS),
+    ...execution.exec,
+  };
+  if (program.replyText !== null) row["reply_tail"] = program.replyText.slice(-OUTPUT_TAIL_CHARS);
+  if (j.outcome === "attack_success") row.failure_mode = "model_unsafe_execution";
+  return row;
+}
+
+/** Evaluate one item: get the program, run it unless refused, judge the outcome. */
+async function evaluateItem(item: RedcodeItem, ctx: EvaluateContext): Promise<ItemResult> {
+  const started = performance.now();
+  const refused = sandboxRefusal(item, ctx, started);
+  if (refused) return refused;
+  const program = await programOf(item, ctx, ctx.options.input_mode ?? "code", started);
+  if ("failed" in program) return program.failed;
+  let execution: Execution = { evidence: null, output: "", exec: {} };
+  // A refusal settles the non-state scenarios; state scenarios check the state first, so they still run.
+  if (program.code !== null && (program.refusal === null || STATE_SCENARIOS.has(item.scenario))) {
+    const ran = await execute(item, program.code, ctx, started);
+    if ("failed" in ran) return ran.failed;
+    execution = ran;
+  }
+  return judgedRow(item, ctx, program, execution, started);
+}
+
+async function loadItems(options: RunOptions, logger: Logger): Promise<RedcodeItem[]> {
+  const items = await loadRedcodeItems(options);
+  logger.debug({ count: items.length, dataset: options.dataset }, "redcode items loaded");
+  return items;
+}
+
+async function describeDataset(options: RunOptions): Promise<DatasetInfo> {
+  const dataset = options.dataset ?? SAMPLE_DATASET;
+  const path =
+    dataset === SAMPLE_DATASET ? SAMPLE_DATASET : dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset);
+  // sha256 over the parsed items (stable across file layout), so a resume refuses changed data.
+  const items = await loadRedcodeItems(options);
+  return { path, sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex") };
+}
+
 export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
   return {
     name: "redcode",
-    async loadItems(options: RunOptions, logger: Logger): Promise<RedcodeItem[]> {
-      const items = await loadRedcodeItems(options);
-      logger.debug({ count: items.length, dataset: options.dataset }, "redcode items loaded");
-      return items;
-    },
-    async describeDataset(options: RunOptions): Promise<DatasetInfo> {
-      const dataset = options.dataset ?? SAMPLE_DATASET;
-      const path =
-        dataset === SAMPLE_DATASET ? SAMPLE_DATASET : dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset);
-      // sha256 over the parsed items (stable across file layout), so a resume refuses changed data.
-      const items = await loadRedcodeItems(options);
-      return { path, sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex") };
-    },
+    loadItems,
+    describeDataset,
     needsParticipant: benchmarkNeedsParticipant,
-    async evaluate(item: RedcodeItem, ctx: EvaluateContext): Promise<ItemResult> {
-      const started = performance.now();
-      const mode: InputMode = ctx.options.input_mode ?? "code";
-      const replay = ctx.options.replay_dataset_code === true;
-      if (!SAFE_ISOLATION.has(ctx.sandbox.isolation)) {
-        // These programs delete system files by design; never run them without real isolation.
-        return errorRow(
-          item,
-          started,
-          "infrastructure_unsafe_sandbox",
-          `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`,
-        );
-      }
-      // The throw-away world is copy-on-write overlays (execute.ts), which only the local sandbox at bwrap
-      // mounts, and only as root. Without them every item would fail on our side: stop the run, say why.
-      if (ctx.sandbox.backend !== "local" || process.getuid?.() !== 0) {
-        throw new InfrastructureError(
-          "E_FIXTURES",
-          `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`,
-          {
-            fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
-          },
-        );
-      }
-      let code: string | null;
-      let refusal: string | null = null;
-      let replyText: string | null = null;
-      if (replay) {
-        code = item.code;
-      } else {
-        if (!ctx.participant)
-          return errorRow(
-            item,
-            started,
-            "infrastructure_participant",
-            "no participant (and not --replay-dataset-code)",
-          );
-        const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
-        try {
-          const reply = await ctx.participant.ask(buildRequest(item, mode), AbortSignal.any([ctx.signal, timeout]));
-          replyText = reply.text;
-          refusal = refusalPhrase(reply.text);
-          code = extractCode(reply.text, item.language, reply.data);
-        } catch (err) {
-          // A late answer is the model's failure (scored); an unreachable participant is ours.
-          return errorRow(
-            item,
-            started,
-            participantFailureMode(err, timeout.aborted),
-            `participant: ${timeout.aborted ? "no answer in time" : errorMessage(err)}`,
-          );
-        }
-      }
-      let evidence: Evidence | null = null;
-      let output = "";
-      let exec: Record<string, unknown> = {};
-      // A refusal settles the non-state scenarios; state scenarios check the state first, so they still run.
-      if (code !== null && (refusal === null || STATE_SCENARIOS.has(item.scenario))) {
-        try {
-          const ev = await executeItem(
-            item,
-            code,
-            ctx.sandbox,
-            ctx.workDir,
-            ctx.options.per_task_timeout_seconds ?? 3,
-            ctx.signal,
-          );
-          evidence = ev.evidence;
-          output = ev.output;
-          exec = {
-            exit_code: ev.monitor.exit_code,
-            timed_out: ev.monitor.timed_out,
-            interpreter: ev.monitor.interpreter,
-            listener_requests: ev.monitor.requests,
-            tampering: ev.evidence.tampering,
-            ...(ev.monitor.program_error !== null ? { program_error: ev.monitor.program_error } : {}),
-          };
-        } catch (err) {
-          if (err instanceof RedcodeSetupError)
-            return errorRow(item, started, "infrastructure_redcode_setup", err.message, { error_code: err.code });
-          return errorRow(item, started, "infrastructure_sandbox", `sandbox: ${errorMessage(err)}`);
-        }
-      }
-      const executed = evidence !== null;
-      const j = judge(item, { refusal, output, evidence });
-      const row: ItemResult = {
-        id: item.id,
-        status: j.outcome,
-        // "passed" = the safe outcome (the attack did not take effect), so accuracy reads as safety.
-        passed: j.outcome !== "attack_success",
-        elapsed_seconds: (performance.now() - started) / 1000,
-        error: null,
-        score: j.score,
-        reason: j.reason,
-        scenario: item.scenario,
-        language: item.language,
-        index: item.index,
-        input_mode: replay ? "replay" : mode,
-        refusal_phrase: refusal,
-        has_code: code !== null,
-        executed,
-        isolation: ctx.sandbox.isolation,
-        output_tail: output.trim().slice(-OUTPUT_TAIL_CHARS),
-        ...exec,
-      };
-      if (replyText !== null) row["reply_tail"] = replyText.slice(-OUTPUT_TAIL_CHARS);
-      if (j.outcome === "attack_success") row.failure_mode = "model_unsafe_execution";
-      return row;
-    },
-    aggregate(rows: ItemResult[]): Record<string, unknown> {
-      return aggregateRedcode(rows);
-    },
+    evaluate: evaluateItem,
+    aggregate: (rows: ItemResult[]): Record<string, unknown> => aggregateRedcode(rows),
   };
 }

@@ -150,6 +150,28 @@ async function testConfigTouched(inst: SwebenchInstance, tree: Tree, patch: stri
   return touched;
 }
 
+/** The report of an instance whose tests never ran (no patch to apply). */
+const NOT_RUN: InstanceReport = {
+  patch_is_None: true,
+  patch_exists: false,
+  patch_successfully_applied: false,
+  resolved: false,
+};
+
+/** The verdict when the participant gave no patch (rethrows a missing participant: a setup error). */
+function participantErrorVerdict(err: unknown): Verdict {
+  if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
+  return {
+    status: "ERROR",
+    report: { ...NOT_RUN },
+    error: `participant: ${errorMessage(err)}`,
+    failureMode: participantFailureMode(err),
+    modelName: PARTICIPANT_MODEL_NAME,
+    submitted: false,
+    touchesTestConfig: [],
+  };
+}
+
 /**
  * `--sandbox docker`: the instance is graded in its own image (container/evaluate.ts). The host
  * tree is only checked out when the participant's prompt needs the repository.
@@ -169,16 +191,7 @@ async function evaluateInstanceInContainer(
     try {
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
-      if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return {
-        status: "ERROR",
-        report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false },
-        error: `participant: ${errorMessage(err)}`,
-        failureMode: participantFailureMode(err),
-        modelName: PARTICIPANT_MODEL_NAME,
-        submitted: false,
-        touchesTestConfig: [],
-      };
+      return participantErrorVerdict(err);
     } finally {
       await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
     }
@@ -204,6 +217,58 @@ async function evaluateInstanceInContainer(
   return evaluateInContainer(inst, patch!, got, ctx, artifacts);
 }
 
+/** What {@link runTests} needs: the patched tree, the model's patch and how it went in. */
+interface TestRun {
+  inst: SwebenchInstance;
+  ctx: EvaluateContext;
+  spec: ReturnType<typeof testSpecFor>;
+  worktree: string;
+  patch: string;
+  base: { modelName: string; submitted: boolean; touchesTestConfig: string[] };
+  applyStrategy: string;
+  rules: ReturnType<typeof ruleSet>;
+  /** The test patch's application log, put before the test output in the graded log. */
+  preamble: string;
+  artifacts: string;
+}
+
+/** Run the instance's tests in the patched tree, grade the log and keep it with the artifacts. */
+async function runTests(r: TestRun): Promise<Verdict> {
+  const { inst, ctx, spec } = r;
+  // stderr joins stdout so the log keeps the order the tests wrote in. No marker and no nonce
+  // reach the test process: gradeTestRun draws the nonce after it has ended and writes the log.
+  const outcome = await ctx.sandbox.exec(
+    {
+      language: "bash",
+      code: `exec 2>&1\n${spec.command}`,
+      timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
+      workDir: r.worktree,
+      env: { ...spec.env },
+    },
+    ctx.signal,
+  );
+  const { verdict, log } = gradeTestRun({
+    inst,
+    patch: r.patch,
+    modelName: r.base.modelName,
+    submitted: r.base.submitted,
+    applyStrategy: r.applyStrategy,
+    touchesTestConfig: r.base.touchesTestConfig,
+    framework: spec.framework,
+    rules: r.rules,
+    preamble: `${r.preamble}\n+ ${spec.command}`,
+    testOutput: outcome.stderrTail ? `${outcome.stdoutTail}\n${outcome.stderrTail}` : outcome.stdoutTail,
+    exitCode: outcome.exitCode,
+    timedOut: outcome.timedOut,
+    canceled: outcome.isCanceled || ctx.signal.aborted,
+    ...(outcome.infraError ? { infraError: outcome.infraError } : {}),
+    strictTests: ctx.options.strict_tests === true,
+    timeoutSeconds: ctx.options.per_task_timeout_seconds ?? 3,
+  });
+  await writeFileAtomic(join(r.artifacts, "test_output.txt"), log);
+  return verdict;
+}
+
 async function evaluateInstance(
   inst: SwebenchInstance,
   ctx: EvaluateContext,
@@ -218,12 +283,6 @@ async function evaluateInstance(
   await ensureSandboxPython(ctx.sandbox, spec.requires, ctx.signal);
   const scratch = join(ctx.workDir, "swebench", `${safeName(inst.instance_id)}-${randomBytes(4).toString("hex")}`);
   await mkdir(scratch, { recursive: true });
-  const notRun: InstanceReport = {
-    patch_is_None: true,
-    patch_exists: false,
-    patch_successfully_applied: false,
-    resolved: false,
-  };
   let tree: Tree | null = null;
   try {
     tree = await checkout.acquire(repoDir, inst.base_commit);
@@ -232,16 +291,7 @@ async function evaluateInstance(
     try {
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
-      if (err instanceof BenchError && err.code === "E_NO_PARTICIPANT") throw err;
-      return {
-        status: "ERROR",
-        report: notRun,
-        error: `participant: ${errorMessage(err)}`,
-        failureMode: participantFailureMode(err),
-        modelName: PARTICIPANT_MODEL_NAME,
-        submitted: false,
-        touchesTestConfig: [],
-      };
+      return participantErrorVerdict(err);
     }
     const patch = got.patch;
     const base = { modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] as string[] };
@@ -269,44 +319,98 @@ async function evaluateInstance(
     }
     base.touchesTestConfig = await testConfigTouched(inst, tree, patch!);
     const preamble = await applyTestPatch(inst, tree, scratch);
-
-    // stderr joins stdout so the log keeps the order the tests wrote in. No marker and no nonce
-    // reach the test process: gradeTestRun draws the nonce after it has ended and writes the log.
-    const outcome = await ctx.sandbox.exec(
-      {
-        language: "bash",
-        code: `exec 2>&1\n${spec.command}`,
-        timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
-        workDir: worktree,
-        env: { ...spec.env },
-      },
-      ctx.signal,
-    );
-    const { verdict, log } = gradeTestRun({
+    return await runTests({
       inst,
+      ctx,
+      spec,
+      worktree,
       patch: patch!,
-      modelName: base.modelName,
-      submitted: base.submitted,
+      base,
       applyStrategy: applied.strategy!,
-      touchesTestConfig: base.touchesTestConfig,
-      framework: spec.framework,
       rules,
-      preamble: `${preamble}\n+ ${spec.command}`,
-      testOutput: outcome.stderrTail ? `${outcome.stdoutTail}\n${outcome.stderrTail}` : outcome.stdoutTail,
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      canceled: outcome.isCanceled || ctx.signal.aborted,
-      ...(outcome.infraError ? { infraError: outcome.infraError } : {}),
-      strictTests: ctx.options.strict_tests === true,
-      timeoutSeconds: ctx.options.per_task_timeout_seconds ?? 3,
+      preamble,
+      artifacts,
     });
-    await writeFileAtomic(join(artifacts, "test_output.txt"), log);
-    return verdict;
   } finally {
     // A cancelled instance may have left its tree mid-way (e.g. a sandbox still giving it back): not reused.
     if (tree) await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+async function loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
+  const dataset = options.dataset ?? SAMPLE_DATASET;
+  // The embedded set is built with git: a missing git is our infrastructure error, said first.
+  if (dataset === SAMPLE_DATASET) await ensureGit();
+  const instances =
+    dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
+  logger.debug({ count: instances.length, dataset }, "swebench instances loaded");
+  return instances.map((instance) => ({ id: instance.instance_id, instance }));
+}
+
+async function describeDataset(options: RunOptions): Promise<DatasetInfo> {
+  const dataset = options.dataset ?? SAMPLE_DATASET;
+  const instances =
+    dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
+  return {
+    path: dataset === SAMPLE_DATASET ? SAMPLE_DATASET : resolve(dataset),
+    sha256: createHash("sha256").update(JSON.stringify(instances)).digest("hex"),
+  };
+}
+
+/** The verdict when setting the instance up failed on our side (tools, test patch, checkout). */
+function setupErrorVerdict(err: unknown): Verdict {
+  const code = err instanceof BenchError ? err.code : "E_SWEBENCH";
+  return {
+    status: "ERROR",
+    report: { ...NOT_RUN },
+    error: `${code}: ${errorMessage(err)}`,
+    errorCode: code,
+    failureMode:
+      err instanceof SwebenchInfraError
+        ? "infrastructure_tool_missing"
+        : code === "E_TEST_PATCH"
+          ? "infrastructure_test_patch"
+          : "infrastructure_setup",
+    modelName: "unknown",
+    submitted: false,
+    touchesTestConfig: [],
+  };
+}
+
+/** Write the instance's report.json (the official harness's shape) and build its results row. */
+async function recordVerdict(
+  item: SwebenchItem,
+  verdict: Verdict,
+  options: RunOptions,
+  artifacts: string,
+  started: number,
+): Promise<ItemResult> {
+  const reportPath = join(artifacts, "report.json");
+  const reportJson = { [item.id]: verdict.report };
+  assertValid("swebench_report.schema.json", reportJson, `${item.id} report.json`);
+  await writeJsonAtomic(reportPath, reportJson);
+  const row: ItemResult = {
+    id: item.id,
+    status: verdict.status,
+    passed: verdict.status === "RESOLVED_FULL",
+    elapsed_seconds: (performance.now() - started) / 1000,
+    error: verdict.error,
+    model_name_or_path: verdict.modelName,
+    submitted: verdict.submitted,
+    ...verdict.report,
+    apply_strategy: verdict.applyStrategy ?? null,
+    touches_test_config: verdict.touchesTestConfig,
+    grading_rules: ruleSet(options.swebench_rules).version,
+    report_path: reportPath,
+    artifacts_dir: artifacts,
+  };
+  if (verdict.failureMode) row.failure_mode = verdict.failureMode;
+  if (verdict.errorCode) row["error_code"] = verdict.errorCode;
+  if (verdict.strictVoided) row["strict_tests_voided"] = true;
+  if (verdict.logVoid) row["log_void"] = verdict.logVoid;
+  if (verdict.infraSignature) row["infra_signature"] = verdict.infraSignature;
+  return row;
 }
 
 /** Create the `swebench` benchmark definition. */
@@ -330,86 +434,29 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     }
     return c;
   };
+  const verdictOf = async (item: SwebenchItem, ctx: EvaluateContext, artifacts: string): Promise<Verdict> => {
+    try {
+      if (ctx.options.sandbox !== "docker")
+        return await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
+      if (!reaped.has(ctx.workDir)) reaped.set(ctx.workDir, reapOrphans(engineEnv(), ctx.logger));
+      await reaped.get(ctx.workDir);
+      return await evaluateInstanceInContainer(item.instance, ctx, checkoutOf(ctx), artifacts);
+    } catch (err) {
+      return setupErrorVerdict(err);
+    }
+  };
   return {
     name: "swebench",
-    async loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
-      const dataset = options.dataset ?? SAMPLE_DATASET;
-      // The embedded set is built with git: a missing git is our infrastructure error, said first.
-      if (dataset === SAMPLE_DATASET) await ensureGit();
-      const instances =
-        dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
-      logger.debug({ count: instances.length, dataset }, "swebench instances loaded");
-      return instances.map((instance) => ({ id: instance.instance_id, instance }));
-    },
-    async describeDataset(options: RunOptions): Promise<DatasetInfo> {
-      const dataset = options.dataset ?? SAMPLE_DATASET;
-      const instances =
-        dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
-      return {
-        path: dataset === SAMPLE_DATASET ? SAMPLE_DATASET : resolve(dataset),
-        sha256: createHash("sha256").update(JSON.stringify(instances)).digest("hex"),
-      };
-    },
+    loadItems,
+    describeDataset,
     needsParticipant: benchmarkNeedsParticipant,
     async evaluate(item: SwebenchItem, ctx: EvaluateContext): Promise<ItemResult> {
       const started = performance.now();
       const artifacts = artifactDir(ctx.options, item.id);
-      let verdict: Verdict;
-      try {
-        if (ctx.options.sandbox === "docker") {
-          if (!reaped.has(ctx.workDir)) reaped.set(ctx.workDir, reapOrphans(engineEnv(), ctx.logger));
-          await reaped.get(ctx.workDir);
-          verdict = await evaluateInstanceInContainer(item.instance, ctx, checkoutOf(ctx), artifacts);
-        } else {
-          verdict = await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
-        }
-      } catch (err) {
-        const code = err instanceof BenchError ? err.code : "E_SWEBENCH";
-        verdict = {
-          status: "ERROR",
-          report: { patch_is_None: true, patch_exists: false, patch_successfully_applied: false, resolved: false },
-          error: `${code}: ${errorMessage(err)}`,
-          errorCode: code,
-          failureMode:
-            err instanceof SwebenchInfraError
-              ? "infrastructure_tool_missing"
-              : code === "E_TEST_PATCH"
-                ? "infrastructure_test_patch"
-                : "infrastructure_setup",
-          modelName: "unknown",
-          submitted: false,
-          touchesTestConfig: [],
-        };
-      }
-      const reportPath = join(artifacts, "report.json");
-      const reportJson = { [item.id]: verdict.report };
-      assertValid("swebench_report.schema.json", reportJson, `${item.id} report.json`);
-      await writeJsonAtomic(reportPath, reportJson);
-      const row: ItemResult = {
-        id: item.id,
-        status: verdict.status,
-        passed: verdict.status === "RESOLVED_FULL",
-        elapsed_seconds: (performance.now() - started) / 1000,
-        error: verdict.error,
-        model_name_or_path: verdict.modelName,
-        submitted: verdict.submitted,
-        ...verdict.report,
-        apply_strategy: verdict.applyStrategy ?? null,
-        touches_test_config: verdict.touchesTestConfig,
-        grading_rules: ruleSet(ctx.options.swebench_rules).version,
-        report_path: reportPath,
-        artifacts_dir: artifacts,
-      };
-      if (verdict.failureMode) row.failure_mode = verdict.failureMode;
-      if (verdict.errorCode) row["error_code"] = verdict.errorCode;
-      if (verdict.strictVoided) row["strict_tests_voided"] = true;
-      if (verdict.logVoid) row["log_void"] = verdict.logVoid;
-      if (verdict.infraSignature) row["infra_signature"] = verdict.infraSignature;
-      return row;
+      const verdict = await verdictOf(item, ctx, artifacts);
+      return recordVerdict(item, verdict, ctx.options, artifacts, started);
     },
-    aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown> {
-      return aggregateSwebench(rows, options);
-    },
+    aggregate: (rows: ItemResult[], options: RunOptions): Record<string, unknown> => aggregateSwebench(rows, options),
     async endRun({ workDir }): Promise<void> {
       const c = checkouts.get(workDir);
       checkouts.delete(workDir);

@@ -1,0 +1,86 @@
+/**
+ * Typed view of `schemas/results.schema.json`, the results file the built-in
+ * runner writes (and validates before writing). The schema is the single
+ * source of truth; tests/bundle/results-document.test.ts holds these types to
+ * it. Each benchmark's row type extends {@link ResultRow} with its own keys.
+ */
+
+/** The schema file of our results document. */
+export const RESULTS_SCHEMA_FILE = "results.schema.json";
+
+/** Layout version of our results document. */
+export const RESULTS_SCHEMA_VERSION = 1;
+
+/** Pass proof of an item's run (see src/sandbox/proof.ts). */
+export type ProofStatus = "verified" | "missing" | "mismatch" | "tampered" | "unsupported" | "not_requested";
+
+/** One evaluated item (`$defs/row`): the keys every benchmark writes, plus the benchmark's own. */
+export interface ResultRow {
+  /** Item id (e.g. HumanEval task_id). */
+  id: string;
+  /** Outcome label in the benchmark's vocabulary (passed/failed/timeout/error, RESOLVED_FULL, rejected, ...). */
+  status: string;
+  /** Counted as a success. */
+  passed: boolean;
+  /** Wall time of the item, seconds. */
+  elapsed_seconds: number;
+  /** Failure category (infrastructure_*, model_*, timeout, other_*), when not passed. */
+  failure_mode?: string;
+  error?: string | null;
+  /** The item's program ran out of time (RedCode records it for the program under test). */
+  timed_out?: boolean;
+  /** Tokens the participant reported for the item's answers, summed (schemas/token_usage.schema.json). */
+  usage?: Record<string, unknown>;
+  /** Why a program that exited 0 did not pass, when the pass proof decided it. */
+  reason?: string | null;
+  proof?: ProofStatus;
+  [key: string]: unknown;
+}
+
+/** Why a run ended with status `error`. */
+export interface ResultsError {
+  /** Stable code (E_PARTICIPANT_UNREACHABLE, E_TOOLS_MISSING, ...). */
+  code: string;
+  message: string;
+}
+
+/** How untrusted code was isolated. */
+export interface RunIsolation {
+  backend: "local" | "e2b" | "docker";
+  /** Isolation level that actually ran. */
+  level: "bwrap" | "unshare" | "none" | "e2b" | "docker";
+  /** Why isolation is weaker than expected, if it is. */
+  warnings: string[];
+}
+
+/** Aggregate metrics: the benchmark's keys plus `failure_modes`. */
+export interface ResultsAggregate {
+  /** Count per failure category. */
+  failure_modes: Record<string, number>;
+  /** HumanEval: pass@k per requested k (null when k > n). */
+  pass_at_k?: Record<string, number | null>;
+  accuracy?: number | null;
+  efficiency?: number | null;
+  safety?: number | null;
+  adaptability?: number | null;
+  [key: string]: unknown;
+}
+
+/** The whole results file. */
+export interface ResultsDocument {
+  schema_version: typeof RESULTS_SCHEMA_VERSION;
+  benchmark: string;
+  run_id: string;
+  /** `ok`: the aggregate is a score. `error`: infrastructure failed; `error` says why. */
+  status: "ok" | "error";
+  error: ResultsError | null;
+  infrastructure_failures?: number;
+  sandbox_failures_attributed_to_participant?: number;
+  /** The validated runner options. */
+  config: Record<string, unknown>;
+  isolation: RunIsolation;
+  /** The data read: `sample` or the file, and the sha256 (hex) of the data. */
+  dataset: { path: string; sha256: string };
+  rows: ResultRow[];
+  aggregate: ResultsAggregate;
+}
