@@ -9,7 +9,7 @@
  * which is what we want for a run that measured nothing).
  */
 import { constants as osConstants } from "node:os";
-import type { RunnerOutcome } from "../green/supervisor/outcome.js";
+import type { RunnerOutcome } from "../process/outcome.js";
 import type { ArtifactPaths, RunFiles } from "./run-files.js";
 import { BUNDLE_SPEC_URL } from "./validate.js";
 
