@@ -63,14 +63,12 @@ describe("startChild / runChild", () => {
       file: node,
       args: [fixture("no-killable.mjs")],
       env,
-      stdout: "pipe",
       timeoutMs: 100,
-      graceMs: 200,
+      graceMs: 300,
       signal: ac.signal,
     });
-    await firstLine(h);
-    await new Promise((r) => setTimeout(r, 150));
-    ac.abort();
+    // Cancel while the timeout's grace is still running (or after the child is gone): the timeout stays the reason.
+    setTimeout(() => ac.abort(), 200);
     const o = await h.done;
     expect(o.terminationReason).toBe("timeout");
     expect(o.timedOut).toBe(true);
@@ -124,6 +122,20 @@ describe("startChild / runChild", () => {
     expect(o.terminationReason).toBe("output");
     expect(o.signal).toBe("SIGKILL");
     expect(o.stdout.length).toBeLessThanOrEqual(10_000);
+  });
+
+  test("without a group of its own the child stays in ours and is signalled alone", async () => {
+    const o = await runChild({
+      file: node,
+      args: ["-e", "process.stdout.write(String(process.pid)); setInterval(() => {}, 1000)"],
+      env,
+      stdout: { all: true },
+      timeoutMs: 200,
+      graceMs: 0,
+      ownGroup: false,
+    });
+    expect(o).toMatchObject({ timedOut: true, signal: "SIGKILL", isForcefullyTerminated: true });
+    expect(alive(Number(o.stdout))).toBe(false);
   });
 
   test("a command that does not exist ends in spawnError, not a throw", async () => {
