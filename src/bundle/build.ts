@@ -8,7 +8,7 @@
  * with that reason (AgentBeats records results only from `completed` tasks,
  * which is what we want for a run that measured nothing).
  */
-import type { RunnerOutcome } from "../green/supervisor/outcome.js";
+import type { RunnerOutcome } from "../process/outcome.js";
 import { addItemErrors, addRunnerModes, runProblems, type BundleError } from "./bundle-errors.js";
 import { shellExitCode, statusOf, type BundleStatus } from "./bundle-status.js";
 import type { ArtifactPaths, RunFiles } from "./run-files.js";

@@ -3,7 +3,7 @@
  * runner process, missing or unusable files) and the failed items of the
  * results file, each counted under a failure category.
  */
-import type { RunnerOutcome } from "../green/supervisor/outcome.js";
+import type { RunnerOutcome } from "../process/outcome.js";
 import type { ArtifactPaths, RunFiles } from "./run-files.js";
 import type { ResultItem } from "./run-results.js";
 

@@ -4,7 +4,7 @@
  * is a score.
  */
 import { constants as osConstants } from "node:os";
-import type { RunnerOutcome } from "../green/supervisor/outcome.js";
+import type { RunnerOutcome } from "../process/outcome.js";
 import type { BundleError } from "./bundle-errors.js";
 import type { RunResults } from "./run-results.js";
 

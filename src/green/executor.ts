@@ -38,7 +38,7 @@ import { createRunDir } from "./run-dir.js";
 import { isExternalBenchmark, type RunnerCommandFn } from "./runner-command.js";
 import type { GreenSettings } from "./settings.js";
 import { runnerEnv } from "./supervisor/env.js";
-import { describeOutcome, type RunnerOutcome } from "./supervisor/outcome.js";
+import { describeOutcome, type RunnerOutcome } from "../process/outcome.js";
 import { spawnRunner, type RunnerHandle } from "./supervisor/spawn.js";
 import { hasRoom, queueFullMessage } from "./admission.js";
 import { WEAK_ISOLATION_OPT_IN, type IsolationReport } from "./isolation.js";

@@ -7,7 +7,7 @@ import { BenchError } from "../util/errors.js";
 import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/body-limit.js";
 import { allowedRoots } from "./allowed-roots.js";
 import { DEFAULT_HEARTBEAT_MS } from "./heartbeat.js";
-import { DEFAULT_GRACE_MS } from "./supervisor/spawn.js";
+import { DEFAULT_GRACE_MS } from "../process/grace.js";
 
 export interface GreenSettings {
   /** Where work dirs go: `<resultsRoot>/a2a/<run_id>/`. Env GREEN_RESULTS_DIR, default `./results`. */

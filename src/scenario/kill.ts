@@ -6,8 +6,7 @@
  */
 import { readPidFile, removePidFile } from "./pid-file.js";
 import { inspectPidFile } from "./state.js";
-import { groupMembers, type ProcInfo } from "./proc-info.js";
-import { stopGroup, STOP_GRACE_MS } from "./stop-group.js";
+import { groupMembers, stopGroup, DEFAULT_GRACE_MS, type ProcInfo } from "../process/index.js";
 
 /** Per-agent result of a kill. */
 export type KillVerdict =
@@ -31,7 +30,7 @@ function orphansOf(pgid: number, leaderStart: number): ProcInfo[] {
 }
 
 /** Stop the scenario recorded in `dir`'s pid file. */
-export async function killScenario(dir: string, graceMs = STOP_GRACE_MS): Promise<KillReport> {
+export async function killScenario(dir: string, graceMs = DEFAULT_GRACE_MS): Promise<KillReport> {
   const pidFile = readPidFile(dir);
   if (!pidFile) return { hadPidFile: false, verdicts: [], ownerSignalled: false, pidFileRemoved: false };
   const state = await inspectPidFile(pidFile, { probeCards: false });

@@ -2,15 +2,14 @@
  * Launch a scenario's agents: each in its own process group (spawn
  * `detached`), logs prefixed with the agent's name, bounded wait for every
  * card, then the pid file. `stop()` TERMs every group, KILLs after the grace
- * and removes the pid file; a process 'exit' hook KILLs the groups if the
- * launcher dies without stopping them.
+ * and removes the pid file; the process layer KILLs the groups if the
+ * launcher exits without stopping them.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Scenario, ScenarioAgent } from "./spec.js";
 import { fillPlaceholders } from "./env-placeholders.js";
-import { procInfo } from "./proc-info.js";
 import {
   readPidFile,
   removePidFile,
@@ -24,7 +23,7 @@ import { inspectPidFile } from "./state.js";
 import { isPortFree } from "./port-check.js";
 import { prefixLines } from "./prefix-lines.js";
 import { waitForCard, CARD_WAIT_MS } from "./wait-card.js";
-import { stopGroup, killGroupsSync, STOP_GRACE_MS, type StopOutcome } from "./stop-group.js";
+import { procInfo, startChild, stopGroup, DEFAULT_GRACE_MS, type StopOutcome } from "../process/index.js";
 
 export interface LaunchOptions {
   /** Where prefixed agent logs go. */
@@ -35,7 +34,7 @@ export interface LaunchOptions {
   ownerKind: OwnerKind;
   /** Bound on each card wait, ms; default 30 000. */
   cardTimeoutMs?: number;
-  /** TERM→KILL grace on stop, ms; default {@link STOP_GRACE_MS}. */
+  /** TERM→KILL grace on stop, ms; default {@link DEFAULT_GRACE_MS}. */
   stopGraceMs?: number;
   /** Working directory of the agents; default the current one. */
   cwd?: string;
@@ -93,15 +92,8 @@ async function claimDirectory(scenario: Scenario, log: Writable): Promise<void> 
   removePidFile(scenario.dir);
 }
 
-/** Start every agent that has a command; wait for every card (commandless agents must already serve theirs). */
-export async function launchScenario(scenario: Scenario, options: LaunchOptions): Promise<RunningScenario> {
-  const { log } = options;
-  const baseEnv = options.baseEnv ?? process.env;
-  // Placeholders are filled for every agent before any starts: an unset one starts nothing.
-  const agentEnv = new Map(
-    scenario.agents.map((a) => [a.name, fillPlaceholders(a.name, a.env, [options.secretEnv ?? {}, baseEnv])]),
-  );
-  await claimDirectory(scenario, log);
+/** Refuse to start over a listener we did not start (this tool never kills by port). */
+async function checkPorts(scenario: Scenario): Promise<void> {
   for (const a of scenario.agents) {
     if (a.command && !(await isPortFree(a.host, a.port)))
       throw new BenchError(
@@ -109,102 +101,144 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
         `${a.name}: port ${a.host}:${a.port} is already in use; stop what listens there (this tool never kills by port) or change agent_port`,
       );
   }
+}
 
-  const launched: LaunchedAgent[] = [];
-  const exits = new Map<string, AgentExit>();
-  let resolveFirst!: (e: AgentExit) => void;
-  const firstExit = new Promise<AgentExit>((r) => (resolveFirst = r));
-  const pgids = (): number[] => launched.map((l) => l.pid);
-  const onProcessExit = (): void => killGroupsSync(pgids());
-  process.on("exit", onProcessExit);
+/** Start one agent in its own group, its output prefixed into `log`; throws E_SPAWN when it cannot start. */
+async function startAgent(
+  agent: ScenarioAgent,
+  env: NodeJS.ProcessEnv,
+  options: LaunchOptions,
+): Promise<LaunchedAgent> {
+  const command = agent.command!;
+  // The scenario's stop() owns the group: "keep" leaves leftovers to it.
+  const run = startChild({
+    file: command.file,
+    args: command.args,
+    cwd: options.cwd ?? process.cwd(),
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+    leftovers: "keep",
+  });
+  const { child, pid } = run;
+  if (pid === undefined || child === undefined) {
+    const { spawnError } = await run.done;
+    throw new BenchError("E_SPAWN", `${agent.name}: cannot start ${command.file}: ${spawnError ?? "no pid"}`);
+  }
+  prefixLines(child.stdout!, options.log, `[${agent.name}] `);
+  prefixLines(child.stderr!, options.log, `[${agent.name}] `);
+  return { agent, child, pid };
+}
 
+/** Wait for every agent's card; an agent that exits first aborts its wait with its exit status. */
+async function waitForCards(
+  scenario: Scenario,
+  exits: ReadonlyMap<string, AgentExit>,
+  cardTimeoutMs: number,
+): Promise<void> {
+  await Promise.all(
+    scenario.agents.map((agent) =>
+      waitForCard(agent.cardUrl, {
+        timeoutMs: cardTimeoutMs,
+        abortReason: () => {
+          const e = exits.get(agent.name);
+          return e
+            ? `${agent.name} exited (code ${e.exitCode ?? "none"}, signal ${e.signal ?? "none"}) before serving its card`
+            : undefined;
+        },
+      }),
+    ),
+  );
+}
+
+/** The pid file's content. Identities are read after the cards answer: a `sh -c "exec ..."` command has exec'd by then. */
+function describeLaunch(scenario: Scenario, launched: readonly LaunchedAgent[], options: LaunchOptions): PidFile {
+  const owner = procInfo(process.pid);
+  const agents: PidFileAgent[] = launched.map((l) => {
+    const info = procInfo(l.pid);
+    if (!info) throw new BenchError("E_AGENT_EXITED", `${l.agent.name} (pid ${l.pid}) exited after serving its card`);
+    return {
+      name: l.agent.name,
+      is_green: l.agent.isGreen,
+      pid: l.pid,
+      pgid: info.pgid,
+      startTime: info.startTime,
+      cmdline: info.cmdline,
+      host: l.agent.host,
+      port: l.agent.port,
+      endpoint: l.agent.endpoint,
+      card_url: l.agent.cardUrl,
+    };
+  });
+  return {
+    schema_version: 1,
+    scenario_manager_pid: process.pid,
+    owner: {
+      kind: options.ownerKind,
+      pid: process.pid,
+      startTime: owner?.startTime ?? 0,
+      cmdline: owner?.cmdline ?? [],
+    },
+    scenario_file: scenario.file,
+    started_at: new Date().toISOString(),
+    env_keys: Object.keys(options.secretEnv ?? {}).sort(),
+    agents,
+  };
+}
+
+/** Idempotent stop of what was launched: TERM → grace → KILL per group (a sweep only where the leader is gone), then the pid file. */
+function stopper(
+  scenario: Scenario,
+  launched: readonly LaunchedAgent[],
+  exits: ReadonlyMap<string, AgentExit>,
+  graceMs: number,
+): () => Promise<StopOutcome[]> {
   let stopped: Promise<StopOutcome[]> | undefined;
   const ownerPid = process.pid;
-  const stop = (): Promise<StopOutcome[]> => {
+  return () => {
     stopped ??= (async () => {
       const outcomes = await Promise.all(
         launched.map((l) =>
           exits.has(l.agent.name) && l.child.exitCode !== null
             ? stopGroup(l.pid, 0) // leader gone; still sweep any member left in its group
-            : stopGroup(l.pid, options.stopGraceMs ?? STOP_GRACE_MS),
+            : stopGroup(l.pid, graceMs),
         ),
       );
       removePidFile(scenario.dir, ownerPid);
-      process.off("exit", onProcessExit);
       return outcomes;
     })();
     return stopped;
   };
+}
+
+/** Start every agent that has a command; wait for every card (commandless agents must already serve theirs). */
+export async function launchScenario(scenario: Scenario, options: LaunchOptions): Promise<RunningScenario> {
+  const baseEnv = options.baseEnv ?? process.env;
+  const secretEnv = options.secretEnv ?? {};
+  // Placeholders are filled for every agent before any starts: an unset one starts nothing.
+  const agentEnv = new Map(scenario.agents.map((a) => [a.name, fillPlaceholders(a.name, a.env, [secretEnv, baseEnv])]));
+  await claimDirectory(scenario, options.log);
+  await checkPorts(scenario);
+
+  const launched: LaunchedAgent[] = [];
+  const exits = new Map<string, AgentExit>();
+  let resolveFirst!: (e: AgentExit) => void;
+  const firstExit = new Promise<AgentExit>((r) => (resolveFirst = r));
+  const stop = stopper(scenario, launched, exits, options.stopGraceMs ?? DEFAULT_GRACE_MS);
 
   try {
     for (const agent of scenario.agents) {
       if (!agent.command) continue;
-      const child = spawn(agent.command.file, agent.command.args, {
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-        cwd: options.cwd ?? process.cwd(),
-        env: { ...baseEnv, ...agentEnv.get(agent.name), ...(options.secretEnv ?? {}) },
-      });
-      const pid = child.pid;
-      if (pid === undefined) {
-        const err = await new Promise<Error>((r) => child.once("error", r));
-        throw new BenchError("E_SPAWN", `${agent.name}: cannot start ${agent.command.file}: ${err.message}`);
-      }
-      child.on("error", () => {}); // reported through exit/card wait
-      launched.push({ agent, child, pid });
-      prefixLines(child.stdout, log, `[${agent.name}] `);
-      prefixLines(child.stderr, log, `[${agent.name}] `);
-      child.once("exit", (exitCode, signal) => {
+      const l = await startAgent(agent, { ...baseEnv, ...agentEnv.get(agent.name), ...secretEnv }, options);
+      launched.push(l);
+      l.child.once("exit", (exitCode, signal) => {
         const e = { name: agent.name, exitCode, signal };
         exits.set(agent.name, e);
         resolveFirst(e);
       });
     }
-    await Promise.all(
-      scenario.agents.map((agent) =>
-        waitForCard(agent.cardUrl, {
-          timeoutMs: options.cardTimeoutMs ?? CARD_WAIT_MS,
-          abortReason: () => {
-            const e = exits.get(agent.name);
-            return e
-              ? `${agent.name} exited (code ${e.exitCode ?? "none"}, signal ${e.signal ?? "none"}) before serving its card`
-              : undefined;
-          },
-        }),
-      ),
-    );
-    // Identities are read after the cards answer: a `sh -c "exec ..."` command has exec'd by then.
-    const owner = procInfo(process.pid);
-    const agents: PidFileAgent[] = launched.map((l) => {
-      const info = procInfo(l.pid);
-      if (!info) throw new BenchError("E_AGENT_EXITED", `${l.agent.name} (pid ${l.pid}) exited after serving its card`);
-      return {
-        name: l.agent.name,
-        is_green: l.agent.isGreen,
-        pid: l.pid,
-        pgid: info.pgid,
-        startTime: info.startTime,
-        cmdline: info.cmdline,
-        host: l.agent.host,
-        port: l.agent.port,
-        endpoint: l.agent.endpoint,
-        card_url: l.agent.cardUrl,
-      };
-    });
-    const pidFile: PidFile = {
-      schema_version: 1,
-      scenario_manager_pid: process.pid,
-      owner: {
-        kind: options.ownerKind,
-        pid: process.pid,
-        startTime: owner?.startTime ?? 0,
-        cmdline: owner?.cmdline ?? [],
-      },
-      scenario_file: scenario.file,
-      started_at: new Date().toISOString(),
-      env_keys: Object.keys(options.secretEnv ?? {}).sort(),
-      agents,
-    };
+    await waitForCards(scenario, exits, options.cardTimeoutMs ?? CARD_WAIT_MS);
+    const pidFile = describeLaunch(scenario, launched, options);
     await writePidFile(scenario.dir, pidFile);
     return { scenario, agents: launched, pidFile, firstExit, stop };
   } catch (err) {

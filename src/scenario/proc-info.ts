@@ -1,70 +1,10 @@
 /**
- * Identity of a process from /proc (Linux). A pid alone is not an identity:
- * pids are reused, so a pid file records the start time (field 22 of
- * /proc/<pid>/stat, clock ticks since boot) and the command line, and every
- * later signal is sent only if both still match.
+ * Identity of a process we started. A pid alone is not an identity: pids are
+ * reused, so a pid file records the start time (field 22 of /proc/<pid>/stat,
+ * clock ticks since boot) and the command line, and every later signal is
+ * sent only if both still match. /proc itself is read by process/proc-scan.ts.
  */
-import { readFileSync, readdirSync } from "node:fs";
-
-/** What /proc says about one process. */
-export interface ProcInfo {
-  pid: number;
-  /** Single-letter state (`R`, `S`, `Z` zombie, ...). */
-  state: string;
-  /** Process group id. */
-  pgid: number;
-  /** Start time, clock ticks after boot (stable for the process's life). */
-  startTime: number;
-  /** argv as recorded by the kernel. */
-  cmdline: string[];
-}
-
-/** Parse the content of /proc/<pid>/stat (the comm field may contain spaces and parens). */
-export function parseStat(stat: string): { state: string; pgid: number; startTime: number } | undefined {
-  const close = stat.lastIndexOf(")");
-  if (close < 0) return undefined;
-  // Fields after "comm)": 3=state 4=ppid 5=pgrp ... 22=starttime → indexes 0,1,2,...,19.
-  const rest = stat
-    .slice(close + 2)
-    .trim()
-    .split(/\s+/);
-  const state = rest[0];
-  const pgid = Number(rest[2]);
-  const startTime = Number(rest[19]);
-  if (state === undefined || !Number.isFinite(pgid) || !Number.isFinite(startTime)) return undefined;
-  return { state, pgid, startTime };
-}
-
-/** /proc info of a live (non-zombie) process, or undefined when it is gone. */
-export function procInfo(pid: number): ProcInfo | undefined {
-  try {
-    const parsed = parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
-    if (!parsed || parsed.state === "Z" || parsed.state === "X") return undefined;
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8")
-      .split("\0")
-      .filter((s) => s !== "");
-    return { pid, ...parsed, cmdline };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Live processes whose process group is `pgid`. */
-export function groupMembers(pgid: number): ProcInfo[] {
-  const out: ProcInfo[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    const info = procInfo(Number(e));
-    if (info && info.pgid === pgid) out.push(info);
-  }
-  return out;
-}
+import { procInfo, type ProcInfo } from "../process/proc-scan.js";
 
 /** Recorded identity of a process we started. */
 export interface ProcIdentity {

@@ -4,7 +4,8 @@
  */
 import type { PidFile, PidFileAgent } from "./pid-file.js";
 import { readPidFile } from "./pid-file.js";
-import { checkOwnership, procInfo, type Ownership, type ProcInfo } from "./proc-info.js";
+import { checkOwnership, type Ownership } from "./proc-info.js";
+import { procInfo, type ProcInfo } from "../process/proc-scan.js";
 import { fetchCard } from "./wait-card.js";
 
 export interface AgentState {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { buildBundle } from "../../src/bundle/build.js";
 import { readRunFiles, type ArtifactPaths } from "../../src/bundle/run-files.js";
 import { validateBundle } from "../../src/bundle/validate.js";
-import type { RunnerOutcome } from "../../src/green/supervisor/outcome.js";
+import type { RunnerOutcome } from "../../src/process/outcome.js";
 
 const outcome: RunnerOutcome = {
   exitCode: 0,

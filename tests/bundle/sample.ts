@@ -1,6 +1,6 @@
 /** A bundle built by the real builder from a synthetic outcome (tests). */
 import { buildBundle } from "../../src/bundle/build.js";
-import type { RunnerOutcome } from "../../src/green/supervisor/outcome.js";
+import type { RunnerOutcome } from "../../src/process/outcome.js";
 
 const outcome = (o: Partial<RunnerOutcome> = {}): RunnerOutcome => ({
   exitCode: 0,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkOwnership, parseStat, procInfo, type ProcInfo } from "../../src/scenario/proc-info.js";
+import { checkOwnership } from "../../src/scenario/proc-info.js";
+import { parseStat, procInfo, type ProcInfo } from "../../src/process/proc-scan.js";
 
 describe("proc-info", () => {
   it("parses /proc/<pid>/stat even when comm holds spaces and parens", () => {

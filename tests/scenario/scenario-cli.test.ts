@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { alive, freePort, runCli, startCli, until, type CliChild } from "./helpers.js";
-import { procInfo } from "../../src/scenario/proc-info.js";
+import { procInfo } from "../../src/process/proc-scan.js";
 import type { PidFile } from "../../src/scenario/pid-file.js";
 
 const FAKE = resolve(import.meta.dirname, "../fixtures/scenario/fake-agent.mjs");

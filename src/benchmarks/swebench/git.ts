@@ -3,18 +3,27 @@
  * worktrees, applying diffs, listing files. Nothing here executes repository
  * code (hooks are disabled); tests run in the sandbox.
  */
-import { spawn } from "node:child_process";
+import { runChild, type ProcessOutcome } from "../../process/index.js";
 
 /** Default limit for one git/patch command, ms. */
 export const GIT_TIMEOUT_MS = 60_000;
 
-/** Flat outcome of one command (same shape on success and failure). */
+/**
+ * Git's projection of the process record (same shape on success and failure):
+ * the whole output is kept (git's answer is its stdout), a start failure is
+ * appended to `stderr`.
+ */
 export interface CommandOutcome {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
   stdout: string;
   stderr: string;
+}
+
+function toCommandOutcome(o: ProcessOutcome): CommandOutcome {
+  const stderr = o.spawnError === null ? o.stderr : o.stderr + o.spawnError;
+  return { exitCode: o.exitCode, signal: o.signal, timedOut: o.timedOut, stdout: o.stdout, stderr };
 }
 
 // A fixed identity and dates make the commits we create (sample repos) reproducible,
@@ -28,44 +37,35 @@ const GIT_ENV: Record<string, string> = {
   GIT_TERMINAL_PROMPT: "0",
 };
 
-/** Run a command; never rejects for a non-zero exit. */
-export function runCommand(
+/**
+ * Run a command; never rejects for a non-zero exit. On timeout it gets SIGKILL
+ * at once (git and patch are trusted and have nothing to clean up). It stays in
+ * our process group (`ownGroup: false`): a checkout runs dozens of these, and
+ * a group of its own makes each start measurably slower.
+ */
+export async function runCommand(
   file: string,
   args: string[],
   opts: { cwd: string; input?: string; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<CommandOutcome> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, {
-      cwd: opts.cwd,
-      env: {
-        PATH: process.env["PATH"] ?? "/usr/bin:/bin",
-        HOME: process.env["HOME"] ?? "/tmp",
-        ...GIT_ENV,
-        ...opts.env,
-      },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, opts.timeoutMs ?? GIT_TIMEOUT_MS);
-    timer.unref();
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      resolve({ exitCode: null, signal: null, timedOut, stdout, stderr: stderr + err.message });
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code, signal, timedOut, stdout, stderr });
-    });
-    child.stdin.on("error", () => {});
-    child.stdin.end(opts.input ?? "");
+  const outcome = await runChild({
+    file,
+    args,
+    cwd: opts.cwd,
+    env: {
+      PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+      HOME: process.env["HOME"] ?? "/tmp",
+      ...GIT_ENV,
+      ...opts.env,
+    },
+    stdin: { input: opts.input ?? "" },
+    stdout: { all: true },
+    stderr: { all: true },
+    timeoutMs: opts.timeoutMs ?? GIT_TIMEOUT_MS,
+    graceMs: 0,
+    ownGroup: false,
   });
+  return toCommandOutcome(outcome);
 }
 
 /** `git -c core.hooksPath=/dev/null <args>` in `cwd`. */

@@ -16,7 +16,7 @@
  * container itself (see docker-sandbox.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { OutputTail } from "../local/output-tail.js";
+import { OutputTail } from "../../process/output-tail.js";
 
 /** Flat outcome of one CLI call. */
 export interface CliOutcome {

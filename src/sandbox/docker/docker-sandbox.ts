@@ -23,7 +23,7 @@ import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
 import { Limiter, runCancellable } from "../concurrency.js";
-import { OutputTail } from "../local/output-tail.js";
+import { OutputTail } from "../../process/output-tail.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { TMPFS_BYTES } from "../limits.js";
 import { dockerBinary, docker } from "./docker-cli.js";

@@ -36,6 +36,16 @@ const FORK_SERVER_CAPS = ["CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_CHOW
 const JOB_DIR = "/tmp/job";
 const PROGRAM_DIR = "/tmp/.a2a-program";
 
+/** A job staged on the host: where its program and files were written. */
+interface StagedJob {
+  staging: string;
+  progDir: string;
+  jobDir: string;
+  progFile: string;
+  /** The job's cwd on the host: the request's work dir or the staged job dir. */
+  hostCwd: string;
+}
+
 function safeRelative(rel: string): boolean {
   const n = normalize(rel);
   return rel.length > 0 && !rel.startsWith("/") && n !== ".." && !n.startsWith("../");
@@ -170,93 +180,125 @@ export class LocalSandbox implements Sandbox {
     );
   }
 
-  private async execAlone(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
+  /** Why this sandbox cannot run `req` alone (overlays, binds), or null. */
+  private unsupported(req: ExecRequest): string | null {
     const tools = this.opts.probe.tools;
     const bwrap = this.isolation === "bwrap";
+    if ((req.overlays?.length ?? 0) > 0 && (!bwrap || !tools.isRoot || tools.unshare === null))
+      return "overlays need isolation 'bwrap', root and unshare(1) on the host";
+    if ((req.binds?.length ?? 0) > 0 && !bwrap)
+      return `binds need isolation 'bwrap' (this sandbox has '${this.isolation}')`;
+    return null;
+  }
+
+  /** Write the program into `staging/program` and the request's files into the job's cwd; an error message for an unsafe path. */
+  private async stageJob(req: ExecRequest, staging: string): Promise<StagedJob | string> {
+    const progDir = join(staging, "program");
+    const jobDir = join(staging, "job");
+    await mkdir(progDir);
+    await mkdir(jobDir);
+    const progFile = `main.${EXT[req.language]}`;
+    await writeFile(join(progDir, progFile), req.code);
+    const hostCwd = req.workDir ?? jobDir;
+    for (const [rel, content] of Object.entries(req.files ?? {})) {
+      if (!safeRelative(rel)) return `files: path must stay inside the job dir: ${rel}`;
+      await mkdir(dirname(join(hostCwd, rel)), { recursive: true });
+      await writeFile(join(hostCwd, rel), content);
+    }
+    return { staging, progDir, jobDir, progFile, hostCwd };
+  }
+
+  /** Lend the trees the job writes to the sandbox uid (when dropping root), each restore pushed as soon as it is owed. */
+  private async lendTrees(req: ExecRequest, staging: string, restores: Array<() => Promise<void>>): Promise<void> {
+    if (!this.dropUid || req.asRoot) return;
+    restores.push(await lendTree(staging, SANDBOX_UID, SANDBOX_UID));
+    if (req.workDir) restores.push(await lendTree(req.workDir, SANDBOX_UID, SANDBOX_UID));
+    for (const b of req.binds ?? []) if (b.writable) restores.push(await lendTree(b.host, SANDBOX_UID, SANDBOX_UID));
+  }
+
+  /** The launch command of a staged job: mounts, cwd, interpreter and (for a proof) its wrapper. */
+  private launchFor(
+    req: ExecRequest,
+    job: StagedJob,
+    overlays: PreparedOverlays | null,
+    proofToken: string | undefined,
+  ): { command: LaunchCommand; cwd: string } {
+    const tools = this.opts.probe.tools;
+    const mounts: MountSpec[] = [...(overlays?.mounts ?? []), ...(req.binds ?? [])];
+    let cwd = job.hostCwd;
+    let programPath = join(job.progDir, job.progFile);
+    if (this.isolation === "bwrap") {
+      mounts.push({ host: job.progDir, target: PROGRAM_DIR, writable: false });
+      if (req.workDir) mounts.push({ host: req.workDir, target: req.workDir, writable: true });
+      else mounts.push({ host: job.jobDir, target: JOB_DIR, writable: true });
+      cwd = req.workDir ?? JOB_DIR;
+      programPath = `${PROGRAM_DIR}/${job.progFile}`;
+    }
+    const interpreter = { python: [tools.python, "-B"], bash: ["/bin/bash"], node: [tools.node] }[req.language];
+    const wrapper =
+      proofToken === undefined
+        ? []
+        : req.language === "python"
+          ? ["-c", PYTHON_PROOF_WRAPPER]
+          : ["-e", NODE_PROOF_WRAPPER];
+    const command = buildLaunchCommand({
+      level: this.isolation,
+      tools,
+      limits: this.opts.limits,
+      asRoot: req.asRoot ?? false,
+      program: [...interpreter, ...wrapper, programPath],
+      cwd,
+      mounts,
+      ...(overlays ? { unmasked: overlays.shadowed } : {}),
+    });
+    return { command: overlays ? overlays.wrap(command) : command, cwd };
+  }
+
+  /** Run a staged job and judge what came back. */
+  private async runStaged(
+    req: ExecRequest,
+    job: StagedJob,
+    overlays: PreparedOverlays | null,
+    signal: AbortSignal,
+  ): Promise<ExecOutcome> {
+    const proofToken = req.proof && req.language !== "bash" ? newProofToken() : undefined;
+    const { command, cwd } = this.launchFor(req, job, overlays, proofToken);
+    const env = baseEnv(this.opts.probe.tools, req.asRoot ? "/root" : cwd, req.env);
+    if (this.isolation !== "bwrap") env["TMPDIR"] = job.jobDir;
+    const outcome = await runProcess({
+      command,
+      env,
+      timeoutMs: req.timeoutMs,
+      maxOutputBytes: this.opts.limits.maxOutputBytes,
+      signal,
+      ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
+      ...(proofToken !== undefined ? { proofToken } : {}),
+    });
+    if (req.proof && proofToken === undefined) {
+      Object.assign(outcome, { proof: "unsupported", proofNote: `no pass proof for ${req.language} programs` });
+    }
+    // bwrap reports its own setup failures (e.g. a bind target it cannot create on the
+    // read-only root) as "bwrap: ..." with exit 1 before the program starts.
+    const setup = /^bwrap: .*/.exec(outcome.stderrTail);
+    if (this.isolation === "bwrap" && outcome.exitCode === 1 && setup && outcome.stdoutTail === "")
+      return { ...outcome, infraError: setup[0] };
+    return outcome;
+  }
+
+  /** One sandbox for this exec: stage, lend, mount, run, then restore and clean up whatever happened. */
+  private async execAlone(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
     const restores: Array<() => Promise<void>> = [];
     let overlays: PreparedOverlays | null = null;
     const staging = await mkdtemp(join(tmpdir(), "a2a-sbx-"));
     try {
-      if ((req.overlays?.length ?? 0) > 0 && (!bwrap || !tools.isRoot || tools.unshare === null)) {
-        return emptyOutcome({ infraError: "overlays need isolation 'bwrap', root and unshare(1) on the host" });
-      }
-      if ((req.binds?.length ?? 0) > 0 && !bwrap) {
-        return emptyOutcome({ infraError: `binds need isolation 'bwrap' (this sandbox has '${this.isolation}')` });
-      }
-      const progDir = join(staging, "program");
-      const jobDir = join(staging, "job");
-      await mkdir(progDir);
-      await mkdir(jobDir);
-      const progFile = `main.${EXT[req.language]}`;
-      await writeFile(join(progDir, progFile), req.code);
-      const hostCwd = req.workDir ?? jobDir;
-      for (const [rel, content] of Object.entries(req.files ?? {})) {
-        if (!safeRelative(rel)) return emptyOutcome({ infraError: `files: path must stay inside the job dir: ${rel}` });
-        await mkdir(dirname(join(hostCwd, rel)), { recursive: true });
-        await writeFile(join(hostCwd, rel), content);
-      }
-      const lend = this.dropUid && !req.asRoot;
-      if (lend) {
-        restores.push(await lendTree(staging, SANDBOX_UID, SANDBOX_UID));
-        if (req.workDir) restores.push(await lendTree(req.workDir, SANDBOX_UID, SANDBOX_UID));
-        for (const b of req.binds ?? [])
-          if (b.writable) restores.push(await lendTree(b.host, SANDBOX_UID, SANDBOX_UID));
-      }
+      const refused = this.unsupported(req);
+      if (refused !== null) return emptyOutcome({ infraError: refused });
+      const job = await this.stageJob(req, staging);
+      if (typeof job === "string") return emptyOutcome({ infraError: job });
+      await this.lendTrees(req, staging, restores);
       await chmod(staging, 0o700);
-      if (req.overlays?.length) overlays = await prepareOverlays(tools.unshare!, req.overlays);
-      const mounts: MountSpec[] = [...(overlays?.mounts ?? []), ...(req.binds ?? [])];
-      let cwd: string;
-      let programPath: string;
-      if (bwrap) {
-        mounts.push({ host: progDir, target: PROGRAM_DIR, writable: false });
-        if (req.workDir) mounts.push({ host: req.workDir, target: req.workDir, writable: true });
-        else mounts.push({ host: jobDir, target: JOB_DIR, writable: true });
-        cwd = req.workDir ?? JOB_DIR;
-        programPath = `${PROGRAM_DIR}/${progFile}`;
-      } else {
-        cwd = hostCwd;
-        programPath = join(progDir, progFile);
-      }
-      const proofToken = req.proof && req.language !== "bash" ? newProofToken() : undefined;
-      const interpreter = { python: [tools.python, "-B"], bash: ["/bin/bash"], node: [tools.node] }[req.language];
-      const wrapper =
-        proofToken === undefined
-          ? []
-          : req.language === "python"
-            ? ["-c", PYTHON_PROOF_WRAPPER]
-            : ["-e", NODE_PROOF_WRAPPER];
-      let command = buildLaunchCommand({
-        level: this.isolation,
-        tools,
-        limits: this.opts.limits,
-        asRoot: req.asRoot ?? false,
-        program: [...interpreter, ...wrapper, programPath],
-        cwd,
-        mounts,
-        ...(overlays ? { unmasked: overlays.shadowed } : {}),
-      });
-      if (overlays) command = overlays.wrap(command);
-      const home = req.asRoot ? "/root" : cwd;
-      const env = baseEnv(tools, home, req.env);
-      if (!bwrap) env["TMPDIR"] = jobDir;
-      const outcome = await runProcess({
-        command,
-        env,
-        timeoutMs: req.timeoutMs,
-        maxOutputBytes: this.opts.limits.maxOutputBytes,
-        signal,
-        ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
-        ...(proofToken !== undefined ? { proofToken } : {}),
-      });
-      if (req.proof && proofToken === undefined) {
-        Object.assign(outcome, { proof: "unsupported", proofNote: `no pass proof for ${req.language} programs` });
-      }
-      // bwrap reports its own setup failures (e.g. a bind target it cannot create on the
-      // read-only root) as "bwrap: ..." with exit 1 before the program starts.
-      const setup = /^bwrap: .*/.exec(outcome.stderrTail);
-      if (bwrap && outcome.exitCode === 1 && setup && outcome.stdoutTail === "")
-        return { ...outcome, infraError: setup[0] };
-      return outcome;
+      if (req.overlays?.length) overlays = await prepareOverlays(this.opts.probe.tools.unshare!, req.overlays);
+      return await this.runStaged(req, job, overlays, signal);
     } catch (e) {
       return emptyOutcome({ infraError: `sandbox setup: ${(e as Error).message}` });
     } finally {

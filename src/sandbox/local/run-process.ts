@@ -1,19 +1,20 @@
 /**
- * Runs one launch command to completion and returns the flat outcome record:
- * output capped (the program is stopped past the cap), wall timeout and abort
- * kill the whole process group (bwrap's PID namespace takes everything inside
- * with it), the first termination reason wins.
+ * Runs one launch command to completion on the shared process layer and
+ * returns the sandbox's flat outcome record: output capped (the program is
+ * stopped past the cap), wall timeout and abort SIGKILL the whole process
+ * group at once (untrusted code gets no grace; bwrap's PID namespace takes
+ * everything inside with it), the first termination reason wins, and what is
+ * left of the group once the pipes close is killed. What stays special here is
+ * the pass-proof channel: two extra pipes (fd 3 read, fd 4 written).
  */
-import { spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import type { ExecOutcome } from "../types.js";
 import type { LaunchCommand } from "./launch-command.js";
-import { OutputTail } from "./output-tail.js";
 import { judgeProof } from "../proof.js";
+import { startChild, type ProcessOutcome } from "../../process/index.js";
 
 /** Bytes of the proof channel kept (a token is 32; more is a forgery anyway). */
 const PROOF_CAP = 4096;
-
-type Reason = "timeout" | "output" | "canceled";
 
 export interface RunProcessOptions {
   command: LaunchCommand;
@@ -44,83 +45,60 @@ export function emptyOutcome(patch: Partial<ExecOutcome>): ExecOutcome {
   };
 }
 
-/** Spawn, supervise and settle; never rejects (spawn failures become `infraError`). */
-export function runProcess(opts: RunProcessOptions): Promise<ExecOutcome> {
-  const started = performance.now();
-  if (opts.signal?.aborted) return Promise.resolve(emptyOutcome({ isCanceled: true }));
-  return new Promise((resolve) => {
-    const child = spawn(opts.command.file, opts.command.args, {
-      cwd: opts.command.spawnCwd,
-      env: opts.env,
-      detached: true, // own process group, killed as one
-      stdio: opts.proofToken === undefined ? ["pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe", "pipe", "pipe"],
-    });
-    let proofData = "";
-    if (opts.proofToken !== undefined) {
-      const channel = child.stdio[3] as NodeJS.ReadableStream | null;
-      const tokenPipe = child.stdio[4] as NodeJS.WritableStream | null;
-      channel?.on("data", (c: Buffer) => {
-        if (proofData.length < PROOF_CAP) proofData += c.toString("latin1").slice(0, PROOF_CAP - proofData.length);
-      });
-      channel?.on("error", () => {
-        /* the program closed it */
-      });
-      tokenPipe?.on("error", () => {
-        /* the program closed it early */
-      });
-      tokenPipe?.end(opts.proofToken);
-    }
-    const out = new OutputTail(opts.maxOutputBytes);
-    const err = new OutputTail(opts.maxOutputBytes);
-    let reason: Reason | undefined;
-    let spawnError: Error | undefined;
-    const kill = (why: Reason): void => {
-      reason ??= why;
-      // Untrusted code gets no grace period: SIGKILL the whole group at once.
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-    };
-    const timer = setTimeout(() => kill("timeout"), opts.timeoutMs);
-    timer.unref();
-    const onAbort = (): void => kill("canceled");
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout.on("data", (c: Buffer) => {
-      if (out.push(c)) kill("output");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      if (err.push(c)) kill("output");
-    });
-    child.stdin.on("error", () => {
-      /* program closed stdin early */
-    });
-    child.stdin.end(opts.stdin ?? "");
-    child.on("error", (e) => {
-      spawnError = e;
-    });
-    child.on("close", (code, sig) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      // Leftovers of the group (outside bwrap's namespace) must not outlive the job.
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        /* none left */
-      }
-      resolve({
-        exitCode: code,
-        signal: sig,
-        timedOut: reason === "timeout",
-        isCanceled: reason === "canceled",
-        outputLimitExceeded: reason === "output",
-        durationMs: Math.round(performance.now() - started),
-        stdoutTail: out.text(),
-        stderrTail: err.text(),
-        ...(spawnError ? { infraError: `spawn ${opts.command.file}: ${spawnError.message}` } : {}),
-        ...(opts.proofToken !== undefined && !spawnError ? judgeProof(proofData, opts.proofToken) : {}),
-      });
-    });
+/** The sandbox's projection of the process record: tails named as such, a start failure as `infraError`. */
+export function toExecOutcome(o: ProcessOutcome, file: string): ExecOutcome {
+  return {
+    exitCode: o.exitCode,
+    signal: o.signal,
+    timedOut: o.timedOut,
+    isCanceled: o.isCanceled,
+    outputLimitExceeded: o.outputLimitExceeded,
+    durationMs: o.durationMs,
+    stdoutTail: o.stdout,
+    stderrTail: o.stderr,
+    ...(o.spawnError !== null ? { infraError: `spawn ${file}: ${o.spawnError}` } : {}),
+  };
+}
+
+/** Wire the proof pipes: collect fd 3 (bounded), write the token to fd 4. Returns what fd 3 carried so far. */
+function proofChannel(stdio: readonly unknown[], token: string): () => string {
+  let data = "";
+  const channel = stdio[3] as Readable | null;
+  const tokenPipe = stdio[4] as Writable | null;
+  channel?.on("data", (c: Buffer) => {
+    if (data.length < PROOF_CAP) data += c.toString("latin1").slice(0, PROOF_CAP - data.length);
   });
+  // The program may close either end early.
+  channel?.on("error", () => {});
+  tokenPipe?.on("error", () => {});
+  tokenPipe?.end(token);
+  return () => data;
+}
+
+/** Spawn, supervise and settle; never rejects (spawn failures become `infraError`). */
+export async function runProcess(opts: RunProcessOptions): Promise<ExecOutcome> {
+  if (opts.signal?.aborted) return emptyOutcome({ isCanceled: true });
+  const cap = { tail: opts.maxOutputBytes, stopWhenFull: true };
+  const run = startChild({
+    file: opts.command.file,
+    args: opts.command.args,
+    cwd: opts.command.spawnCwd,
+    env: opts.env,
+    stdin: { input: opts.stdin ?? "" },
+    stdout: cap,
+    stderr: cap,
+    extraPipes: opts.proofToken === undefined ? 0 : 2,
+    timeoutMs: opts.timeoutMs,
+    graceMs: 0,
+    leftovers: "kill-after-close",
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  const proof = opts.proofToken !== undefined && run.child ? proofChannel(run.child.stdio, opts.proofToken) : undefined;
+  const outcome = await run.done;
+  return {
+    ...toExecOutcome(outcome, opts.command.file),
+    ...(proof && opts.proofToken !== undefined && outcome.spawnError === null
+      ? judgeProof(proof(), opts.proofToken)
+      : {}),
+  };
 }

@@ -1,16 +1,16 @@
 /**
  * Run an installer (npm, pip) on the host as a child process with a time
- * limit and cancellation, collecting a bounded output tail. The child is
- * spawned detached and its whole process group is killed: npm and pip start
- * helpers of their own.
+ * limit and cancellation, collecting a bounded output tail, on the shared
+ * process layer: the child leads its own process group and the whole group is
+ * terminated (npm and pip start helpers of their own), SIGTERM then SIGKILL
+ * after the shared DEFAULT_GRACE_MS.
  */
-import { spawn } from "node:child_process";
+import { runChild, type ProcessOutcome } from "../../../process/index.js";
 
-/** Grace between SIGTERM and SIGKILL, ms (execa's forceKillAfterDelay default is 5 s). */
-export const KILL_GRACE_MS = 5_000;
-/** Output kept per stream, characters. */
-const TAIL_CHARS = 8_000;
+/** Output kept per stream, bytes. */
+const TAIL_BYTES = 8_000;
 
+/** The installer's projection of the process record: tails named as such, `spawnError` only when set. */
 export interface ToolOutcome {
   exitCode: number | null;
   signal: string | null;
@@ -33,56 +33,31 @@ export interface ToolRequest {
   signal?: AbortSignal;
 }
 
+function toToolOutcome(o: ProcessOutcome): ToolOutcome {
+  return {
+    exitCode: o.exitCode,
+    signal: o.signal,
+    timedOut: o.timedOut,
+    isCanceled: o.isCanceled,
+    ...(o.spawnError !== null ? { spawnError: o.spawnError } : {}),
+    durationMs: o.durationMs,
+    stdoutTail: o.stdout,
+    stderrTail: o.stderr,
+  };
+}
+
 /** Run to completion; never rejects (failures are in the outcome). */
-export function runTool(req: ToolRequest): Promise<ToolOutcome> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    let stdout = "";
-    let stderr = "";
-    let reason: "timeout" | "cancel" | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
-    const child = spawn(req.command, req.args, {
-      cwd: req.cwd,
-      env: req.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const killGroup = (sig: NodeJS.Signals): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, sig);
-      } catch {
-        // already gone
-      }
-    };
-    const stop = (why: "timeout" | "cancel"): void => {
-      reason ??= why;
-      killGroup("SIGTERM");
-      killTimer ??= setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
-      killTimer.unref();
-    };
-    const timer = setTimeout(() => stop("timeout"), req.timeoutMs);
-    timer.unref();
-    const onAbort = (): void => stop("cancel");
-    req.signal?.addEventListener("abort", onAbort, { once: true });
-    if (req.signal?.aborted) onAbort();
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout = (stdout + d).slice(-TAIL_CHARS)));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-TAIL_CHARS)));
-    const finish = (exitCode: number | null, signal: string | null, spawnError?: string): void => {
-      clearTimeout(timer);
-      if (killTimer) clearTimeout(killTimer);
-      req.signal?.removeEventListener("abort", onAbort);
-      resolve({
-        exitCode,
-        signal,
-        timedOut: reason === "timeout",
-        isCanceled: reason === "cancel",
-        ...(spawnError !== undefined ? { spawnError } : {}),
-        durationMs: performance.now() - started,
-        stdoutTail: stdout,
-        stderrTail: stderr,
-      });
-    };
-    child.once("error", (err) => finish(null, null, err.message));
-    child.once("close", (code, signal) => finish(code, signal));
+export async function runTool(req: ToolRequest): Promise<ToolOutcome> {
+  const outcome = await runChild({
+    file: req.command,
+    args: req.args,
+    ...(req.cwd !== undefined ? { cwd: req.cwd } : {}),
+    env: req.env,
+    stdout: { tail: TAIL_BYTES },
+    stderr: { tail: TAIL_BYTES },
+    timeoutMs: req.timeoutMs,
+    leftovers: "keep",
+    ...(req.signal ? { signal: req.signal } : {}),
   });
+  return toToolOutcome(outcome);
 }

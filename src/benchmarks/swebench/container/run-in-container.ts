@@ -19,7 +19,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { SandboxLimits } from "../../../sandbox/types.js";
 import { TMPFS_BYTES } from "../../../sandbox/limits.js";
-import { OutputTail } from "../../../sandbox/local/output-tail.js";
+import { OutputTail } from "../../../process/output-tail.js";
 import { KeepaliveContainer } from "../../../sandbox/docker/keepalive.js";
 import { docker, dockerBinary } from "../../../sandbox/docker/docker-cli.js";
 import { PATCH_DIR } from "./eval-script.js";
