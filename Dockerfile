@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # a2a-bench images, one Dockerfile, four targets:
-#   runner  the base of the green image: Node + this package (production deps) + what the benchmark
+#   runner  the base of the green image: Node + this package (production and optional deps: esbuild-wasm
+#           for SPARC TypeScript cases, @e2b/code-interpreter for --sandbox e2b) + what the benchmark
 #           runners call (git, python3, pytest, psutil/requests for RedCode, bubblewrap for the local
 #           sandbox, patch) + curl for the healthcheck + tini as PID 1; non-root user `node` (uid 1000).
 #   green   runner + ENTRYPOINT `a2a-bench green`      (AgentBeats: --host --port --card-url, port 9009)

@@ -13,6 +13,7 @@ import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } f
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import { plainCopy } from "../util/plain-copy.js";
+import { promiseFrom } from "../util/promise-from.js";
 
 /** Finished tasks kept per agent by default (newest first). */
 export const DEFAULT_MAX_FINISHED_TASKS = 1000;
@@ -51,12 +52,18 @@ export class BoundedTaskStore implements TaskStore {
     return n;
   }
 
-  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const task = this.scopes.get(scopeOf(context))?.get(taskId);
-    return task ? plainCopy(task) : undefined;
+  load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    return promiseFrom(() => {
+      const task = this.scopes.get(scopeOf(context))?.get(taskId);
+      return task ? plainCopy(task) : undefined;
+    });
   }
 
-  async save(task: Task, context: ServerCallContext): Promise<void> {
+  save(task: Task, context: ServerCallContext): Promise<void> {
+    return promiseFrom(() => this.saveNow(task, context));
+  }
+
+  private saveNow(task: Task, context: ServerCallContext): void {
     const scope = scopeOf(context);
     let tasks = this.scopes.get(scope);
     if (!tasks) {
@@ -72,7 +79,11 @@ export class BoundedTaskStore implements TaskStore {
     }
   }
 
-  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+  list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return promiseFrom(() => this.listNow(params, context));
+  }
+
+  private listNow(params: ListTasksRequest, context: ServerCallContext): ListTasksResponse {
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
     let tasks = [...(this.scopes.get(scopeOf(context))?.values() ?? [])];
     if (params.contextId) tasks = tasks.filter((t) => t.contextId === params.contextId);

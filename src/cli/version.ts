@@ -7,8 +7,9 @@ let cached: string | undefined;
 
 /** `version` of the package.json next to schemas/ (the installed package's own). */
 export function packageVersion(): string {
-  cached ??= String(
-    (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version?: unknown }).version ?? "unknown",
-  );
+  if (cached === undefined) {
+    const { version } = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version?: unknown };
+    cached = typeof version === "string" ? version : "unknown";
+  }
   return cached;
 }

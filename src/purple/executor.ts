@@ -16,6 +16,7 @@ import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/
 import type { Logger } from "../util/logger.js";
 import { USAGE_METADATA_KEY } from "../a2a/usage.js";
 import { errorMessage } from "../util/errors.js";
+import { promiseFrom } from "../util/promise-from.js";
 
 /** Parts of the `response` artifact: echo → its DataPart; others → text (if any) then data (if any). */
 export function replyParts(reply: SolverReply): Part[] {
@@ -101,7 +102,10 @@ export class PurpleExecutor implements AgentExecutor {
     }
   };
 
-  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+  cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> =>
+    promiseFrom(() => this.cancelNow(taskId, bus));
+
+  private cancelNow(taskId: string, bus: ExecutionEventBus): void {
     const job = this.running.get(taskId);
     if (!job) return;
     job.controller.abort();
@@ -117,5 +121,5 @@ export class PurpleExecutor implements AgentExecutor {
         metadata: undefined,
       }),
     );
-  };
+  }
 }

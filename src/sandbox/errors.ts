@@ -8,6 +8,8 @@ export type SandboxErrorCode =
   /** Host-side preparation of one exec failed (e.g. lending its work dir). */
   | "E_SANDBOX_SETUP"
   | "E_E2B_API_KEY"
+  /** The optional package @e2b/code-interpreter is not installed. */
+  | "E_E2B_SDK_MISSING"
   | "E_E2B";
 
 /** A sandbox could not be created or was misused (e.g. exec after close). */

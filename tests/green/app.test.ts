@@ -14,14 +14,20 @@ afterEach(async () => {
   green = undefined;
 });
 
-function statusTexts(events: StreamResponse[]): Array<{ state: number; text: string; data?: Record<string, unknown> }> {
+function statusTexts(
+  events: StreamResponse[],
+): Array<{ state: TaskState; text: string; data?: Record<string, unknown> }> {
   const out = [];
   for (const e of events) {
     if (e.payload?.$case !== "statusUpdate") continue;
     const parts = e.payload.value.status?.message?.parts ?? [];
     const text = parts.map(partText).filter(Boolean).join(" ");
     const data = parts.map(partData).find(Boolean);
-    out.push({ state: e.payload.value.status?.state ?? 0, text, ...(data ? { data } : {}) });
+    out.push({
+      state: e.payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
+      text,
+      ...(data ? { data } : {}),
+    });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { silentLogger } from "../../src/util/logger.js";
 
@@ -58,7 +59,6 @@ describe("local sandbox leaves nothing behind", () => {
     async () => {
       const { mkdtempSync, readdirSync, rmSync, chmodSync } = await import("node:fs");
       const { spawn } = await import("node:child_process");
-      const { join, resolve } = await import("node:path");
       const { tmpdir } = await import("node:os");
       // A private TMPDIR (sticky and world-writable like /tmp, so the dropped uid can use it).
       const tmp = mkdtempSync(join(tmpdir(), "a2a-leak-"));

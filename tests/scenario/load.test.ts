@@ -145,7 +145,7 @@ dataset = "sample"
       ["green", "http://green-agent:9009/", "019a-green", undefined],
       ["agent", "http://agent:9009/", "019a-purple", undefined],
     ]);
-    expect(s.agents[1]!.env).toEqual({ OPENAI_API_KEY: "\${OPENAI_API_KEY}" });
+    expect(s.agents[1]!.env).toEqual({ OPENAI_API_KEY: "${OPENAI_API_KEY}" });
     expect(participantIdsOf(s)).toEqual({ agent: "019a-purple" });
     expect(participantsOf(s)).toEqual({ agent: "http://agent:9009/" });
   });

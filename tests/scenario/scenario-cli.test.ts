@@ -260,13 +260,13 @@ describe("a2a-bench scenario (real processes)", () => {
     );
     const withEnv = (value: string) =>
       base.replace(`[[participants]]`, `env = { API_KEY = "${value}" }\n\n[[participants]]`);
-    writeFileSync(join(dir, "scenario.toml"), withEnv("\${SECRET_TOKEN}"));
+    writeFileSync(join(dir, "scenario.toml"), withEnv("${SECRET_TOKEN}"));
     const m = await launch();
     expect(m.output()).toContain(`[green] env API_KEY set len=${SECRET.length}`);
     m.child.kill("SIGTERM");
     await m.exited;
 
-    writeFileSync(join(dir, "scenario.toml"), withEnv("\${A2A_BENCH_TEST_NEVER_SET}"));
+    writeFileSync(join(dir, "scenario.toml"), withEnv("${A2A_BENCH_TEST_NEVER_SET}"));
     const r = await runCli(["scenario", dir, "--env-file", join(dir, ".env")]);
     expect(r.code).toBe(1);
     expect(r.output).toContain("green: env API_KEY refers to ${A2A_BENCH_TEST_NEVER_SET}, which is not set");

@@ -15,7 +15,6 @@ export class FakeTty extends Writable {
   }
   /** The text with ANSI escape sequences removed. */
   get plain(): string {
-    // eslint-disable-next-line no-control-regex
     return this.raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
   }
 }

@@ -11,6 +11,7 @@ import { planDefaultTimeoutMs } from "./config.js";
 import { planPasses } from "./pass-rule.js";
 import type { SparcRow, SparcStatus } from "./row.js";
 import { transpileTypeScript } from "./transpile.js";
+import { InfrastructureError } from "../../runner/infrastructure-error.js";
 import { limitBreach } from "./limit-breach.js";
 import type { InstalledPackages } from "./packages/install.js";
 
@@ -187,12 +188,16 @@ function proofVerdict(o: ExecOutcome): { ok: true } | { ok: false; mode: string;
   }
 }
 
-/** Run and judge one case. Never throws for the case's own failures (transpile errors become an `error` row). */
+/**
+ * Run and judge one case. Never throws for the case's own failures (transpile errors become an `error`
+ * row); throws InfrastructureError when our side cannot run it (the transpiler is not installed).
+ */
 export async function runTestCase(tc: SparcTestCase, ctx: CaseContext): Promise<SparcRow> {
   let req: ExecRequest;
   try {
     req = await buildExecRequest(tc, ctx);
   } catch (err) {
+    if (err instanceof InfrastructureError) throw err;
     const failed: ExecOutcome = {
       exitCode: null,
       signal: null,

@@ -96,7 +96,6 @@ export function parseLogMatplotlib(log: string, rules: RuleSet = ruleSet()): Sta
   );
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\x01-\x1f]/g;
 
 /**
@@ -230,7 +229,6 @@ export function parseLogPytestVerbose(log: string): StatusMap {
   const summaryLine = new RegExp(`^(${statuses}) (\\S.*?)(?: - .*)?$`);
   const verboseLine = new RegExp(`^(\\S.*?::.*?) (${statuses})(?: |$)`);
   for (const rawLine of log.split(/\r?\n/)) {
-    // eslint-disable-next-line no-control-regex
     const line = rawLine.replace(/\x1b\[[0-9;]*m/g, "").trimEnd();
     const v = verboseLine.exec(line);
     if (v) {

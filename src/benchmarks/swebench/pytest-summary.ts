@@ -38,7 +38,6 @@ export const PYTEST_FAMILIES: ReadonlySet<Framework> = new Set<Framework>([
   "a2a_pytest_verbose",
 ]);
 
-// eslint-disable-next-line no-control-regex
 const COLOUR = /\x1b\[[0-9;]*m|\[\d+m/g;
 /** `N word` parts (`1 passed`, `2 errors`, `1 pytest-warnings`), or `no tests ran`, then the duration. */
 const SUMMARY_BODY =

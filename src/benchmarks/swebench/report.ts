@@ -127,6 +127,13 @@ function writeSyncAtomic(path: string, data: string): void {
   renameSync(tmp, path);
 }
 
+/** A row's `model_name_or_path` as the predictions file's string; "unknown" when absent or not a scalar. */
+function modelName(value: unknown): string {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : "unknown";
+}
+
 /** The predictions a run scored, read back from each instance's artifacts (`patch.diff`; absent = null patch). */
 export function runPredictions(rows: ItemResult[]): Prediction[] {
   return [...rows]
@@ -138,7 +145,7 @@ export function runPredictions(rows: ItemResult[]): Prediction[] {
       const patch = file && existsSync(file) ? readFileSync(file, "utf8") : null;
       return {
         instance_id: r.id,
-        model_name_or_path: String(r["model_name_or_path"] ?? "unknown"),
+        model_name_or_path: modelName(r["model_name_or_path"]),
         model_patch: patch,
       };
     });

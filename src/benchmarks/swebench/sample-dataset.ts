@@ -90,7 +90,7 @@ export async function ensureSampleDataset(cacheDir = defaultCacheDir()): Promise
       const instances: SwebenchInstance[] = [];
       for (const spec of SAMPLE_REPO_SPECS) instances.push(await buildRepo(reposDir, spec));
       await writeFile(join(tmp, "instances.json"), JSON.stringify(instances, null, 2) + "\n");
-      await rename(tmp, root).catch(async (err: NodeJS.ErrnoException) => {
+      await rename(tmp, root).catch((err: NodeJS.ErrnoException) => {
         // Another builder won the race; its result is identical (deterministic commits).
         if (err.code !== "ENOTEMPTY" && err.code !== "EEXIST") throw err;
       });

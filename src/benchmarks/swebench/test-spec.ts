@@ -363,8 +363,8 @@ export function modifiedFiles(testPatch: string): string[] {
 export function diffFiles(patch: string): string[] {
   const files: string[] = [];
   for (const line of patch.split("\n")) {
-    let m = /^diff --git a\/(\S+) b\/(\S+)/.exec(line);
-    const path = m ? m[2] : (m = /^\+\+\+ b\/(\S+)/.exec(line)) ? m[1] : undefined;
+    const git = /^diff --git a\/(\S+) b\/(\S+)/.exec(line);
+    const path = git ? git[2] : /^\+\+\+ b\/(\S+)/.exec(line)?.[1];
     if (path && !files.includes(path)) files.push(path);
   }
   return files;

@@ -37,7 +37,7 @@ const sandboxProbes = new WeakMap<Sandbox, Map<string, Promise<void>>>();
 export function ensureSandboxPython(sandbox: Sandbox, modules: readonly string[], signal?: AbortSignal): Promise<void> {
   const key = modules.join(",");
   let bySandbox = sandboxProbes.get(sandbox);
-  if (!bySandbox) sandboxProbes.set(sandbox, (bySandbox = new Map()));
+  if (!bySandbox) sandboxProbes.set(sandbox, (bySandbox = new Map<string, Promise<void>>()));
   let probe = bySandbox.get(key);
   if (!probe) {
     probe = probeSandbox(sandbox, modules, signal);

@@ -8,8 +8,8 @@ import type { Solver, SolverInput, SolverReply } from "../solver.js";
 export function createEchoSolver(): Solver {
   return {
     mode: "echo",
-    async solve(input: SolverInput): Promise<SolverReply> {
-      return { data: { ok: true, echo: input.data ?? input.text } };
+    solve(input: SolverInput): Promise<SolverReply> {
+      return Promise.resolve({ data: { ok: true, echo: input.data ?? input.text } });
     },
   };
 }

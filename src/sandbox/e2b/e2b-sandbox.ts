@@ -5,14 +5,14 @@
  * per solution. Note: unlike the local backend, output is capped after the
  * fact (the driver collects it), not by stopping the program.
  */
-// Type only: the SDK (and its protobuf/connect dependencies, ~200 ms to load) is imported when an
-// e2b sandbox is created, not on every run that uses the local one.
+// Type only: the SDK is an optional dependency, loaded by load-sdk.ts when an e2b sandbox is created.
 import type { Sandbox as E2bClient } from "@e2b/code-interpreter";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
+import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";
 import { judgeProof, newProofToken } from "../proof.js";
 import { availableParallelism } from "node:os";
 
@@ -136,20 +136,24 @@ class E2bSandbox implements Sandbox {
   }
 }
 
-/** Create the remote sandbox. Missing API key → SandboxError E_E2B_API_KEY before any request. */
+/**
+ * Create the remote sandbox. Missing API key → SandboxError E_E2B_API_KEY before any request; SDK not
+ * installed → E_E2B_SDK_MISSING (`importSdk` stands in for the import in tests).
+ */
 export async function createE2bSandbox(o: {
   limits: SandboxLimits;
   logger: Logger;
   concurrency?: number;
   e2b?: E2bOptions;
+  importSdk?: E2bSdkImporter;
 }): Promise<Sandbox> {
   const apiKey = o.e2b?.apiKey ?? process.env["E2B_API_KEY"];
   if (!apiKey)
     throw new SandboxError("E_E2B_API_KEY", "the e2b sandbox needs an API key: set E2B_API_KEY (or pass e2b.apiKey)");
   const apiUrl = o.e2b?.apiUrl ?? process.env["E2B_API_URL"];
   const sandboxUrl = o.e2b?.sandboxUrl ?? process.env["E2B_SANDBOX_URL"];
+  const { Sandbox: E2bClientClass } = await loadE2bSdk(o.importSdk);
   try {
-    const { Sandbox: E2bClientClass } = await import("@e2b/code-interpreter");
     const client = await E2bClientClass.create(o.e2b?.template ?? "code-interpreter-v1", {
       apiKey,
       ...(apiUrl ? { apiUrl } : {}),

@@ -21,7 +21,6 @@ import { createHumanEvalBenchmark } from "../../../src/benchmarks/humaneval/benc
 import { fullDatasetPath } from "../../../src/benchmarks/humaneval/dataset.js";
 import { createA2AParticipant } from "../../../src/a2a/participant-client.js";
 import { createSandbox } from "../../../src/sandbox/index.js";
-import type { BenchmarkDefinition } from "../../../src/runner/benchmark.js";
 import { checkAgainst } from "../../../src/util/schema.js";
 import { silentLogger } from "../../../src/util/logger.js";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, rm, readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { spawn } from "node:child_process";
 import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
 import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
@@ -343,7 +343,6 @@ describe("swebench evaluate (sample set)", () => {
   /** A diff of `files` written over the instance's base commit (a scratch clone of the sample repository). */
   async function diffOver(inst: (typeof ds.instances)[number], files: Record<string, string>): Promise<string> {
     const { writeFile, mkdir } = await import("node:fs/promises");
-    const { dirname } = await import("node:path");
     const scratch = await mkdtemp(join(root, "diff-"));
     await gitOk(root, ["clone", "--quiet", join(ds.reposDir, inst.repo.replace("/", "__")), scratch]);
     await gitOk(scratch, ["checkout", "--quiet", inst.base_commit]);

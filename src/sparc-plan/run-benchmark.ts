@@ -14,14 +14,13 @@ import { generateRunId } from "../request-config/run-id.js";
 import { resolveRunOptions } from "../runner/run-args.js";
 import { runBenchmark as runCore } from "../runner/run-benchmark.js";
 import { eventLineReporter } from "../runner/progress.js";
-import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js";
 import { parseSparcConfig, resolveFileInputs, type PackageLanguage } from "../benchmarks/sparc/config.js";
 import { sparcBenchmark, SPARC_RESULT_FILE } from "../benchmarks/sparc/definition.js";
 import { writeSparcResult } from "../benchmarks/sparc/result.js";
 import type { BenchmarkConfig, BenchmarkOptions, BenchmarkResult, BenchmarkType } from "./types.js";
 
-/** File the API writes the given config to, inside the run directory. */
-export const API_CONFIG_FILE = "sparc_config.json";
+/** File the plan facade writes the given config to, inside the run directory. */
+export const PLAN_CONFIG_FILE = "sparc_config.json";
 
 function mergePackages(
   a: Partial<Record<PackageLanguage, string[]>> | undefined,
@@ -65,7 +64,7 @@ export async function runSparc(
   const runId = options.runId ?? generateRunId("sparc");
   const out = options.out ? resolve(options.out) : join(cwd, "results", "sparc", runId);
   await mkdir(out, { recursive: true });
-  const configPath = join(out, API_CONFIG_FILE);
+  const configPath = join(out, PLAN_CONFIG_FILE);
   await writeJsonAtomic(configPath, runConfig);
 
   const flags: Record<string, unknown> = {

@@ -1,5 +1,10 @@
-/** The typed library API (`import { runBenchmark, ... } from "a2a-bench"`), SPARC 2.0 plan names. */
-export { runBenchmark, runHumanEval, runSWEBench, runRedCode, runSparc, API_CONFIG_FILE } from "./run-benchmark.js";
+/**
+ * The SPARC 2.0 plan's library facade: the plan's function and type names (`runBenchmark`,
+ * `runHumanEval`, `BenchmarkConfig`, ...) over a2a-bench's runner core, so code written against the
+ * plan compiles against a2a-bench. The package entry (`src/index.ts`) re-exports what the README
+ * documents of it.
+ */
+export { runBenchmark, runHumanEval, runSWEBench, runRedCode, runSparc, PLAN_CONFIG_FILE } from "./run-benchmark.js";
 export { installPackages, type InstallPackagesOptions } from "./install-packages.js";
 export type {
   BenchmarkConfig,
