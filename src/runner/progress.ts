@@ -184,5 +184,8 @@ export function formatSummaryTable(aggregate: Record<string, unknown>): string {
 
 function show(v: unknown): string {
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(4);
-  return v === null || v === undefined ? "-" : String(v);
+  if (v === null || v === undefined) return "-";
+  if (typeof v === "string") return v;
+  // Booleans and nested metrics (objects, arrays) print as JSON, not as "[object Object]".
+  return JSON.stringify(v) ?? "-";
 }
