@@ -16,7 +16,7 @@ import {
   type ResultsDocument,
   type ResultsError,
   type RunIsolation,
-} from "./results-document.js";
+} from "../results-file/document.js";
 import { SMI_RESULTS_SCHEMA_FILE, SMI_RESULTS_SCHEMA_VERSION, fromSmiResults, type SmiResults } from "./smi-results.js";
 
 /** One evaluated item, as the bundle reads it (null: the row does not say). */

@@ -8,25 +8,19 @@ import type { Logger } from "../util/logger.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { RunOptions } from "./options.js";
 import type { Participant } from "./participant.js";
+import type { ResultRow } from "../results-file/document.js";
 
 export interface BenchmarkItem {
   /** Stable id, used for sampling (FNV-1a), sharding, checkpoints. */
   id: string;
 }
 
-/** One evaluated item: a row of the results file. Flat, JSON-serialisable. */
-export interface ItemResult {
-  id: string;
-  /** Benchmark vocabulary: passed/failed/timeout/error, RESOLVED_FULL/..., rejected/attack_success/... */
-  status: string;
-  /** Counted as a success for accuracy. */
-  passed: boolean;
-  elapsed_seconds: number;
-  /** Failure category for metrics.failure_modes (infrastructure_*, model_*, timeout, other_*), if failed. */
-  failure_mode?: string;
-  error?: string | null;
-  [key: string]: unknown;
-}
+/**
+ * One evaluated item: a row of the results file (`$defs/row` of
+ * schemas/results.schema.json). Flat, JSON-serialisable; a benchmark's own row
+ * type extends it (src/benchmarks/<name>/row.ts).
+ */
+export type ItemResult = ResultRow;
 
 export interface EvaluateContext {
   options: RunOptions;

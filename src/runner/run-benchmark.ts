@@ -22,6 +22,12 @@ import { writeJsonAtomic } from "../util/atomic-write.js";
 import { checkAgainst } from "../util/schema.js";
 import { BenchError, ValidationError, errorMessage } from "../util/errors.js";
 import type { Sandbox } from "../sandbox/types.js";
+import {
+  RESULTS_SCHEMA_FILE,
+  RESULTS_SCHEMA_VERSION,
+  type ResultsAggregate,
+  type ResultsDocument,
+} from "../results-file/document.js";
 import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult } from "./benchmark.js";
 import type { RunOptions } from "./options.js";
 import type { Participant } from "./participant.js";
@@ -40,7 +46,6 @@ import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
 import { DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
 import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
 
-export const RESULTS_SCHEMA_VERSION = 1;
 export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
 export const RUN_METADATA_FILE = "run_metadata.json";
@@ -88,7 +93,7 @@ export interface RunOutcome {
   error?: RunError | null;
   paths: RunPaths;
   /** The results document (absent when interrupted). */
-  results?: Record<string, unknown>;
+  results?: ResultsDocument;
 }
 
 /** Output file paths of a run in `out`. */
@@ -338,9 +343,9 @@ async function finishRun(
   const sorted = [...rows].sort((a, b) => (prepared.order.get(a.id) ?? 0) - (prepared.order.get(b.id) ?? 0));
   const benchAggregate = def.aggregate(sorted, options);
   // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
-  const aggregate: Record<string, unknown> = {
+  const aggregate: ResultsAggregate = {
     ...benchAggregate,
-    failure_modes: benchAggregate["failure_modes"] ?? countFailureModes(sorted),
+    failure_modes: (benchAggregate["failure_modes"] as Record<string, number> | undefined) ?? countFailureModes(sorted),
   };
   const verdict = judgeRun(
     sorted,
@@ -350,7 +355,7 @@ async function finishRun(
   );
   if (verdict.error)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
-  const results = {
+  const results: ResultsDocument = {
     schema_version: RESULTS_SCHEMA_VERSION,
     benchmark: def.name,
     run_id: options.run_id,
@@ -364,7 +369,7 @@ async function finishRun(
     rows: sorted,
     aggregate,
   };
-  const problems = checkAgainst("results.schema.json", results);
+  const problems = checkAgainst(RESULTS_SCHEMA_FILE, results);
   if (problems.length > 0)
     throw new ValidationError("results.json would not match schemas/results.schema.json", problems);
   await writeJsonAtomic(paths.results, results);

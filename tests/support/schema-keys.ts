@@ -33,3 +33,14 @@ export function keysOf(flags: Record<string, boolean>): { properties: string[]; 
       .sort(),
   };
 }
+
+/**
+ * {@link schemaKeys} of schemas combined with `allOf` (a benchmark's row: the
+ * common row plus its own definition): the union of their keys and of their
+ * required lists.
+ */
+export function allOfSchemaKeys(...schemas: unknown[]): { properties: string[]; required: string[] } {
+  const keys = schemas.map(schemaKeys);
+  const union = (lists: string[][]): string[] => [...new Set(lists.flat())].sort();
+  return { properties: union(keys.map((k) => k.properties)), required: union(keys.map((k) => k.required)) };
+}

@@ -12,19 +12,9 @@
  */
 import type { ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
-import { INTERFACE_FAILURES, type CompletionStatus, type FailureMode } from "./classify.js";
+import { INTERFACE_FAILURES, type CompletionStatus } from "./classify.js";
 import { passAtKOverTasks } from "./pass-at-k.js";
-
-/** One completion as stored in a row's `samples`. */
-export interface CompletionRecord {
-  status: CompletionStatus;
-  failure_mode: FailureMode | null;
-  limit_breach: boolean;
-  /** Whether the program reached the sandbox. */
-  executed: boolean;
-  duration_ms: number | null;
-  [key: string]: unknown;
-}
+import type { CompletionRecord } from "./row.js";
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;

@@ -8,13 +8,14 @@
  * The row's `status` is `passed` when all n completions passed, else the
  * status of the first completion that did not; `passed` likewise.
  */
-import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import type { BenchmarkDefinition, DatasetInfo, EvaluateContext } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { ExecOutcome, ExecRequest } from "../../sandbox/types.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
 import { errorMessage, BenchError } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
-import { aggregateHumanEval, type CompletionRecord } from "./aggregate.js";
+import { aggregateHumanEval } from "./aggregate.js";
+import type { CompletionRecord, HumanEvalRow } from "./row.js";
 import { classifyOutcome, type FailureMode } from "./classify.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
 import type { HumanEvalProblem } from "./problem.js";
@@ -237,7 +238,11 @@ async function runAnswers(
 }
 
 /** Ask (or read) the task's completions, run them, and record the row. */
-async function evaluateTask(sources: HumanEvalSources, item: HumanEvalItem, ctx: EvaluateContext): Promise<ItemResult> {
+async function evaluateTask(
+  sources: HumanEvalSources,
+  item: HumanEvalItem,
+  ctx: EvaluateContext,
+): Promise<HumanEvalRow> {
   const started = performance.now();
   const answers = await answersFor(sources, item, ctx);
   const outcomes = await runAnswers(item.problem, answers, ctx);

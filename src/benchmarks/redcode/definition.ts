@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { createHash } from "node:crypto";
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import type { RedcodeExecution, RedcodeRow } from "./row.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { Logger } from "../../util/logger.js";
 import { errorMessage } from "../../util/errors.js";
@@ -48,8 +49,8 @@ function errorRow(
   started: number,
   failureMode: string,
   error: string,
-  extra: Record<string, unknown> = {},
-): ItemResult {
+  extra: Pick<RedcodeRow, "error_code"> = {},
+): RedcodeRow {
   return {
     id: item.id,
     status: "error",
@@ -66,7 +67,7 @@ function errorRow(
 }
 
 /** Why the item cannot run in this sandbox (an error row), or a throw when no item can; null when it can. */
-function sandboxRefusal(item: RedcodeItem, ctx: EvaluateContext, started: number): ItemResult | null {
+function sandboxRefusal(item: RedcodeItem, ctx: EvaluateContext, started: number): RedcodeRow | null {
   if (!SAFE_ISOLATION.has(ctx.sandbox.isolation)) {
     // These programs delete system files by design; never run them without real isolation.
     return errorRow(
@@ -103,7 +104,7 @@ async function programOf(
   ctx: EvaluateContext,
   mode: InputMode,
   started: number,
-): Promise<Program | { failed: ItemResult }> {
+): Promise<Program | { failed: RedcodeRow }> {
   if (ctx.options.replay_dataset_code === true) return { code: item.code, refusal: null, replyText: null };
   if (!ctx.participant)
     return {
@@ -134,7 +135,7 @@ async function programOf(
 interface Execution {
   evidence: Evidence | null;
   output: string;
-  exec: Record<string, unknown>;
+  exec: Partial<RedcodeExecution>;
 }
 
 /** Run the program in a throw-away world; an error row when the world or the sandbox failed. */
@@ -143,7 +144,7 @@ async function execute(
   code: string,
   ctx: EvaluateContext,
   started: number,
-): Promise<Execution | { failed: ItemResult }> {
+): Promise<Execution | { failed: RedcodeRow }> {
   try {
     const ev = await executeItem(
       item,
@@ -181,9 +182,9 @@ function judgedRow(
   program: Program,
   execution: Execution,
   started: number,
-): ItemResult {
+): RedcodeRow {
   const j = judge(item, { refusal: program.refusal, output: execution.output, evidence: execution.evidence });
-  const row: ItemResult = {
+  const row: RedcodeRow = {
     id: item.id,
     status: j.outcome,
     // "passed" = the safe outcome (the attack did not take effect), so accuracy reads as safety.
@@ -203,13 +204,13 @@ function judgedRow(
     output_tail: execution.output.trim().slice(-OUTPUT_TAIL_CHARS),
     ...execution.exec,
   };
-  if (program.replyText !== null) row["reply_tail"] = program.replyText.slice(-OUTPUT_TAIL_CHARS);
+  if (program.replyText !== null) row.reply_tail = program.replyText.slice(-OUTPUT_TAIL_CHARS);
   if (j.outcome === "attack_success") row.failure_mode = "model_unsafe_execution";
   return row;
 }
 
 /** Evaluate one item: get the program, run it unless refused, judge the outcome. */
-async function evaluateItem(item: RedcodeItem, ctx: EvaluateContext): Promise<ItemResult> {
+async function evaluateItem(item: RedcodeItem, ctx: EvaluateContext): Promise<RedcodeRow> {
   const started = performance.now();
   const refused = sandboxRefusal(item, ctx, started);
   if (refused) return refused;

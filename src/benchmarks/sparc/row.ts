@@ -1,11 +1,15 @@
-/** The results-file row of one SPARC test case (an ItemResult with SPARC fields). */
-import type { ItemResult } from "../../runner/benchmark.js";
+/**
+ * The results-file row of one SPARC test case (`$defs/sparc_row` of
+ * schemas/results.schema.json); tests/benchmarks/sparc/row.test.ts holds it
+ * to the schema.
+ */
+import type { ResultRow } from "../../results-file/document.js";
 import type { SparcBenchmarkType, SparcLanguage } from "./config.js";
 
 /** passed | failed (ran, wrong output) | timeout | error (non-zero exit, not passed) | skipped (sandbox failure). */
 export type SparcStatus = "passed" | "failed" | "timeout" | "error" | "skipped";
 
-export interface SparcRow extends ItemResult {
+export interface SparcRow extends ResultRow {
   status: SparcStatus;
   language: SparcLanguage;
   benchmark_type: SparcBenchmarkType;
@@ -23,6 +27,6 @@ export interface SparcRow extends ItemResult {
 }
 
 /** Narrow a generic row read back from results/checkpoint files. */
-export function isSparcRow(row: ItemResult): row is SparcRow {
+export function isSparcRow(row: ResultRow): row is SparcRow {
   return typeof row["language"] === "string" && typeof row["execution_ms"] === "number";
 }

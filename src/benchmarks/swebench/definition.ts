@@ -11,6 +11,7 @@ import { lstat, mkdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
+import type { SwebenchRow } from "./row.js";
 import type { RunOptions } from "../../runner/options.js";
 import type { Logger } from "../../util/logger.js";
 import { BenchError, errorMessage } from "../../util/errors.js";
@@ -385,12 +386,12 @@ async function recordVerdict(
   options: RunOptions,
   artifacts: string,
   started: number,
-): Promise<ItemResult> {
+): Promise<SwebenchRow> {
   const reportPath = join(artifacts, "report.json");
   const reportJson = { [item.id]: verdict.report };
   assertValid("swebench_report.schema.json", reportJson, `${item.id} report.json`);
   await writeJsonAtomic(reportPath, reportJson);
-  const row: ItemResult = {
+  const row: SwebenchRow = {
     id: item.id,
     status: verdict.status,
     passed: verdict.status === "RESOLVED_FULL",
@@ -406,10 +407,10 @@ async function recordVerdict(
     artifacts_dir: artifacts,
   };
   if (verdict.failureMode) row.failure_mode = verdict.failureMode;
-  if (verdict.errorCode) row["error_code"] = verdict.errorCode;
-  if (verdict.strictVoided) row["strict_tests_voided"] = true;
-  if (verdict.logVoid) row["log_void"] = verdict.logVoid;
-  if (verdict.infraSignature) row["infra_signature"] = verdict.infraSignature;
+  if (verdict.errorCode) row.error_code = verdict.errorCode;
+  if (verdict.strictVoided) row.strict_tests_voided = true;
+  if (verdict.logVoid) row.log_void = verdict.logVoid;
+  if (verdict.infraSignature) row.infra_signature = verdict.infraSignature;
   return row;
 }
 
@@ -450,7 +451,7 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     loadItems,
     describeDataset,
     needsParticipant: benchmarkNeedsParticipant,
-    async evaluate(item: SwebenchItem, ctx: EvaluateContext): Promise<ItemResult> {
+    async evaluate(item: SwebenchItem, ctx: EvaluateContext): Promise<SwebenchRow> {
       const started = performance.now();
       const artifacts = artifactDir(ctx.options, item.id);
       const verdict = await verdictOf(item, ctx, artifacts);

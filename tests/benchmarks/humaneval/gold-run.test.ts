@@ -19,6 +19,7 @@ import { parseRunnerLine, type RunnerEvent } from "../../../src/runner/protocol.
 import { runBenchmark } from "../../../src/runner/run-benchmark.js";
 import { createHumanEvalBenchmark } from "../../../src/benchmarks/humaneval/benchmark.js";
 import { fullDatasetPath } from "../../../src/benchmarks/humaneval/dataset.js";
+import type { HumanEvalRow } from "../../../src/benchmarks/humaneval/row.js";
 import { createA2AParticipant } from "../../../src/a2a/participant-client.js";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import { checkAgainst } from "../../../src/util/schema.js";
@@ -244,11 +245,7 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
         },
       );
       expect(outcome.exitCode).toBe(0);
-      const rows = outcome.results?.["rows"] as Array<{
-        id: string;
-        status: string;
-        samples: Array<{ stderr_tail?: string }>;
-      }>;
+      const rows = outcome.results?.rows as HumanEvalRow[];
       const bad = rows
         .filter((r) => r.status !== "passed")
         .map((r) => `${r.id}: ${r.status} ${r.samples[0]?.stderr_tail ?? ""}`);

@@ -7,7 +7,7 @@ import {
   type ResultsDocument,
   type ResultsError,
   type RunIsolation,
-} from "../../src/bundle/results-document.js";
+} from "../../src/results-file/document.js";
 import { SMI_RESULTS_SCHEMA_FILE, type SmiPackage, type SmiResults } from "../../src/bundle/smi-results.js";
 import type { ItemResult } from "../../src/runner/benchmark.js";
 import { keysOf, schemaKeys, type KeyFlags } from "../support/schema-keys.js";

@@ -1,9 +1,16 @@
 /**
  * Typed view of `schemas/results.schema.json`, the results file the built-in
- * runner writes (and validates before writing). The schema is the single
- * source of truth; tests/bundle/results-document.test.ts holds these types to
- * it. Each benchmark's row type extends {@link ResultRow} with its own keys.
+ * runner writes (and validates before writing) and the bundle reads. The
+ * schema is the single source of truth; tests/results-file/document.test.ts
+ * holds these types to it. Each built-in benchmark's row type
+ * (src/benchmarks/<name>/row.ts) extends {@link ResultRow} with the keys of
+ * its `$defs/<name>_row`, held to it by that benchmark's row test.
+ *
+ * Its own module below both the runner (which writes the file) and the
+ * bundle (which reads it), so neither imports the other for it.
  */
+
+import type { TokenUsage } from "../a2a/usage.js";
 
 /** The schema file of our results document. */
 export const RESULTS_SCHEMA_FILE = "results.schema.json";
@@ -14,7 +21,11 @@ export const RESULTS_SCHEMA_VERSION = 1;
 /** Pass proof of an item's run (see src/sandbox/proof.ts). */
 export type ProofStatus = "verified" | "missing" | "mismatch" | "tampered" | "unsupported" | "not_requested";
 
-/** One evaluated item (`$defs/row`): the keys every benchmark writes, plus the benchmark's own. */
+/**
+ * One evaluated item (`$defs/row`): the keys every benchmark writes, plus the
+ * benchmark's own (the index signature; a built-in benchmark declares them in
+ * its row type). The runner's `ItemResult` is this type.
+ */
 export interface ResultRow {
   /** Item id (e.g. HumanEval task_id). */
   id: string;
@@ -30,7 +41,7 @@ export interface ResultRow {
   /** The item's program ran out of time (RedCode records it for the program under test). */
   timed_out?: boolean;
   /** Tokens the participant reported for the item's answers, summed (schemas/token_usage.schema.json). */
-  usage?: Record<string, unknown>;
+  usage?: TokenUsage;
   /** Why a program that exited 0 did not pass, when the pass proof decided it. */
   reason?: string | null;
   proof?: ProofStatus;
@@ -66,8 +77,8 @@ export interface ResultsAggregate {
   [key: string]: unknown;
 }
 
-/** The whole results file. */
-export interface ResultsDocument {
+/** The whole results file; `Row` narrows its rows to one benchmark's row type. */
+export interface ResultsDocument<Row extends ResultRow = ResultRow> {
   schema_version: typeof RESULTS_SCHEMA_VERSION;
   benchmark: string;
   run_id: string;
@@ -81,6 +92,6 @@ export interface ResultsDocument {
   isolation: RunIsolation;
   /** The data read: `sample` or the file, and the sha256 (hex) of the data. */
   dataset: { path: string; sha256: string };
-  rows: ResultRow[];
+  rows: Row[];
   aggregate: ResultsAggregate;
 }

@@ -1,0 +1,54 @@
+/**
+ * The results-file row of one HumanEval task (`$defs/humaneval_row` of
+ * schemas/results.schema.json) and the verdict of each of its completions
+ * (`$defs/humaneval_sample`); tests/benchmarks/humaneval/row.test.ts holds
+ * both to the schema.
+ */
+import type { TokenUsage } from "../../a2a/usage.js";
+import type { ProofStatus, ResultRow } from "../../results-file/document.js";
+import type { CompletionStatus, FailureMode } from "./classify.js";
+
+/** One completion as stored in a row's `samples`. */
+export interface CompletionRecord {
+  status: CompletionStatus;
+  failure_mode: FailureMode | null;
+  /** The sandbox stopped the program for a containment limit (output, memory, processes, network). */
+  limit_breach: boolean;
+  /** Whether the program reached the sandbox. */
+  executed: boolean;
+  /** Sandbox run time, ms; null when not run. */
+  duration_ms: number | null;
+  /** How the code was extracted from the reply (`none`: no code). */
+  completion_kind: string;
+  /** The completion as run, first characters (the program can be rebuilt from it). */
+  completion: string;
+  /** Time the participant took to answer, seconds. */
+  agent_seconds: number;
+  /** Tokens the participant reported for this answer. */
+  usage?: TokenUsage;
+  /** Why it did not run (no answer, no code, sandbox failure). */
+  error?: string;
+  exit_code?: number | null;
+  signal?: string | null;
+  /** Last Python exception type on stderr, if any. */
+  exception?: string | null;
+  proof?: ProofStatus;
+  /** Why exit 0 did not pass, when the pass proof decided it. */
+  reason?: string | null;
+  stdout_tail?: string;
+  stderr_tail?: string;
+}
+
+/** One task: `passed` when all n completions passed, else the status of the first completion that did not. */
+export interface HumanEvalRow extends ResultRow {
+  /** `canceled`: a stopped run's unfinished task, which the runner drops (never in results.json). */
+  status: CompletionStatus | "canceled";
+  task_id: string;
+  entry_point: string;
+  /** Completions evaluated. */
+  n: number;
+  /** Completions that passed. */
+  num_correct: number;
+  /** One verdict per completion, in the order asked (or read). */
+  samples: CompletionRecord[];
+}

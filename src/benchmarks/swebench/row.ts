@@ -1,0 +1,35 @@
+/**
+ * The results-file row of one SWE-bench instance (`$defs/swebench_row` of
+ * schemas/results.schema.json): the common row, the official report.json
+ * entry's keys, and how the patch was graded;
+ * tests/benchmarks/swebench/row.test.ts holds it to the schema.
+ */
+import type { ResultRow } from "../../results-file/document.js";
+import type { InstanceReport } from "./grading.js";
+import type { SwebenchStatus } from "./report.js";
+
+export interface SwebenchRow extends ResultRow, InstanceReport {
+  status: SwebenchStatus;
+  /** The prediction's model name. */
+  model_name_or_path: string;
+  /** A prediction exists for the instance (official `submitted`), even an empty one. */
+  submitted: boolean;
+  /** How the patch applied; null when it did not, or none was tried. */
+  apply_strategy: string | null;
+  /** Paths of the patch that touch test configuration. */
+  touches_test_config: string[];
+  /** Version of the official grading rules used. */
+  grading_rules: string;
+  /** The instance's report.json. */
+  report_path: string;
+  /** The instance's artifacts directory. */
+  artifacts_dir: string;
+  /** Stable code of an infrastructure error (errors.ts). */
+  error_code?: string;
+  /** `--strict-tests` voided the resolution: the patch touches test configuration. */
+  strict_tests_voided?: true;
+  /** Why the log yields no usable status map. */
+  log_void?: string;
+  /** The failure signature the log matched (advisory). */
+  infra_signature?: { reason: string; environment: boolean };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, test } from "vitest";
+import { readSchema } from "../../../src/util/schema.js";
+import { RESULTS_SCHEMA_FILE } from "../../../src/results-file/document.js";
+import type { CompletionRecord, HumanEvalRow } from "../../../src/benchmarks/humaneval/row.js";
+import { allOfSchemaKeys, keysOf, schemaKeys, type KeyFlags } from "../../support/schema-keys.js";
+
+const defs = (readSchema(RESULTS_SCHEMA_FILE) as { $defs: Record<string, unknown> }).$defs;
+
+describe("HumanEval's row types declare their results schema definitions' keys, required alike", () => {
+  test("HumanEvalRow: $defs/row + $defs/humaneval_row", () => {
+    const flags = {
+      id: true,
+      status: true,
+      passed: true,
+      elapsed_seconds: true,
+      failure_mode: false,
+      error: false,
+      timed_out: false,
+      usage: false,
+      reason: false,
+      proof: false,
+      task_id: true,
+      entry_point: true,
+      n: true,
+      num_correct: true,
+      samples: true,
+    } satisfies KeyFlags<HumanEvalRow>;
+    expect(keysOf(flags)).toEqual(allOfSchemaKeys(defs["row"], defs["humaneval_row"]));
+  });
+
+  test("CompletionRecord: $defs/humaneval_sample", () => {
+    const flags = {
+      status: true,
+      failure_mode: true,
+      limit_breach: true,
+      executed: true,
+      duration_ms: true,
+      completion_kind: true,
+      completion: true,
+      agent_seconds: true,
+      usage: false,
+      error: false,
+      exit_code: false,
+      signal: false,
+      exception: false,
+      proof: false,
+      reason: false,
+      stdout_tail: false,
+      stderr_tail: false,
+    } satisfies KeyFlags<CompletionRecord>;
+    expect(keysOf(flags)).toEqual(schemaKeys(defs["humaneval_sample"]));
+  });
+});
