@@ -32,14 +32,18 @@ export function groupAlive(pgid: number): boolean {
   return members === undefined || members.length > 0;
 }
 
-/** Poll every `pollMs` until the group is gone or `timeoutMs` elapses; resolves whether it is gone. */
+/**
+ * Poll every `pollMs` until the group is gone or `timeoutMs` elapses; resolves whether it is gone.
+ * The poll timer is deliberately NOT unref'd: the leader may already be reaped, so nothing else may hold
+ * the event loop, and a caller awaiting this (a CLI stopping its scenario) must not see Node exit mid-stop.
+ */
 export function waitGroupGone(pgid: number, timeoutMs: number, pollMs = GROUP_POLL_MS): Promise<boolean> {
   return new Promise((resolve) => {
     const deadline = Date.now() + timeoutMs;
     const tick = () => {
       if (!groupAlive(pgid)) return resolve(true);
       if (Date.now() >= deadline) return resolve(false);
-      setTimeout(tick, pollMs).unref();
+      setTimeout(tick, pollMs);
     };
     tick();
   });
