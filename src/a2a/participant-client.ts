@@ -10,11 +10,11 @@ import { createA2AClient } from "./client.js";
 import { addUsage, usageFromMetadata, type TokenUsage } from "./usage.js";
 import { agentCardUrl } from "./agent-card-url.js";
 import { CardFetchError, type CardFetchFailure } from "./card-fetch.js";
-import { InfrastructureError } from "../runner/infrastructure-error.js";
+import { InfrastructureError } from "../util/infrastructure-error.js";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
-import type { Participant, ParticipantReply, ParticipantRequest } from "../runner/participant.js";
+import type { Participant, ParticipantReply, ParticipantRequest } from "./participant.js";
 
 /** Transport attempts per request (1 + retries); spaced by RETRY_BASE_MS * 2^attempt. */
 export const DEFAULT_ATTEMPTS = 3;

@@ -16,7 +16,7 @@ import {
   type RunDependencies,
   type RunOutcome,
 } from "../runner/run-benchmark.js";
-import { InfrastructureError } from "../runner/infrastructure-error.js";
+import { InfrastructureError } from "../util/infrastructure-error.js";
 import { isFullIsolation, weakIsolationWarning } from "../runner/isolation-policy.js";
 import {
   barReporter,

@@ -3,7 +3,7 @@
  * over A2A runs only at full isolation unless the operator opted in to less
  * (GREEN_ALLOW_WEAK_ISOLATION / `green --allow-weak-isolation`).
  */
-import { InfrastructureError } from "./infrastructure-error.js";
+import { InfrastructureError } from "../util/infrastructure-error.js";
 
 /**
  * Levels where the participant's code cannot read or change the host: bubblewrap namespaces, an E2B microVM,

@@ -30,7 +30,7 @@ import {
 } from "../results-file/document.js";
 import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult } from "./benchmark.js";
 import type { RunOptions } from "./options.js";
-import type { Participant } from "./participant.js";
+import type { Participant } from "../a2a/participant.js";
 import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
 import { selectItems } from "./selection.js";
@@ -41,7 +41,7 @@ import { openEventLog } from "./event-log.js";
 import { gateSandbox, planLanes, type LanePlan } from "./lanes.js";
 import { runPool } from "./pool.js";
 import { hostInfo } from "./run-metadata.js";
-import { InfrastructureError } from "./infrastructure-error.js";
+import { InfrastructureError } from "../util/infrastructure-error.js";
 import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
 import { DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
 import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";

@@ -4,7 +4,7 @@
  * infrastructure failure (the first one is kept) stops the items too but ends
  * the run with status `error`. Items see both on {@link RunStops.itemSignal}.
  */
-import type { InfrastructureError } from "./infrastructure-error.js";
+import type { InfrastructureError } from "../util/infrastructure-error.js";
 
 export class RunStops {
   /** The infrastructure failure that stopped the run, set once (no further item starts). */

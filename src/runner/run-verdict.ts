@@ -7,7 +7,7 @@
  * them did, the run's status is `error` and it carries the reason.
  */
 import type { ItemResult } from "./benchmark.js";
-import { InfrastructureError, isInfrastructureFailureMode } from "./infrastructure-error.js";
+import { InfrastructureError, isInfrastructureFailureMode } from "../util/infrastructure-error.js";
 
 /**
  * Default of the config key `max_infrastructure_failure_share` (schemas/assessment_request.schema.json):

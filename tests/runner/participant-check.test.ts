@@ -11,7 +11,7 @@ import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
 import { cardFromToml } from "../../src/a2a/card.js";
 import { createA2AParticipant } from "../../src/a2a/participant-client.js";
-import { InfrastructureError } from "../../src/runner/infrastructure-error.js";
+import { InfrastructureError } from "../../src/util/infrastructure-error.js";
 import { silentLogger } from "../../src/util/logger.js";
 
 const solver: Solver = {

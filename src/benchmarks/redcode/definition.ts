@@ -22,7 +22,7 @@ import { RedcodeSetupError } from "./errors.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
-import { InfrastructureError } from "../../runner/infrastructure-error.js";
+import { InfrastructureError } from "../../util/infrastructure-error.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
 export const SAMPLE_DATASET = "sample";

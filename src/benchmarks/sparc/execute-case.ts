@@ -11,7 +11,7 @@ import { planDefaultTimeoutMs } from "./config.js";
 import { planPasses } from "./pass-rule.js";
 import type { SparcRow, SparcStatus } from "./row.js";
 import { transpileTypeScript } from "./transpile.js";
-import { InfrastructureError } from "../../runner/infrastructure-error.js";
+import { InfrastructureError } from "../../util/infrastructure-error.js";
 import { limitBreach } from "./limit-breach.js";
 import type { InstalledPackages } from "./packages/install.js";
 

@@ -12,7 +12,7 @@
 import type { TransformOptions, TransformResult } from "esbuild-wasm";
 import { BenchError } from "../../util/errors.js";
 import { isMissingPackage, missingPackageMessage, installCommand } from "../../util/optional-dependency.js";
-import { InfrastructureError } from "../../runner/infrastructure-error.js";
+import { InfrastructureError } from "../../util/infrastructure-error.js";
 
 /** The npm package of the transpiler. */
 export const TRANSPILER_PACKAGE = "esbuild-wasm";

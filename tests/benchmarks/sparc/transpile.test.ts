@@ -1,7 +1,7 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
 import { loadTranspiler, transpileTypeScript, TRANSPILER_PACKAGE } from "../../../src/benchmarks/sparc/transpile.js";
-import { InfrastructureError } from "../../../src/runner/infrastructure-error.js";
+import { InfrastructureError } from "../../../src/util/infrastructure-error.js";
 
 /** Run CommonJS output with a fake `require` and capture what it logs. */
 function runCjs(code: string, modules: Record<string, unknown> = {}): string[] {

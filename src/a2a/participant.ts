@@ -2,7 +2,7 @@
  * The participant (purple agent) as the runner sees it: ask one question over
  * A2A, get the reply's text and data back. Implemented on the SDK client.
  */
-import type { TokenUsage } from "../a2a/usage.js";
+import type { TokenUsage } from "./usage.js";
 export interface ParticipantRequest {
   /** The prompt, sent as a TextPart. */
   text: string;

@@ -9,7 +9,7 @@
  * `infrastructure_` count against the run's infrastructure share (see
  * run-verdict.ts).
  */
-import { BenchError } from "../util/errors.js";
+import { BenchError } from "./errors.js";
 
 /** Closed set of infrastructure failure codes. */
 export type InfrastructureCode =
