@@ -16,7 +16,8 @@ import { goldRequests, humanEvalPath } from "../lib/humaneval-data.mjs";
 import { measure, measureReported, median, summary } from "../lib/stats.mjs";
 import { freePort, ok200, run, start, stop, waitFor } from "../lib/proc.mjs";
 
-const { createSandbox, startE2bStandIn } = await import(join(DIST, "index.js"));
+const { createSandbox } = await import(join(DIST, "index.js"));
+const { startE2bStandIn } = await import(join(DIST, "sandbox/e2b/stand-in-server.js"));
 const { silentLogger } = await import(join(DIST, "util/logger.js"));
 
 /** OpenAI harness checkout and python, or a reason why the baseline is absent. */
