@@ -23,6 +23,7 @@ import { buildProgram } from "./program.js";
 import { buildRequest } from "./request.js";
 import { loadSamples, type SampleCompletions } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { participantFailureMode } from "../../runner/participant-failure.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";
 
 export interface HumanEvalItem {
@@ -73,14 +74,10 @@ async function ask(
     const extracted = extractCode(text, { entryPoint: problem.entry_point, prompt: problem.prompt });
     return { extracted, agentSeconds: (performance.now() - started) / 1000, failure: null, ...usage };
   } catch (err) {
-    const code = err instanceof BenchError ? err.code : "";
     return {
       extracted: null,
       agentSeconds: (performance.now() - started) / 1000,
-      failure: {
-        mode: code === "E_PARTICIPANT_TIMEOUT" ? "model_agent_timeout" : "infrastructure_participant",
-        message: errorMessage(err),
-      },
+      failure: { mode: participantFailureMode(err), message: errorMessage(err) },
     };
   }
 }
