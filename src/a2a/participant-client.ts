@@ -55,21 +55,14 @@ export const MAX_ERROR_CHARS = 500;
 
 /** Participant failure that is not the agent's answer (unreachable, timeout, protocol error). */
 export class ParticipantError extends BenchError {
-  constructor(
-    code: ParticipantErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: ParticipantErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }
 }
 
 /** Codes of {@link ParticipantError}: a late answer, a failed request, an oversized reply, our stop. */
 export type ParticipantErrorCode =
-  | "E_PARTICIPANT_TIMEOUT"
-  | "E_PARTICIPANT_TRANSPORT"
-  | "E_PARTICIPANT_REPLY_TOO_LARGE"
-  | "E_PARTICIPANT_ABORTED";
+  "E_PARTICIPANT_TIMEOUT" | "E_PARTICIPANT_TRANSPORT" | "E_PARTICIPANT_REPLY_TOO_LARGE" | "E_PARTICIPANT_ABORTED";
 
 function clip(text: string): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
@@ -203,10 +196,14 @@ async function checkCard(
 
 /** The card could not be had: our side cannot run the assessment (no score, the run ends `error`). */
 function unreachable(url: string, cause: unknown): InfrastructureError {
-  return new InfrastructureError("E_PARTICIPANT_UNREACHABLE", `participant ${url} is unreachable: ${errorMessage(cause)}`, {
-    cause,
-    fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(url)}`,
-  });
+  return new InfrastructureError(
+    "E_PARTICIPANT_UNREACHABLE",
+    `participant ${url} is unreachable: ${errorMessage(cause)}`,
+    {
+      cause,
+      fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(url)}`,
+    },
+  );
 }
 
 /**

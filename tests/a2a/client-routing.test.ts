@@ -53,7 +53,11 @@ describe("the card's URLs never route a request", () => {
 
   it("createA2AClient on the 0.3 wire posts to the given URL too", async () => {
     const before = recorder.hits.length;
-    const f = await fake({ prefix: "/agents/y/", cardUrl: () => recorder.url, answer: () => ({ kind: "text", text: "ok" }) });
+    const f = await fake({
+      prefix: "/agents/y/",
+      cardUrl: () => recorder.url,
+      answer: () => ({ kind: "text", text: "ok" }),
+    });
     const client = await createA2AClient(f.url, "0.3");
     await client.sendMessage({
       tenant: "",
@@ -66,7 +70,11 @@ describe("the card's URLs never route a request", () => {
   });
 
   it("a URL naming the card file itself is asked at the agent's root, not at the card", async () => {
-    const f = await fake({ prefix: "/agents/z/", cardUrl: () => recorder.url, answer: () => ({ kind: "text", text: "ok" }) });
+    const f = await fake({
+      prefix: "/agents/z/",
+      cardUrl: () => recorder.url,
+      answer: () => ({ kind: "text", text: "ok" }),
+    });
     const p = createA2AParticipant({
       url: `${f.url}.well-known/agent-card.json`,
       timeoutMs: 10_000,

@@ -101,7 +101,10 @@ function questionText(rpc: { params?: { message?: { parts?: Array<{ text?: strin
 async function flood(res: ServerResponse, total: number, sse: boolean, count: (n: number) => void): Promise<void> {
   res.writeHead(200, { "content-type": sse ? "text/event-stream" : "application/json" });
   const chunk = Buffer.alloc(64 * 1024, sse ? "x" : "a");
-  if (!sse) res.write('{"jsonrpc":"2.0","id":1,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"');
+  if (!sse)
+    res.write(
+      '{"jsonrpc":"2.0","id":1,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"',
+    );
   let sent = 0;
   while (sent < total && !res.destroyed) {
     const piece = sse ? Buffer.concat([Buffer.from("data: "), chunk, Buffer.from("\n")]) : chunk;
@@ -161,7 +164,11 @@ async function handle(
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end('{"jsonrpc": "2.0", "id": 1, "result": {oops');
     case "rpc_error":
-      return json(200, { jsonrpc: "2.0", id: rpc.id, error: { code: -32603, message: "internal error, no score please" } });
+      return json(200, {
+        jsonrpc: "2.0",
+        id: rpc.id,
+        error: { code: -32603, message: "internal error, no score please" },
+      });
     case "http_500":
       res.writeHead(500, { "content-type": "text/plain" });
       return void res.end("boom");

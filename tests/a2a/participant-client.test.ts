@@ -55,7 +55,10 @@ describe("A2A participant (SDK client)", () => {
       const p = createA2AParticipant({ url: f.url, timeoutMs: 2000, attempts: 2, logger: silentLogger() });
       await p.check!(new AbortController().signal);
       const err = await p.ask({ text: "x" }, new AbortController().signal).catch((e: unknown) => e);
-      expect(err).toMatchObject({ code: "E_PARTICIPANT_TRANSPORT", message: expect.stringMatching(/after 2 attempts/) });
+      expect(err).toMatchObject({
+        code: "E_PARTICIPANT_TRANSPORT",
+        message: expect.stringMatching(/after 2 attempts/),
+      });
       expect(participantFailureMode(err)).toBe("model_participant_error");
       expect(f.hits.filter((h) => h.method === "POST")).toHaveLength(2);
     } finally {
@@ -89,7 +92,12 @@ describe("A2A participant (SDK client)", () => {
   });
 
   it("nothing at the URL: the card cannot be had, which is ours (InfrastructureError), never a scored failure", async () => {
-    const p = createA2AParticipant({ url: "http://127.0.0.1:1/", timeoutMs: 2000, attempts: 2, logger: silentLogger() });
+    const p = createA2AParticipant({
+      url: "http://127.0.0.1:1/",
+      timeoutMs: 2000,
+      attempts: 2,
+      logger: silentLogger(),
+    });
     const err = await p.ask({ text: "x" }, new AbortController().signal).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InfrastructureError);
     expect(err).toMatchObject({ code: "E_PARTICIPANT_UNREACHABLE" });

@@ -140,7 +140,8 @@ describe("a request that names a participant must assess it", () => {
       roots,
     );
     expect(other.ok).toBe(false);
-    if (!other.ok) expect(other.problems[0]).toMatch(/config\.agent "http:\/\/127\.0\.0\.1:6379\/" is not the participant/);
+    if (!other.ok)
+      expect(other.problems[0]).toMatch(/config\.agent "http:\/\/127\.0\.0\.1:6379\/" is not the participant/);
     const unnamed = validateAssessmentConfig(
       { benchmark: "humaneval", agent: "http://127.0.0.1:6379/" },
       { a: "http://a/", b: "http://b/" },
@@ -149,7 +150,11 @@ describe("a request that names a participant must assess it", () => {
     expect(unnamed.ok).toBe(false);
     // The same URL, or one of several roles chosen by config.agent, is fine.
     expect(
-      validateAssessmentConfig({ benchmark: "humaneval", agent: "http://b/" }, { a: "http://a/", b: "http://b/" }, roots),
+      validateAssessmentConfig(
+        { benchmark: "humaneval", agent: "http://b/" },
+        { a: "http://a/", b: "http://b/" },
+        roots,
+      ),
     ).toMatchObject({ ok: true, value: { config: { agent: "http://b/" } } });
     expect(
       validateAssessmentConfig({ benchmark: "humaneval", agent: "http://a/" }, { agent: "http://a/" }, roots),

@@ -106,94 +106,113 @@ describe("1. a request that names a participant cannot bring predictions", () =>
 });
 
 describe("2. the card's url never routes a question", () => {
-  it("CLI run: zero requests reach the card's url; the prefixed participant URL gets every question", async () => {
-    const f = await participant(() => null);
-    const before = recorder.hits.length;
-    const out = join(root, "ssrf-cli");
-    const r = await runCli(["humaneval", "--agent", f.url, "--samples", "3", "--out", out]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(recorder.hits.length - before).toBe(0);
-    expect(posts(f)).toHaveLength(3);
-    expect(new Set(posts(f).map((h) => h.path))).toEqual(new Set(["/agents/x/"]));
-    const { status, results } = await readRows(out);
-    expect(status).toBe("ok");
-    expect(results["aggregate"]).toMatchObject({ accuracy: 1, participant_errors: 0 });
-  }, TEST_LIMIT_MS);
+  it(
+    "CLI run: zero requests reach the card's url; the prefixed participant URL gets every question",
+    async () => {
+      const f = await participant(() => null);
+      const before = recorder.hits.length;
+      const out = join(root, "ssrf-cli");
+      const r = await runCli(["humaneval", "--agent", f.url, "--samples", "3", "--out", out]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(recorder.hits.length - before).toBe(0);
+      expect(posts(f)).toHaveLength(3);
+      expect(new Set(posts(f).map((h) => h.path))).toEqual(new Set(["/agents/x/"]));
+      const { status, results } = await readRows(out);
+      expect(status).toBe("ok");
+      expect(results["aggregate"]).toMatchObject({ accuracy: 1, participant_errors: 0 });
+    },
+    TEST_LIMIT_MS,
+  );
 
-  it("through the green agent (1.0 card): the run completes, the card's url got nothing", async () => {
-    const f = await participant(() => null, "v1");
-    const before = recorder.hits.length;
-    const client = await createA2AClient(green.url);
-    const task = (await client.sendMessage(
-      requestOf({ participants: { agent: f.url }, config: { benchmark: "humaneval", samples: 2, run_id: "rh-ssrf" } }),
-    )) as Task;
-    expect(task.status?.state, JSON.stringify(task.status)).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(recorder.hits.length - before).toBe(0);
-    expect(posts(f).map((h) => h.path)).toEqual(["/agents/x/", "/agents/x/"]);
-  }, TEST_LIMIT_MS);
+  it(
+    "through the green agent (1.0 card): the run completes, the card's url got nothing",
+    async () => {
+      const f = await participant(() => null, "v1");
+      const before = recorder.hits.length;
+      const client = await createA2AClient(green.url);
+      const task = (await client.sendMessage(
+        requestOf({
+          participants: { agent: f.url },
+          config: { benchmark: "humaneval", samples: 2, run_id: "rh-ssrf" },
+        }),
+      )) as Task;
+      expect(task.status?.state, JSON.stringify(task.status)).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(recorder.hits.length - before).toBe(0);
+      expect(posts(f).map((h) => h.path)).toEqual(["/agents/x/", "/agents/x/"]);
+    },
+    TEST_LIMIT_MS,
+  );
 });
 
 describe("3. a participant's bad replies after its card was fetched are its failures, scored", () => {
   const BAD: Answer[] = [{ kind: "malformed" }, { kind: "rpc_error" }, { kind: "http_500" }, { kind: "reset" }];
 
-  it("4 of 12 items answered with garbage: status ok, accuracy 8/12, participant_errors 4 in results and bundle", async () => {
-    const f = await participant((i) => BAD[i] ?? null);
-    const client = await createA2AClient(green.url);
-    const task = (await client.sendMessage(
-      requestOf({ participants: { agent: f.url }, config: { benchmark: "humaneval", run_id: "rh-garbage" } }),
-    )) as Task;
-    expect(task.status?.state, JSON.stringify(task.status)).toBe(TaskState.TASK_STATE_COMPLETED);
-    const bundle = partData(task.artifacts.find((a) => a.name === "evaluation_bundle")!.parts[0]!)!;
-    expect(validateBundle(bundle)).toEqual([]);
-    expect(bundle["status"]).toBe("ok");
-    expect(bundle["metrics"]).toMatchObject({
-      accuracy: 8 / 12,
-      participant_errors: 4,
-      failure_modes: { model_participant_error: 4 },
-    });
-    const resultsPath = (bundle["artifacts"] as Record<string, string>)["results_path"]!;
-    const results = JSON.parse(readFileSync(resultsPath, "utf8")) as {
-      status: string;
-      infrastructure_failures: number;
-      rows: Array<Record<string, unknown>>;
-    };
-    expect(results.status).toBe("ok");
-    expect(results.infrastructure_failures).toBe(0);
-    const failed = results.rows.filter((r) => r["failure_mode"] === "model_participant_error");
-    expect(failed.map((r) => r["task_id"]).sort()).toEqual(SAMPLE_PROBLEMS.slice(0, 4).map((p) => p.task_id));
-    for (const r of failed) expect(r["error"], JSON.stringify(r)).toMatch(/^participant .* failed after 3 attempts/);
-  }, TEST_LIMIT_MS);
+  it(
+    "4 of 12 items answered with garbage: status ok, accuracy 8/12, participant_errors 4 in results and bundle",
+    async () => {
+      const f = await participant((i) => BAD[i] ?? null);
+      const client = await createA2AClient(green.url);
+      const task = (await client.sendMessage(
+        requestOf({ participants: { agent: f.url }, config: { benchmark: "humaneval", run_id: "rh-garbage" } }),
+      )) as Task;
+      expect(task.status?.state, JSON.stringify(task.status)).toBe(TaskState.TASK_STATE_COMPLETED);
+      const bundle = partData(task.artifacts.find((a) => a.name === "evaluation_bundle")!.parts[0]!)!;
+      expect(validateBundle(bundle)).toEqual([]);
+      expect(bundle["status"]).toBe("ok");
+      expect(bundle["metrics"]).toMatchObject({
+        accuracy: 8 / 12,
+        participant_errors: 4,
+        failure_modes: { model_participant_error: 4 },
+      });
+      const resultsPath = (bundle["artifacts"] as Record<string, string>)["results_path"]!;
+      const results = JSON.parse(readFileSync(resultsPath, "utf8")) as {
+        status: string;
+        infrastructure_failures: number;
+        rows: Array<Record<string, unknown>>;
+      };
+      expect(results.status).toBe("ok");
+      expect(results.infrastructure_failures).toBe(0);
+      const failed = results.rows.filter((r) => r["failure_mode"] === "model_participant_error");
+      expect(failed.map((r) => r["task_id"]).sort()).toEqual(SAMPLE_PROBLEMS.slice(0, 4).map((p) => p.task_id));
+      for (const r of failed) expect(r["error"], JSON.stringify(r)).toMatch(/^participant .* failed after 3 attempts/);
+    },
+    TEST_LIMIT_MS,
+  );
 });
 
 describe("4. a participant's reply is bounded", () => {
-  it("50 MB answers fail their items as the participant's, named; the runner's peak RSS stays small", async () => {
-    const f = await participant((i) => (i < 2 ? { kind: "flood", bytes: 50 * MB } : null));
-    const out = join(root, "flood");
-    let peakKb = 0;
-    let sampler: NodeJS.Timeout | undefined;
-    const r = await runCli(["humaneval", "--agent", f.url, "--samples", "12", "--out", out], {}, (pid) => {
-      sampler = setInterval(() => {
-        try {
-          const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-          if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-        } catch {
-          // exited
-        }
-      }, 20);
-    });
-    clearInterval(sampler);
-    expect(r.code, r.stderr).toBe(0);
-    const { status, rows, results } = await readRows(out);
-    expect(status).toBe("ok");
-    const flooded = [...rows.values()].filter((row) => row["failure_mode"] === "model_participant_error");
-    expect(flooded).toHaveLength(2);
-    for (const row of flooded)
-      expect(row["error"], describeRow(row)).toBe(`participant reply exceeded ${DEFAULT_MAX_REPLY_BYTES} bytes`);
-    expect(results["aggregate"]).toMatchObject({ accuracy: 10 / 12, participant_errors: 2 });
-    // Each flood was asked once (not retried) and cut off near the cap, not read to its 50 MB.
-    expect(posts(f)).toHaveLength(12);
-    expect(f.floodBytesWritten).toBeLessThan(2 * (DEFAULT_MAX_REPLY_BYTES + 16 * MB));
-    expect(peakKb, "runner peak RSS (kB)").toBeGreaterThan(0);
-    expect(peakKb, "runner peak RSS (kB)").toBeLessThan(400 * 1024);
-  }, TEST_LIMIT_MS);
+  it(
+    "50 MB answers fail their items as the participant's, named; the runner's peak RSS stays small",
+    async () => {
+      const f = await participant((i) => (i < 2 ? { kind: "flood", bytes: 50 * MB } : null));
+      const out = join(root, "flood");
+      let peakKb = 0;
+      let sampler: NodeJS.Timeout | undefined;
+      const r = await runCli(["humaneval", "--agent", f.url, "--samples", "12", "--out", out], {}, (pid) => {
+        sampler = setInterval(() => {
+          try {
+            const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+            if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+          } catch {
+            // exited
+          }
+        }, 20);
+      });
+      clearInterval(sampler);
+      expect(r.code, r.stderr).toBe(0);
+      const { status, rows, results } = await readRows(out);
+      expect(status).toBe("ok");
+      const flooded = [...rows.values()].filter((row) => row["failure_mode"] === "model_participant_error");
+      expect(flooded).toHaveLength(2);
+      for (const row of flooded)
+        expect(row["error"], describeRow(row)).toBe(`participant reply exceeded ${DEFAULT_MAX_REPLY_BYTES} bytes`);
+      expect(results["aggregate"]).toMatchObject({ accuracy: 10 / 12, participant_errors: 2 });
+      // Each flood was asked once (not retried) and cut off near the cap, not read to its 50 MB.
+      expect(posts(f)).toHaveLength(12);
+      expect(f.floodBytesWritten).toBeLessThan(2 * (DEFAULT_MAX_REPLY_BYTES + 16 * MB));
+      expect(peakKb, "runner peak RSS (kB)").toBeGreaterThan(0);
+      expect(peakKb, "runner peak RSS (kB)").toBeLessThan(400 * 1024);
+    },
+    TEST_LIMIT_MS,
+  );
 });

@@ -23,11 +23,7 @@ export const CLI_RUN_LIMIT_MS = 150_000;
  * overstays {@link CLI_RUN_LIMIT_MS} is killed with everything under it;
  * `onStart` gets the runner's pid (e.g. to sample its memory).
  */
-export function runCli(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-  onStart?: (pid: number) => void,
-): Promise<CliRun> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (pid: number) => void): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliEntry, "run", ...args], {
       env: { ...process.env, LOG_LEVEL: "silent", ...env },

@@ -373,4 +373,3 @@ describe("runBenchmark: after the card fetch, the participant's bad replies are 
     }
   });
 });
-

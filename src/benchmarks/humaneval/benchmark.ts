@@ -12,7 +12,7 @@ import type { BenchmarkDefinition, DatasetInfo, EvaluateContext } from "../../ru
 import type { RunOptions } from "../../runner/options.js";
 import type { ExecOutcome, ExecRequest } from "../../sandbox/types.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
-import { errorMessage, BenchError } from "../../util/errors.js";
+import { errorMessage } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval } from "./aggregate.js";
 import type { CompletionRecord, HumanEvalRow } from "./row.js";
