@@ -65,7 +65,10 @@ export function classifyFetchError(err: unknown, cardUrl: string): CardFetchErro
   if (code && TLS_CODES.test(code)) return make("tls", `TLS error ${code}`);
   // undici's words for a redirect under `redirect: "error"` (client.ts follows none, the card's included).
   if (err instanceof Error && err.cause instanceof Error && err.cause.message === "unexpected redirect") {
-    return make("redirect", "the card URL answered a redirect, which is not followed: serve the card at the URL itself");
+    return make(
+      "redirect",
+      "the card URL answered a redirect, which is not followed: serve the card at the URL itself",
+    );
   }
   return make("network", `request failed: ${code ?? errorMessage(err)}`);
 }
