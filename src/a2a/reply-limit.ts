@@ -21,6 +21,13 @@ import { BenchError } from "../util/errors.js";
 
 /** Default cap of one participant reply, bytes (4 MiB: an answer is code, a patch or a verdict — kilobytes). */
 export const DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024;
+/**
+ * Bounds of the cap (the config key's schema bounds too). Why 32 MiB at most: a reply is held
+ * several times over while parsed (bytes, text, JSON), once per question in flight
+ * (`participant_concurrency`); measured here, 200 MB replies took the runner to 2.7 GB.
+ */
+export const MIN_MAX_REPLY_BYTES = 1024;
+export const MAX_MAX_REPLY_BYTES = 32 * 1024 * 1024;
 /** Env var setting the cap when the run's config (`max_participant_reply_bytes`, `--max-participant-reply-bytes`) does not. */
 export const MAX_REPLY_ENV = "A2A_BENCH_MAX_PARTICIPANT_REPLY_BYTES";
 
@@ -54,8 +61,11 @@ export function maxReplyBytes(configured: number | undefined, env: NodeJS.Proces
   const raw = env[MAX_REPLY_ENV];
   if (raw === undefined || raw === "") return DEFAULT_MAX_REPLY_BYTES;
   const v = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(v) || v < 1) {
-    throw new BenchError("E_SETTING", `${MAX_REPLY_ENV} must be a positive integer number of bytes, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || v < MIN_MAX_REPLY_BYTES || v > MAX_MAX_REPLY_BYTES) {
+    throw new BenchError(
+      "E_SETTING",
+      `${MAX_REPLY_ENV} must be an integer number of bytes from ${MIN_MAX_REPLY_BYTES} to ${MAX_MAX_REPLY_BYTES}, got "${raw}"`,
+    );
   }
   return v;
 }

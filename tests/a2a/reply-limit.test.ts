@@ -82,8 +82,9 @@ describe("the cap of a run", () => {
     expect(maxReplyBytes(undefined, {})).toBe(DEFAULT_MAX_REPLY_BYTES);
     expect(DEFAULT_MAX_REPLY_BYTES).toBe(4 * MB);
     expect(() => maxReplyBytes(undefined, { [MAX_REPLY_ENV]: "lots" })).toThrow(
-      /A2A_BENCH_MAX_PARTICIPANT_REPLY_BYTES must be a positive integer/,
+      /A2A_BENCH_MAX_PARTICIPANT_REPLY_BYTES must be an integer number of bytes from 1024 to 33554432, got "lots"/,
     );
+    expect(() => maxReplyBytes(undefined, { [MAX_REPLY_ENV]: String(1024 * MB) })).toThrow(/from 1024 to 33554432/);
   });
 });
 
