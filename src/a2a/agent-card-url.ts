@@ -19,3 +19,18 @@ export function agentCardUrl(agentUrl: string): string {
   if (!url.pathname.endsWith("/")) url.pathname += "/";
   return new URL(AGENT_CARD_PATH, url).toString();
 }
+
+/**
+ * Where requests to the agent go: the URL we were handed, exactly (path prefix and trailing
+ * slash kept), never the card's `url` or interfaces (client.ts). A URL that names the card
+ * file itself stands for the agent at the card's directory's parent, the agent's root.
+ */
+export function agentEndpointUrl(agentUrl: string): string {
+  const url = new URL(agentUrl);
+  url.hash = "";
+  if (url.pathname.endsWith(`/${AGENT_CARD_PATH}`)) {
+    url.pathname = url.pathname.slice(0, -AGENT_CARD_PATH.length);
+    return url.toString();
+  }
+  return agentUrl;
+}

@@ -12,6 +12,7 @@ export type CardFetchFailure =
   | "host_not_found"
   | "connection_reset"
   | "tls"
+  | "redirect"
   | "timeout"
   | "http_status"
   | "bad_json"
@@ -62,6 +63,13 @@ export function classifyFetchError(err: unknown, cardUrl: string): CardFetchErro
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return make("connection_reset", `connection reset (${code})`);
   if (code === "UND_ERR_CONNECT_TIMEOUT" || code === "ETIMEDOUT") return make("timeout", `connect timed out (${code})`);
   if (code && TLS_CODES.test(code)) return make("tls", `TLS error ${code}`);
+  // undici's words for a redirect under `redirect: "error"` (client.ts follows none, the card's included).
+  if (err instanceof Error && err.cause instanceof Error && err.cause.message === "unexpected redirect") {
+    return make(
+      "redirect",
+      "the card URL answered a redirect, which is not followed: serve the card at the URL itself",
+    );
+  }
   return make("network", `request failed: ${code ?? errorMessage(err)}`);
 }
 

@@ -1,15 +1,24 @@
 /**
  * SDK client factory for either wire version and either binding. `1.0` goes
  * through the SDK's ClientFactory (card resolved with legacyCompat), preferring
- * the requested binding; `0.3` uses the SDK's legacy transport of that binding
- * against the card's 0.3 interface: header-less JSON-RPC `message/send`,
- * `message/stream`, `tasks/*` (what AgentBeats clients use) or the 0.3 REST
- * paths (`/v1/message:send`, ...).
+ * the requested binding; `0.3` uses the SDK's legacy transport of that binding:
+ * header-less JSON-RPC `message/send`, `message/stream`, `tasks/*` (what
+ * AgentBeats clients use) or the 0.3 REST paths (`/v1/message:send`, ...).
  *
  * The card is looked up under the URL's path (agent-card-url.ts), so an agent
  * served under a prefix (`http://gateway:8080/purple`) is found with or
  * without the trailing slash, and a failed lookup says why (card-fetch.ts).
+ *
+ * Requests go to the URL we were given, exactly — never to the card's `url`,
+ * `additionalInterfaces` or `supportedInterfaces[].url`: the card is read for
+ * what the agent speaks (bindings, versions, capabilities) and its URLs are
+ * pinned to ours before a transport is chosen ({@link PinnedCardResolver}).
+ * Otherwise a card could send every task to any service our host reaches
+ * (SSRF), and an agent behind the AgentBeats gateway, whose card names its
+ * in-cluster address, would be unreachable. Every response body is capped
+ * (reply-limit.ts) and no redirect is followed, the card's included.
  */
+import type { AgentCard } from "@a2a-js/sdk";
 import {
   Client,
   ClientFactory,
@@ -17,10 +26,12 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
   RestTransportFactory,
+  type AgentCardResolver,
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport, LegacyRestTransport } from "@a2a-js/sdk/compat/v0_3/client";
-import { agentCardUrl } from "./agent-card-url.js";
+import { agentCardUrl, agentEndpointUrl } from "./agent-card-url.js";
 import { fetchCardResponse } from "./card-fetch.js";
+import { DEFAULT_MAX_REPLY_BYTES, boundedFetch } from "./reply-limit.js";
 
 export type WireVersion = "1.0" | "0.3";
 /** The A2A protocol binding the client speaks (the card's `protocolBinding` names). */
@@ -29,11 +40,35 @@ export type Binding = "JSONRPC" | "HTTP+JSON";
 export interface A2AClientOptions {
   /** Bounds the card fetch (not the later calls). */
   signal?: AbortSignal;
+  /** Largest response body accepted from the agent, bytes; default {@link DEFAULT_MAX_REPLY_BYTES}. */
+  maxReplyBytes?: number;
+}
+
+/** `card` with every interface at `endpoint` (the card's own URLs never route a request). */
+export function pinCardToEndpoint(card: AgentCard, endpoint: string): AgentCard {
+  return { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url: endpoint })) };
+}
+
+/** Resolves the card as the SDK's resolver does, then pins its interfaces to our endpoint. */
+class PinnedCardResolver implements AgentCardResolver {
+  constructor(
+    private readonly inner: DefaultAgentCardResolver,
+    private readonly endpoint: string,
+  ) {}
+
+  async resolve(baseUrl: string, path?: string): Promise<AgentCard> {
+    return pinCardToEndpoint(await this.inner.resolve(baseUrl, path), this.endpoint);
+  }
+
+  normalizeAgentCard(card: unknown): AgentCard {
+    return pinCardToEndpoint(this.inner.normalizeAgentCard(card), this.endpoint);
+  }
 }
 
 /**
  * Create a client for the agent at `baseUrl` speaking the given wire version (default 1.0) and
- * binding (default JSONRPC). Rejects with CardFetchError.
+ * binding (default JSONRPC); its requests go to `baseUrl` exactly (see the module note). Rejects
+ * with CardFetchError.
  */
 export async function createA2AClient(
   baseUrl: string,
@@ -43,27 +78,33 @@ export async function createA2AClient(
 ): Promise<Client> {
   const legacyCompat = { enabled: true };
   const signal = options.signal;
-  const cardResolver = new DefaultAgentCardResolver({
-    legacyCompat,
-    fetchImpl: (input: string | URL | Request, init?: RequestInit) =>
-      fetchCardResponse(input, signal ? { ...init, signal } : init),
-  });
+  const endpoint = agentEndpointUrl(baseUrl);
+  const fetchImpl = boundedFetch(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+  const cardResolver = new PinnedCardResolver(
+    new DefaultAgentCardResolver({
+      legacyCompat,
+      fetchImpl: (input: string | URL | Request, init?: RequestInit) =>
+        fetchCardResponse(input, { ...init, redirect: "error", ...(signal ? { signal } : {}) }),
+    }),
+    endpoint,
+  );
   // Path "" = the card URL as given (the SDK resolves it relative to its first argument).
   const cardUrl = agentCardUrl(baseUrl);
   if (wire === "0.3") {
     const card = await cardResolver.resolve(cardUrl, "");
-    const legacy =
-      card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion.startsWith("0.3")) ??
-      card.supportedInterfaces[0];
-    const endpoint = legacy?.url ?? baseUrl;
     const transport =
-      binding === "HTTP+JSON" ? new LegacyRestTransport({ endpoint }) : new LegacyJsonRpcTransport({ endpoint });
+      binding === "HTTP+JSON"
+        ? new LegacyRestTransport({ endpoint, fetchImpl })
+        : new LegacyJsonRpcTransport({ endpoint, fetchImpl });
     return new Client(transport, card);
   }
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       cardResolver,
-      transports: [new JsonRpcTransportFactory({ legacyCompat }), new RestTransportFactory({ legacyCompat })],
+      transports: [
+        new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
+        new RestTransportFactory({ legacyCompat, fetchImpl }),
+      ],
       preferredTransports: [binding],
     }),
   );

@@ -1,8 +1,14 @@
 /**
- * The participant over A2A (the runner's `Participant` contract, runner/participant.ts), on the
- * one SDK client factory, `createA2AClient` (client.ts): blocking `message/send` (0.3 wire through legacyCompat, 1.0 natively), a
- * per-request timeout, and a bounded retry on transport errors only (an
- * answer the agent did give — even a failed task — is never asked again).
+ * The participant over A2A (the runner's `Participant` contract, participant.ts), on the
+ * one SDK client factory, `createA2AClient` (client.ts): blocking `message/send` (0.3 wire
+ * through legacyCompat, 1.0 natively) to the participant URL exactly as given (never the
+ * card's), a per-request timeout, a cap on the reply's size (reply-limit.ts), and a bounded
+ * retry on failed requests (never after a timeout or an oversized reply).
+ *
+ * Who failed: the agent card is fetched once, by `check`, before the first item; failing
+ * there is ours to report (InfrastructureError: the run cannot start). Every failure after
+ * it — a malformed or oversized reply, a JSON-RPC or HTTP error, a reset connection, a
+ * timeout — is the participant's (ParticipantError; runner/participant-failure.ts scores it).
  */
 import { randomUUID } from "node:crypto";
 import type { Client } from "@a2a-js/sdk/client";
@@ -11,6 +17,7 @@ import { addUsage, usageFromMetadata, type TokenUsage } from "./usage.js";
 import { agentCardUrl } from "./agent-card-url.js";
 import { CardFetchError, type CardFetchFailure } from "./card-fetch.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
+import { DEFAULT_MAX_REPLY_BYTES, findReplyTooLarge } from "./reply-limit.js";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -38,18 +45,27 @@ export interface A2AParticipantOptions {
   attempts?: number;
   /** Time limit of one agent-card fetch in `check`, ms; default {@link CARD_CHECK_TIMEOUT_MS}. */
   cardTimeoutMs?: number;
+  /** Largest reply accepted, bytes; default {@link DEFAULT_MAX_REPLY_BYTES} (reply-limit.ts). */
+  maxReplyBytes?: number;
   logger: Logger;
 }
 
+/** Longest error text kept from a failed request, characters (the SDK quotes whole HTTP error bodies). */
+export const MAX_ERROR_CHARS = 500;
+
 /** Participant failure that is not the agent's answer (unreachable, timeout, protocol error). */
 export class ParticipantError extends BenchError {
-  constructor(
-    code: "E_PARTICIPANT_TIMEOUT" | "E_PARTICIPANT_TRANSPORT" | "E_PARTICIPANT_ABORTED",
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: ParticipantErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }
+}
+
+/** Codes of {@link ParticipantError}: a late answer, a failed request, an oversized reply, our stop. */
+export type ParticipantErrorCode =
+  "E_PARTICIPANT_TIMEOUT" | "E_PARTICIPANT_TRANSPORT" | "E_PARTICIPANT_REPLY_TOO_LARGE" | "E_PARTICIPANT_ABORTED";
+
+function clip(text: string): string {
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }
 
 const STATE_NAMES: Partial<Record<TaskState, string>> = {
@@ -104,10 +120,14 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
  */
 class LazyClient {
   private client: Promise<Client> | undefined;
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly maxReplyBytes: number,
+  ) {}
 
   get(signal?: AbortSignal): Promise<Client> {
-    this.client ??= createA2AClient(this.url, "1.0", "JSONRPC", signal ? { signal } : {}).catch((err: unknown) => {
+    const options = { maxReplyBytes: this.maxReplyBytes, ...(signal ? { signal } : {}) };
+    this.client ??= createA2AClient(this.url, "1.0", "JSONRPC", options).catch((err: unknown) => {
       this.client = undefined;
       throw err;
     });
@@ -171,17 +191,49 @@ async function checkCard(
       if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
     }
   }
-  throw new InfrastructureError(
+  throw unreachable(options.url, lastError);
+}
+
+/** The card could not be had: our side cannot run the assessment (no score, the run ends `error`). */
+function unreachable(url: string, cause: unknown): InfrastructureError {
+  return new InfrastructureError(
     "E_PARTICIPANT_UNREACHABLE",
-    `participant ${options.url} is unreachable: ${errorMessage(lastError)}`,
+    `participant ${url} is unreachable: ${errorMessage(cause)}`,
     {
-      cause: lastError,
-      fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(options.url)}`,
+      cause,
+      fix: `start the participant agent or correct its URL; its agent card must be served at ${agentCardUrl(url)}`,
     },
   );
 }
 
-/** One question with a per-request time limit, retried on transport errors only (never after a timeout). */
+/**
+ * Why a question ended on the caller's signal: the caller's own answer deadline (an
+ * `AbortSignal.timeout` among its signals: the participant was too slow, its failure), else our stop.
+ */
+function stopped(options: A2AParticipantOptions, signal: AbortSignal, cause?: unknown): ParticipantError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === "TimeoutError") {
+    return new ParticipantError("E_PARTICIPANT_TIMEOUT", `no answer from ${options.url} within the item's time limit`, {
+      cause: cause ?? reason,
+    });
+  }
+  return new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", cause !== undefined ? { cause } : undefined);
+}
+
+/** The client whose card `check` fetched; a card that cannot be had even now is ours to report. */
+async function cardChecked(options: A2AParticipantOptions, client: LazyClient, signal: AbortSignal): Promise<Client> {
+  try {
+    return await client.get(signal);
+  } catch (err) {
+    if (signal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });
+    throw unreachable(options.url, err);
+  }
+}
+
+/**
+ * One question with a per-request time limit, retried on failed requests (never after a
+ * timeout or an oversized reply); what still fails is a ParticipantError (see the module note).
+ */
 async function askWithRetry(
   options: A2AParticipantOptions,
   client: LazyClient,
@@ -189,15 +241,16 @@ async function askWithRetry(
   req: ParticipantRequest,
   outerSignal: AbortSignal,
 ): Promise<ParticipantReply> {
+  const sdkClient = await cardChecked(options, client, outerSignal);
   let lastError: unknown;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped");
+    if (outerSignal.aborted) throw stopped(options, outerSignal);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = AbortSignal.any([outerSignal, timeout]);
     try {
-      return await sendOnce(await client.get(), req, signal);
+      return await sendOnce(sdkClient, req, signal);
     } catch (err) {
-      if (outerSignal.aborted) throw new ParticipantError("E_PARTICIPANT_ABORTED", "run stopped", { cause: err });
+      if (outerSignal.aborted) throw stopped(options, outerSignal, err);
       if (timeout.aborted) {
         // A timed-out answer is the agent's slowness, not a transport hiccup: no retry.
         throw new ParticipantError(
@@ -206,14 +259,17 @@ async function askWithRetry(
           { cause: err },
         );
       }
+      const tooLarge = findReplyTooLarge(err);
+      // Asking again would only read another oversized reply.
+      if (tooLarge) throw new ParticipantError("E_PARTICIPANT_REPLY_TOO_LARGE", tooLarge.message, { cause: err });
       lastError = err;
-      options.logger.warn({ attempt: attempt + 1, err: errorMessage(err) }, "participant request failed");
+      options.logger.warn({ attempt: attempt + 1, err: clip(errorMessage(err)) }, "participant request failed");
       if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
     }
   }
   throw new ParticipantError(
     "E_PARTICIPANT_TRANSPORT",
-    `participant ${options.url} failed after ${attempts} attempts: ${errorMessage(lastError)}`,
+    `participant ${options.url} failed after ${attempts} attempts: ${clip(errorMessage(lastError))}`,
     { cause: lastError },
   );
 }
@@ -221,7 +277,7 @@ async function askWithRetry(
 /** Create a participant bound to `url`. The agent card is fetched lazily, once. */
 export function createA2AParticipant(options: A2AParticipantOptions): Participant {
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-  const client = new LazyClient(options.url);
+  const client = new LazyClient(options.url, options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
   return {
     url: options.url,
     check: (signal) => checkCard(options, client, attempts, signal),

@@ -31,6 +31,8 @@ import {
 import { TerminalBar } from "../util/terminal-bar.js";
 import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
 import { createA2AParticipant } from "../a2a/participant-client.js";
+import { maxReplyBytes } from "../a2a/reply-limit.js";
+import { UsageError, errorMessage } from "../util/errors.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { Logger } from "../util/logger.js";
@@ -174,8 +176,22 @@ function runDependencies(
     },
     ...(args.requireFullIsolation ? { requireFullIsolation: { optIn: GREEN_WEAK_ISOLATION_OPT_IN } } : {}),
     createParticipant: (o) =>
-      createA2AParticipant({ url: o.agent, timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000, logger }),
+      createA2AParticipant({
+        url: o.agent,
+        timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000,
+        maxReplyBytes: replyCap(o, io.env),
+        logger,
+      }),
   };
+}
+
+/** The participant reply cap of a run (config, else env, else the default), a bad env value a usage error. */
+function replyCap(options: RunOptions, env: NodeJS.ProcessEnv): number {
+  try {
+    return maxReplyBytes(options.max_participant_reply_bytes, env);
+  } catch (err) {
+    throw new UsageError(errorMessage(err));
+  }
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -183,6 +199,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   await getBenchmark(args.benchmark); // unknown benchmark → usage error with the known list, before anything else
   const fileConfig = args.configFile ? await readConfigFile(args.configFile) : {};
   const options = resolveRunOptions(args, fileConfig);
+  replyCap(options, io.env); // a bad env setting is refused before anything runs
   const def = await getBenchmark(options.benchmark);
   // The output directory: a run already there is continued (--resume) or replaced (--force), never silently overwritten.
   const outState = inspectOutDir(options.out);

@@ -2,7 +2,9 @@
  * Validate and resolve a request's `config` once, at the entry: the request
  * config's one resolver (request-config/resolve.ts: the schema, every problem
  * listed, unknown keys named, defaults applied), then the green agent's own
- * rules: the participant, and paths inside the allowed roots. The result is
+ * rules: the participant (exactly one URL is asked, and a run that names one
+ * must ask it: request-config/participant-rules.ts), and paths inside the
+ * allowed roots. The result is
  * the resolved config the runner is handed (its config file) and the bundle
  * records; the participant's URL lives in it (`agent`), nowhere else.
  */
@@ -11,6 +13,7 @@ import type { ResolvedConfig } from "../request-config/config.js";
 import { resolveConfig } from "../request-config/resolve.js";
 import { PATH_KEYS, isDatasetName, resolveAllowedPath } from "./allowed-roots.js";
 import { benchmarkNeedsParticipant } from "../benchmarks/needs-participant.js";
+import { participantConflicts } from "../request-config/participant-rules.js";
 import { newRunId } from "./run-dir.js";
 
 /**
@@ -54,6 +57,21 @@ function greenProblems(
   if (benchmarkNeedsParticipant(config) && !participantUrl && roles.length <= 1) {
     problems.push(`benchmark "${config.benchmark}" needs a participant: give participants.agent (or config.agent)`);
   }
+  const givenAgent = config.agent;
+  const named = Object.values(participants);
+  if (roles.length > 0 && givenAgent !== undefined && (givenAgent !== participantUrl || !named.includes(givenAgent))) {
+    // The runner asks one URL: a config.agent that is not the participant picked would be contacted instead.
+    problems.push(
+      `config.agent "${givenAgent}" is not the participant named in participants (${named.join(", ")}); ` +
+        `leave config.agent out and name the participant under test with the role "agent"`,
+    );
+  }
+  problems.push(
+    ...participantConflicts(config, roles.length > 0 || givenAgent !== undefined, {
+      participant: roles.length > 0 ? "participants" : "config.agent",
+      key: (key) => `config.${key}`,
+    }),
+  );
   if (participantUrl) config.agent = participantUrl;
   const record = config as unknown as Record<string, unknown>;
   for (const key of OPERATOR_ONLY_KEYS) {

@@ -20,6 +20,7 @@ export interface AssessmentConfig {
   k?: number[];
   per_task_timeout_seconds?: number;
   agent_timeout_seconds?: number;
+  max_participant_reply_bytes?: number;
   concurrency?: number;
   participant_concurrency?: number;
   max_infrastructure_failure_share?: number;

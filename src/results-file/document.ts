@@ -74,6 +74,8 @@ export interface ResultsAggregate {
   efficiency?: number | null;
   safety?: number | null;
   adaptability?: number | null;
+  /** The participant's failed replies after its card was fetched (scored failures; present when it was asked). */
+  participant_errors?: number;
   [key: string]: unknown;
 }
 

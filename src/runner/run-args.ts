@@ -17,6 +17,7 @@ import { UsageError } from "../util/errors.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { resolveConfig } from "../request-config/resolve.js";
 import { configProperties } from "../request-config/schema.js";
+import { participantConflicts } from "../request-config/participant-rules.js";
 import type { RunOptions } from "./options.js";
 
 /** snake_case → kebab-case. */
@@ -193,6 +194,11 @@ export function resolveRunOptions(
   const resolved = resolveConfig(merged);
   if (!resolved.ok) throw new UsageError(describeProblems(resolved.errors, merged, args));
   const config = resolved.config;
+  const conflicts = participantConflicts(config, config.agent !== undefined, {
+    participant: "--agent",
+    key: (key) => `--${flagName(key)}`,
+  });
+  if (conflicts.length > 0) throw new UsageError(conflicts.join("; "));
   return { ...config, out: args.out ?? join(cwd, "results", config.benchmark, config.run_id) };
 }
 

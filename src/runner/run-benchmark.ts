@@ -45,6 +45,7 @@ import { InfrastructureError } from "../util/infrastructure-error.js";
 import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
 import { DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
 import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
+import { countParticipantErrors } from "./participant-failure.js";
 
 export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
@@ -343,9 +344,13 @@ async function finishRun(
   const sorted = [...rows].sort((a, b) => (prepared.order.get(a.id) ?? 0) - (prepared.order.get(b.id) ?? 0));
   const benchAggregate = def.aggregate(sorted, options);
   // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
+  const failureModes =
+    (benchAggregate["failure_modes"] as Record<string, number> | undefined) ?? countFailureModes(sorted);
   const aggregate: ResultsAggregate = {
     ...benchAggregate,
-    failure_modes: (benchAggregate["failure_modes"] as Record<string, number> | undefined) ?? countFailureModes(sorted),
+    failure_modes: failureModes,
+    // The participant's failed replies (counted in the score), shown apart so an operator sees trouble.
+    ...(r.participant ? { participant_errors: countParticipantErrors(failureModes) } : {}),
   };
   const verdict = judgeRun(
     sorted,

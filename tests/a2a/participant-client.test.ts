@@ -5,6 +5,9 @@ import { createA2AParticipant, replyFromResult } from "../../src/a2a/participant
 import { serveOnLoopback } from "./helpers.js";
 import type { ServedApp } from "../../src/a2a/serve.js";
 import { silentLogger } from "../../src/util/logger.js";
+import { InfrastructureError } from "../../src/util/infrastructure-error.js";
+import { participantFailureMode } from "../../src/runner/participant-failure.js";
+import { startFakeParticipant } from "./fake-participant.js";
 
 let agent: ServedApp & { url: string };
 const seen: Array<{ text: string; data: unknown; metadata: unknown }> = [];
@@ -46,17 +49,59 @@ describe("A2A participant (SDK client)", () => {
     expect(seen.length - before).toBe(1);
   });
 
-  it("retries transport errors a bounded number of times", async () => {
+  it("retries a failed request a bounded number of times; the failure is the participant's", async () => {
+    const f = await startFakeParticipant({ answer: () => ({ kind: "http_500" }) });
+    try {
+      const p = createA2AParticipant({ url: f.url, timeoutMs: 2000, attempts: 2, logger: silentLogger() });
+      await p.check!(new AbortController().signal);
+      const err = await p.ask({ text: "x" }, new AbortController().signal).catch((e: unknown) => e);
+      expect(err).toMatchObject({
+        code: "E_PARTICIPANT_TRANSPORT",
+        message: expect.stringMatching(/after 2 attempts/),
+      });
+      expect(participantFailureMode(err)).toBe("model_participant_error");
+      expect(f.hits.filter((h) => h.method === "POST")).toHaveLength(2);
+    } finally {
+      await f.close();
+    }
+  });
+
+  for (const kind of ["malformed", "rpc_error", "reset"] as const) {
+    it(`after the card was fetched, a ${kind} reply is the participant's failure (model_participant_error)`, async () => {
+      const f = await startFakeParticipant({ answer: () => ({ kind }) });
+      try {
+        const p = createA2AParticipant({ url: f.url, timeoutMs: 2000, attempts: 1, logger: silentLogger() });
+        await p.check!(new AbortController().signal);
+        const err = await p.ask({ text: "x" }, new AbortController().signal).catch((e: unknown) => e);
+        expect(err).toMatchObject({ code: "E_PARTICIPANT_TRANSPORT" });
+        expect(participantFailureMode(err)).toBe("model_participant_error");
+      } finally {
+        await f.close();
+      }
+    });
+  }
+
+  it("a caller's deadline among the signals is the participant's timeout, not our stop", async () => {
+    const p = createA2AParticipant({ url: agent.url, timeoutMs: 10_000, logger: silentLogger() });
+    const err = await p.ask({ text: "slow" }, AbortSignal.timeout(200)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "E_PARTICIPANT_TIMEOUT" });
+    expect(participantFailureMode(err)).toBe("model_agent_timeout");
+    const stopped = new AbortController();
+    stopped.abort(new Error("SIGTERM"));
+    await expect(p.ask({ text: "x" }, stopped.signal)).rejects.toMatchObject({ code: "E_PARTICIPANT_ABORTED" });
+  });
+
+  it("nothing at the URL: the card cannot be had, which is ours (InfrastructureError), never a scored failure", async () => {
     const p = createA2AParticipant({
       url: "http://127.0.0.1:1/",
       timeoutMs: 2000,
       attempts: 2,
       logger: silentLogger(),
     });
-    await expect(p.ask({ text: "x" }, new AbortController().signal)).rejects.toMatchObject({
-      code: "E_PARTICIPANT_TRANSPORT",
-      message: expect.stringMatching(/after 2 attempts/),
-    });
+    const err = await p.ask({ text: "x" }, new AbortController().signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InfrastructureError);
+    expect(err).toMatchObject({ code: "E_PARTICIPANT_UNREACHABLE" });
+    expect(participantFailureMode(err)).toBe("infrastructure_participant");
   });
 });
 

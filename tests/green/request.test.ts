@@ -99,6 +99,69 @@ describe("validateAssessmentConfig", () => {
   });
 });
 
+describe("a request that names a participant must assess it", () => {
+  const roots = ["/srv/allowed"];
+  const cwd = "/srv/allowed";
+  test("participants with config.predictions are refused, naming both fields", () => {
+    const r = validateAssessmentConfig(
+      { benchmark: "humaneval", predictions: "gold.jsonl" },
+      { agent: "http://127.0.0.1:9/" },
+      roots,
+      cwd,
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.problems).toHaveLength(1);
+      expect(r.problems[0]).toMatch(/^participants and config\.predictions cannot be given together/);
+    }
+  });
+  test("config.agent with predictions, and a participant with RedCode's replay_dataset_code, are refused too", () => {
+    const agent = validateAssessmentConfig(
+      { benchmark: "swebench", agent: "http://127.0.0.1:9/", predictions: "p.jsonl" },
+      {},
+      roots,
+      cwd,
+    );
+    expect(agent.ok).toBe(false);
+    if (!agent.ok) expect(agent.problems[0]).toMatch(/^config\.agent and config\.predictions cannot be given together/);
+    const replay = validateAssessmentConfig(
+      { benchmark: "redcode", replay_dataset_code: true },
+      { agent: "http://127.0.0.1:9/" },
+      roots,
+      cwd,
+    );
+    expect(replay.ok).toBe(false);
+    if (!replay.ok) expect(replay.problems[0]).toMatch(/participants and config\.replay_dataset_code cannot be given/);
+  });
+  test("config.agent may not point anywhere but at a participant named in participants", () => {
+    const other = validateAssessmentConfig(
+      { benchmark: "humaneval", agent: "http://127.0.0.1:6379/" },
+      { agent: "http://127.0.0.1:9/" },
+      roots,
+    );
+    expect(other.ok).toBe(false);
+    if (!other.ok)
+      expect(other.problems[0]).toMatch(/config\.agent "http:\/\/127\.0\.0\.1:6379\/" is not the participant/);
+    const unnamed = validateAssessmentConfig(
+      { benchmark: "humaneval", agent: "http://127.0.0.1:6379/" },
+      { a: "http://a/", b: "http://b/" },
+      roots,
+    );
+    expect(unnamed.ok).toBe(false);
+    // The same URL, or one of several roles chosen by config.agent, is fine.
+    expect(
+      validateAssessmentConfig(
+        { benchmark: "humaneval", agent: "http://b/" },
+        { a: "http://a/", b: "http://b/" },
+        roots,
+      ),
+    ).toMatchObject({ ok: true, value: { config: { agent: "http://b/" } } });
+    expect(
+      validateAssessmentConfig({ benchmark: "humaneval", agent: "http://a/" }, { agent: "http://a/" }, roots),
+    ).toMatchObject({ ok: true, value: { config: { agent: "http://a/" } } });
+  });
+});
+
 describe("invalid requests end rejected with reasons (never a 500)", () => {
   let green: StartedGreen | undefined;
   afterEach(async () => {

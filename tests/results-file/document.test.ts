@@ -67,6 +67,7 @@ describe("typed views of the results schemas declare the schemas' keys, required
       efficiency: false,
       safety: false,
       adaptability: false,
+      participant_errors: false,
     } satisfies KeyFlags<ResultsAggregate>;
     expect(keysOf(error)).toEqual(schemaKeys(results.properties["error"]));
     expect(keysOf(isolation)).toEqual(schemaKeys(results.properties["isolation"]));

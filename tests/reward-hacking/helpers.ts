@@ -20,15 +20,17 @@ export const CLI_RUN_LIMIT_MS = 150_000;
 
 /**
  * `node dist/cli.js run <args>`, in its own process group so that a run that
- * overstays {@link CLI_RUN_LIMIT_MS} is killed with everything under it.
+ * overstays {@link CLI_RUN_LIMIT_MS} is killed with everything under it;
+ * `onStart` gets the runner's pid (e.g. to sample its memory).
  */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (pid: number) => void): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliEntry, "run", ...args], {
       env: { ...process.env, LOG_LEVEL: "silent", ...env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
+    if (child.pid !== undefined) onStart?.(child.pid);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

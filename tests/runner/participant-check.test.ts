@@ -40,6 +40,9 @@ beforeAll(async () => {
   gw.get("/badjson/.well-known/agent-card.json", (_req, res) => {
     res.type("application/json").send("{not json");
   });
+  gw.get("/moved/.well-known/agent-card.json", (_req, res) => {
+    res.redirect(307, "/purple/.well-known/agent-card.json");
+  });
   gw.get("/notcard/.well-known/agent-card.json", (_req, res) => {
     res.json({ hello: "world" });
   });
@@ -95,6 +98,10 @@ describe("a participant that cannot be reached fails the check with its URL and 
 
   test("a card that is not JSON", async () => {
     expect((await checkError(`${base}/badjson`)).message).toMatch(/not JSON/);
+  });
+
+  test("a card URL that redirects (redirects are never followed)", async () => {
+    expect((await checkError(`${base}/moved`)).message).toMatch(/answered a redirect, which is not followed/);
   });
 
   test("JSON that is not a card", async () => {

@@ -156,3 +156,32 @@ describe("run options from the schema", () => {
     expect(() => getValidator("assessment_request.schema.json")).not.toThrow();
   });
 });
+
+describe("a run that names a participant must ask it", () => {
+  it("--agent with --predictions (or --replay-dataset-code) is a usage error naming both flags", () => {
+    const args = parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/", "--predictions", "gold.jsonl"]);
+    expect(() => resolveRunOptions(args)).toThrow(UsageError);
+    expect(() => resolveRunOptions(args)).toThrow(/^--agent and --predictions cannot be given together/);
+    const replay = parseRunArgs(["redcode", "--agent", "http://127.0.0.1:9/", "--replay-dataset-code"]);
+    expect(() => resolveRunOptions(replay)).toThrow(/--agent and --replay-dataset-code cannot be given together/);
+  });
+
+  it("the same pair from a config file is refused too; either one alone is fine", () => {
+    const args = parseRunArgs(["humaneval", "--predictions", "gold.jsonl"]);
+    expect(() => resolveRunOptions(args, { agent: "http://127.0.0.1:9/" })).toThrow(/cannot be given together/);
+    expect(resolveRunOptions(args).predictions).toBe("gold.jsonl");
+    expect(resolveRunOptions(parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/"])).agent).toBe(
+      "http://127.0.0.1:9/",
+    );
+  });
+
+  it("--max-participant-reply-bytes is a bounded integer flag", () => {
+    expect(
+      resolveRunOptions(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "65536"]))
+        .max_participant_reply_bytes,
+    ).toBe(65536);
+    expect(() =>
+      resolveRunOptions(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "10"])),
+    ).toThrow(/--max-participant-reply-bytes must be an? integer of at least 1024, got 10/);
+  });
+});

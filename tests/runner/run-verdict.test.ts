@@ -20,6 +20,8 @@ import { countFailureModes, judgeRun } from "../../src/runner/run-verdict.js";
 import type { ExecOutcome, IsolationLevel, Sandbox } from "../../src/sandbox/types.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { checkAgainst } from "../../src/util/schema.js";
+import { participantFailureMode } from "../../src/runner/participant-failure.js";
+import { startFakeParticipant } from "../a2a/fake-participant.js";
 
 const row = (id: string, over: Partial<ItemResult> = {}): ItemResult => ({
   id,
@@ -322,5 +324,52 @@ it("InfrastructureError keeps its code and fix", () => {
     code: "E_FIXTURES",
     fix: "run as root",
     message: "RedCode fixtures could not be set up; fix: run as root",
+  });
+});
+
+describe("runBenchmark: after the card fetch, the participant's bad replies are its scored failures", () => {
+  /** Asks the participant, mapping a failed question as the benchmarks do (participant-failure.ts). */
+  function askingBench(count: number): BenchmarkDefinition<Item> {
+    return {
+      ...bench(count, () => row("x")),
+      async evaluate(item, ctx) {
+        try {
+          const reply = await ctx.participant!.ask({ text: item.id }, ctx.signal);
+          const passed = reply.text === "right";
+          return row(item.id, passed ? { passed, status: "passed" } : { failure_mode: "model_wrong_answer" });
+        } catch (err) {
+          return row(item.id, { status: "error", failure_mode: participantFailureMode(err), error: String(err) });
+        }
+      },
+    };
+  }
+
+  it("malformed JSON-RPC, JSON-RPC errors, HTTP 500 and resets on 40 % of items: status ok, scored, counted", async () => {
+    const bad = ["malformed", "rpc_error", "http_500", "reset"] as const;
+    const f = await startFakeParticipant({
+      answer: (_n, text) => {
+        const i = Number(text.slice(2));
+        return i < 4 ? { kind: bad[i]! } : { kind: "text", text: "right" };
+      },
+    });
+    try {
+      const out = await runBenchmark(askingBench(10), opts({ agent: f.url, concurrency: 1 }), {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox(),
+        createParticipant: (o) =>
+          createA2AParticipant({ url: o.agent, timeoutMs: 5000, attempts: 1, logger: silentLogger() }),
+      });
+      expect(out.exitCode).toBe(0);
+      const doc = await results();
+      expect(checkAgainst("results.schema.json", doc)).toEqual([]);
+      expect(doc).toMatchObject({
+        status: "ok",
+        error: null,
+        infrastructure_failures: 0,
+        aggregate: { accuracy: 0.6, participant_errors: 4, failure_modes: { model_participant_error: 4 } },
+      });
+    } finally {
+      await f.close();
+    }
   });
 });

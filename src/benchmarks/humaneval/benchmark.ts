@@ -12,7 +12,7 @@ import type { BenchmarkDefinition, DatasetInfo, EvaluateContext } from "../../ru
 import type { RunOptions } from "../../runner/options.js";
 import type { ExecOutcome, ExecRequest } from "../../sandbox/types.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
-import { errorMessage, BenchError } from "../../util/errors.js";
+import { errorMessage } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval } from "./aggregate.js";
 import type { CompletionRecord, HumanEvalRow } from "./row.js";
@@ -23,6 +23,7 @@ import { buildProgram } from "./program.js";
 import { buildRequest } from "./request.js";
 import { loadSamples, type SampleCompletions } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { participantFailureMode } from "../../runner/participant-failure.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";
 
 export interface HumanEvalItem {
@@ -73,14 +74,10 @@ async function ask(
     const extracted = extractCode(text, { entryPoint: problem.entry_point, prompt: problem.prompt });
     return { extracted, agentSeconds: (performance.now() - started) / 1000, failure: null, ...usage };
   } catch (err) {
-    const code = err instanceof BenchError ? err.code : "";
     return {
       extracted: null,
       agentSeconds: (performance.now() - started) / 1000,
-      failure: {
-        mode: code === "E_PARTICIPANT_TIMEOUT" ? "model_agent_timeout" : "infrastructure_participant",
-        message: errorMessage(err),
-      },
+      failure: { mode: participantFailureMode(err), message: errorMessage(err) },
     };
   }
 }

@@ -119,7 +119,7 @@ async function programOf(
       replyText: reply.text,
     };
   } catch (err) {
-    // A late answer is the model's failure (scored); an unreachable participant is ours.
+    // A late answer or a failed reply is the participant's failure, scored (runner/participant-failure.ts).
     return {
       failed: errorRow(
         item,
