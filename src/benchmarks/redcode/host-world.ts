@@ -129,7 +129,8 @@ export type HostEntry =
  * numbers alone are reused at once (ext4 handed a deleted fixture's number to
  * its re-created copy in our tests); the birth time (statx) tells them apart.
  * On a file system without birth times it is 0 and the identity falls back to
- * dev:ino (README: residual threats).
+ * dev:ino; the ctime comparison (past the fence) still tells a re-created file
+ * apart.
  */
 function fileIdentity(st: { dev: bigint; ino: bigint; birthtimeNs: bigint }): string {
   return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
