@@ -118,6 +118,7 @@ class Listener:
         self.reported = 0
         self.faults = []
         self.mutex = threading.Lock()
+        self.stopping = False
         self.stopped = False
 
     def fault(self, msg):
@@ -126,7 +127,8 @@ class Listener:
             event({"event": "listener_fault", "error": msg[:300]})
 
     def serve(self):
-        while True:
+        # "stopping" is checked outside the mutex: a lock is not fair, and the drain must get it at once.
+        while not self.stopping:
             try:
                 with self.mutex:
                     if self.stopped:
@@ -253,6 +255,7 @@ class Listener:
     def drain(self):
         # Called once every other process of the sandbox is dead: nothing more can arrive. Take the whole
         # accept queue and every byte already delivered, then close everything; returns the count.
+        self.stopping = True
         with self.mutex:
             self.stopped = True
             self.accept_all()
