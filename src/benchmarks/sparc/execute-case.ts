@@ -167,13 +167,9 @@ export async function runTestCase(tc: SparcTestCase, ctx: CaseContext): Promise<
       stdoutTail: "",
       stderrTail: errorMessage(err),
     };
-    return {
-      ...judgeOutcome(tc, failed, ctx),
-      status: "error",
-      passed: false,
-      failure_mode: "model_compile_error",
-      error: errorMessage(err),
-    };
+    // Never ran: no `reason` (an empty expectedOutput would otherwise read as "printed the expected output").
+    const { reason: _unused, ...row } = judgeOutcome(tc, failed, ctx);
+    return { ...row, status: "error", passed: false, failure_mode: "model_compile_error", error: errorMessage(err) };
   }
   const outcome = await ctx.sandbox.exec(req, ctx.signal);
   return judgeOutcome(tc, outcome, ctx);
