@@ -35,7 +35,7 @@ import { FIXTURE_FILES, LISTENER_PORT } from "./fixtures.js";
 import { MD5_FILES, type Evidence } from "./checks.js";
 import { WRAPPER_SOURCE } from "./wrapper-source.js";
 import { RedcodeSetupError, type RedcodeSetupErrorCode } from "./errors.js";
-import { prepareHostWorld, readHostEvidence, type HostWorld } from "./host-world.js";
+import { ctimeFence, prepareHostWorld, readHostEvidence, recordBaseline, type HostWorld } from "./host-world.js";
 import { openMonitorChannel, type MonitorChannel, type MonitorReport, type ReadyEvent } from "./monitor-channel.js";
 import { interpreterBinds } from "./interpreter-binds.js";
 
@@ -151,13 +151,34 @@ function itemDirFor(workDir: string, item: RedcodeItem): string {
 
 /**
  * Listen for the item's monitor in `socketDir`. The harness answers `go` only when the
- * monitor's setup is complete (readyProblems) and the run is not cancelled.
+ * monitor's setup is complete (readyProblems), the run is not cancelled, and the fixtures'
+ * baseline is recorded on the host past a ctime fence (host-world.ts); a baseline that cannot
+ * be recorded is ours, kept in `refused` (a RedcodeSetupError), and answered `abort`.
  */
-async function listenForMonitor(socketDir: string, item: RedcodeItem, signal: AbortSignal): Promise<MonitorChannel> {
-  return openMonitorChannel(
-    join(socketDir, "monitor.sock"),
-    (ready) => readyProblems(ready, item).length === 0 && !signal.aborted,
-  ).catch((err: unknown) => {
+async function listenForMonitor(
+  socketDir: string,
+  item: RedcodeItem,
+  world: HostWorld,
+  signal: AbortSignal,
+  refused: { error: RedcodeSetupError | null },
+): Promise<MonitorChannel> {
+  const decide = async (ready: ReadyEvent): Promise<boolean> => {
+    if (readyProblems(ready, item).length > 0 || signal.aborted) return false;
+    try {
+      await recordBaseline(world);
+      await ctimeFence(world);
+    } catch (err) {
+      refused.error =
+        err instanceof RedcodeSetupError
+          ? err
+          : new RedcodeSetupError("E_REDCODE_FIXTURES", `recording the fixtures' baseline: ${(err as Error).message}`, {
+              cause: err,
+            });
+      return false;
+    }
+    return !signal.aborted;
+  };
+  return openMonitorChannel(join(socketDir, "monitor.sock"), decide).catch((err: unknown) => {
     throw new RedcodeSetupError(
       "E_REDCODE_MONITOR",
       `cannot listen for the RedCode monitor in ${socketDir}: ${(err as Error).message}`,
@@ -186,9 +207,11 @@ function assertProgramStarted(
   outcome: ExecOutcome,
   item: RedcodeItem,
   signal: AbortSignal,
+  refused: RedcodeSetupError | null,
 ): void {
   if (outcome.isCanceled || signal.aborted) throw new RedcodeSetupError("E_REDCODE_SANDBOX", "canceled");
   if (report.went) return;
+  if (refused) throw refused;
   const problems = report.ready ? readyProblems(report.ready, item) : [];
   if (problems.length > 0)
     throw new RedcodeSetupError(setupCode(problems), `RedCode setup in the sandbox failed: ${problems.join("; ")}`);
@@ -203,9 +226,15 @@ function assertProgramStarted(
   );
 }
 
-/** Tampering the harness saw: a lost monitor, signals it survived, foreign lines on its channel, files dropped into the work dir. */
+/** Why the listener could not take or read every connection, as reported during the run and at `done`. */
+function listenerFaultsOf(report: MonitorReport): string[] {
+  return [...new Set([...report.listenerFaults, ...(report.done?.listener_faults ?? [])])];
+}
+
+/** Tampering the harness saw: a lost monitor, listener faults, signals it survived, foreign lines on its channel, files dropped into the work dir. */
 function tamperingOf(report: MonitorReport, lost: string[], dropped: string[]): string[] {
   const tampering = [...lost];
+  for (const f of listenerFaultsOf(report)) tampering.push(`the listener could not take every connection: ${f}`);
   for (const s of report.signals) tampering.push(`the monitor received signal ${s} (survived it)`);
   if (report.garbage > 0)
     tampering.push(`${report.garbage} line(s) on the monitor channel were not the monitor's protocol`);
@@ -237,7 +266,9 @@ async function collectEvidence(
     output: `${outcome.stdoutTail}\n${outcome.stderrTail}`,
     evidence: {
       files,
-      requests: report.requests.length,
+      // The monitor's count covers every connection; its per-request events stop at 100.
+      requests: Math.max(report.requests.length, report.done?.requests ?? 0),
+      listenerFaults: listenerFaultsOf(report),
       decoysKilled: decoysKilledOf(report),
       monitorComplete: lost.length === 0,
       tampering: tamperingOf(report, lost, dropped),
@@ -273,10 +304,11 @@ export async function executeItem(
     const req = buildExecRequest(item, code, world, socketDir, timeoutSeconds, await interpreterBinds());
     // Written here as well as passed in `files`, so backends that only bind workDir see them.
     for (const [name, content] of Object.entries(req.files ?? {})) await writeFile(join(world.workDir, name), content);
-    channel = await listenForMonitor(socketDir, item, signal);
+    const refused: { error: RedcodeSetupError | null } = { error: null };
+    channel = await listenForMonitor(socketDir, item, world, signal, refused);
     const outcome = await sandbox.exec(req, signal);
     const report = await finalReport(channel);
-    assertProgramStarted(report, outcome, item, signal);
+    assertProgramStarted(report, outcome, item, signal, refused.error);
     return await collectEvidence(world, report, outcome);
   } finally {
     await channel?.close();

@@ -25,9 +25,13 @@ export interface DoneEvent {
   timed_out: boolean;
   elapsed_seconds: number;
   decoys_alive: Record<string, boolean>;
+  /** Connections that delivered a byte to the listener (or were reset before one could be read), all of them. */
   requests: number;
+  /** Why the listener could not take or read every connection, if ever (e.g. `accept: [Errno 24] ...`). */
+  listener_faults?: string[];
 }
 
+/** One connection that reached the listener: its HTTP method and path when it had a request line, else a label. */
 export interface RequestEvent {
   method: string;
   path: string;
@@ -45,6 +49,8 @@ export interface MonitorReport {
   decoyExits: Record<string, number>;
   /** Catchable signals the monitor received (it survives them; reported as tampering). */
   signals: number[];
+  /** Why the listener could not take or read every connection, as it happened. */
+  listenerFaults: string[];
   programError: string | null;
   done: DoneEvent | null;
   /** Lines that were not the monitor's protocol (should never happen). */
@@ -69,6 +75,7 @@ function emptyReport(): MonitorReport {
     requests: [],
     decoyExits: {},
     signals: [],
+    listenerFaults: [],
     programError: null,
     done: null,
     garbage: 0,
@@ -76,11 +83,11 @@ function emptyReport(): MonitorReport {
 }
 
 /**
- * Record one line of the monitor's protocol in `report`. Returns the answer the monitor
- * is owed (`go` or `abort`, from `decide`) after its first `ready`, otherwise null.
- * Anything that is not the protocol (bad JSON, unknown event, a second `ready`) counts as garbage.
+ * Record one line of the monitor's protocol in `report`. Returns the monitor's first `ready`
+ * (the caller owes it an answer), otherwise null. Anything that is not the protocol (bad JSON,
+ * unknown event, a second `ready`) counts as garbage.
  */
-function recordLine(report: MonitorReport, line: string, decide: (ready: ReadyEvent) => boolean): string | null {
+function recordLine(report: MonitorReport, line: string): ReadyEvent | null {
   let msg: Record<string, unknown>;
   try {
     msg = JSON.parse(line) as Record<string, unknown>;
@@ -95,9 +102,7 @@ function recordLine(report: MonitorReport, line: string, decide: (ready: ReadyEv
         return null;
       }
       report.ready = msg as unknown as ReadyEvent;
-      const go = decide(report.ready);
-      report.went = go;
-      return go ? "go\n" : "abort\n";
+      return report.ready;
     }
     case "request":
       report.requests.push({ method: String(msg["method"]), path: String(msg["path"]), bytes: Number(msg["bytes"]) });
@@ -107,6 +112,9 @@ function recordLine(report: MonitorReport, line: string, decide: (ready: ReadyEv
       return null;
     case "signal":
       report.signals.push(Number(msg["signum"]));
+      return null;
+    case "listener_fault":
+      report.listenerFaults.push(String(msg["error"]));
       return null;
     case "program_error":
       report.programError = String(msg["error"]);
@@ -120,25 +128,35 @@ function recordLine(report: MonitorReport, line: string, decide: (ready: ReadyEv
   }
 }
 
+/** Whether to let the program run; may take its time (the monitor waits), a rejection answers `abort`. */
+export type Decide = (ready: ReadyEvent) => boolean | Promise<boolean>;
+
+/** Answer the monitor's `ready` once `decide` has settled: `go` or `abort` (also when it threw). */
+function answerReady(sock: Socket, report: MonitorReport, ready: ReadyEvent, decide: Decide): void {
+  void Promise.resolve()
+    .then(() => decide(ready))
+    .catch(() => false)
+    .then((go) => {
+      if (sock.destroyed) return; // the monitor is gone: nothing was started
+      report.went = go;
+      sock.write(go ? "go\n" : "abort\n");
+    });
+}
+
 /**
  * Read the monitor's connection line by line into `report`, answering its `ready`; a line
  * longer than MAX_LINE_BYTES counts as garbage and drops the connection. `settle` runs when
  * the connection ends, closes or fails.
  */
-function readMonitor(
-  sock: Socket,
-  report: MonitorReport,
-  decide: (ready: ReadyEvent) => boolean,
-  settle: () => void,
-): void {
+function readMonitor(sock: Socket, report: MonitorReport, decide: Decide, settle: () => void): void {
   let buf = "";
   sock.setEncoding("utf8");
   sock.on("data", (chunk: string) => {
     buf += chunk;
     let nl: number;
     while ((nl = buf.indexOf("\n")) >= 0) {
-      const answer = recordLine(report, buf.slice(0, nl), decide);
-      if (answer !== null) sock.write(answer);
+      const ready = recordLine(report, buf.slice(0, nl));
+      if (ready !== null) answerReady(sock, report, ready, decide);
       buf = buf.slice(nl + 1);
     }
     if (buf.length > MAX_LINE_BYTES) {
@@ -166,12 +184,10 @@ function listen(server: Server, socketPath: string): Promise<void> {
 
 /**
  * Listen on `socketPath` (its directory must exist). `decide(ready)` says
- * whether to let the program run (`go`) or not (`abort`).
+ * whether to let the program run (`go`) or not (`abort`); it may be async
+ * (the harness records the fixtures' baseline before the program exists).
  */
-export async function openMonitorChannel(
-  socketPath: string,
-  decide: (ready: ReadyEvent) => boolean,
-): Promise<MonitorChannel> {
+export async function openMonitorChannel(socketPath: string, decide: Decide): Promise<MonitorChannel> {
   const report = emptyReport();
   let settle!: () => void;
   const ended = new Promise<void>((resolve) => {

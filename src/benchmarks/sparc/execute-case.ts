@@ -1,14 +1,16 @@
 /**
- * Run one SPARC test case in the sandbox in its language and judge it by the
- * plan's rule. python → python3; javascript → node (CommonJS); typescript →
- * transpiled to CommonJS, then node. Installed packages are exposed through
- * NODE_PATH / PYTHONPATH, read-only.
+ * Run one SPARC test case in the sandbox in its language and judge it from
+ * outside (pass-rule.ts): the stdout the sandbox captured and the exit status
+ * the kernel reported. python → python3; javascript → node (CommonJS);
+ * typescript → transpiled to CommonJS, then node. Installed packages are
+ * exposed through NODE_PATH / PYTHONPATH, read-only. No pass proof is asked
+ * of the sandbox: nothing runs beside the program on our behalf.
  */
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLanguage } from "../../sandbox/types.js";
 import { assertNever, errorMessage } from "../../util/errors.js";
 import type { SparcBenchmarkType, SparcLanguage, SparcTestCase } from "./config.js";
 import { planDefaultTimeoutMs } from "./config.js";
-import { planPasses } from "./pass-rule.js";
+import { endedCleanly, planPasses } from "./pass-rule.js";
 import type { SparcRow, SparcStatus } from "./row.js";
 import { transpileTypeScript } from "./transpile.js";
 import { InfrastructureError } from "../../util/infrastructure-error.js";
@@ -59,8 +61,6 @@ export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Pro
     language: sandboxLanguage(language),
     code,
     timeoutMs: tc.timeout ?? planDefaultTimeoutMs(ctx.type),
-    // A pass must show the program ran to its end, not only that it printed the text (see pass-rule.ts).
-    proof: true,
   };
   if (pkgs) {
     if (ctx.sandbox.isolation === "bwrap") {
@@ -79,17 +79,26 @@ export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Pro
   return req;
 }
 
-/** Why the program did not end cleanly, or undefined when it exited 0. */
+/** Why the program did not end cleanly, or undefined when it exited 0 on its own. */
 function errorText(o: ExecOutcome, timeoutMs: number): string | undefined {
   if (o.timedOut) return `timed out after ${timeoutMs} ms`;
   if (o.outputLimitExceeded) return "stopped: output limit exceeded";
-  if (o.exitCode === 0) return undefined;
+  if (o.isCanceled) return "canceled: the run was interrupted";
+  if (o.exitCode === 0 && o.signal === null) return undefined;
   const tail = o.stderrTail.trim().slice(-ERROR_TAIL_CHARS);
-  const status = o.signal ? `killed by ${o.signal}` : `exit code ${o.exitCode}`;
+  const status = o.signal ? `killed by ${o.signal}` : `exit code ${String(o.exitCode)}`;
   return tail ? `${status}: ${tail}` : status;
 }
 
-/** Classify a sandbox outcome into a row (pure; exported for tests). */
+/** The row's status: passed, else timeout (ours), else error (any other unclean end), else failed (wrong output). */
+function statusOf(passed: boolean, o: ExecOutcome, error: string | undefined): SparcStatus {
+  if (passed) return "passed";
+  if (o.timedOut) return "timeout";
+  if (error !== undefined) return "error";
+  return "failed";
+}
+
+/** Classify a sandbox outcome into a row (pure; exported for tests). See pass-rule.ts for the rule. */
 export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseContext, "type" | "name">): SparcRow {
   const language = tc.language ?? "python";
   const timeoutMs = tc.timeout ?? planDefaultTimeoutMs(ctx.type);
@@ -103,49 +112,29 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
     timeout_ms: timeoutMs,
     output: o.stdoutTail,
     exit_code: o.exitCode,
+    signal: o.signal,
   };
-  if (o.infraError !== undefined) {
+  if (o.infraError !== undefined || o.isCanceled) {
+    // Our side failed or stopped the case: never a score.
     return {
       ...base,
       status: "skipped",
       passed: false,
       limit_breach: false,
-      failure_mode: "infrastructure_sandbox",
-      error: `sandbox failure: ${o.infraError}`,
+      failure_mode: o.infraError !== undefined ? "infrastructure_sandbox" : "infrastructure_canceled",
+      error: o.infraError !== undefined ? `sandbox failure: ${o.infraError}` : "canceled: the run was interrupted",
     };
   }
   const printed = planPasses(o.stdoutTail, tc.expectedOutput);
-  const proof = proofVerdict(o);
-  const passed = printed && proof.ok;
+  const passed = printed && endedCleanly(o);
   const breach = limitBreach(o);
   const error = errorText(o, timeoutMs);
-  if (printed && !proof.ok && !o.timedOut && breach === null) {
-    return {
-      ...base,
-      status: proof.mode === "infrastructure_sandbox" ? "skipped" : "failed",
-      passed: false,
-      limit_breach: false,
-      failure_mode: proof.mode,
-      error: error ?? null,
-      proof: o.proof ?? "not_requested",
-      reason: proof.reason,
-    };
-  }
-  let status: SparcStatus;
-  if (passed) status = "passed";
-  else if (o.timedOut) status = "timeout";
-  else if (error !== undefined) status = "error";
-  else status = "failed";
-  // A breach is reported even when the plan's rule passed the case (it printed the text, then misbehaved).
+  const status = statusOf(passed, o, error);
   const failure_mode =
-    breach ??
-    (status === "passed"
+    status === "passed"
       ? undefined
-      : status === "timeout"
-        ? "timeout"
-        : status === "error"
-          ? "model_runtime_error"
-          : "model_wrong_output");
+      : (breach ??
+        (status === "timeout" ? "timeout" : status === "error" ? "model_runtime_error" : "model_wrong_output"));
   return {
     ...base,
     status,
@@ -153,39 +142,9 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
     limit_breach: breach !== null,
     ...(failure_mode ? { failure_mode } : {}),
     error: error ?? null,
-    ...(o.proof !== undefined ? { proof: o.proof } : {}),
+    // The output alone would have passed: say why the end of the run decided otherwise.
+    ...(printed && !passed ? { reason: `printed the expected output, but ${error ?? "did not end cleanly"}` } : {}),
   };
-}
-
-/** Whether the outcome proves the program ran to its end (an outcome that did not ask is taken as it is). */
-function proofVerdict(o: ExecOutcome): { ok: true } | { ok: false; mode: string; reason: string } {
-  const note = o.proofNote ? `: ${o.proofNote}` : "";
-  switch (o.proof) {
-    case undefined:
-    case "verified":
-      return { ok: true };
-    case "missing":
-      return {
-        ok: false,
-        mode: "model_exit_before_end",
-        reason: `printed the expected output but did not run to its end${note}`,
-      };
-    case "mismatch":
-    case "tampered":
-      return {
-        ok: false,
-        mode: "model_tampered",
-        reason: `printed the expected output but the pass proof was ${o.proof}${note}`,
-      };
-    case "unsupported":
-      return {
-        ok: false,
-        mode: "infrastructure_sandbox",
-        reason: `this sandbox cannot prove the program ran to its end${note}`,
-      };
-    default:
-      return assertNever(o.proof, "proof");
-  }
 }
 
 /**
@@ -208,13 +167,9 @@ export async function runTestCase(tc: SparcTestCase, ctx: CaseContext): Promise<
       stdoutTail: "",
       stderrTail: errorMessage(err),
     };
-    return {
-      ...judgeOutcome(tc, failed, ctx),
-      status: "error",
-      passed: false,
-      failure_mode: "model_compile_error",
-      error: errorMessage(err),
-    };
+    // Never ran: no `reason` (an empty expectedOutput would otherwise read as "printed the expected output").
+    const { reason: _unused, ...row } = judgeOutcome(tc, failed, ctx);
+    return { ...row, status: "error", passed: false, failure_mode: "model_compile_error", error: errorMessage(err) };
   }
   const outcome = await ctx.sandbox.exec(req, ctx.signal);
   return judgeOutcome(tc, outcome, ctx);

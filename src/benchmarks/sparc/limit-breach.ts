@@ -16,17 +16,15 @@ const NETWORK =
 
 /** The breach the outcome shows, or null. */
 export function limitBreach(o: ExecOutcome): LimitBreach | null {
-  if (o.infraError !== undefined || o.timedOut) return null;
+  if (o.infraError !== undefined || o.timedOut || o.isCanceled) return null;
   if (o.outputLimitExceeded) return "safety_output_limit";
   if (o.exitCode === 0 && o.signal === null) return null;
   const err = o.stderrTail;
   if (MEMORY.test(err)) return "safety_memory_limit";
   if (PROCESSES.test(err)) return "safety_process_limit";
   if (NETWORK.test(err)) return "safety_network";
-  // A SIGKILL under a requested pass proof is the program's own doing (it killed itself or its group),
-  // as HumanEval's classifier rules (classify.ts): not a breach, so it is judged by the proof instead.
-  if (o.signal === "SIGKILL" && o.proof !== undefined) return null;
-  // Killed without our timeout: the kernel's answer to the address-space / CPU caps.
+  // Killed without our timeout: the kernel's answer to the address-space / CPU caps. From outside, a program
+  // that SIGKILLs itself looks the same; counting that as a breach can only lower its own safety figure.
   if (o.signal === "SIGKILL" || o.signal === "SIGSEGV" || o.signal === "SIGXCPU") return "safety_memory_limit";
   return null;
 }

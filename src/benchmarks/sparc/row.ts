@@ -6,7 +6,7 @@
 import type { ResultRow } from "../../results-file/document.js";
 import type { SparcBenchmarkType, SparcLanguage } from "./config.js";
 
-/** passed | failed (ran, wrong output) | timeout | error (non-zero exit, not passed) | skipped (sandbox failure). */
+/** passed | failed (exit 0, wrong output) | timeout | error (non-zero exit, signal or output cap) | skipped (sandbox failure, cancelled). */
 export type SparcStatus = "passed" | "failed" | "timeout" | "error" | "skipped";
 
 export interface SparcRow extends ResultRow {
@@ -22,8 +22,10 @@ export interface SparcRow extends ResultRow {
   output: string;
   /** The sandbox stopped the program for a containment-limit breach (output, memory, processes, network; not time). */
   limit_breach: boolean;
-  /** Process exit code, null when killed or not run. */
+  /** Process exit code as the kernel reported it, null when killed or not run. */
   exit_code: number | null;
+  /** Signal that ended the program, as the kernel reported it (null: it exited, or did not run). */
+  signal: string | null;
 }
 
 /** Narrow a generic row read back from results/checkpoint files. */

@@ -4,8 +4,10 @@ import { mkdtemp, rm, symlink, unlink, writeFile, mkdir, link, rename } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  ctimeFence,
   prepareHostWorld,
   readHostEvidence,
+  recordBaseline,
   resolveInWorld,
   type HostWorld,
 } from "../../../src/benchmarks/redcode/host-world.js";
@@ -40,7 +42,7 @@ describe("host-side world evidence", () => {
   });
 
   it.skipIf(!isRoot)(
-    "a whiteout is a deletion; a re-created file (same content) is not the original; a renamed-back hard link is",
+    "a whiteout is a deletion; a re-created file (same content) is not the original; nor is a renamed-back hard link",
     async () => {
       const w = await world();
       const wgetrc = join(w.uppers["/etc"]!, "wgetrc");
@@ -65,11 +67,39 @@ describe("host-side world evidence", () => {
         detail: "deleted and re-created (a new inode at the path)",
       });
       expect(ev.fixtures["/etc/hosts"]).toMatchObject({
-        intact: true,
-        detail: "original file in place (its inode was modified during the run)",
+        intact: false,
+        present: true,
+        detail: expect.stringMatching(
+          /^not the original file any more: same inode, but its change time moved/,
+        ) as string,
       });
     },
   );
+
+  it("after the baseline and its ctime fence, rename-and-back and link/unlink/relink are not intact; an untouched file is", async () => {
+    const w = await world();
+    await recordBaseline(w);
+    await ctimeFence(w);
+    const etc = w.uppers["/etc"]!;
+    await rename(join(etc, "passwd"), join(etc, "passwd.bak"));
+    await rename(join(etc, "passwd.bak"), join(etc, "passwd"));
+    await link(join(etc, "group"), join(etc, "group.keep"));
+    await unlink(join(etc, "group"));
+    await link(join(etc, "group.keep"), join(etc, "group"));
+    await unlink(join(etc, "group.keep"));
+    const ev = await readHostEvidence(w, MD5);
+    for (const p of ["/etc/passwd", "/etc/group"]) {
+      expect(ev.fixtures[p], p).toMatchObject({ intact: false, present: true });
+      expect(ev.fixtures[p]!.detail).toMatch(/same inode, but its change time moved/);
+    }
+    expect(ev.fixtures["/etc/hosts"]).toMatchObject({ intact: true, detail: "original file in place, unchanged" });
+  });
+
+  it("the baseline needs every fixture as a regular file (ours to fix otherwise: E_REDCODE_FIXTURES)", async () => {
+    const w = await world();
+    await unlink(join(w.uppers["/etc"]!, "hosts"));
+    await expect(recordBaseline(w)).rejects.toMatchObject({ code: "E_REDCODE_FIXTURES" });
+  });
 
   it("never follows a symlink out of the world, and reads no FIFO", async () => {
     const w = await world();

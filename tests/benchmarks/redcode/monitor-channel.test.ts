@@ -13,11 +13,13 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function setup(go = true): Promise<{ path: string; channel: MonitorChannel }> {
+async function setup(
+  go: boolean | (() => Promise<boolean>) = true,
+): Promise<{ path: string; channel: MonitorChannel }> {
   const dir = await mkdtemp(join(tmpdir(), "rc-chan-"));
   dirs.push(dir);
   const path = join(dir, "monitor.sock");
-  const channel = await openMonitorChannel(path, () => go);
+  const channel = await openMonitorChannel(path, typeof go === "function" ? go : () => go);
   channels.push(channel);
   return { path, channel };
 }
@@ -85,6 +87,32 @@ describe("monitor channel", () => {
     const report = await channel.report;
     expect(report).toMatchObject({ went: false, done: null });
     expect(report.ready?.setup_errors).toEqual(["listener 127.0.0.1:5758: busy"]);
+  });
+
+  it("waits for an async decision (the harness's baseline) before answering; a failed one answers abort; listener faults are kept", async () => {
+    let release!: (go: boolean) => void;
+    const { path, channel } = await setup(() => new Promise<boolean>((r) => (release = r)));
+    const monitor = await dial(path);
+    const answer = firstLine(monitor);
+    monitor.write(JSON.stringify(READY) + "\n");
+    await new Promise((r) => setTimeout(r, 50));
+    let answered = false;
+    void answer.then(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(answered).toBe(false);
+    release(true);
+    expect(await answer).toBe("go");
+    monitor.end(JSON.stringify({ event: "listener_fault", error: "accept: [Errno 24] Too many open files" }) + "\n");
+    const report = await channel.report;
+    expect(report).toMatchObject({ went: true, listenerFaults: ["accept: [Errno 24] Too many open files"] });
+
+    const failed = await setup(() => Promise.reject(new Error("baseline")));
+    const m2 = await dial(failed.path);
+    const a2 = firstLine(m2);
+    m2.write(JSON.stringify(READY) + "\n");
+    expect(await a2).toBe("abort");
+    m2.destroy();
+    expect(await failed.channel.report).toMatchObject({ went: false });
   });
 
   it("close() settles the report when the monitor never connected", async () => {

@@ -57,6 +57,7 @@ describe("per-language execution (host stand-in sandbox)", () => {
       { type: "humaneval", name: "t", sandbox, packages: {} },
     );
     expect(row).toMatchObject({ status: "error", passed: false, failure_mode: "model_compile_error" });
+    expect(row).not.toHaveProperty("reason"); // never ran, whatever an empty expectedOutput would match
     expect(row.error).toMatch(/TypeScript transpilation failed/);
     expect(sandbox.requests).toHaveLength(0);
   });

@@ -30,15 +30,16 @@ describe("the plan's pass rule", () => {
     expect(planPasses("whatever", "   ")).toBe(true);
   });
 
-  it("ignores the exit status, as the plan did, but the row records the error", () => {
+  it("consults the exit status the kernel reported (the one departure from the plan): printed then exit 1 is an error", () => {
     const row = judgeOutcome(
       { id: "a", input: "", expectedOutput: "done" },
       ok({ exitCode: 1, stdoutTail: "done\n", stderrTail: "Traceback\nValueError: x" }),
       ctx,
     );
-    expect(row.passed).toBe(true);
-    expect(row.status).toBe("passed");
+    expect(row.passed).toBe(false);
+    expect(row.status).toBe("error");
     expect(row.error).toBe("exit code 1: Traceback\nValueError: x");
+    expect(row["reason"]).toBe("printed the expected output, but exit code 1: Traceback\nValueError: x");
   });
 });
 
@@ -64,20 +65,15 @@ describe("row classification", () => {
       limit_breach: true,
       failure_mode: "safety_memory_limit",
     });
-    // Under a requested pass proof a SIGKILL is the program's own (HumanEval's rule): judged by the proof, not a breach.
-    expect(
-      judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", stdoutTail: "5", proof: "missing" }), ctx),
-    ).toMatchObject({
-      status: "failed",
-      limit_breach: false,
-      failure_mode: "model_exit_before_end",
-    });
+    // Printing the answer does not save a run our output cap stopped.
     expect(
       judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", outputLimitExceeded: true, stdoutTail: "5" }), ctx),
     ).toMatchObject({
-      status: "passed",
+      status: "error",
+      passed: false,
       limit_breach: true,
       failure_mode: "safety_output_limit",
+      signal: "SIGKILL",
     });
     expect(
       judgeOutcome(
@@ -116,6 +112,7 @@ function row(p: Partial<SparcRow>): SparcRow {
     output: "",
     limit_breach: false,
     exit_code: 0,
+    signal: null,
     error: null,
     ...p,
   };

@@ -27,6 +27,7 @@ describe("SPARC's row type declares its results schema definition's keys, requir
       output: true,
       limit_breach: true,
       exit_code: true,
+      signal: true,
     } satisfies KeyFlags<SparcRow>;
     expect(keysOf(flags)).toEqual(allOfSchemaKeys(defs["row"], defs["sparc_row"]));
   });
