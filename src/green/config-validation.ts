@@ -66,12 +66,18 @@ function greenProblems(
         `leave config.agent out and name the participant under test with the role "agent"`,
     );
   }
-  problems.push(
-    ...participantConflicts(config, roles.length > 0 || givenAgent !== undefined, {
-      participant: roles.length > 0 ? "participants" : "config.agent",
-      key: (key) => `config.${key}`,
-    }),
-  );
+  const conflicts = participantConflicts(config, roles.length > 0 || givenAgent !== undefined, {
+    participant: roles.length > 0 ? "participants" : "config.agent",
+    key: (key) => `config.${key}`,
+  });
+  problems.push(...conflicts);
+  if (conflicts.length === 0 && participantUrl && !benchmarkNeedsParticipant(config)) {
+    // A SPARC config carries its own programs: a score filed under the named participant would not be its own.
+    problems.push(
+      `benchmark "${config.benchmark}" never asks a participant (its config carries the programs), so a ` +
+        `score could not be the named participant's: send the request without participants`,
+    );
+  }
   if (participantUrl) config.agent = participantUrl;
   const record = config as unknown as Record<string, unknown>;
   for (const key of OPERATOR_ONLY_KEYS) {

@@ -76,7 +76,7 @@ describe("validateAssessmentConfig", () => {
         sparc_npm_registry: "http://evil/",
         sparc_package_cache_dir: "/etc",
       },
-      { agent: "http://a/" },
+      {},
       roots,
       "/srv/allowed",
     );
@@ -85,6 +85,13 @@ describe("validateAssessmentConfig", () => {
       expect(r.problems).toContain("config.sparc_npm_registry: operator-only setting, not accepted in a request");
       expect(r.problems).toContain("config.sparc_package_cache_dir: operator-only setting, not accepted in a request");
     }
+  });
+  test("a participant named for a run that never asks it is refused (its score would not be its own)", () => {
+    const r = validateAssessmentConfig({ benchmark: "sparc", sparc_config: "c.json" }, { agent: "http://a/" }, roots);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems.join("\n")).toMatch(/never asks a participant/);
+    const alone = validateAssessmentConfig({ benchmark: "sparc", sparc_config: "c.json" }, {}, roots, "/srv/allowed");
+    expect(alone.ok, alone.ok ? "" : alone.problems.join("; ")).toBe(true);
   });
   test("participant: role agent, else the single one, else rejected when needed", () => {
     expect(validateAssessmentConfig({ benchmark: "humaneval" }, { solver: "http://s/" }, roots)).toMatchObject({
