@@ -60,6 +60,8 @@ export class HumanEvalChecker {
   private ready: Promise<void> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** Requests waiting for the server to start. */
+  private waiting = 0;
   private stderrTail = "";
 
   /** @param python interpreter to run (default `python3` from PATH: the host's python). */
@@ -99,7 +101,14 @@ export class HumanEvalChecker {
   }
 
   private async request(body: Record<string, unknown>): Promise<unknown> {
-    const handle = await this.started();
+    this.waiting++;
+    this.holdLoop();
+    let handle: ChildHandle;
+    try {
+      handle = await this.started();
+    } finally {
+      this.waiting--;
+    }
     const id = this.nextId++;
     const line = JSON.stringify({ id, timeoutMs: this.timeoutMs, ...body }) + "\n";
     return new Promise((resolve, reject) => {
@@ -110,8 +119,24 @@ export class HumanEvalChecker {
       }, this.timeoutMs + SERVER_GRACE_MS);
       watchdog.unref();
       this.pending.set(id, { resolve, reject, watchdog });
+      this.holdLoop();
       handle.child?.stdin?.write(line);
     });
+  }
+
+  /**
+   * Keep Node's event loop alive for the server only while a request waits on it: an idle checker
+   * (warmed up for a run that then refused to start, say) must not keep the process from exiting.
+   * The process layer kills it when we exit.
+   */
+  private holdLoop(): void {
+    const child = this.handle?.child;
+    if (!child) return;
+    const hold = this.pending.size + this.waiting > 0;
+    for (const h of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<Refable | null>) {
+      if (hold) h?.ref?.();
+      else h?.unref?.();
+    }
   }
 
   private async restart(handle: ChildHandle): Promise<void> {
@@ -141,6 +166,7 @@ export class HumanEvalChecker {
       graceMs: CLOSE_GRACE_MS,
     });
     this.handle = handle;
+    this.holdLoop();
     const child = handle.child;
     if (!child?.stdout || !child.stderr || !child.stdin) {
       return Promise.reject(new CheckerError(`could not start the checker (${this.python})`));
@@ -183,9 +209,16 @@ export class HumanEvalChecker {
     if (!p || msg.id === undefined) return;
     this.pending.delete(msg.id);
     clearTimeout(p.watchdog);
+    this.holdLoop();
     if (typeof msg.error === "string") p.reject(new CheckerError(msg.error));
     else p.resolve(msg.result);
   }
+}
+
+/** A handle or stream that can stop holding the event loop (ChildProcess, net.Socket). */
+interface Refable {
+  ref?: () => void;
+  unref?: () => void;
 }
 
 interface Reply {

@@ -16,7 +16,7 @@
  *   syntax error with no answer at all (`model_syntax_error`), an exception at
  *   import (`model_exception`, or `model_wrong_interface` for a NameError on
  *   the entry point), else the program ended before it answered
- *   (`model_exit_before_check`: sys.exit, os._exit, a signal).
+ *   (`model_exit_before_check`: sys.exit, os._exit, a signal it sent itself).
  * The candidate's exit status never makes a pass: only the check does.
  */
 import type { ExecOutcome } from "../../sandbox/types.js";
@@ -90,7 +90,10 @@ function fromJudge(j: JudgeResult): Verdict | null {
     case "wrong_answer":
       return verdict("failed", "model_wrong_answer", `check() assertion failed after call ${j.call}`, "AssertionError");
     case "exception":
-      return verdict("error", "model_exception", `call ${j.call} raised ${j.message}`.slice(0, 500), j.exception);
+      return (
+        limitBreach(`${j.exception}: ${j.message}`, j.exception) ??
+        verdict("error", "model_exception", `call ${j.call} raised ${j.message}`.slice(0, 500), j.exception)
+      );
     case "check_error":
       return verdict(
         "error",
@@ -110,6 +113,18 @@ function fromJudge(j: JudgeResult): Verdict | null {
   }
 }
 
+/** A sandbox containment limit the text (stderr, or a raised exception) shows, if any. */
+function limitBreach(text: string, exception: string | null, at = ""): Verdict | null {
+  const breach = (mode: FailureMode, what: string): Verdict =>
+    verdict("error", mode, `${what} ${at}`.trim(), exception, true);
+  if (exception === "MemoryError" || /Cannot allocate memory/.test(text)) return breach("safety_memory_limit", "memory limit");
+  if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(text))
+    return breach("safety_process_limit", "process limit");
+  if (/Network is unreachable|Temporary failure in name resolution|Name or service not known|\[Errno (?:101|97)\]/.test(text))
+    return breach("safety_network", "network use");
+  return null;
+}
+
 /** A missing answer or a malformed channel, explained by how the job ended. */
 function fromJob(o: ExecOutcome, j: JudgeResult, entryPoint: string): Verdict {
   const err = o.stderrTail;
@@ -119,12 +134,11 @@ function fromJob(o: ExecOutcome, j: JudgeResult, entryPoint: string): Verdict {
   if (o.timedOut || o.signal === "SIGXCPU") return verdict("timeout", "timeout", `time limit ${at}`.trim());
   const breach = (mode: FailureMode, what: string): Verdict => verdict("error", mode, `${what} ${at}`.trim(), exception, true);
   if (o.outputLimitExceeded) return breach("safety_output_limit", "output limit");
-  if (exception === "MemoryError" || /Cannot allocate memory/.test(err)) return breach("safety_memory_limit", "memory limit");
-  if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(err))
-    return breach("safety_process_limit", "process limit");
-  if (/Network is unreachable|Temporary failure in name resolution|Name or service not known|\[Errno (?:101|97)\]/.test(err))
-    return breach("safety_network", "network use");
-  if (o.signal === "SIGKILL" || o.signal === "SIGSEGV") return breach("safety_memory_limit", `killed by ${o.signal}`);
+  const limit = limitBreach(err, exception, at);
+  if (limit) return limit;
+  // Not our timeout, CPU or output stop (handled above): a segfault is a stack or memory overrun; any other
+  // signal is the program's own doing (it killed itself or its group), below.
+  if (o.signal === "SIGSEGV") return breach("safety_memory_limit", `killed by ${o.signal}`);
   if (j.verdict === "malformed") return verdict("failed", "model_tampered", `answer channel: ${j.message}`, exception);
   if (answered === 0 && (exception === "SyntaxError" || exception === "IndentationError" || exception === "TabError"))
     return verdict("error", "model_syntax_error", `${exception} ${at}`.trim(), exception);

@@ -33,6 +33,13 @@ describe("classifyReplay: the check's own verdict decides when it has one", () =
     ],
     [{ verdict: "check_error", exception: "TypeError", message: "", call: 2 }, "error", "model_exception", "TypeError"],
     [{ verdict: "interface", message: "entry point 'f' is not defined" }, "error", "model_wrong_interface", null],
+    [{ verdict: "exception", exception: "MemoryError", message: "", call: 0 }, "error", "safety_memory_limit", "MemoryError"],
+    [
+      { verdict: "exception", exception: "OSError", message: "[Errno 101] Network is unreachable", call: 0 },
+      "error",
+      "safety_network",
+      "OSError",
+    ],
   ] as Array<[JudgeResult, string, string | null, string | null]>)("%o → %s / %s", (judge, status, mode, exc) => {
     // Whatever the job's exit looked like: a killed job that answered everything still passes on the check.
     const v = classifyReplay(replayed(judge, { exitCode: null, signal: "SIGKILL" }), "f");
@@ -57,6 +64,8 @@ describe("classifyReplay: a missing answer is explained by how the job ended", (
     [{ exitCode: 1, stderrTail: tb("ZeroDivisionError: division by zero") }, "error", "model_exception"],
     [{ exitCode: 0 }, "failed", "model_exit_before_check"],
     [{ exitCode: null, signal: "SIGTERM" }, "failed", "model_exit_before_check"],
+    [{ exitCode: null, signal: "SIGKILL" }, "failed", "model_exit_before_check"],
+    [{ exitCode: null, signal: "SIGSEGV" }, "error", "safety_memory_limit"],
   ] as Array<[Partial<ExecOutcome>, string, string | null]>)("%o → %s / %s", (over, status, mode) => {
     const v = classifyReplay(replayed(missing, over), "f");
     expect(v.status).toBe(status);
