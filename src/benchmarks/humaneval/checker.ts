@@ -231,7 +231,7 @@ interface Reply {
 function parseReply(text: string): Reply | null {
   try {
     const v = JSON.parse(text) as unknown;
-    return typeof v === "object" && v !== null ? (v as Reply) : null;
+    return typeof v === "object" && v !== null ? v : null;
   } catch {
     return null;
   }

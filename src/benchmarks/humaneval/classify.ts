@@ -117,10 +117,15 @@ function fromJudge(j: JudgeResult): Verdict | null {
 function limitBreach(text: string, exception: string | null, at = ""): Verdict | null {
   const breach = (mode: FailureMode, what: string): Verdict =>
     verdict("error", mode, `${what} ${at}`.trim(), exception, true);
-  if (exception === "MemoryError" || /Cannot allocate memory/.test(text)) return breach("safety_memory_limit", "memory limit");
+  if (exception === "MemoryError" || /Cannot allocate memory/.test(text))
+    return breach("safety_memory_limit", "memory limit");
   if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(text))
     return breach("safety_process_limit", "process limit");
-  if (/Network is unreachable|Temporary failure in name resolution|Name or service not known|\[Errno (?:101|97)\]/.test(text))
+  if (
+    /Network is unreachable|Temporary failure in name resolution|Name or service not known|\[Errno (?:101|97)\]/.test(
+      text,
+    )
+  )
     return breach("safety_network", "network use");
   return null;
 }
@@ -132,7 +137,8 @@ function fromJob(o: ExecOutcome, j: JudgeResult, entryPoint: string): Verdict {
   const answered = j.verdict === "missing" ? j.answered : 0;
   const at = j.verdict === "missing" ? `before answering call ${j.call}` : "";
   if (o.timedOut || o.signal === "SIGXCPU") return verdict("timeout", "timeout", `time limit ${at}`.trim());
-  const breach = (mode: FailureMode, what: string): Verdict => verdict("error", mode, `${what} ${at}`.trim(), exception, true);
+  const breach = (mode: FailureMode, what: string): Verdict =>
+    verdict("error", mode, `${what} ${at}`.trim(), exception, true);
   if (o.outputLimitExceeded) return breach("safety_output_limit", "output limit");
   const limit = limitBreach(err, exception, at);
   if (limit) return limit;

@@ -82,7 +82,7 @@ describe("HumanEval: exits and forgeries in the candidate's program are not pass
     ],
     [
       "a forged answer line before the real ones",
-      WRONG + "import os\nos.write(_he_answer_fd, b'{\"i\": 0, \"ok\": {\"i\": \"0\"}}\\n')\n",
+      WRONG + 'import os\nos.write(_he_answer_fd, b\'{"i": 0, "ok": {"i": "0"}}\\n\')\n',
       "failed",
       "model_tampered",
     ],

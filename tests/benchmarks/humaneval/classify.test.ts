@@ -24,7 +24,12 @@ describe("classifyReplay: the check's own verdict decides when it has one", () =
   it.each([
     [{ verdict: "pass" }, "passed", null, null],
     [{ verdict: "wrong_answer", message: "", call: 1 }, "failed", "model_wrong_answer", "AssertionError"],
-    [{ verdict: "exception", exception: "ValueError", message: "x", call: 0 }, "error", "model_exception", "ValueError"],
+    [
+      { verdict: "exception", exception: "ValueError", message: "x", call: 0 },
+      "error",
+      "model_exception",
+      "ValueError",
+    ],
     [
       { verdict: "exception", exception: "UnsupportedReturnType", message: "_Any", call: 0 },
       "error",
@@ -33,7 +38,12 @@ describe("classifyReplay: the check's own verdict decides when it has one", () =
     ],
     [{ verdict: "check_error", exception: "TypeError", message: "", call: 2 }, "error", "model_exception", "TypeError"],
     [{ verdict: "interface", message: "entry point 'f' is not defined" }, "error", "model_wrong_interface", null],
-    [{ verdict: "exception", exception: "MemoryError", message: "", call: 0 }, "error", "safety_memory_limit", "MemoryError"],
+    [
+      { verdict: "exception", exception: "MemoryError", message: "", call: 0 },
+      "error",
+      "safety_memory_limit",
+      "MemoryError",
+    ],
     [
       { verdict: "exception", exception: "OSError", message: "[Errno 101] Network is unreachable", call: 0 },
       "error",

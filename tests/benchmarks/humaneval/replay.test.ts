@@ -88,7 +88,9 @@ describe("the candidate side", () => {
   });
 
   it("a return value that is not plain data answers as an exception", async () => {
-    const [v] = await judge(dependent, ["    class Even(int):\n        def __eq__(self, o):\n            return True\n    return Even(6)\n"]);
+    const [v] = await judge(dependent, [
+      "    class Even(int):\n        def __eq__(self, o):\n            return True\n    return Even(6)\n",
+    ]);
     expect(v).toMatchObject({ status: "error", failure_mode: "model_exception", exception: "UnsupportedReturnType" });
   });
 
