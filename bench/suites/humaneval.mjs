@@ -85,7 +85,7 @@ export async function runHumanEval(ctx) {
   const tmp = mkdtempSync(join(tmpdir(), "a2a-bench-he-"));
   try {
     // --- ours, scoring only
-    ctx.log("humaneval: scoring only (execMany of 164)");
+    ctx.log("humaneval: scoring only (batch replay of 164: checker + execMany)");
     let isolation = "";
     let durations = [];
     const ours = await measure(

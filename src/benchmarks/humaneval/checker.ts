@@ -96,6 +96,8 @@ export class HumanEvalChecker {
     this.handle = null;
     this.ready = null;
     if (!h) return;
+    // Hold the event loop until it is gone: a caller awaiting close() must see it resolve.
+    for (const r of [h.child, h.child?.stdout, h.child?.stderr] as unknown as Array<Refable | undefined>) r?.ref?.();
     h.child?.stdin?.end();
     await h.terminate("shutdown", CLOSE_GRACE_MS);
   }

@@ -4,6 +4,9 @@
  * exact types), with no sandbox involved.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { packageRoot } from "../../../src/util/package-root.js";
 import { CheckerError, HumanEvalChecker, type CheckCall } from "../../../src/benchmarks/humaneval/checker.js";
 import type { HumanEvalProblem } from "../../../src/benchmarks/humaneval/problem.js";
 
@@ -130,5 +133,23 @@ describe("judge", () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe("the checker and Node's event loop (built dist)", () => {
+  it("an idle checker does not keep a process alive, and record/close resolve with nothing else holding the loop", () => {
+    const mod = join(packageRoot, "dist", "benchmarks", "humaneval", "checker.js");
+    const script = [
+      `const { HumanEvalChecker } = await import(${JSON.stringify(mod)});`,
+      "const idle = new HumanEvalChecker(); idle.warmUp();",
+      "const c = new HumanEvalChecker();",
+      `const calls = await c.record(${JSON.stringify(problem)});`,
+      "await c.close();",
+      "console.log('calls', calls.length);",
+    ].join("\n");
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe("calls 3");
   });
 });
