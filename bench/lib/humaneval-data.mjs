@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { DIST } from "./paths.mjs";
 
 const { loadHumanEval, fullDatasetPath } = await import(join(DIST, "benchmarks/humaneval/dataset.js"));
-const { HumanEvalChecker } = await import(join(DIST, "benchmarks/humaneval/checker.js"));
+export const { HumanEvalChecker } = await import(join(DIST, "benchmarks/humaneval/checker.js"));
 const { replayCompletions } = await import(join(DIST, "benchmarks/humaneval/replay.js"));
 const { classifyReplay } = await import(join(DIST, "benchmarks/humaneval/classify.js"));
 const { buildAnswerProgram } = await import(join(DIST, "benchmarks/humaneval/answer-program.js"));
@@ -30,12 +30,11 @@ export async function goldProblems() {
 }
 
 /**
- * Score each problem's canonical solution on `sandbox` with a fresh checker (started, recorded
- * and closed inside, as a run does), every task in flight at once; the sandbox bounds concurrency.
+ * Score each problem's canonical solution on `sandbox` with a checker (by default a fresh one; closed
+ * inside, as a run does), every task in flight at once; the sandbox bounds concurrency.
  * Returns how many passed and each answer job's sandbox run time.
  */
-export async function scoreGold(sandbox, problems) {
-  const checker = new HumanEvalChecker();
+export async function scoreGold(sandbox, problems, checker = new HumanEvalChecker()) {
   try {
     const deps = { sandbox, checker, plan: (p) => checker.record(p), timeoutMs: TASK_TIMEOUT_MS };
     const results = await Promise.all(problems.map((p) => replayCompletions(p, [p.canonical_solution], deps)));

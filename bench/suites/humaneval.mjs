@@ -13,7 +13,13 @@ import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, CLI } from "../lib/paths.mjs";
-import { goldAnswerRequests, goldProblems, humanEvalPath, scoreGold } from "../lib/humaneval-data.mjs";
+import {
+  HumanEvalChecker,
+  goldAnswerRequests,
+  goldProblems,
+  humanEvalPath,
+  scoreGold,
+} from "../lib/humaneval-data.mjs";
 import { measure, measureReported, median, summary } from "../lib/stats.mjs";
 import { freePort, ok200, run, start, stop, waitFor } from "../lib/proc.mjs";
 
@@ -45,9 +51,12 @@ async function runBaseline(setup, samples, problemFile) {
 
 /** The gold completions through the whole scoring path (sandbox + checker started and closed inside). */
 async function scoreOnce(problems, concurrency) {
+  // As a run does: the checker starts while the sandbox is probed and created.
+  const checker = new HumanEvalChecker();
+  checker.warmUp();
   const sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency });
   try {
-    const { passed, durations } = await scoreGold(sb, problems);
+    const { passed, durations } = await scoreGold(sb, problems, checker);
     if (passed !== problems.length) throw new Error(`only ${passed}/${problems.length} gold completions passed`);
     return { isolation: sb.isolation, durations };
   } finally {

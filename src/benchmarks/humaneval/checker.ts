@@ -157,10 +157,10 @@ export class HumanEvalChecker {
 
   private start(): Promise<void> {
     this.stderrTail = "";
-    // -I: no user site directory, no PYTHON* variables: only the interpreter and its standard library.
+    // -I -S: no site module, no user site directory, no PYTHON* variables: the interpreter and its standard library.
     const handle = startChild({
       file: this.python,
-      args: ["-I", "-c", CHECKER_PY],
+      args: ["-I", "-S", "-c", CHECKER_PY],
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
       stdin: "lifeline",
       stdout: "pipe",
