@@ -1,7 +1,7 @@
 /**
  * Completions that try to win a pass they did not earn, scored through the
- * real benchmark and the real local sandbox: each must come out `failed`
- * (the model's failure, not an error) with the reason in the row.
+ * real benchmark, the real checker and the real local sandbox: none may pass,
+ * each is the model's failure (never ours), with the reason in the row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../../src/sandbox/index.js";
