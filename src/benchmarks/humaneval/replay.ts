@@ -58,6 +58,7 @@ export interface ReplayDeps {
 }
 
 interface State extends Replayed {
+  problem: HumanEvalProblem;
   completion: string;
   pending: CheckCall[] | null;
 }
@@ -72,11 +73,11 @@ function answerRequest(problem: HumanEvalProblem, completion: string, calls: Che
 }
 
 /** Judge one round's outcome; sets `pending` to the extended call list when the check diverged. */
-async function judgeOne(problem: HumanEvalProblem, s: State, calls: CheckCall[], deps: ReplayDeps): Promise<void> {
+async function judgeOne(s: State, calls: CheckCall[], deps: ReplayDeps): Promise<void> {
   s.pending = null;
   if (!s.outcome || s.outcome.infraError !== undefined || s.outcome.isCanceled) return;
   try {
-    s.judge = await deps.checker.judge(problem, calls, s.outcome.stdoutTail);
+    s.judge = await deps.checker.judge(s.problem, calls, s.outcome.stdoutTail);
   } catch (err) {
     s.checkerError = errorMessage(err);
     return;
@@ -89,13 +90,29 @@ async function judgeOne(problem: HumanEvalProblem, s: State, calls: CheckCall[],
   s.pending = s.judge.calls;
 }
 
-/** Record (cached), answer, judge, and replay again while the check diverges. Never rejects. */
-export async function replayCompletions(
-  problem: HumanEvalProblem,
-  completions: readonly string[],
+/** Each job's recorded calls (a failed record settles the job as our error). */
+async function planAll(states: readonly State[], deps: ReplayDeps): Promise<void> {
+  await Promise.all(
+    states.map(async (s) => {
+      try {
+        s.pending = await deps.plan(s.problem);
+      } catch (err) {
+        s.checkerError = `recording the reference calls failed: ${errorMessage(err)}`;
+      }
+    }),
+  );
+}
+
+/**
+ * Record (cached by `plan`), answer, judge, and replay again while a check diverges, for any mix of
+ * problems and completions: each round is ONE execMany of every job still pending. Never rejects.
+ */
+export async function replayJobs(
+  jobs: ReadonlyArray<{ problem: HumanEvalProblem; completion: string }>,
   deps: ReplayDeps,
 ): Promise<Replayed[]> {
-  const states: State[] = completions.map((completion) => ({
+  const states: State[] = jobs.map(({ problem, completion }) => ({
+    problem,
     completion,
     outcome: null,
     judge: null,
@@ -104,18 +121,11 @@ export async function replayCompletions(
     calls: 0,
     pending: null,
   }));
-  if (states.length === 0) return [];
-  try {
-    const calls = await deps.plan(problem);
-    for (const s of states) s.pending = calls;
-  } catch (err) {
-    const why = `recording the reference calls failed: ${errorMessage(err)}`;
-    for (const s of states) s.checkerError = why;
-  }
+  await planAll(states, deps);
   for (;;) {
     const todo = states.filter((s): s is State & { pending: CheckCall[] } => s.pending !== null);
     if (todo.length === 0 || deps.signal?.aborted) break;
-    const requests = todo.map((s) => answerRequest(problem, s.completion, s.pending, deps.timeoutMs));
+    const requests = todo.map((s) => answerRequest(s.problem, s.completion, s.pending, deps.timeoutMs));
     const outcomes = await deps.sandbox.execMany(requests, deps.signal);
     await Promise.all(
       todo.map((s, j) => {
@@ -123,7 +133,7 @@ export async function replayCompletions(
         s.outcome = outcomes[j] ?? null;
         s.rounds++;
         s.calls = calls.length;
-        return judgeOne(problem, s, calls, deps);
+        return judgeOne(s, calls, deps);
       }),
     );
   }
@@ -134,4 +144,16 @@ export async function replayCompletions(
     rounds,
     calls,
   }));
+}
+
+/** {@link replayJobs} for one problem's completions (the runner's unit: one task, its n samples). */
+export function replayCompletions(
+  problem: HumanEvalProblem,
+  completions: readonly string[],
+  deps: ReplayDeps,
+): Promise<Replayed[]> {
+  return replayJobs(
+    completions.map((completion) => ({ problem, completion })),
+    deps,
+  );
 }
