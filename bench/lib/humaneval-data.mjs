@@ -1,14 +1,22 @@
 /**
- * The 164 HumanEval problems and their gold programs, built exactly as the
- * runner builds them (dist's loadHumanEval + buildProgram). The dataset is
- * read at run time from $A2A_BENCH_DATASETS, never committed.
+ * The 164 HumanEval problems, and their gold completions scored exactly as the
+ * runner scores them: the batch replay of dist's benchmarks/humaneval
+ * (trusted checker records check()'s calls, the sandbox runs prompt +
+ * completion on them, the checker replays check() on the answers). The
+ * dataset is read at run time from $A2A_BENCH_DATASETS, never committed.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DIST } from "./paths.mjs";
 
 const { loadHumanEval, fullDatasetPath } = await import(join(DIST, "benchmarks/humaneval/dataset.js"));
-const { buildProgram } = await import(join(DIST, "benchmarks/humaneval/program.js"));
+export const { HumanEvalChecker } = await import(join(DIST, "benchmarks/humaneval/checker.js"));
+const { replayCompletions } = await import(join(DIST, "benchmarks/humaneval/replay.js"));
+const { classifyReplay } = await import(join(DIST, "benchmarks/humaneval/classify.js"));
+const { buildAnswerProgram } = await import(join(DIST, "benchmarks/humaneval/answer-program.js"));
+
+/** The original harness's per-task limit, ms. */
+export const TASK_TIMEOUT_MS = 3000;
 
 /** Path of HumanEval.jsonl.gz, or null when absent. */
 export function humanEvalPath() {
@@ -16,15 +24,45 @@ export function humanEvalPath() {
   return existsSync(p) ? p : null;
 }
 
-/** The problems and their gold ExecRequests (per-task timeout 3 s, the original harness's default). */
-export async function goldRequests() {
-  const ds = await loadHumanEval("humaneval-full", process.env);
-  return {
-    problems: ds.problems,
-    requests: ds.problems.map((p) => ({
-      language: "python",
-      code: buildProgram(p, p.canonical_solution),
-      timeoutMs: 3000,
-    })),
-  };
+/** The 164 problems. */
+export async function goldProblems() {
+  return (await loadHumanEval("humaneval-full", process.env)).problems;
+}
+
+/**
+ * Score each problem's canonical solution on `sandbox` with a checker (by default a fresh one; closed
+ * inside, as a run does), every task in flight at once; the sandbox bounds concurrency.
+ * Returns how many passed and each answer job's sandbox run time.
+ */
+export async function scoreGold(sandbox, problems, checker = new HumanEvalChecker()) {
+  try {
+    const deps = { sandbox, checker, plan: (p) => checker.record(p), timeoutMs: TASK_TIMEOUT_MS };
+    // Task by task, as the runner scores (each task's job starts as soon as its calls are recorded:
+    // measured faster here than recording everything first and running one execMany of all 164).
+    const results = await Promise.all(problems.map((p) => replayCompletions(p, [p.canonical_solution], deps)));
+    const flat = results.map((r, i) => ({ r: r[0], p: problems[i] }));
+    return {
+      passed: flat.filter(({ r, p }) => classifyReplay(r, p.entry_point).status === "passed").length,
+      durations: flat.map(({ r }) => r.outcome?.durationMs ?? 0),
+    };
+  } finally {
+    await checker.close();
+  }
+}
+
+/** The gold answer jobs as ExecRequests (calls recorded once by a checker), for backends measured on execMany alone. */
+export async function goldAnswerRequests(problems) {
+  const checker = new HumanEvalChecker();
+  try {
+    return await Promise.all(
+      problems.map(async (p) => ({
+        language: "python",
+        code: buildAnswerProgram(p, p.canonical_solution),
+        stdin: JSON.stringify(await checker.record(p)),
+        timeoutMs: TASK_TIMEOUT_MS,
+      })),
+    );
+  } finally {
+    await checker.close();
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Rows 1-2: HumanEval's 164 gold solutions. Ours "scoring only" (createSandbox
- * + Sandbox.execMany of the programs the runner builds + close, in process),
+ * + the runner's batch replay: checker record, execMany of the answer jobs,
+ * checker judge + close, in process),
  * ours "whole runner" (`node dist/cli.js run humaneval` against a purple gold
  * agent on loopback, whole process), OpenAI's harness as the baseline when an
  * operator-prepared checkout is present, the scaling grid, and the E2B
@@ -12,7 +13,13 @@ import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, CLI } from "../lib/paths.mjs";
-import { goldRequests, humanEvalPath } from "../lib/humaneval-data.mjs";
+import {
+  HumanEvalChecker,
+  goldAnswerRequests,
+  goldProblems,
+  humanEvalPath,
+  scoreGold,
+} from "../lib/humaneval-data.mjs";
 import { measure, measureReported, median, summary } from "../lib/stats.mjs";
 import { freePort, ok200, run, start, stop, waitFor } from "../lib/proc.mjs";
 
@@ -42,13 +49,26 @@ async function runBaseline(setup, samples, problemFile) {
   return r.ms;
 }
 
-async function scoreOnce(requests, concurrency) {
+/** The gold completions through the whole scoring path (sandbox + checker started and closed inside). */
+async function scoreOnce(problems, concurrency) {
+  // As a run does: the checker starts while the sandbox is probed and created.
+  const checker = new HumanEvalChecker();
+  checker.warmUp();
   const sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency });
   try {
-    const outs = await sb.execMany(requests);
-    const passed = outs.filter((o) => o.exitCode === 0 && !o.timedOut && !o.infraError).length;
-    if (passed !== requests.length) throw new Error(`only ${passed}/${requests.length} gold programs passed`);
-    return { isolation: sb.isolation, durations: outs.map((o) => o.durationMs) };
+    const { passed, durations } = await scoreGold(sb, problems, checker);
+    if (passed !== problems.length) throw new Error(`only ${passed}/${problems.length} gold completions passed`);
+    return { isolation: sb.isolation, durations };
+  } finally {
+    await sb.close();
+  }
+}
+
+/** Plain jobs (no checker): the sandbox floor rows. */
+async function execOnce(requests, concurrency) {
+  const sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency });
+  try {
+    await sb.execMany(requests);
   } finally {
     await sb.close();
   }
@@ -69,17 +89,17 @@ export async function runHumanEval(ctx) {
       },
     ];
   }
-  const { requests } = await goldRequests();
+  const problems = await goldProblems();
   const cores = 2;
   const tmp = mkdtempSync(join(tmpdir(), "a2a-bench-he-"));
   try {
     // --- ours, scoring only
-    ctx.log("humaneval: scoring only (execMany of 164)");
+    ctx.log("humaneval: scoring only (batch replay of 164: checker + execMany)");
     let isolation = "";
     let durations = [];
     const ours = await measure(
       async () => {
-        const r = await scoreOnce(requests, cores);
+        const r = await scoreOnce(problems, cores);
         isolation = r.isolation;
         durations = r.durations;
       },
@@ -88,19 +108,18 @@ export async function runHumanEval(ctx) {
 
     // --- floors: python start-up, fork server start + one trivial job, per-job overhead of a no-op
     const pyStart = await measure(() => run("/usr/bin/python3", ["-I", "-c", "pass"]), { warmup: 1, runs });
-    const serverStart = await measure(() => scoreOnce([{ language: "python", code: "pass", timeoutMs: 3000 }], 1), {
+    const serverStart = await measure(() => execOnce([{ language: "python", code: "pass", timeoutMs: 3000 }], 1), {
       warmup: 1,
       runs,
     });
-    const noops = requests.map(() => ({ language: "python", code: "pass", timeoutMs: 3000 }));
-    const noop164 = await measure(() => scoreOnce(noops, cores), { warmup: 0, runs });
+    const noops = problems.map(() => ({ language: "python", code: "pass", timeoutMs: 3000 }));
+    const noop164 = await measure(() => execOnce(noops, cores), { warmup: 0, runs });
     const programMsSum = durations.reduce((a, b) => a + b, 0);
 
     // --- baseline, interleaved with ours on the same input: the whole CLI scoring the same samples file
     const setup = baselineSetup();
     let base = null;
     const samples = join(tmp, "gold.jsonl");
-    const { problems } = await goldRequests();
     writeFileSync(
       samples,
       problems.map((p) => JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution })).join("\n") + "\n",
@@ -238,7 +257,7 @@ export async function runHumanEval(ctx) {
     const ratio = base ? ours.median / base.median : null;
     rows.push({
       id: "1a",
-      measure: `HumanEval 164 gold, scoring only (execMany, isolation ${isolation}, concurrency ${cores})`,
+      measure: `HumanEval 164 gold, scoring only (batch replay: checker record + execMany of the answer jobs + checker judge, isolation ${isolation}, concurrency ${cores})`,
       figures: `${ms(ours.median)} (min ${ms(ours.min)}, max ${ms(ours.max)}); ${(164 / (ours.median / 1000)).toFixed(0)} solutions/s`,
       baseline: base ? `OpenAI harness ${ms(base.median)} (min ${ms(base.min)})` : `baseline absent (${setup.absent})`,
       ratio,
@@ -283,7 +302,7 @@ export async function runHumanEval(ctx) {
     const grid = [];
     for (const n of [16, 64, 164]) {
       for (const c of [1, 2]) {
-        const m = await measure(() => scoreOnce(requests.slice(0, n), c), { warmup: 0, runs: ctx.quick ? 3 : 5 });
+        const m = await measure(() => scoreOnce(problems.slice(0, n), c), { warmup: 0, runs: ctx.quick ? 3 : 5 });
         grid.push(`${n}×c${c}: ${ms(m.median)} (${(n / (m.median / 1000)).toFixed(0)}/s)`);
       }
     }
@@ -307,7 +326,7 @@ export async function runHumanEval(ctx) {
 
     // --- E2B backend against the local stand-in
     ctx.log("humaneval: E2B backend against the stand-in");
-    rows.push(...(await e2bRows(requests, runs, tmp, ctx)));
+    rows.push(...(await e2bRows(await goldAnswerRequests(problems), runs, tmp, ctx)));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

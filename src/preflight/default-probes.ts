@@ -96,6 +96,9 @@ export function toolProber(env: NodeJS.ProcessEnv = process.env): ToolProber {
       }
     }
     if (benchmark === "swebench") program("git", "install git (`apt-get install -y git`)");
+    // HumanEval's trusted checker runs on the host with every backend (src/benchmarks/humaneval/checker.ts).
+    if (benchmark === "humaneval" && backend !== "local")
+      program("python3", "install python3 on the host: HumanEval's checker runs there (`apt-get install -y python3`)");
     return findings;
   };
 }

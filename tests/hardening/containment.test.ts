@@ -164,7 +164,7 @@ describe("a solution cannot reach the green agent or the runner (real run, local
         rows: Array<{
           status: string;
           failure_mode?: string;
-          samples?: Array<{ stdout_tail?: string; completion?: string }>;
+          samples?: Array<{ stdout_tail?: string; stderr_tail?: string; completion?: string }>;
         }>;
       };
       const killAll = results.rows.find((row) =>
@@ -174,7 +174,8 @@ describe("a solution cannot reach the green agent or the runner (real run, local
       expect(killAll!.status).not.toBe("passed");
       expect(killAll!.failure_mode ?? "").not.toMatch(/^infrastructure/);
       const probeLine = results.rows
-        .flatMap((row) => (row.samples ?? []).map((s) => s.stdout_tail ?? ""))
+        // HumanEval points a solution's own prints at stderr (its stdout carries the framed answers).
+        .flatMap((row) => (row.samples ?? []).map((s) => `${s.stdout_tail ?? ""}\n${s.stderr_tail ?? ""}`))
         .join("\n")
         .split("\n")
         .find((l) => l.startsWith("PROBE:"));

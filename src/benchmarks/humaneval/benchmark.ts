@@ -1,25 +1,28 @@
 /**
  * HumanEval as a runner plug-in: ask the participant n times per task,
- * extract each completion, run `prompt + completion + test + check()` in the
- * sandbox (one execMany per task), record every completion's verdict. With
+ * extract each completion, and judge it by batch replay (replay.ts): the
+ * trusted checker records check()'s calls once per task, the sandbox runs
+ * `prompt + completion` on them (one execMany per task and round), and the
+ * checker replays check() on the answers. With
  * `predictions` (a samples file in OpenAI's format) the task's completions
  * come from the file, appended to the prompt as written (no extraction), as
  * OpenAI's `evaluate_functional_correctness` scores them.
  * The row's `status` is `passed` when all n completions passed, else the
  * status of the first completion that did not; `passed` likewise.
  */
+import { stat } from "node:fs/promises";
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
-import type { ExecOutcome, ExecRequest } from "../../sandbox/types.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
 import { errorMessage } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval } from "./aggregate.js";
 import type { CompletionRecord, HumanEvalRow } from "./row.js";
-import { classifyOutcome, type FailureMode } from "./classify.js";
+import { classifyReplay, type FailureMode } from "./classify.js";
+import { HumanEvalChecker, type CheckCall } from "./checker.js";
+import { replayCompletions, type Replayed } from "./replay.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
 import type { HumanEvalProblem } from "./problem.js";
-import { buildProgram } from "./program.js";
 import { buildRequest } from "./request.js";
 import { loadSamples, type SampleCompletions } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
@@ -90,51 +93,43 @@ function replyDataCode(data: Record<string, unknown>[]): string {
   return "";
 }
 
-function record(answer: Answer, outcome: ExecOutcome | null, entryPoint: string): CompletionRecord {
+function record(answer: Answer, replayed: Replayed | null, entryPoint: string): CompletionRecord {
   const base = {
     completion_kind: answer.extracted?.kind ?? "none",
     completion: answer.extracted?.completion.slice(0, MAX_COMPLETION_CHARS) ?? "",
     agent_seconds: Number(answer.agentSeconds.toFixed(3)),
     ...(answer.usage ? { usage: answer.usage } : {}),
   };
-  if (answer.failure) {
-    return {
-      ...base,
-      status: "error",
-      failure_mode: answer.failure.mode,
-      limit_breach: false,
-      executed: false,
-      duration_ms: null,
-      error: answer.failure.message,
-    };
-  }
-  if (!outcome) {
-    return {
-      ...base,
-      status: "error",
-      failure_mode: "model_no_code",
-      limit_breach: false,
-      executed: false,
-      duration_ms: null,
-      error: "no code in the reply",
-    };
-  }
-  const verdict = classifyOutcome(outcome, entryPoint);
+  const notRun = (failure_mode: FailureMode, error: string): CompletionRecord => ({
+    ...base,
+    status: "error",
+    failure_mode,
+    limit_breach: false,
+    executed: false,
+    duration_ms: null,
+    error,
+  });
+  if (answer.failure) return notRun(answer.failure.mode, answer.failure.message);
+  if (!replayed) return notRun("model_no_code", "no code in the reply");
+  const verdict = classifyReplay(replayed, entryPoint);
+  const outcome = replayed.outcome;
+  const isOurs = verdict.failure_mode === "infrastructure_sandbox" || verdict.failure_mode === "infrastructure_checker";
   return {
     ...base,
     status: verdict.status,
     failure_mode: verdict.failure_mode,
     limit_breach: verdict.limit_breach,
-    executed: !outcome.infraError,
-    duration_ms: Math.round(outcome.durationMs),
-    exit_code: outcome.exitCode,
-    signal: outcome.signal,
+    executed: outcome !== null && outcome.infraError === undefined,
+    duration_ms: outcome ? Math.round(outcome.durationMs) : null,
+    exit_code: outcome?.exitCode ?? null,
+    signal: outcome?.signal ?? null,
     exception: verdict.exception,
-    proof: outcome.proof ?? "not_requested",
     reason: verdict.reason,
-    stdout_tail: outcome.stdoutTail,
-    stderr_tail: outcome.stderrTail,
-    ...(outcome.infraError ? { error: outcome.infraError } : {}),
+    rounds: replayed.rounds,
+    calls: replayed.calls,
+    stdout_tail: outcome?.stdoutTail ?? "",
+    stderr_tail: outcome?.stderrTail ?? "",
+    ...(isOurs && verdict.reason !== null ? { error: verdict.reason } : {}),
   };
 }
 
@@ -180,9 +175,27 @@ async function fileAnswers(sources: HumanEvalSources, path: string, taskId: stri
   }));
 }
 
+/**
+ * Warn when other users can read the dataset file: the local backend shows the host's files (read-only) to the
+ * sandbox, so a candidate could read the tests and reference solutions there (README "Guarantees (HumanEval)").
+ */
+async function warnIfDatasetReadable(path: string, logger: Logger): Promise<void> {
+  if (path === SAMPLE_DATASET) return;
+  const mode = await stat(path).then(
+    (st) => st.mode,
+    () => 0,
+  );
+  if ((mode & 0o004) !== 0)
+    logger.warn(
+      { dataset: path },
+      "the dataset file is readable by other users: a sandbox that shows the host's files (local backend) lets the candidate read its tests and reference solutions; chmod 600 it",
+    );
+}
+
 /** The dataset's tasks as items; with `predictions`, the samples file is read (and validated) first. */
 async function loadItems(sources: HumanEvalSources, options: RunOptions, logger: Logger): Promise<HumanEvalItem[]> {
   const ds = await sources.load(datasetOf(options));
+  await warnIfDatasetReadable(ds.path, logger);
   if (options.predictions) {
     // Read (and validate) the samples file before any task runs.
     const samples = await sources.samplesOf(options.predictions);
@@ -207,42 +220,51 @@ async function answersFor(sources: HumanEvalSources, item: HumanEvalItem, ctx: E
   return answers;
 }
 
-/** Run every answer that has code in one execMany; the outcome per answer (null: not run). */
+/** What judging needs besides the run's context: the checker and the per-task call plans. */
+interface Judging {
+  checker: HumanEvalChecker;
+  plan: (problem: HumanEvalProblem) => Promise<CheckCall[]>;
+}
+
+/** Replay every answer that has code (one execMany per round); the replay per answer (null: not run). */
 async function runAnswers(
+  judging: Judging,
   problem: HumanEvalProblem,
   answers: readonly Answer[],
   ctx: EvaluateContext,
-): Promise<Array<ExecOutcome | null>> {
-  const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
+): Promise<Array<Replayed | null>> {
   const runnable = answers
     .map((a, index) => ({ a, index }))
     .filter(({ a }) => a.extracted !== null && a.extracted.kind !== "none");
-  const requests: ExecRequest[] = runnable.map(({ a }) => ({
-    language: "python",
-    code: buildProgram(problem, a.extracted?.completion ?? ""),
-    timeoutMs,
-    // A pass must show that check() ran to its end (see classify.ts).
-    proof: true,
-  }));
-  const outcomes: Array<ExecOutcome | null> = answers.map(() => null);
-  if (requests.length > 0 && !ctx.signal.aborted) {
-    const results = await ctx.sandbox.execMany(requests, ctx.signal);
-    runnable.forEach(({ index }, j) => {
-      outcomes[index] = results[j] ?? null;
-    });
-  }
-  return outcomes;
+  const results: Array<Replayed | null> = answers.map(() => null);
+  if (runnable.length === 0 || ctx.signal.aborted) return results;
+  const replayed = await replayCompletions(
+    problem,
+    runnable.map(({ a }) => a.extracted?.completion ?? ""),
+    {
+      sandbox: ctx.sandbox,
+      checker: judging.checker,
+      plan: judging.plan,
+      timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
+      signal: ctx.signal,
+    },
+  );
+  runnable.forEach(({ index }, j) => {
+    results[index] = replayed[j] ?? null;
+  });
+  return results;
 }
 
 /** Ask (or read) the task's completions, run them, and record the row. */
 async function evaluateTask(
   sources: HumanEvalSources,
+  judging: Judging,
   item: HumanEvalItem,
   ctx: EvaluateContext,
 ): Promise<HumanEvalRow> {
   const started = performance.now();
   const answers = await answersFor(sources, item, ctx);
-  const outcomes = await runAnswers(item.problem, answers, ctx);
+  const outcomes = await runAnswers(judging, item.problem, answers, ctx);
   const samples = answers.map((a, i) => record(a, outcomes[i] ?? null, item.problem.entry_point));
   const usage = answers.reduce<TokenUsage | undefined>((sum, a) => addUsage(sum, a.usage), undefined);
   const numCorrect = samples.filter((s) => s.status === "passed").length;
@@ -266,24 +288,55 @@ async function evaluateTask(
   };
 }
 
+/** A checker (started on first use) and its per-problem call plans, recorded once per problem. */
+function createJudging(): Judging & { close(): Promise<void> } {
+  let checker = new HumanEvalChecker();
+  let plans = new WeakMap<HumanEvalProblem, Promise<CheckCall[]>>();
+  return {
+    get checker() {
+      return checker;
+    },
+    plan(problem) {
+      let p = plans.get(problem);
+      if (!p) {
+        p = checker.record(problem);
+        plans.set(problem, p);
+      }
+      return p;
+    },
+    async close() {
+      const old = checker;
+      checker = new HumanEvalChecker();
+      plans = new WeakMap();
+      await old.close();
+    },
+  };
+}
+
 /** Create the HumanEval benchmark definition (datasets and samples files are read once per instance). */
 export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): BenchmarkDefinition<HumanEvalItem> {
   const sources: HumanEvalSources = {
     load: memoByKey((dataset: string): Promise<LoadedDataset> => loadHumanEval(dataset, env)),
     samplesOf: memoByKey((path: string): Promise<SampleCompletions> => loadSamples(path)),
   };
+  const judging = createJudging();
   return {
     name: "humaneval",
     // An item is one participant round trip, then milliseconds of sandbox work; it holds nothing meanwhile.
     inFlight: "participant",
     warmSandbox: true,
-    loadItems: (options, logger) => loadItems(sources, options, logger),
+    loadItems: async (options, logger) => {
+      const items = await loadItems(sources, options, logger);
+      judging.checker.warmUp();
+      return items;
+    },
     async describeDataset(options): Promise<DatasetInfo> {
       const ds = await sources.load(datasetOf(options));
       return { path: ds.path, sha256: ds.sha256 };
     },
     needsParticipant: benchmarkNeedsParticipant,
-    evaluate: (item, ctx) => evaluateTask(sources, item, ctx),
+    evaluate: (item, ctx) => evaluateTask(sources, judging, item, ctx),
     aggregate: (rows, options) => aggregateHumanEval(rows, options),
+    endRun: () => judging.close(),
   };
 }

@@ -1,18 +1,28 @@
 /**
- * Turn one sandbox outcome into HumanEval's verdict plus our failure mode.
- * pass = exit 0 within the time limit (the authors' rule) AND, when the run
- * asked for one, a verified pass proof: the program's code returned normally,
- * so `check(entry_point)` ran to its end. Exit 0 without the proof is the
- * model's failure, not an error: `model_exit_before_check` (sys.exit(0),
- * os._exit(0), a signal before the check finished) or `model_tampered`
- * (a forged proof, a trace/profile hook, reaching into the harness). Otherwise:
- * `timeout` (wall or CPU limit), `failed` (an AssertionError: the solution
- * answered wrongly), `error` (anything else: no code, syntax error, another
- * exception, a limit breach, infrastructure). The exception type is read from
- * the last `XxxError:` line of the stderr tail (Python prints it last).
+ * Turn one completion's replay (replay.ts) into HumanEval's verdict plus our
+ * failure mode. PASS = the trusted checker's replay of check() returned with
+ * every call answered by the candidate. Otherwise, in this order:
+ * - our side failed: the sandbox (`infrastructure_sandbox`) or the checker,
+ *   including a check still diverging after the last round
+ *   (`infrastructure_checker`): errors, never scores;
+ * - the check judged the answers it got: an assert failed (`failed`,
+ *   `model_wrong_answer`), the candidate's function raised or returned data
+ *   that is not plain (`error`, `model_exception`, the type name in
+ *   `exception`), the check itself raised on an answer (`model_exception`),
+ *   the entry point was not defined (`model_wrong_interface`);
+ * - an answer was missing or the answer channel malformed, so the sandbox
+ *   job's own ending explains it: `timeout` (wall or CPU limit), the `safety_*`
+ *   limit breaches, a forged or broken answer channel (`model_tampered`), a
+ *   syntax error with no answer at all (`model_syntax_error`), an exception at
+ *   import (`model_exception`, or `model_wrong_interface` for a NameError on
+ *   the entry point), else the program ended before it answered
+ *   (`model_exit_before_check`: sys.exit, os._exit, a signal it sent itself).
+ * The candidate's exit status never makes a pass: only the check does.
  */
 import type { ExecOutcome } from "../../sandbox/types.js";
 import { assertNever } from "../../util/errors.js";
+import type { JudgeResult } from "./checker.js";
+import type { Replayed } from "./replay.js";
 
 export type CompletionStatus = "passed" | "failed" | "timeout" | "error";
 
@@ -33,7 +43,8 @@ export type FailureMode =
   | "safety_process_limit"
   | "safety_network"
   | "infrastructure_participant"
-  | "infrastructure_sandbox";
+  | "infrastructure_sandbox"
+  | "infrastructure_checker";
 
 /** Failure modes that mean the participant did not meet the task's interface (see adaptability). */
 export const INTERFACE_FAILURES: ReadonlySet<FailureMode> = new Set([
@@ -47,9 +58,9 @@ export interface Verdict {
   failure_mode: FailureMode | null;
   /** The sandbox stopped the program for a resource/containment limit (output, memory, processes, network). */
   limit_breach: boolean;
-  /** Last exception type seen on stderr, if any. */
+  /** The exception type the candidate's function raised (or, without an answer, the last one on its stderr). */
   exception: string | null;
-  /** Why the verdict is what it is, in words, when the proof decided it (null otherwise). */
+  /** Why the verdict is what it is, in words (null for a pass). */
   reason: string | null;
 }
 
@@ -62,75 +73,95 @@ export function lastException(stderr: string): string | null {
   return last;
 }
 
-/** Verdict of one executed program. */
-export function classifyOutcome(outcome: ExecOutcome, entryPoint: string): Verdict {
-  const exception = lastException(outcome.stderrTail);
-  const v = (
-    status: CompletionStatus,
-    failure_mode: FailureMode | null,
-    limit_breach = false,
-    reason: string | null = null,
-  ): Verdict => ({
-    status,
-    failure_mode,
-    limit_breach,
-    exception,
-    reason,
-  });
-  if (outcome.infraError) return v("error", "infrastructure_sandbox");
-  if (outcome.timedOut || outcome.signal === "SIGXCPU") return v("timeout", "timeout");
-  if (outcome.outputLimitExceeded) return v("error", "safety_output_limit", true);
-  const proof = outcome.proof;
-  if (outcome.exitCode === 0 && outcome.signal === null) {
-    if (proof === undefined || proof === "verified") return v("passed", null);
-    const note = outcome.proofNote ? `: ${outcome.proofNote}` : "";
-    switch (proof) {
-      case "missing":
-        return v(
-          "failed",
-          "model_exit_before_check",
-          false,
-          `exit 0 but the program did not return normally, so check() did not run to its end${note}`,
-        );
-      case "mismatch":
-      case "tampered":
-        return v("failed", "model_tampered", false, `exit 0 but the pass proof was ${proof}${note}`);
-      case "unsupported":
-        return v(
-          "error",
-          "infrastructure_sandbox",
-          false,
-          "this sandbox backend cannot prove that check() ran to its end",
-        );
-      default:
-        return assertNever(proof, "proof");
-    }
+function verdict(
+  status: CompletionStatus,
+  failure_mode: FailureMode | null,
+  reason: string | null,
+  exception: string | null = null,
+  limit_breach = false,
+): Verdict {
+  return { status, failure_mode, limit_breach, exception, reason };
+}
+
+/** The check's own verdict on the answers it got; null when it rests on a missing answer or a bad channel. */
+function fromJudge(j: JudgeResult): Verdict | null {
+  switch (j.verdict) {
+    case "pass":
+      return verdict("passed", null, null);
+    case "wrong_answer":
+      return verdict("failed", "model_wrong_answer", `check() assertion failed after call ${j.call}`, "AssertionError");
+    case "exception":
+      return (
+        limitBreach(`${j.exception}: ${j.message}`, j.exception) ??
+        verdict("error", "model_exception", `call ${j.call} raised ${j.message}`.slice(0, 500), j.exception)
+      );
+    case "check_error":
+      return verdict(
+        "error",
+        "model_exception",
+        `check() raised ${j.exception} on the answer to call ${j.call}: ${j.message}`.slice(0, 500),
+        j.exception,
+      );
+    case "interface":
+      return verdict("error", "model_wrong_interface", j.message);
+    case "missing":
+    case "malformed":
+      return null;
+    case "diverged":
+      return verdict("error", "infrastructure_checker", "check() arguments still diverging");
+    default:
+      return assertNever(j, "judge verdict");
   }
-  if (proof !== undefined && outcome.signal !== null && outcome.signal !== "SIGSEGV") {
-    // Not our timeout, CPU or output stop (handled above): the program's own doing (it killed itself or its group).
-    return v(
-      "failed",
-      "model_exit_before_check",
-      false,
-      `killed by ${outcome.signal} before check() finished (not by a sandbox limit)`,
-    );
-  }
-  const err = outcome.stderrTail;
-  if (exception === "MemoryError" || /Cannot allocate memory/.test(err)) return v("error", "safety_memory_limit", true);
-  if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(err))
-    return v("error", "safety_process_limit", true);
+}
+
+/** A sandbox containment limit the text (stderr, or a raised exception) shows, if any. */
+function limitBreach(text: string, exception: string | null, at = ""): Verdict | null {
+  const breach = (mode: FailureMode, what: string): Verdict =>
+    verdict("error", mode, `${what} ${at}`.trim(), exception, true);
+  if (exception === "MemoryError" || /Cannot allocate memory/.test(text))
+    return breach("safety_memory_limit", "memory limit");
+  if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(text))
+    return breach("safety_process_limit", "process limit");
   if (
     /Network is unreachable|Temporary failure in name resolution|Name or service not known|\[Errno (?:101|97)\]/.test(
-      err,
+      text,
     )
-  ) {
-    return v("error", "safety_network", true);
-  }
-  if (outcome.signal === "SIGKILL" || outcome.signal === "SIGSEGV") return v("error", "safety_memory_limit", true);
-  if (exception === "AssertionError") return v("failed", "model_wrong_answer");
-  if (exception === "SyntaxError" || exception === "IndentationError" || exception === "TabError") {
-    return v("error", "model_syntax_error");
-  }
-  if (exception === "NameError" && err.includes(`'${entryPoint}'`)) return v("error", "model_wrong_interface");
-  return v("error", "model_exception");
+  )
+    return breach("safety_network", "network use");
+  return null;
+}
+
+/** A missing answer or a malformed channel, explained by how the job ended. */
+function fromJob(o: ExecOutcome, j: JudgeResult, entryPoint: string): Verdict {
+  const err = o.stderrTail;
+  const exception = lastException(err);
+  const answered = j.verdict === "missing" ? j.answered : 0;
+  const at = j.verdict === "missing" ? `before answering call ${j.call}` : "";
+  if (o.timedOut || o.signal === "SIGXCPU") return verdict("timeout", "timeout", `time limit ${at}`.trim());
+  const breach = (mode: FailureMode, what: string): Verdict =>
+    verdict("error", mode, `${what} ${at}`.trim(), exception, true);
+  if (o.outputLimitExceeded) return breach("safety_output_limit", "output limit");
+  const limit = limitBreach(err, exception, at);
+  if (limit) return limit;
+  // Not our timeout, CPU or output stop (handled above): a segfault is a stack or memory overrun; any other
+  // signal is the program's own doing (it killed itself or its group), below.
+  if (o.signal === "SIGSEGV") return breach("safety_memory_limit", `killed by ${o.signal}`);
+  if (j.verdict === "malformed") return verdict("failed", "model_tampered", `answer channel: ${j.message}`, exception);
+  if (answered === 0 && (exception === "SyntaxError" || exception === "IndentationError" || exception === "TabError"))
+    return verdict("error", "model_syntax_error", `${exception} ${at}`.trim(), exception);
+  if (answered === 0 && exception === "NameError" && err.includes(`'${entryPoint}'`))
+    return verdict("error", "model_wrong_interface", `NameError on ${entryPoint}`, exception);
+  if (exception !== null && o.exitCode !== 0)
+    return verdict("error", "model_exception", `${exception} ${at}`.trim(), exception);
+  const how = o.signal !== null ? `killed by ${o.signal}` : `exit code ${o.exitCode ?? "?"}`;
+  return verdict("failed", "model_exit_before_check", `the program ended (${how}) ${at}`.trim(), exception);
+}
+
+/** Verdict of one replayed completion. */
+export function classifyReplay(r: Replayed, entryPoint: string): Verdict {
+  const o = r.outcome;
+  if (o?.infraError !== undefined) return verdict("error", "infrastructure_sandbox", o.infraError);
+  if (r.checkerError !== null) return verdict("error", "infrastructure_checker", r.checkerError);
+  if (!o || !r.judge) return verdict("error", "infrastructure_checker", "the completion was not judged");
+  return fromJudge(r.judge) ?? fromJob(o, r.judge, entryPoint);
 }

@@ -5,7 +5,7 @@
  * both to the schema.
  */
 import type { TokenUsage } from "../../a2a/usage.js";
-import type { ProofStatus, ResultRow } from "../../results-file/document.js";
+import type { ResultRow } from "../../results-file/document.js";
 import type { CompletionStatus, FailureMode } from "./classify.js";
 
 /** One completion as stored in a row's `samples`. */
@@ -30,12 +30,17 @@ export interface CompletionRecord {
   error?: string;
   exit_code?: number | null;
   signal?: string | null;
-  /** Last Python exception type on stderr, if any. */
+  /** The exception type the candidate's function raised (or, with an answer missing, the last on its stderr). */
   exception?: string | null;
-  proof?: ProofStatus;
-  /** Why exit 0 did not pass, when the pass proof decided it. */
+  /** Why it did not pass, in words (null when it passed). */
   reason?: string | null;
+  /** Answer rounds of the batch replay (see replay.ts). */
+  rounds?: number;
+  /** Calls of check() to the entry point in the last round. */
+  calls?: number;
+  /** End of the answer channel (the program's stdout). */
   stdout_tail?: string;
+  /** End of stderr, where the candidate's own prints go. */
   stderr_tail?: string;
 }
 

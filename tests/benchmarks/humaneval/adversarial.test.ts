@@ -1,7 +1,7 @@
 /**
  * Completions that try to win a pass they did not earn, scored through the
- * real benchmark and the real local sandbox: each must come out `failed`
- * (the model's failure, not an error) with the reason in the row.
+ * real benchmark, the real checker and the real local sandbox: none may pass,
+ * each is the model's failure (never ours), with the reason in the row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../../src/sandbox/index.js";
@@ -18,10 +18,12 @@ const item: HumanEvalItem = { id: problem.task_id, problem };
 const WRONG = "def digit_root(n):\n    return -1\n";
 
 let sandbox: Sandbox;
+const def = createHumanEvalBenchmark();
 beforeAll(async () => {
   sandbox = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 4 });
 });
 afterAll(async () => {
+  await def.endRun?.({ options: {} as RunOptions, logger: silentLogger(), workDir: "/nonexistent" });
   await sandbox.close();
 });
 
@@ -43,7 +45,7 @@ async function evaluate(replies: string[]) {
     k: [1],
     per_task_timeout_seconds: 3,
   };
-  return createHumanEvalBenchmark().evaluate(item, {
+  return def.evaluate(item, {
     options,
     sandbox,
     participant,
@@ -55,33 +57,44 @@ async function evaluate(replies: string[]) {
 
 const fenced = (code: string): string => "```python\n" + code + "```";
 
-describe("HumanEval: exits and forgeries before check() are failures with a reason", () => {
+describe("HumanEval: exits and forgeries in the candidate's program are not passes, with a reason", () => {
   it.each([
-    ["sys.exit(0)", WRONG + "import sys\nsys.exit(0)\n", "model_exit_before_check"],
-    ["raise SystemExit", WRONG + "raise SystemExit(0)\n", "model_exit_before_check"],
-    ["os._exit(0)", WRONG + "import os\nos._exit(0)\n", "model_exit_before_check"],
+    ["sys.exit(0) at import", WRONG + "import sys\nsys.exit(0)\n", "failed", "model_exit_before_check"],
+    ["raise SystemExit at import", WRONG + "raise SystemExit(0)\n", "failed", "model_exit_before_check"],
+    ["os._exit(0) at import", WRONG + "import os\nos._exit(0)\n", "failed", "model_exit_before_check"],
     [
       "SIGKILL to itself",
       WRONG + "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+      "failed",
       "model_exit_before_check",
     ],
-    ["forged proof channel", WRONG + "import os\nos.write(3, b'f' * 32)\nos._exit(0)\n", "model_tampered"],
     [
-      "trace hook",
-      WRONG + "import sys\nsys.settrace(lambda *a: None)\nsys.settrace(None)\nsys.exit(0)\n",
+      "sys.exit(0) during a call (answers as the exception SystemExit)",
+      "def digit_root(n):\n    import sys\n    sys.exit(0)\n",
+      "error",
+      "model_exception",
+    ],
+    [
+      "garbage on the answer channel",
+      WRONG + "import os\nos.write(_he_answer_fd, b'passed\\n')\nos._exit(0)\n",
+      "failed",
       "model_tampered",
     ],
-  ])("%s", async (_name, code, mode) => {
+    [
+      "a forged answer line before the real ones",
+      WRONG + 'import os\nos.write(_he_answer_fd, b\'{"i": 0, "ok": {"i": "0"}}\\n\')\n',
+      "failed",
+      "model_tampered",
+    ],
+  ])("%s", async (_name, code, status, mode) => {
     const row = await evaluate([fenced(code)]);
-    expect(row).toMatchObject({ status: "failed", passed: false, failure_mode: mode, num_correct: 0 });
-    const sample = (row["samples"] as Array<Record<string, unknown>>)[0]!;
-    expect(sample["proof"]).not.toBe("verified");
-    expect(String(row["reason"])).toMatch(/check\(\)|proof/);
+    expect(row).toMatchObject({ status, passed: false, failure_mode: mode, num_correct: 0 });
+    expect(String(row["reason"])).not.toBe("");
   });
 
-  it("an honest correct completion still passes, with its proof verified", async () => {
+  it("an honest correct completion still passes, judged in one round", async () => {
     const row = await evaluate([fenced("def digit_root(n):\n    return 0 if n == 0 else 1 + (n - 1) % 9\n")]);
     expect(row).toMatchObject({ status: "passed", passed: true });
-    expect((row["samples"] as Array<Record<string, unknown>>)[0]?.["proof"]).toBe("verified");
+    expect((row["samples"] as Array<Record<string, unknown>>)[0]).toMatchObject({ rounds: 1 });
   });
 });

@@ -9,7 +9,7 @@ import type { Sandbox } from "../../../src/sandbox/types.js";
 import type { Participant, ParticipantRequest } from "../../../src/a2a/participant.js";
 import { createHumanEvalBenchmark, type HumanEvalItem } from "../../../src/benchmarks/humaneval/benchmark.js";
 import { aggregateHumanEval } from "../../../src/benchmarks/humaneval/aggregate.js";
-import { buildProgram } from "../../../src/benchmarks/humaneval/program.js";
+import { buildAnswerProgram } from "../../../src/benchmarks/humaneval/answer-program.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { silentLogger } from "../../../src/util/logger.js";
@@ -34,10 +34,12 @@ function scripted(replies: string[], usage?: TokenUsage): Participant & { asked:
 }
 
 let sandbox: Sandbox;
+const def = createHumanEvalBenchmark();
 beforeAll(async () => {
   sandbox = await createSandbox({ backend: "local", logger: silentLogger() });
 });
 afterAll(async () => {
+  await def.endRun?.({ options: options(), logger: silentLogger(), workDir: "/nonexistent" });
   await sandbox.close();
 });
 
@@ -53,7 +55,6 @@ const options = (over: Partial<RunOptions> = {}): RunOptions => ({
 });
 
 async function evaluate(replies: string[], over: Partial<RunOptions> = {}, usage?: TokenUsage) {
-  const def = createHumanEvalBenchmark();
   const participant = scripted(replies, usage);
   const row = await def.evaluate(item, {
     options: options(over),
@@ -67,10 +68,11 @@ async function evaluate(replies: string[], over: Partial<RunOptions> = {}, usage
 }
 
 describe("HumanEval scoring (real sandbox)", () => {
-  it("builds the program exactly as the authors' harness", () => {
-    expect(buildProgram(problem, "    return 1\n")).toBe(
-      problem.prompt + "    return 1\n" + "\n" + problem.test + "\n" + "check(digit_root)",
-    );
+  it("runs prompt + completion in the sandbox and never the test: check() stays with the checker", () => {
+    const program = buildAnswerProgram(problem, "    return 1\n");
+    expect(program).toContain(problem.prompt + "    return 1\n");
+    expect(program).not.toContain(problem.test);
+    expect(program).not.toContain("def check(");
   });
 
   it("sends the prompt with an instruction, the task as DataPart and metadata", async () => {
@@ -97,7 +99,7 @@ describe("HumanEval scoring (real sandbox)", () => {
   it("fails a wrong answer (AssertionError)", async () => {
     const { row } = await evaluate(["```python\n    return n % 10\n```"]);
     expect(row).toMatchObject({ status: "failed", passed: false, failure_mode: "model_wrong_answer" });
-    expect((row["samples"] as Array<{ stderr_tail: string }>)[0]?.stderr_tail).toMatch(/AssertionError/);
+    expect((row["samples"] as Array<{ exception: string }>)[0]?.exception).toBe("AssertionError");
   });
 
   it("times out an endless loop within the per-task limit", async () => {

@@ -1,0 +1,244 @@
+/**
+ * Node side of the trusted HumanEval checker (checker-program.ts): starts the
+ * host's python3 running the checker server through the process layer (own
+ * group, killed if we exit), sends record and judge requests, matches reply
+ * lines to requests. The checker only ever execs the operator's dataset; the
+ * candidate's code never runs on the host.
+ *
+ * Our failures stay ours: a request that times out, a checker that dies or
+ * cannot start rejects with a CheckerError (code E_HUMANEVAL_CHECKER), which
+ * the benchmark records as `infrastructure_checker`, never as a score. A dead
+ * server is started again on the next request.
+ */
+import { createInterface } from "node:readline";
+import { startChild, type ChildHandle } from "../../process/index.js";
+import { BenchError } from "../../util/errors.js";
+import { CHECKER_PY } from "./checker-program.js";
+import type { HumanEvalProblem } from "./problem.js";
+
+/** Our bound on one record or judge request, ms (the reference checks take milliseconds; gold's slowest < 1 s). */
+export const CHECKER_REQUEST_TIMEOUT_MS = 20_000;
+/** Extra wait past a request's own timeout before we declare the whole server hung, ms. */
+const SERVER_GRACE_MS = 5_000;
+/** Grace between SIGTERM and SIGKILL when we close the server, ms (it only has forks of trusted code to reap). */
+const CLOSE_GRACE_MS = 1_000;
+/** Bytes of the server's stderr kept for error messages. */
+const STDERR_TAIL_BYTES = 8192;
+
+/** One call of the check to the entry point: encoded args and kwargs (plain-data.ts). */
+export type CheckCall = { a: unknown; k: unknown };
+
+/** What judging one completion's answers concluded. */
+export type JudgeResult =
+  | { verdict: "pass" }
+  | { verdict: "wrong_answer"; message: string; call: number }
+  | { verdict: "exception"; exception: string; message: string; call: number }
+  | { verdict: "check_error"; exception: string; message: string; call: number }
+  | { verdict: "missing"; call: number; answered: number }
+  | { verdict: "interface"; message: string }
+  | { verdict: "malformed"; message: string }
+  | { verdict: "diverged"; at: number; calls: CheckCall[] };
+
+/** The checker failed (ours): could not start, died, timed out, or reported its own fault. */
+export class CheckerError extends BenchError {
+  constructor(message: string) {
+    super("E_HUMANEVAL_CHECKER", message);
+  }
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (err: CheckerError) => void;
+  watchdog: NodeJS.Timeout;
+}
+
+type ProblemFields = Pick<HumanEvalProblem, "prompt" | "test" | "entry_point" | "canonical_solution">;
+
+/** A checker server; `record` and `judge` may run concurrently (one fork each). */
+export class HumanEvalChecker {
+  private handle: ChildHandle | null = null;
+  private ready: Promise<void> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** Requests waiting for the server to start. */
+  private waiting = 0;
+  private stderrTail = "";
+
+  /** @param python interpreter to run (default `python3` from PATH: the host's python). */
+  constructor(
+    private readonly python = "python3",
+    private readonly timeoutMs = CHECKER_REQUEST_TIMEOUT_MS,
+  ) {}
+
+  /** The ordered calls check() makes to the canonical solution (or, without one, to a placeholder). */
+  async record(problem: ProblemFields): Promise<CheckCall[]> {
+    const result = (await this.request({ op: "record", problem: fields(problem) })) as { calls: CheckCall[] };
+    return result.calls;
+  }
+
+  /** Replay check() on a candidate's answers (its program's stdout) to the given calls. */
+  judge(problem: ProblemFields, calls: readonly CheckCall[], answers: string): Promise<JudgeResult> {
+    return this.request({ op: "judge", problem: fields(problem), calls, answers }) as Promise<JudgeResult>;
+  }
+
+  /** Start the server now, in the background (its python start overlaps the run's own start-up). Never throws. */
+  warmUp(): void {
+    if (this.ready) return;
+    this.ready = this.start();
+    this.ready.catch(() => {
+      /* surfaced by the first request */
+    });
+  }
+
+  /** Stop the server (pending requests reject). Idempotent. */
+  async close(): Promise<void> {
+    const h = this.handle;
+    this.handle = null;
+    this.ready = null;
+    if (!h) return;
+    // Hold the event loop until it is gone: a caller awaiting close() must see it resolve.
+    for (const r of [h.child, h.child?.stdout, h.child?.stderr] as unknown as Array<Refable | undefined>) r?.ref?.();
+    h.child?.stdin?.end();
+    await h.terminate("shutdown", CLOSE_GRACE_MS);
+  }
+
+  private async request(body: Record<string, unknown>): Promise<unknown> {
+    this.waiting++;
+    this.holdLoop();
+    let handle: ChildHandle;
+    try {
+      handle = await this.started();
+    } finally {
+      this.waiting--;
+    }
+    const id = this.nextId++;
+    const line = JSON.stringify({ id, timeoutMs: this.timeoutMs, ...body }) + "\n";
+    return new Promise((resolve, reject) => {
+      const watchdog = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new CheckerError(`checker did not answer within ${this.timeoutMs + SERVER_GRACE_MS} ms`));
+        void this.restart(handle);
+      }, this.timeoutMs + SERVER_GRACE_MS);
+      watchdog.unref();
+      this.pending.set(id, { resolve, reject, watchdog });
+      this.holdLoop();
+      handle.child?.stdin?.write(line);
+    });
+  }
+
+  /**
+   * Keep Node's event loop alive for the server only while a request waits on it: an idle checker
+   * (warmed up for a run that then refused to start, say) must not keep the process from exiting.
+   * The process layer kills it when we exit.
+   */
+  private holdLoop(): void {
+    const child = this.handle?.child;
+    if (!child) return;
+    const hold = this.pending.size + this.waiting > 0;
+    for (const h of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<Refable | null>) {
+      if (hold) h?.ref?.();
+      else h?.unref?.();
+    }
+  }
+
+  private async restart(handle: ChildHandle): Promise<void> {
+    if (this.handle !== handle) return;
+    this.handle = null;
+    this.ready = null;
+    await handle.terminate("timeout", 0);
+  }
+
+  private async started(): Promise<ChildHandle> {
+    if (!this.ready) this.ready = this.start();
+    await this.ready;
+    if (!this.handle) throw new CheckerError(`checker stopped: ${this.stderrTail.slice(-500)}`);
+    return this.handle;
+  }
+
+  private start(): Promise<void> {
+    this.stderrTail = "";
+    // -I -S: no site module, no user site directory, no PYTHON* variables: the interpreter and its standard library.
+    const handle = startChild({
+      file: this.python,
+      args: ["-I", "-S", "-c", CHECKER_PY],
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
+      stdin: "lifeline",
+      stdout: "pipe",
+      stderr: "pipe",
+      graceMs: CLOSE_GRACE_MS,
+    });
+    this.handle = handle;
+    this.holdLoop();
+    const child = handle.child;
+    if (!child?.stdout || !child.stderr || !child.stdin) {
+      return Promise.reject(new CheckerError(`could not start the checker (${this.python})`));
+    }
+    child.stdin.on("error", () => {
+      /* the exit handler settles what is pending */
+    });
+    child.stderr.setEncoding("utf8").on("data", (s: string) => {
+      this.stderrTail = (this.stderrTail + s).slice(-STDERR_TAIL_BYTES);
+    });
+    const ready = new Promise<void>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on("line", (text) => {
+        const msg = parseReply(text);
+        if (msg === null) return;
+        if (msg.ready === true) return resolve();
+        this.settle(msg);
+      });
+      void handle.done.then((o) => {
+        const why = new CheckerError(
+          `checker (${this.python}) ended: ${o.spawnError ?? `exit ${o.exitCode}, signal ${o.signal}`}` +
+            (this.stderrTail ? `: ${this.stderrTail.slice(-500)}` : ""),
+        );
+        if (this.handle === handle) {
+          this.handle = null;
+          this.ready = null;
+        }
+        reject(why);
+        for (const [id, p] of this.pending) {
+          clearTimeout(p.watchdog);
+          this.pending.delete(id);
+          p.reject(why);
+        }
+      });
+    });
+    return ready;
+  }
+
+  private settle(msg: Reply): void {
+    const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
+    if (!p || msg.id === undefined) return;
+    this.pending.delete(msg.id);
+    clearTimeout(p.watchdog);
+    this.holdLoop();
+    if (typeof msg.error === "string") p.reject(new CheckerError(msg.error));
+    else p.resolve(msg.result);
+  }
+}
+
+/** A handle or stream that can stop holding the event loop (ChildProcess, net.Socket). */
+interface Refable {
+  ref?: () => void;
+  unref?: () => void;
+}
+
+interface Reply {
+  id?: number;
+  ready?: boolean;
+  result?: unknown;
+  error?: string;
+}
+
+function parseReply(text: string): Reply | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === "object" && v !== null ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function fields(p: ProblemFields): ProblemFields {
+  return { prompt: p.prompt, test: p.test, entry_point: p.entry_point, canonical_solution: p.canonical_solution };
+}

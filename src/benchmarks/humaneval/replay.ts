@@ -1,0 +1,159 @@
+/**
+ * HumanEval's verdicts by batch replay: record → answer → judge.
+ *
+ * 1. RECORD (trusted checker, no candidate code): check() runs against the
+ *    canonical solution and the ordered list of its calls is kept, arguments
+ *    encoded at call time. Once per task, shared by its n completions.
+ * 2. ANSWER (the candidate, in the sandbox, one ordinary execMany job per
+ *    completion, so every backend runs it unchanged): `prompt + completion`
+ *    is called on each recorded call and writes one framed answer line per
+ *    call (answer-program.ts).
+ * 3. JUDGE (trusted checker): check() runs again with the same seed; call i
+ *    must carry recorded call i's arguments and receives the candidate's
+ *    answer i. PASS = check() returned.
+ * If a check's later arguments differ from the recorded ones (they depend on
+ * earlier answers), the judge records the rest with the oracle and the
+ * completion answers again on the extended list, at most {@link MAX_ROUNDS}
+ * rounds; beyond that the completion is our error, never a score.
+ *
+ * What a pass proves: check() — the dataset's own test, in a process the
+ * candidate cannot reach — returned when every call got the candidate's
+ * answer, an exact plain-data value computed from the arguments alone.
+ * Residual: in a check whose later call arguments are computed from earlier
+ * answers, the first round shows the candidate arguments derived from the
+ * reference's answers. None of HumanEval's 164 checks does that (only
+ * HumanEval/32 keeps an answer, and only passes it to poly()).
+ */
+import type { ExecOutcome, ExecRequest, Sandbox } from "../../sandbox/types.js";
+import { errorMessage } from "../../util/errors.js";
+import { buildAnswerProgram } from "./answer-program.js";
+import type { CheckCall, HumanEvalChecker, JudgeResult } from "./checker.js";
+import type { HumanEvalProblem } from "./problem.js";
+
+/** Answer rounds per completion before we give up (a check whose arguments keep moving). */
+export const MAX_ROUNDS = 8;
+
+/** How one completion's replay ended. */
+export interface Replayed {
+  /** The last sandbox outcome (null: never ran). */
+  outcome: ExecOutcome | null;
+  /** The checker's verdict on the last round's answers (null: not judged). */
+  judge: JudgeResult | null;
+  /** Our failure (checker, rounds exhausted), when it decided; null otherwise. */
+  checkerError: string | null;
+  /** Answer rounds run. */
+  rounds: number;
+  /** Calls in the last round. */
+  calls: number;
+}
+
+export interface ReplayDeps {
+  sandbox: Pick<Sandbox, "execMany">;
+  checker: Pick<HumanEvalChecker, "judge">;
+  /** The task's recorded calls (cached per task by the caller). */
+  plan: (problem: HumanEvalProblem) => Promise<CheckCall[]>;
+  /** Wall limit of one answer job, ms. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+interface State extends Replayed {
+  problem: HumanEvalProblem;
+  completion: string;
+  pending: CheckCall[] | null;
+}
+
+function answerRequest(problem: HumanEvalProblem, completion: string, calls: CheckCall[], timeoutMs: number) {
+  return {
+    language: "python",
+    code: buildAnswerProgram(problem, completion),
+    stdin: JSON.stringify(calls),
+    timeoutMs,
+  } satisfies ExecRequest;
+}
+
+/** Judge one round's outcome; sets `pending` to the extended call list when the check diverged. */
+async function judgeOne(s: State, calls: CheckCall[], deps: ReplayDeps): Promise<void> {
+  s.pending = null;
+  if (!s.outcome || s.outcome.infraError !== undefined || s.outcome.isCanceled) return;
+  try {
+    s.judge = await deps.checker.judge(s.problem, calls, s.outcome.stdoutTail);
+  } catch (err) {
+    s.checkerError = errorMessage(err);
+    return;
+  }
+  if (s.judge.verdict !== "diverged") return;
+  if (s.rounds >= MAX_ROUNDS) {
+    s.checkerError = `check() kept calling with new arguments after ${MAX_ROUNDS} answer rounds`;
+    return;
+  }
+  s.pending = s.judge.calls;
+}
+
+/** Each job's recorded calls (a failed record settles the job as our error). */
+async function planAll(states: readonly State[], deps: ReplayDeps): Promise<void> {
+  await Promise.all(
+    states.map(async (s) => {
+      try {
+        s.pending = await deps.plan(s.problem);
+      } catch (err) {
+        s.checkerError = `recording the reference calls failed: ${errorMessage(err)}`;
+      }
+    }),
+  );
+}
+
+/**
+ * Record (cached by `plan`), answer, judge, and replay again while a check diverges, for any mix of
+ * problems and completions: each round is ONE execMany of every job still pending. Never rejects.
+ */
+export async function replayJobs(
+  jobs: ReadonlyArray<{ problem: HumanEvalProblem; completion: string }>,
+  deps: ReplayDeps,
+): Promise<Replayed[]> {
+  const states: State[] = jobs.map(({ problem, completion }) => ({
+    problem,
+    completion,
+    outcome: null,
+    judge: null,
+    checkerError: null,
+    rounds: 0,
+    calls: 0,
+    pending: null,
+  }));
+  await planAll(states, deps);
+  for (;;) {
+    const todo = states.filter((s): s is State & { pending: CheckCall[] } => s.pending !== null);
+    if (todo.length === 0 || deps.signal?.aborted) break;
+    const requests = todo.map((s) => answerRequest(s.problem, s.completion, s.pending, deps.timeoutMs));
+    const outcomes = await deps.sandbox.execMany(requests, deps.signal);
+    await Promise.all(
+      todo.map((s, j) => {
+        const calls = s.pending;
+        s.outcome = outcomes[j] ?? null;
+        s.rounds++;
+        s.calls = calls.length;
+        return judgeOne(s, calls, deps);
+      }),
+    );
+  }
+  return states.map(({ outcome, judge, checkerError, rounds, calls }) => ({
+    outcome,
+    judge,
+    checkerError,
+    rounds,
+    calls,
+  }));
+}
+
+/** {@link replayJobs} for one problem's completions (the runner's unit: one task, its n samples). */
+export function replayCompletions(
+  problem: HumanEvalProblem,
+  completions: readonly string[],
+  deps: ReplayDeps,
+): Promise<Replayed[]> {
+  return replayJobs(
+    completions.map((completion) => ({ problem, completion })),
+    deps,
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * Batch replay end to end on synthetic problems, real checker and real local
+ * sandbox: the rounds mechanism for a check whose second call's argument is
+ * computed from the first answer, its bound, and the candidate side's framing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HumanEvalChecker } from "../../../src/benchmarks/humaneval/checker.js";
+import { classifyReplay } from "../../../src/benchmarks/humaneval/classify.js";
+import type { HumanEvalProblem } from "../../../src/benchmarks/humaneval/problem.js";
+import { MAX_ROUNDS, replayCompletions } from "../../../src/benchmarks/humaneval/replay.js";
+import { createSandbox } from "../../../src/sandbox/index.js";
+import type { Sandbox } from "../../../src/sandbox/types.js";
+import { silentLogger } from "../../../src/util/logger.js";
+import { referencePasses } from "./reference-program.js";
+
+/** check()'s second argument is computed from the first answer. */
+const dependent: HumanEvalProblem = {
+  task_id: "Synthetic/dependent",
+  prompt: 'def double(x):\n    """2 * x."""\n',
+  canonical_solution: "    return 2 * x\n",
+  entry_point: "double",
+  test: [
+    "def check(candidate):",
+    "    a = candidate(3)",
+    "    assert a % 2 == 0",
+    "    b = candidate(a + 1)",
+    "    assert b == 2 * (a + 1)",
+  ].join("\n"),
+};
+
+/** Every call's argument is the previous answer: a candidate that differs moves every later call. */
+const chain: HumanEvalProblem = {
+  task_id: "Synthetic/chain",
+  prompt: 'def step(x):\n    """x + 1."""\n',
+  canonical_solution: "    return x + 1\n",
+  entry_point: "step",
+  test: "def check(candidate):\n    x = 0\n    for _ in range(20):\n        x = candidate(x)\n    assert x > 0\n",
+};
+
+let sandbox: Sandbox;
+const checker = new HumanEvalChecker();
+beforeAll(async () => {
+  sandbox = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 2 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  await checker.close();
+});
+
+async function judge(problem: HumanEvalProblem, completions: string[]) {
+  const plan = checker.record(problem);
+  const out = await replayCompletions(problem, completions, { sandbox, checker, plan: () => plan, timeoutMs: 5000 });
+  return out.map((r) => ({ ...classifyReplay(r, problem.entry_point), rounds: r.rounds, calls: r.calls }));
+}
+
+describe("rounds: a check whose later arguments depend on earlier answers", () => {
+  it("judges each completion as the single program would, answering again on the moved arguments", async () => {
+    const completions = [
+      "    return x + x\n", // the reference's answers: one round
+      "    return 2 * x + (4 if x == 3 else 0)\n", // a = 10, so the check asks for 11 (not 7): right there too
+      "    return 2 * x + (4 if x == 3 else 1)\n", // a = 10, then a wrong answer for 11
+      "    return 7 if x == 3 else 2 * x\n", // a = 7: the first assert already fails
+    ];
+    const verdicts = await judge(dependent, completions);
+    expect(verdicts.map((v) => v.status)).toEqual(["passed", "passed", "failed", "failed"]);
+    expect(verdicts.map((v) => v.rounds)).toEqual([1, 2, 2, 1]);
+    expect(completions.map((c) => referencePasses(dependent, c))).toEqual([true, true, false, false]);
+  });
+
+  it("gives up after MAX_ROUNDS as our error, not a score", async () => {
+    const [v] = await judge(chain, ["    return x + 2\n"]);
+    expect(v).toMatchObject({ status: "error", failure_mode: "infrastructure_checker", rounds: MAX_ROUNDS });
+    expect(v?.reason).toMatch(/answer rounds/);
+    const [ok] = await judge(chain, ["    return x + 1\n"]);
+    expect(ok).toMatchObject({ status: "passed", rounds: 1, calls: 20 });
+  });
+});
+
+describe("the candidate side", () => {
+  it("its prints go to stderr and cannot forge or break the framing; a crash keeps the answers before it", async () => {
+    const [printing, crashing] = await judge(dependent, [
+      '    print(\'{"i": 0, "ok": {"i": "6"}}\')\n    print("passed")\n    return 2 * x\n',
+      "    import os\n    if x != 3:\n        os._exit(0)\n    return 2 * x\n",
+    ]);
+    expect(printing).toMatchObject({ status: "passed" });
+    expect(crashing).toMatchObject({ status: "failed", failure_mode: "model_exit_before_check" });
+    expect(crashing?.reason).toMatch(/before answering call 1/);
+  });
+
+  it("a return value that is not plain data answers as an exception", async () => {
+    const [v] = await judge(dependent, [
+      "    class Even(int):\n        def __eq__(self, o):\n            return True\n    return Even(6)\n",
+    ]);
+    expect(v).toMatchObject({ status: "error", failure_mode: "model_exception", exception: "UnsupportedReturnType" });
+  });
+
+  it("a missing entry point is a wrong interface", async () => {
+    const [v] = await judge(dependent, ["    return 2 * x\ndel double\n"]);
+    expect(v).toMatchObject({ status: "error", failure_mode: "model_wrong_interface" });
+  });
+});
