@@ -392,7 +392,8 @@ describe("swebench evaluate (sample set)", () => {
     const forger = await diffOver(inst, { "conftest.py": FORGER });
     const p = fixedParticipant(() => "```diff\n" + forger + "```");
     const lax = await evaluateAll(p, options(), [inst]);
-    expect(lax[0]).toMatchObject({ touches_test_config: ["conftest.py"] });
+    // The conftest also ends the runner probe's pytest before it reports (os._exit in pytest_unconfigure).
+    expect(lax[0]).toMatchObject({ touches_test_config: ["<probe_failed>", "conftest.py"], resolved_strict: false });
     // The forged lines follow pytest's final summary line: the harness log is void (beyond the official harness,
     // which reads them as passes).
     expect(lax[0]).toMatchObject({

@@ -19,7 +19,8 @@ import type { Framework } from "../log-parsers.js";
 import { evalPlan, modifiedFiles, testFilesOf, testSpecFor, versionSpecFor } from "../test-spec.js";
 import { gitDirPathIn } from "../patch-paths.js";
 import { patchTargets, pytestSectionsDiffer, scanTestConfig } from "../test-config.js";
-import { ruleSet } from "../rules.js";
+import { namedFlags, symlinkModes, touchedPaths, uniqueFlags, type TestConfigFlag } from "../test-inventory.js";
+import { ruleSet, type RuleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
 import {
@@ -135,9 +136,14 @@ function infraVerdict(base: VerdictBase, error: string, failureMode: string, err
 }
 
 /** The files the container starts with in PATCH_DIR: the three step scripts and both patches (newline-terminated). */
-function containerFiles(inst: SwebenchInstance, patch: string, plan: ContainerPlan): Record<string, string> {
+function containerFiles(
+  inst: SwebenchInstance,
+  patch: string,
+  plan: ContainerPlan,
+  rules: RuleSet,
+): Record<string, string> {
   return {
-    "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED }),
+    "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED, plan: rules.apply }),
     "test-patch.sh": testPatchScript({
       baseCommit: plan.baseCommit,
       resetFiles: plan.resetFiles,
@@ -193,7 +199,7 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
   const failed = stepFailed(r, apply, "the model patch was applied");
   if (failed) return { verdict: failed };
   if (apply.exitCode === PREPARE_EXIT.APPLY_FAILED) return { verdict: refusedVerdict(r.base) };
-  const strategy = appliedWith(apply.exitCode);
+  const strategy = appliedWith(apply.exitCode, ruleSet(r.ctx.options.swebench_rules).apply);
   if (strategy === null)
     return {
       verdict: infraVerdict(
@@ -206,25 +212,35 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
 }
 
 /**
- * Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest
- * sections, read after the model patch and before test_patch (as on the host).
+ * What the patch changes in how the tests run, in a container: its edits to test and runner files,
+ * its symlink modes, and (by name) config and start-up files, setup.cfg / pyproject.toml by their
+ * pytest sections read after the model patch and before test_patch. The host path's effect
+ * inventory (local-inventory.ts) is not run in containers yet: this is the name-based reading.
  */
-async function touchedTestConfig(r: ContainerRun): Promise<string[]> {
+async function touchedTestConfig(r: ContainerRun): Promise<TestConfigFlag[]> {
   const scan = scanTestConfig(r.patch, testFilesOf(r.inst), r.inst.repo);
-  const touched = [...scan.flagged];
+  const flags: TestConfigFlag[] = [...namedFlags(r.patch, testFilesOf(r.inst), r.inst.repo), ...symlinkModes(r.patch)];
+  for (const path of scan.flagged) flags.push({ kind: "hook_file", path, detail: "test configuration by name" });
   for (const path of scan.sectionCandidates) {
     const before = await fileIn(r.container, path, r.plan.baseCommit, r.ctx.signal);
     const after = await fileIn(r.container, path, null, r.ctx.signal);
-    if (pytestSectionsDiffer(path, before, after)) touched.push(path);
+    if (pytestSectionsDiffer(path, before, after))
+      flags.push({ kind: "pytest_config", path, detail: "pytest section changed" });
   }
-  return touched;
+  const seen = new Set<string>();
+  return uniqueFlags(flags).filter((f) => {
+    const key = f.path ?? f.kind;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Reset the test files and apply test_patch: its output (for the log's preamble), or the verdict. */
 async function applyTestPatch(
   r: ContainerRun,
   strategy: string,
-  touched: string[],
+  flags: TestConfigFlag[],
 ): Promise<{ output: string } | { verdict: Verdict }> {
   const prep = await r.container.exec(
     ["/bin/bash", `${PATCH_DIR}/test-patch.sh`],
@@ -232,7 +248,9 @@ async function applyTestPatch(
     r.ctx.signal,
   );
   const failed = stepFailed(r, prep, "test_patch was applied");
-  if (failed) return { verdict: { ...failed, applyStrategy: strategy, touchesTestConfig: touched } };
+  const touched = touchedPaths(flags);
+  if (failed)
+    return { verdict: { ...failed, applyStrategy: strategy, touchesTestConfig: touched, testConfigFlags: flags } };
   if (prep.exitCode !== 0) {
     const error = `E_TEST_PATCH: test_patch does not apply in ${r.image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`;
     return {
@@ -240,6 +258,7 @@ async function applyTestPatch(
         ...infraVerdict(r.base, error, "infrastructure_test_patch", "E_TEST_PATCH"),
         applyStrategy: strategy,
         touchesTestConfig: touched,
+        testConfigFlags: flags,
       },
     };
   }
@@ -258,7 +277,12 @@ async function engineGoneDuring(run: StepOutcome): Promise<string | null> {
 }
 
 /** Run the test process and grade it (test_output.txt); `prepOutput` is test_patch's output. */
-async function runTests(r: ContainerRun, strategy: string, touched: string[], prepOutput: string): Promise<Verdict> {
+async function runTests(
+  r: ContainerRun,
+  strategy: string,
+  flags: TestConfigFlag[],
+  prepOutput: string,
+): Promise<Verdict> {
   const { ctx, plan } = r;
   const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
   // The test process: only the test command. It prints no marker and never sees the nonce,
@@ -271,7 +295,7 @@ async function runTests(r: ContainerRun, strategy: string, touched: string[], pr
     modelName: r.source.modelName,
     submitted: r.source.submitted,
     applyStrategy: strategy,
-    touchesTestConfig: touched,
+    testConfigFlags: flags,
     framework: plan.framework,
     rules: ruleSet(ctx.options.swebench_rules),
     preamble: `+ git apply -v test.patch\n${prepOutput.trim()}\n+ ${plan.testCommand}`,
@@ -295,11 +319,11 @@ async function runTests(r: ContainerRun, strategy: string, touched: string[], pr
 async function gradeInContainer(r: ContainerRun): Promise<Verdict> {
   const applied = await applyModelPatch(r);
   if ("verdict" in applied) return applied.verdict;
-  const touched = await touchedTestConfig(r);
-  const prep = await applyTestPatch(r, applied.strategy, touched);
+  const flags = await touchedTestConfig(r);
+  const prep = await applyTestPatch(r, applied.strategy, flags);
   if ("verdict" in prep) return prep.verdict;
   if (r.ctx.signal.aborted) return infraVerdict(r.base, "cancelled before the tests ran", "infrastructure_cancelled");
-  return runTests(r, applied.strategy, touched, prep.output);
+  return runTests(r, applied.strategy, flags, prep.output);
 }
 
 /** Grade `patch` (non-empty) for `inst` in its image. Writes apply.log and test_output.txt into `artifacts`. */
@@ -324,7 +348,7 @@ export async function evaluateInContainer(
     template: ctx.options.swebench_image_template,
     overrides: ctx.options.swebench_images,
   });
-  const files = containerFiles(inst, patch, plan);
+  const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules));
   if (ctx.signal.aborted)
     return infraVerdict(base, "cancelled before the container started", "infrastructure_cancelled");
   let container: EvalContainer;
