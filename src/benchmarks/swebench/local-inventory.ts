@@ -15,8 +15,6 @@ import { diffFiles, testDirectives, versionSpecFor } from "./test-spec.js";
 
 /** Limit of the static probe, ms (reads the tree; no code of the tree runs). */
 export const STATIC_PROBE_TIMEOUT_MS = 60_000;
-/** Least limit of the runner probe, ms (pytest collection of the instance's test files). */
-export const RUNNER_PROBE_MIN_TIMEOUT_MS = 30_000;
 
 /** The paths the test command hands pytest: the official directives, or the sample set's test files. */
 export function probeArgs(inst: SwebenchInstance): string[] {
@@ -37,7 +35,7 @@ export interface ProbeTarget {
   env: Readonly<Record<string, string>>;
   /** Run the runner probe too (pytest repositories). */
   runner: boolean;
-  /** The runner probe's limit, ms (at least {@link RUNNER_PROBE_MIN_TIMEOUT_MS}). */
+  /** The runner probe's limit, ms: the tests' own (a collection that outlasts it would time the tests out too). */
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -65,7 +63,8 @@ export async function localInventory(t: ProbeTarget): Promise<Inventory> {
   const st = await probe(t, staticProbeCommand(t.tests), STATIC_PROBE_TIMEOUT_MS, (o, e, x) => staticResult(o, x, e));
   if (!t.runner) return { static: st, runner: null };
   const mark = runnerMark();
-  const limit = Math.max(t.timeoutMs, RUNNER_PROBE_MIN_TIMEOUT_MS);
-  const runner = await probe(t, runnerProbeCommand(t.tests, mark), limit, (o, e, x) => probeResult(o, mark, x, e));
+  const runner = await probe(t, runnerProbeCommand(t.tests, mark), t.timeoutMs, (o, e, x) =>
+    probeResult(o, mark, x, e),
+  );
   return { static: st, runner };
 }

@@ -18,8 +18,18 @@ import type { SwebenchInstance } from "../instance.js";
 import type { Framework } from "../log-parsers.js";
 import { evalPlan, modifiedFiles, testFilesOf, testSpecFor, versionSpecFor } from "../test-spec.js";
 import { gitDirPathIn } from "../patch-paths.js";
-import { patchTargets, pytestSectionsDiffer, scanTestConfig } from "../test-config.js";
-import { namedFlags, symlinkModes, touchedPaths, uniqueFlags, type TestConfigFlag } from "../test-inventory.js";
+import { patchTargets } from "../test-config.js";
+import {
+  diffInventories,
+  namedFlags,
+  symlinkModes,
+  touchedPaths,
+  uniqueFlags,
+  type Inventory,
+  type TestConfigFlag,
+} from "../test-inventory.js";
+import { probeArgs } from "../local-inventory.js";
+import { containerInventory, inventoryFiles, inventoryMarks, type InventoryPlan, type ProbeStop } from "./inventory.js";
 import { ruleSet, type RuleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
@@ -88,21 +98,6 @@ export interface PatchSource {
   submitted: boolean;
 }
 
-/** The content of a regular file (not a link) in the container's tree, or of `<commit>:path`; null if absent. */
-async function fileIn(
-  c: EvalContainer,
-  path: string,
-  commit: string | null,
-  signal: AbortSignal,
-): Promise<string | null> {
-  const q = shellQuote;
-  const cmd = commit
-    ? `git -C ${TESTBED} show ${q(`${commit}:${path}`)}`
-    : `cd ${TESTBED} && [ -f ${q(path)} ] && [ ! -L ${q(path)} ] && cat -- ${q(path)}`;
-  const r = await c.exec(["/bin/bash", "-c", cmd], HARNESS_STEP_TIMEOUT_MS, signal);
-  return r.exitCode === 0 ? r.output : null;
-}
-
 /** Verdict fields every outcome of this path carries, whatever it is. */
 type VerdictBase = Pick<Verdict, "modelName" | "submitted" | "touchesTestConfig">;
 
@@ -141,8 +136,10 @@ function containerFiles(
   patch: string,
   plan: ContainerPlan,
   rules: RuleSet,
+  inventory: { plan: InventoryPlan; marks: readonly [string, string] },
 ): Record<string, string> {
   return {
+    ...inventoryFiles(inventory.plan, TESTBED, inventory.marks),
     "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED, plan: rules.apply }),
     "test-patch.sh": testPatchScript({
       baseCommit: plan.baseCommit,
@@ -172,6 +169,9 @@ interface ContainerRun {
   ctx: EvaluateContext;
   artifacts: string;
   base: VerdictBase;
+  inventoryPlan: InventoryPlan;
+  /** The runner probe's marks (before, after). */
+  marks: readonly [string, string];
 }
 
 /** A harness step's failure of our making (cancellation, docker CLI, step limit, no test bed), or null. */
@@ -211,29 +211,66 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
   return { strategy };
 }
 
+/** The runner probe's limit in a container, ms: the tests' own (a collection that outlasts it would time the tests out too). */
+function runnerProbeMs(r: ContainerRun): number {
+  return (r.ctx.options.per_task_timeout_seconds ?? 3) * 1000;
+}
+
+/** A probe stopped by cancellation, the docker CLI or its limit (the container is then gone). */
+function probeStopped(r: ContainerRun, stop: ProbeStop, before: boolean): Verdict {
+  const { step, what } = stop;
+  if (step.isCanceled || r.ctx.signal.aborted)
+    return infraVerdict(r.base, `cancelled during ${what}`, "infrastructure_cancelled");
+  if (step.spawnError)
+    return infraVerdict(r.base, `cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
+  if (before)
+    return infraVerdict(r.base, `${what} did not finish in ${r.image} on the base commit`, "infrastructure_sandbox");
+  // After the patch only the patch's code can hang pytest's collection, as it would hang the tests.
+  return {
+    ...r.base,
+    status: "TIMEOUT",
+    report: notApplied(),
+    error: `${what} timed out: collecting the patched tree's tests hangs`,
+    failureMode: "timeout",
+    testConfigFlags: [{ kind: "probe_failed", path: null, detail: `${what}: timed out` }],
+    touchesTestConfig: ["<probe_failed>"],
+  };
+}
+
 /**
- * What the patch changes in how the tests run, in a container: its edits to test and runner files,
- * its symlink modes, and (by name) config and start-up files, setup.cfg / pyproject.toml by their
- * pytest sections read after the model patch and before test_patch. The host path's effect
- * inventory (local-inventory.ts) is not run in containers yet: this is the name-based reading.
+ * The inventory of the base commit with test_patch applied (what grading would run without the
+ * model patch), then test_patch undone exactly, so the model patch meets the image's tree.
  */
-async function touchedTestConfig(r: ContainerRun): Promise<TestConfigFlag[]> {
-  const scan = scanTestConfig(r.patch, testFilesOf(r.inst), r.inst.repo);
-  const flags: TestConfigFlag[] = [...namedFlags(r.patch, testFilesOf(r.inst), r.inst.repo), ...symlinkModes(r.patch)];
-  for (const path of scan.flagged) flags.push({ kind: "hook_file", path, detail: "test configuration by name" });
-  for (const path of scan.sectionCandidates) {
-    const before = await fileIn(r.container, path, r.plan.baseCommit, r.ctx.signal);
-    const after = await fileIn(r.container, path, null, r.ctx.signal);
-    if (pytestSectionsDiffer(path, before, after))
-      flags.push({ kind: "pytest_config", path, detail: "pytest section changed" });
+async function baselineInContainer(r: ContainerRun): Promise<{ inventory: Inventory } | { verdict: Verdict }> {
+  const prep = await r.container.exec(
+    ["/bin/bash", `${PATCH_DIR}/test-patch.sh`],
+    HARNESS_STEP_TIMEOUT_MS,
+    r.ctx.signal,
+  );
+  const failed = stepFailed(r, prep, "test_patch was applied for the baseline");
+  if (failed) return { verdict: failed };
+  if (prep.exitCode !== 0) {
+    const error = `E_TEST_PATCH: test_patch does not apply in ${r.image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`;
+    return { verdict: infraVerdict(r.base, error, "infrastructure_test_patch", "E_TEST_PATCH") };
   }
-  const seen = new Set<string>();
-  return uniqueFlags(flags).filter((f) => {
-    const key = f.path ?? f.kind;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const got = await containerInventory(r.container, r.inventoryPlan, "before", r.marks, runnerProbeMs(r), r.ctx.signal);
+  if ("stopped" in got) return { verdict: probeStopped(r, got.stopped, true) };
+  const undo = await r.container.exec(
+    ["/bin/bash", `${PATCH_DIR}/undo-test-patch.sh`],
+    HARNESS_STEP_TIMEOUT_MS,
+    r.ctx.signal,
+  );
+  const undoFailed = stepFailed(r, undo, "test_patch was undone after the baseline");
+  if (undoFailed) return { verdict: undoFailed };
+  if (undo.exitCode !== 0)
+    return {
+      verdict: infraVerdict(
+        r.base,
+        `undoing test_patch failed in ${r.image}: ${undo.output.trim().slice(-300)}`,
+        "infrastructure_sandbox",
+      ),
+    };
+  return got;
 }
 
 /** Reset the test files and apply test_patch: its output (for the log's preamble), or the verdict. */
@@ -315,13 +352,28 @@ async function runTests(
   return verdict;
 }
 
-/** The harness steps in order: model patch, test configuration scan, test_patch, then the tests. */
+/**
+ * The harness steps in order: the baseline inventory, the model patch, test_patch, the inventory
+ * after them (flags: what differs, plus what the patch text shows), then the tests.
+ */
 async function gradeInContainer(r: ContainerRun): Promise<Verdict> {
+  const before = await baselineInContainer(r);
+  if ("verdict" in before) return before.verdict;
   const applied = await applyModelPatch(r);
   if ("verdict" in applied) return applied.verdict;
-  const flags = await touchedTestConfig(r);
-  const prep = await applyTestPatch(r, applied.strategy, flags);
+  const named = [...namedFlags(r.patch, testFilesOf(r.inst), r.inst.repo), ...symlinkModes(r.patch)];
+  const prep = await applyTestPatch(r, applied.strategy, named);
   if ("verdict" in prep) return prep.verdict;
+  const after = await containerInventory(
+    r.container,
+    r.inventoryPlan,
+    "after",
+    r.marks,
+    runnerProbeMs(r),
+    r.ctx.signal,
+  );
+  if ("stopped" in after) return { ...probeStopped(r, after.stopped, false), applyStrategy: applied.strategy };
+  const flags = uniqueFlags([...named, ...diffInventories(before.inventory, after.inventory)]);
   if (r.ctx.signal.aborted) return infraVerdict(r.base, "cancelled before the tests ran", "infrastructure_cancelled");
   return runTests(r, applied.strategy, flags, prep.output);
 }
@@ -348,7 +400,9 @@ export async function evaluateInContainer(
     template: ctx.options.swebench_image_template,
     overrides: ctx.options.swebench_images,
   });
-  const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules));
+  const inventoryPlan: InventoryPlan = { ...plan, tests: probeArgs(inst) };
+  const marks = inventoryMarks();
+  const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules), { plan: inventoryPlan, marks });
   if (ctx.signal.aborted)
     return infraVerdict(base, "cancelled before the container started", "infrastructure_cancelled");
   let container: EvalContainer;
@@ -364,7 +418,19 @@ export async function evaluateInContainer(
     return infraVerdict(base, `container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
   }
   try {
-    return await gradeInContainer({ container, image, inst, patch, plan, source, ctx, artifacts, base });
+    return await gradeInContainer({
+      container,
+      image,
+      inst,
+      patch,
+      plan,
+      source,
+      ctx,
+      artifacts,
+      base,
+      inventoryPlan,
+      marks,
+    });
   } finally {
     await container.remove().catch(() => undefined);
   }
