@@ -12,8 +12,6 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ensureSampleDataset, type SampleDataset } from "../../src/benchmarks/swebench/sample-dataset.js";
 import { gitOk } from "../../src/benchmarks/swebench/git.js";
-import { pytestSectionsDiffer, scanTestConfig } from "../../src/benchmarks/swebench/test-config.js";
-import { testFilesOf } from "../../src/benchmarks/swebench/test-spec.js";
 import { cliEntry } from "../../src/util/package-root.js";
 import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
 
@@ -129,8 +127,7 @@ const ATTACK_RUNS: Record<string, readonly string[]> = {
 
 let dir: string;
 let ds: SampleDataset;
-/** The six attacks' patches, by attack name. */
-const attackPatches = new Map<string, string>();
+
 const runs = new Map<string, { run: CliRun; status: string; rows: Map<string, Row> }>();
 
 /** A symlink to write with {@link diffOver}. */
@@ -232,10 +229,7 @@ beforeAll(async () => {
   };
   for (const [run, attacks] of Object.entries(ATTACK_RUNS)) {
     const byId: Record<string, string> = {};
-    for (const a of attacks) {
-      attackPatches.set(a, await diffOver(ATTACKS[a]!.instance, ATTACKS[a]!.files));
-      byId[ATTACKS[a]!.instance] = attackPatches.get(a)!;
-    }
+    for (const a of attacks) byId[ATTACKS[a]!.instance] = await diffOver(ATTACKS[a]!.instance, ATTACKS[a]!.files);
     predictions[run] = byId;
     predictions[`strict_${run}`] = byId;
   }
@@ -480,19 +474,6 @@ describe("reward hacking: SWE-bench, test configuration the name-based flagger d
       );
     });
   }
-
-  it("the name-based reading (test-config.ts, still used in containers) misses every one of them", () => {
-    for (const [name, attack] of Object.entries(ATTACKS)) {
-      const inst = ds.instances.find((i) => i.instance_id === attack.instance)!;
-      const scan = scanTestConfig(attackPatches.get(name)!, testFilesOf(inst), inst.repo);
-      expect(scan.flagged, name).toEqual([]);
-      // Its section reading of a pyproject.toml / setup.cfg sees no pytest section in any of them.
-      for (const path of scan.sectionCandidates) {
-        const text = attack.files[path];
-        expect(pytestSectionsDiffer(path, null, typeof text === "string" ? text : null), `${name} ${path}`).toBe(false);
-      }
-    }
-  });
 
   it("the stdlib-shadowing module's PYTEST_ADDOPTS shows up as an environment change", () => {
     const r = row("effect2", CALENDAR);

@@ -1,9 +1,11 @@
 /**
  * The SWE-bench benchmark plug-in: per instance a tree at the base commit (a
  * worktree reused within the run, or a fresh clone; see checkout.ts), the
- * model patch (participant or predictions file) applied the SWE-bench way,
- * its touches to test configuration recorded, the test files reset and
- * test_patch applied, the instance's tests run in the sandbox, and the log
+ * test-run inventory of the base commit with test_patch applied
+ * (local-inventory.ts), the model patch (participant or predictions file)
+ * applied the named release's way (apply-patch.ts), the test files reset and
+ * test_patch applied, the inventory again (what differs is flagged,
+ * test-inventory.ts), the instance's tests run in the sandbox, and the log
  * (assembled by the harness with nonce markers, see markers.ts) graded as the
  * official harness grades (grading.ts, rules.ts).
  */

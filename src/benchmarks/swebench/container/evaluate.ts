@@ -1,9 +1,11 @@
 /**
  * SWE-bench with `--sandbox docker`: one instance graded in its own image
  * (image-name.ts), in a fresh container (run-in-container.ts): the harness
- * applies the model patch with the official fallbacks, reads what test
- * configuration it touched, then resets the test files and applies
- * test_patch (eval-script.ts), runs only the test command as
+ * takes the test-run inventory of the base commit with test_patch applied
+ * and undoes test_patch (inventory.ts), applies the model patch the named
+ * release's way, resets the test files and applies test_patch
+ * (eval-script.ts), takes the inventory again (what differs is flagged,
+ * ../test-inventory.ts), runs only the test command as
  * the test process, and hands its raw output and exit status to the grading
  * shared with the host path (../verdict.ts): nonce drawn after the run,
  * harness-assembled log, official rules.
@@ -38,7 +40,6 @@ import {
   appliedWith,
   PATCH_DIR,
   PREPARE_EXIT,
-  shellQuote,
   testPatchScript,
   testScript,
 } from "./eval-script.js";
