@@ -35,14 +35,7 @@ import { containerInventory, inventoryFiles, inventoryMarks, type InventoryPlan,
 import { ruleSet, type RuleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
-import {
-  applyScript,
-  appliedWith,
-  PATCH_DIR,
-  PREPARE_EXIT,
-  testPatchScript,
-  testScript,
-} from "./eval-script.js";
+import { applyScript, appliedWith, PATCH_DIR, PREPARE_EXIT, testPatchScript, testScript } from "./eval-script.js";
 import { openEvalContainer, type EvalContainer, type StepOutcome } from "./run-in-container.js";
 
 /** Limit of a harness step in the container (patch application, file reads), ms: git on a large repository. */
