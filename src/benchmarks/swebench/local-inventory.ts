@@ -15,6 +15,17 @@ import { diffFiles, testDirectives, versionSpecFor } from "./test-spec.js";
 
 /** Limit of the static probe, ms (reads the tree; no code of the tree runs). */
 export const STATIC_PROBE_TIMEOUT_MS = 60_000;
+/**
+ * Least limit of the runner probe, ms. Collection of a large repository's test files takes tens of
+ * seconds, and a probe cut short on a loaded machine would flag an honest patch; the tests' own limit
+ * applies when it is longer.
+ */
+export const RUNNER_PROBE_MIN_TIMEOUT_MS = 60_000;
+
+/** The runner probe's limit for a test limit of `testTimeoutMs`. */
+export function runnerProbeTimeoutMs(testTimeoutMs: number): number {
+  return Math.max(testTimeoutMs, RUNNER_PROBE_MIN_TIMEOUT_MS);
+}
 
 /** The paths the test command hands pytest: the official directives, or the sample set's test files. */
 export function probeArgs(inst: SwebenchInstance): string[] {
@@ -35,7 +46,7 @@ export interface ProbeTarget {
   env: Readonly<Record<string, string>>;
   /** Run the runner probe too (pytest repositories). */
   runner: boolean;
-  /** The runner probe's limit, ms: the tests' own (a collection that outlasts it would time the tests out too). */
+  /** The tests' limit, ms (the runner probe gets {@link runnerProbeTimeoutMs} of it). */
   timeoutMs: number;
   signal: AbortSignal;
 }

@@ -30,7 +30,7 @@ import {
   type Inventory,
   type TestConfigFlag,
 } from "../test-inventory.js";
-import { probeArgs } from "../local-inventory.js";
+import { probeArgs, runnerProbeTimeoutMs } from "../local-inventory.js";
 import { containerInventory, inventoryFiles, inventoryMarks, type InventoryPlan, type ProbeStop } from "./inventory.js";
 import { ruleSet, type RuleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
@@ -130,10 +130,10 @@ function containerFiles(
   patch: string,
   plan: ContainerPlan,
   rules: RuleSet,
-  inventory: { plan: InventoryPlan; marks: readonly [string, string] },
+  inventory: { plan: InventoryPlan; marks: readonly [string, string]; runnerMs: number },
 ): Record<string, string> {
   return {
-    ...inventoryFiles(inventory.plan, TESTBED, inventory.marks),
+    ...inventoryFiles(inventory.plan, TESTBED, inventory.marks, inventory.runnerMs),
     "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED, plan: rules.apply }),
     "test-patch.sh": testPatchScript({
       baseCommit: plan.baseCommit,
@@ -205,9 +205,9 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
   return { strategy };
 }
 
-/** The runner probe's limit in a container, ms: the tests' own (a collection that outlasts it would time the tests out too). */
+/** The runner probe's limit in a container, ms (as on the host, local-inventory.ts). */
 function runnerProbeMs(r: ContainerRun): number {
-  return (r.ctx.options.per_task_timeout_seconds ?? 3) * 1000;
+  return runnerProbeTimeoutMs((r.ctx.options.per_task_timeout_seconds ?? 3) * 1000);
 }
 
 /** A probe stopped by cancellation, the docker CLI or its limit (the container is then gone). */
@@ -396,7 +396,12 @@ export async function evaluateInContainer(
   });
   const inventoryPlan: InventoryPlan = { ...plan, tests: probeArgs(inst) };
   const marks = inventoryMarks();
-  const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules), { plan: inventoryPlan, marks });
+  const runnerMs = runnerProbeTimeoutMs((ctx.options.per_task_timeout_seconds ?? 3) * 1000);
+  const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules), {
+    plan: inventoryPlan,
+    marks,
+    runnerMs,
+  });
   if (ctx.signal.aborted)
     return infraVerdict(base, "cancelled before the container started", "infrastructure_cancelled");
   let container: EvalContainer;

@@ -8,10 +8,13 @@
  * commit, the files test_patch creates removed), so the model patch then
  * meets the tree the official harness gives it.
  *
- * A probe that times out kills the container (run-in-container.ts), so no
- * later step can run: before the patch that is our error (the base tree
- * hung), after it the patch's (its code hangs collection, as the tests
- * would): the caller turns either into a verdict.
+ * Each probe runs under `timeout -s KILL` inside the container (when the
+ * image has it), so a hung probe ends as a probe without a report (a flag
+ * after the patch) and the container lives on. Only if that fails does the
+ * step's own limit (30 s later) kill the container, and no later step can
+ * run: before the patch that is our error (the base tree hung), after it the
+ * patch's (its code hangs collection, as the tests would): the caller turns
+ * either into a verdict.
  */
 import { runnerMark, runnerProbeCommand, staticProbeCommand } from "../inventory-probe.js";
 import { probeResult, staticResult, type Inventory, type ProbeResult } from "../test-inventory.js";
@@ -21,6 +24,8 @@ import type { EvalContainer, StepOutcome } from "./run-in-container.js";
 
 /** Limit of the static probe in a container, ms (reads the tree; no code of the tree runs). */
 export const CONTAINER_STATIC_PROBE_MS = 120_000;
+/** What the step limit allows beyond a probe's own `timeout`, ms (the harness kills the container only then). */
+export const PROBE_STEP_SLACK_MS = 30_000;
 
 /** What the probes need to know of the instance's plan. */
 export interface InventoryPlan {
@@ -39,13 +44,17 @@ export function inventoryFiles(
   plan: InventoryPlan,
   repoDir: string,
   marks: readonly [string, string],
+  runnerMs: number,
 ): Record<string, string> {
   const script = (cmd: string): string =>
     testScript({ evalCommands: plan.evalCommands, testCommand: cmd, testEnv: plan.env, repoDir });
-  const python = '"$(command -v python3 || command -v python || echo python3)"';
+  // The probe under `timeout -s KILL` when the image has it: a hung probe then ends on its own.
+  const limited = (ms: number, build: (python: string) => string): string =>
+    `A2A_T=""; if command -v timeout >/dev/null; then A2A_T="timeout -s KILL ${Math.ceil(ms / 1000)}"; fi\n` +
+    build('$A2A_T "$(command -v python3 || command -v python || echo python3)"');
   const q = shellQuote;
   const files: Record<string, string> = {
-    "static-probe.sh": script(staticProbeCommand(plan.tests, python)),
+    "static-probe.sh": script(limited(CONTAINER_STATIC_PROBE_MS, (py) => staticProbeCommand(plan.tests, py))),
     "undo-test-patch.sh": [
       "#!/bin/bash",
       `cd ${q(repoDir)} || exit 1`,
@@ -57,8 +66,8 @@ export function inventoryFiles(
     ].join("\n"),
   };
   if (runsPytest(plan.testCommand)) {
-    files["runner-probe-before.sh"] = script(runnerProbeCommand(plan.tests, marks[0], python));
-    files["runner-probe-after.sh"] = script(runnerProbeCommand(plan.tests, marks[1], python));
+    files["runner-probe-before.sh"] = script(limited(runnerMs, (py) => runnerProbeCommand(plan.tests, marks[0], py)));
+    files["runner-probe-after.sh"] = script(limited(runnerMs, (py) => runnerProbeCommand(plan.tests, marks[1], py)));
   }
   return files;
 }
@@ -85,13 +94,13 @@ export async function containerInventory(
 ): Promise<{ inventory: Inventory } | { stopped: ProbeStop }> {
   const run = async (file: string, ms: number): Promise<StepOutcome> =>
     c.exec(["/bin/bash", `${PATCH_DIR}/${file}`], ms, signal);
-  const st = await run("static-probe.sh", CONTAINER_STATIC_PROBE_MS);
+  const st = await run("static-probe.sh", CONTAINER_STATIC_PROBE_MS + PROBE_STEP_SLACK_MS);
   if (st.timedOut || st.isCanceled || st.spawnError)
     return { stopped: { step: st, what: `the static probe (${which})` } };
   const staticAnswer = staticResult(st.output, st.exitCode);
   if (!runsPytest(plan.testCommand)) return { inventory: { static: staticAnswer, runner: null } };
   const mark = which === "before" ? marks[0] : marks[1];
-  const rn = await run(`runner-probe-${which}.sh`, runnerTimeoutMs);
+  const rn = await run(`runner-probe-${which}.sh`, runnerTimeoutMs + PROBE_STEP_SLACK_MS);
   if (rn.timedOut || rn.isCanceled || rn.spawnError)
     return { stopped: { step: rn, what: `the runner probe (${which})` } };
   const runner: ProbeResult = probeResult(rn.output, mark, rn.exitCode);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createSwebenchBenchmark } from "../../../../src/benchmarks/swebench/definition.js";
+import { RUNNER_PROBE_MIN_TIMEOUT_MS } from "../../../../src/benchmarks/swebench/local-inventory.js";
 import { ensureSampleDataset, type SampleDataset } from "../../../../src/benchmarks/swebench/sample-dataset.js";
 import {
   buildSampleImages,
@@ -223,9 +224,12 @@ describe.skipIf(engine.env === null)(
         resolved: false,
         failure_mode: "timeout",
       });
-      expect(performance.now() - t).toBeLessThan(30_000);
+      // The runner probe after the patch hangs in the same collection first and is killed inside the
+      // container after RUNNER_PROBE_MIN_TIMEOUT_MS (a probe_failed flag); then the tests time out.
+      expect(rows[0]!["touches_test_config"]).toContain("<probe_failed>");
+      expect(performance.now() - t).toBeLessThan(RUNNER_PROBE_MIN_TIMEOUT_MS + 30_000);
       expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
-    }, 120_000);
+    }, 180_000);
 
     /** `patch` plus a new root conftest.py of `lines`. */
     const withConftest = (patch: string, lines: string[]): string =>
