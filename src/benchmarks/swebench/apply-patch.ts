@@ -1,31 +1,43 @@
 /**
- * Applying a model patch the way SWE-bench's harness does: several strategies
- * in order, stopping at the first that applies cleanly. Between attempts the
- * worktree is reset, so a partial application never leaks into the next. A
- * patch naming a path inside `.git` is refused before any attempt
- * (patch-paths.ts says why).
+ * Applying a model patch the way the named release of SWE-bench's harness
+ * does (rules.ts `apply`): its strategies in its order, stopping at the first
+ * that exits 0; 5.0.2 resets the tree between attempts and, when every
+ * attempt failed, accepts a patch `git apply --check --reverse` finds already
+ * applied; 4.1.0 does neither, so its `patch --batch` (no `--forward`)
+ * applies a reversed patch backwards, as that release does. A patch naming a
+ * path inside `.git` is refused before any attempt (patch-paths.ts says why).
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCommand, gitIn, type Tree } from "./git.js";
 import { resetTree } from "./worktree.js";
 import { gitDirPathIn } from "./patch-paths.js";
+import { ruleSet, type ApplyStrategy, type RuleSet } from "./rules.js";
 
-export type ApplyStrategy = "git_apply" | "git_apply_reject" | "patch_fuzz";
+export type { ApplyStrategy } from "./rules.js";
+
+/** How the patch went in: one of the release's strategies, or found already applied (5.0.2's reverse check). */
+export type AppliedWith = ApplyStrategy | "already_applied";
 
 export interface ApplyOutcome {
   applied: boolean;
   /** The strategy that worked, if any. */
-  strategy: ApplyStrategy | null;
+  strategy: AppliedWith | null;
   /** Tail of the last attempt's diagnostics. */
   log: string;
 }
 
-/**
- * The official harness's order (run_evaluation.py `GIT_APPLY_CMDS`): `git apply --verbose`,
- * `git apply --verbose --reject` (exits 0 only when every hunk applied), `patch --batch --fuzz=5 -p1`.
- */
-export const APPLY_STRATEGIES: readonly ApplyStrategy[] = ["git_apply", "git_apply_reject", "patch_fuzz"];
+/** The command line of each strategy, the patch file last (as the official harness runs them). */
+export const APPLY_COMMANDS: Readonly<Record<ApplyStrategy, readonly string[]>> = {
+  git_apply: ["git", "apply", "--verbose"],
+  git_apply_3way: ["git", "apply", "--verbose", "--3way"],
+  git_apply_reject: ["git", "apply", "--verbose", "--reject"],
+  patch_fuzz: ["patch", "--batch", "--fuzz=5", "-p1", "-i"],
+  patch_fuzz_forward: ["patch", "--batch", "--forward", "--fuzz=5", "-p1", "-i"],
+};
+
+/** The strategies of the default rules, in order. */
+export const APPLY_STRATEGIES: readonly ApplyStrategy[] = ruleSet().apply.strategies;
 
 /** Make sure a diff ends with a newline (git apply rejects a truncated last line). */
 export function normalisePatch(patch: string): string {
@@ -41,6 +53,7 @@ export async function applyPatch(
   patch: string,
   scratchDir: string,
   name = "model.patch",
+  rules: RuleSet = ruleSet(),
 ): Promise<ApplyOutcome> {
   const forbidden = gitDirPathIn(patch);
   if (forbidden !== null)
@@ -49,20 +62,23 @@ export async function applyPatch(
       strategy: null,
       log: `refused: the patch names a path inside .git (${JSON.stringify(forbidden)})`,
     };
-  const dir = tree.path;
   const file = join(scratchDir, name);
   await writeFile(file, normalisePatch(patch));
   let log = "";
-  for (const strategy of APPLY_STRATEGIES) {
+  const { strategies, resetBetween, reverseCheck } = rules.apply;
+  for (const [i, strategy] of strategies.entries()) {
+    if (i > 0 && resetBetween) await resetTree(tree, "HEAD");
+    const [cmd, ...args] = APPLY_COMMANDS[strategy];
     const r =
-      strategy === "git_apply"
-        ? await gitIn(tree, ["apply", "--verbose", file])
-        : strategy === "git_apply_reject"
-          ? await gitIn(tree, ["apply", "--verbose", "--reject", file])
-          : await runCommand("patch", ["--batch", "--fuzz=5", "-p1", "-i", file], { cwd: dir });
+      cmd === "git" ? await gitIn(tree, [...args, file]) : await runCommand(cmd!, [...args, file], { cwd: tree.path });
     log = `${strategy}: ${(r.stderr + r.stdout).trim().slice(-1500)}`;
     if (r.exitCode === 0) return { applied: true, strategy, log };
-    await resetTree(tree, "HEAD");
   }
+  if (reverseCheck) {
+    const r = await gitIn(tree, ["apply", "--check", "--reverse", file]);
+    if (r.exitCode === 0)
+      return { applied: true, strategy: "already_applied", log: `${log}\nalready_applied: verified` };
+  }
+  await resetTree(tree, "HEAD");
   return { applied: false, strategy: null, log };
 }

@@ -1,13 +1,15 @@
 /**
  * The SWE-bench benchmark plug-in: per instance a tree at the base commit (a
  * worktree reused within the run, or a fresh clone; see checkout.ts), the
- * model patch (participant or predictions file) applied the SWE-bench way,
- * its touches to test configuration recorded, the test files reset and
- * test_patch applied, the instance's tests run in the sandbox, and the log
+ * test-run inventory of the base commit with test_patch applied
+ * (local-inventory.ts), the model patch (participant or predictions file)
+ * applied the named release's way (apply-patch.ts), the test files reset and
+ * test_patch applied, the inventory again (what differs is flagged,
+ * test-inventory.ts), the instance's tests run in the sandbox, and the log
  * (assembled by the harness with nonce markers, see markers.ts) graded as the
  * official harness grades (grading.ts, rules.ts).
  */
-import { lstat, mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
@@ -32,9 +34,18 @@ import type { InstanceReport } from "./grading.js";
 import { gradeTestRun, type Verdict } from "./verdict.js";
 import { aggregateSwebench } from "./report.js";
 import { ruleSet } from "./rules.js";
-import { scanTestConfig, pytestSectionsDiffer } from "./test-config.js";
 import { ensureGit, ensureSandboxPython } from "./tools.js";
-import { SwebenchInfraError } from "./errors.js";
+import { SWEBENCH_ERROR_CODES, SwebenchInfraError } from "./errors.js";
+import { resetTree } from "./worktree.js";
+import { localInventory, probeArgs, runsPytest, type ProbeTarget } from "./local-inventory.js";
+import {
+  diffInventories,
+  namedFlags,
+  symlinkModes,
+  uniqueFlags,
+  type Inventory,
+  type TestConfigFlag,
+} from "./test-inventory.js";
 import { assertValid } from "../../util/schema.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
 import { evaluateInContainer } from "./container/evaluate.js";
@@ -123,32 +134,39 @@ async function applyTestPatch(inst: SwebenchInstance, tree: Tree, scratch: strin
   return `+ git apply -v test.patch\n${(r.stdout + r.stderr).trim()}`;
 }
 
-/** The regular-file content of `path` in the tree, or null (absent, or not a regular file). */
-async function treeFile(tree: Tree, path: string): Promise<string | null> {
-  const abs = join(tree.path, path);
+/**
+ * The inventory of the tree at the base commit with test_patch applied (what grading would run
+ * without the model patch); the tree is put back to the base commit afterwards.
+ */
+async function baselineInventory(
+  inst: SwebenchInstance,
+  tree: Tree,
+  scratch: string,
+  target: Omit<ProbeTarget, "workDir">,
+): Promise<Inventory> {
+  await applyTestPatch(inst, tree, scratch);
   try {
-    const st = await lstat(abs);
-    return st.isFile() ? await readFile(abs, "utf8") : null;
-  } catch {
-    return null;
+    return await localInventory({ ...target, workDir: tree.path });
+  } finally {
+    await resetTree(tree, "HEAD");
   }
 }
 
 /**
- * Paths of the applied model patch that touch test configuration
- * (test-config.ts): by name, and setup.cfg / pyproject.toml by comparing
- * their pytest sections with the base commit's.
+ * What the applied model patch changes in how the tests run: its edits to test and runner files,
+ * its symlink modes, and every difference between the inventories before and after it
+ * (test-inventory.ts). Call with the tree after the model patch and test_patch.
  */
-async function testConfigTouched(inst: SwebenchInstance, tree: Tree, patch: string): Promise<string[]> {
-  const scan = scanTestConfig(patch, testFilesOf(inst), inst.repo);
-  const touched = [...scan.flagged];
-  for (const path of scan.sectionCandidates) {
-    const base = await gitIn(tree, ["show", `${inst.base_commit}:${path}`]);
-    const before = base.exitCode === 0 ? base.stdout : null;
-    const after = await treeFile(tree, path);
-    if (pytestSectionsDiffer(path, before, after)) touched.push(path);
-  }
-  return touched;
+async function testConfigFlags(
+  inst: SwebenchInstance,
+  tree: Tree,
+  patch: string,
+  before: Inventory | null,
+  target: Omit<ProbeTarget, "workDir">,
+): Promise<TestConfigFlag[]> {
+  const flags = [...namedFlags(patch, testFilesOf(inst), inst.repo), ...symlinkModes(patch)];
+  if (before !== null) flags.push(...diffInventories(before, await localInventory({ ...target, workDir: tree.path })));
+  return uniqueFlags(flags);
 }
 
 /** The report of an instance whose tests never ran (no patch to apply). */
@@ -226,6 +244,8 @@ interface TestRun {
   worktree: string;
   patch: string;
   base: { modelName: string; submitted: boolean; touchesTestConfig: string[] };
+  flags: TestConfigFlag[];
+  interpreterMissing: boolean;
   applyStrategy: string;
   rules: ReturnType<typeof ruleSet>;
   /** The test patch's application log, put before the test output in the graded log. */
@@ -254,7 +274,7 @@ async function runTests(r: TestRun): Promise<Verdict> {
     modelName: r.base.modelName,
     submitted: r.base.submitted,
     applyStrategy: r.applyStrategy,
-    touchesTestConfig: r.base.touchesTestConfig,
+    testConfigFlags: r.flags,
     framework: spec.framework,
     rules: r.rules,
     preamble: `${r.preamble}\n+ ${spec.command}`,
@@ -267,7 +287,32 @@ async function runTests(r: TestRun): Promise<Verdict> {
     timeoutSeconds: ctx.options.per_task_timeout_seconds ?? 3,
   });
   await writeFileAtomic(join(r.artifacts, "test_output.txt"), log);
-  return verdict;
+  return r.interpreterMissing ? { ...verdict, interpreterMissing: true } : verdict;
+}
+
+/**
+ * Check the sandbox's python3 and the test tools before any patch. A missing interpreter is graded
+ * as the named release grades an image without one (rules.ts): the tests run, fail to start, and
+ * the log without results is the model's (returns true). Any other missing tool is our error.
+ */
+async function checkTools(
+  ctx: EvaluateContext,
+  requires: readonly string[],
+  rules: ReturnType<typeof ruleSet>,
+  instanceId: string,
+): Promise<boolean> {
+  try {
+    await ensureSandboxPython(ctx.sandbox, requires, ctx.signal);
+    return false;
+  } catch (err) {
+    const missing = err instanceof SwebenchInfraError && err.code === SWEBENCH_ERROR_CODES.PYTHON_MISSING;
+    if (!missing || !rules.missingInterpreterIsModelFailure) throw err;
+    ctx.logger.warn(
+      { instance: instanceId, rules: rules.version },
+      "python3 is missing in the sandbox: graded as the official release grades an image without its interpreter (unresolved)",
+    );
+    return true;
+  }
 }
 
 async function evaluateInstance(
@@ -281,62 +326,94 @@ async function evaluateInstance(
   const spec = testSpecFor(inst);
   const reposDir = await reposDirFor(ctx.options);
   const repoDir = locateRepo(reposDir, inst.repo);
-  await ensureSandboxPython(ctx.sandbox, spec.requires, ctx.signal);
+  const interpreterMissing = await checkTools(ctx, spec.requires, rules, inst.instance_id);
   const scratch = join(ctx.workDir, "swebench", `${safeName(inst.instance_id)}-${randomBytes(4).toString("hex")}`);
   await mkdir(scratch, { recursive: true });
   let tree: Tree | null = null;
   try {
     tree = await checkout.acquire(repoDir, inst.base_commit);
-    const worktree = tree.path;
     let got: { patch: string | null; modelName: string; submitted: boolean };
     try {
       got = await modelPatch(inst, tree, ctx);
     } catch (err) {
       return participantErrorVerdict(err);
     }
-    const patch = got.patch;
-    const base = { modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] as string[] };
-    const report: InstanceReport = {
-      patch_is_None: patch === null,
-      patch_exists: patch !== null && patch.trim() !== "",
-      patch_successfully_applied: false,
-      resolved: false,
-    };
-    if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
-    if (!report.patch_exists)
-      return { ...base, status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch" };
-
-    const applied = await applyPatch(tree, patch!, scratch);
-    await writeFileAtomic(join(artifacts, "apply.log"), applied.log + "\n");
-    if (!applied.applied) {
-      return {
-        ...base,
-        status: "PATCH_APPLY_FAILED",
-        report,
-        error: "patch does not apply",
-        failureMode: "model_patch_does_not_apply",
-        applyStrategy: null,
-      };
-    }
-    base.touchesTestConfig = await testConfigTouched(inst, tree, patch!);
-    const preamble = await applyTestPatch(inst, tree, scratch);
-    return await runTests({
-      inst,
-      ctx,
-      spec,
-      worktree,
-      patch: patch!,
-      base,
-      applyStrategy: applied.strategy!,
-      rules,
-      preamble,
-      artifacts,
-    });
+    return await gradePatch({ inst, ctx, spec, rules, tree, got, scratch, artifacts, interpreterMissing });
   } finally {
     // A cancelled instance may have left its tree mid-way (e.g. a sandbox still giving it back): not reused.
     if (tree) await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** One instance's patch on its tree at the base commit (host path). */
+interface PatchGrading {
+  inst: SwebenchInstance;
+  ctx: EvaluateContext;
+  spec: ReturnType<typeof testSpecFor>;
+  rules: ReturnType<typeof ruleSet>;
+  tree: Tree;
+  got: { patch: string | null; modelName: string; submitted: boolean };
+  scratch: string;
+  artifacts: string;
+  interpreterMissing: boolean;
+}
+
+/**
+ * Inventory the tree before the patch, apply it the named release's way, reset the test files and
+ * apply test_patch, inventory it again, run the tests and grade them.
+ */
+async function gradePatch(g: PatchGrading): Promise<Verdict> {
+  const { inst, ctx, spec, tree, got, scratch, artifacts } = g;
+  const patch = got.patch;
+  const base = { modelName: got.modelName, submitted: got.submitted, touchesTestConfig: [] as string[] };
+  const report: InstanceReport = {
+    patch_is_None: patch === null,
+    patch_exists: patch !== null && patch.trim() !== "",
+    patch_successfully_applied: false,
+    resolved: false,
+  };
+  if (patch !== null) await writeFileAtomic(join(artifacts, "patch.diff"), patch);
+  if (patch === null || !report.patch_exists)
+    return { ...base, status: "EMPTY_PATCH", report, error: null, failureMode: "model_empty_patch" };
+  const target: Omit<ProbeTarget, "workDir"> = {
+    sandbox: ctx.sandbox,
+    tests: probeArgs(inst),
+    env: spec.env,
+    runner: runsPytest(spec.command),
+    timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
+    signal: ctx.signal,
+  };
+  // Without an interpreter neither probe can run: nothing to compare.
+  const before = g.interpreterMissing ? null : await baselineInventory(inst, tree, scratch, target);
+  const applied = await applyPatch(tree, patch, scratch, "model.patch", g.rules);
+  await writeFileAtomic(join(artifacts, "apply.log"), applied.log + "\n");
+  if (!applied.applied) {
+    return {
+      ...base,
+      status: "PATCH_APPLY_FAILED",
+      report,
+      error: "patch does not apply",
+      failureMode: "model_patch_does_not_apply",
+      applyStrategy: null,
+    };
+  }
+  const preamble = await applyTestPatch(inst, tree, scratch);
+  const flags = await testConfigFlags(inst, tree, patch, before, target);
+  return runTests({
+    inst,
+    ctx,
+    spec,
+    worktree: tree.path,
+    patch,
+    base,
+    flags,
+    interpreterMissing: g.interpreterMissing,
+    applyStrategy: applied.strategy!,
+    rules: g.rules,
+    preamble,
+    artifacts,
+  });
 }
 
 async function loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
@@ -370,9 +447,11 @@ function setupErrorVerdict(err: unknown): Verdict {
     failureMode:
       err instanceof SwebenchInfraError
         ? "infrastructure_tool_missing"
-        : code === "E_TEST_PATCH"
-          ? "infrastructure_test_patch"
-          : "infrastructure_setup",
+        : code === "E_SWEBENCH_CANCELLED"
+          ? "infrastructure_cancelled"
+          : code === "E_TEST_PATCH"
+            ? "infrastructure_test_patch"
+            : "infrastructure_setup",
     modelName: "unknown",
     submitted: false,
     touchesTestConfig: [],
@@ -402,6 +481,9 @@ async function recordVerdict(
     ...verdict.report,
     apply_strategy: verdict.applyStrategy ?? null,
     touches_test_config: verdict.touchesTestConfig,
+    test_config_flags: verdict.testConfigFlags ?? [],
+    resolved_strict:
+      verdict.report.resolved && (verdict.testConfigFlags ?? []).length === 0 && verdict.touchesTestConfig.length === 0,
     grading_rules: ruleSet(options.swebench_rules).version,
     report_path: reportPath,
     artifacts_dir: artifacts,
@@ -409,6 +491,7 @@ async function recordVerdict(
   if (verdict.failureMode) row.failure_mode = verdict.failureMode;
   if (verdict.errorCode) row.error_code = verdict.errorCode;
   if (verdict.strictVoided) row.strict_tests_voided = true;
+  if (verdict.interpreterMissing) row.interpreter_missing = true;
   if (verdict.logVoid) row.log_void = verdict.logVoid;
   if (verdict.infraSignature) row.infra_signature = verdict.infraSignature;
   return row;

@@ -49,5 +49,14 @@ export {
   type EvalPlan,
   type VersionSpec,
 } from "./test-spec.js";
-export { scanTestConfig, pytestSectionsDiffer, patchTargets } from "./test-config.js";
+export { patchTargets } from "./test-config.js";
+// What a patch changes in how the tests run (flagged by effect):
+export {
+  diffInventories,
+  namedFlags,
+  symlinkModes,
+  type Inventory,
+  type TestConfigFlag,
+  type TestConfigFlagKind,
+} from "./test-inventory.js";
 export { SwebenchInfraError, SwebenchSpecError, SWEBENCH_ERROR_CODES, type SwebenchInfraCode } from "./errors.js";

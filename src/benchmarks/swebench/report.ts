@@ -77,8 +77,9 @@ export function runReport(rows: ItemResult[]): RunReport {
   const ids = (pred: (r: ItemResult) => boolean) => sorted.filter(pred).map((r) => r.id);
   const submitted_ids = ids(submitted);
   const completed_ids = ids((r) => COMPLETED.has(r.status));
-  const resolved_ids = ids((r) => r.status === "RESOLVED_FULL");
-  const unresolved_ids = ids((r) => COMPLETED.has(r.status) && r.status !== "RESOLVED_FULL");
+  // Official: resolved = report.json's `resolved` (a --strict-tests row keeps it while its status turns).
+  const resolved_ids = ids((r) => COMPLETED.has(r.status) && resolvedOf(r));
+  const unresolved_ids = ids((r) => COMPLETED.has(r.status) && !resolvedOf(r));
   const empty_patch_ids = ids((r) => r.status === "EMPTY_PATCH");
   const error_ids = ids((r) => submitted(r) && r.status !== "EMPTY_PATCH" && !COMPLETED.has(r.status));
   const incomplete_ids = ids((r) => !submitted(r));
@@ -172,18 +173,32 @@ export function writeRunFiles(
   return path;
 }
 
+/** The row's official verdict: report.json's `resolved`; rows without it (older checkpoints): RESOLVED_FULL. */
+function resolvedOf(r: ItemResult): boolean {
+  return typeof r["resolved"] === "boolean" ? r["resolved"] : r.status === "RESOLVED_FULL";
+}
+
+/** Resolved and nothing flagged; rows without the field: resolved and no touched test configuration. */
+function resolvedStrictOf(r: ItemResult): boolean {
+  if (typeof r["resolved_strict"] === "boolean") return r["resolved_strict"];
+  const touched = r["touches_test_config"];
+  return resolvedOf(r) && !(Array.isArray(touched) && touched.length > 0);
+}
+
 /**
- * Aggregate metrics: resolved rate (resolved / all items), patch-apply rate
- * (applied / items with a non-empty patch; null when none had one), the
- * status counts, the instances whose patch touched test configuration, and
- * the run report. With `options`, the run files are written too.
+ * Aggregate metrics: `resolved_rate` (official `resolved` / all items, comparable with the
+ * official leaderboard whatever `--strict-tests` says), `resolved_strict_rate` (resolved with
+ * nothing flagged / all items), patch-apply rate (applied / items with a non-empty patch; null when
+ * none had one), the status counts, the flagged instances, and the run report (official
+ * `resolved_ids`, plus `resolved_strict_ids`). With `options`, the run files are written too.
  */
 export function aggregateSwebench(
   rows: ItemResult[],
   options?: Pick<RunOptions, "out" | "run_id">,
 ): Record<string, unknown> {
   const total = rows.length;
-  const resolved = rows.filter((r) => r.status === "RESOLVED_FULL").length;
+  const resolved = rows.filter(resolvedOf).length;
+  const resolvedStrict = rows.filter(resolvedStrictOf).length;
   const withPatch = rows.filter((r) => r["patch_exists"] === true && r.status !== "EMPTY_PATCH");
   // git applied the patch (apply_strategy); rows without the field fall back on the report's flag.
   const applied = withPatch.filter((r) =>
@@ -198,11 +213,21 @@ export function aggregateSwebench(
     .sort();
   const out: Record<string, unknown> = {
     resolved_rate: total === 0 ? 0 : resolved / total,
+    resolved_strict_rate: total === 0 ? 0 : resolvedStrict / total,
     patch_apply_rate: withPatch.length === 0 ? null : applied / withPatch.length,
     resolved,
+    resolved_strict: resolvedStrict,
     total,
     status_counts: counts,
     touches_test_config_ids: touched,
+    resolved_strict_ids: rows
+      .filter(resolvedStrictOf)
+      .map((r) => r.id)
+      .sort(),
+    interpreter_missing_ids: rows
+      .filter((r) => r["interpreter_missing"] === true)
+      .map((r) => r.id)
+      .sort(),
     swebench_report: report,
   };
   if (options) out["swebench_report_path"] = writeRunFiles(rows, options, report);

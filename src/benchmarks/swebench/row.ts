@@ -7,6 +7,7 @@
 import type { ResultRow } from "../../results-file/document.js";
 import type { InstanceReport } from "./grading.js";
 import type { SwebenchStatus } from "./report.js";
+import type { TestConfigFlag } from "./test-inventory.js";
 
 export interface SwebenchRow extends ResultRow, InstanceReport {
   status: SwebenchStatus;
@@ -16,8 +17,15 @@ export interface SwebenchRow extends ResultRow, InstanceReport {
   submitted: boolean;
   /** How the patch applied; null when it did not, or none was tried. */
   apply_strategy: string | null;
-  /** Paths of the patch that touch test configuration. */
+  /** Paths (or `<kind>` when a change has no path) of what the patch changes in how the tests run. */
   touches_test_config: string[];
+  /** Each change the patch makes to how the tests run (test-inventory.ts): kind, path, detail. */
+  test_config_flags: TestConfigFlag[];
+  /**
+   * Resolved under the official rules AND nothing flagged: what `--strict-tests` scores. `resolved`
+   * (from report.json) stays the official verdict, comparable with the official leaderboard.
+   */
+  resolved_strict: boolean;
   /** Version of the official grading rules used. */
   grading_rules: string;
   /** The instance's report.json. */
@@ -28,6 +36,8 @@ export interface SwebenchRow extends ResultRow, InstanceReport {
   error_code?: string;
   /** `--strict-tests` voided the resolution: the patch touches test configuration. */
   strict_tests_voided?: true;
+  /** The tests' interpreter was missing in the sandbox; graded as the named release grades it (rules.ts). */
+  interpreter_missing?: true;
   /** Why the log yields no usable status map. */
   log_void?: string;
   /** The failure signature the log matched (advisory). */

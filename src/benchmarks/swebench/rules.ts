@@ -32,7 +32,27 @@ export interface RuleSet {
   pytestV2WholeId: boolean;
   /** The per-instance report carries `infra_failure` (and `infra_failure_reason` when classified). */
   infraFailureField: boolean;
+  /**
+   * How the model patch is applied (run_evaluation.py `GIT_APPLY_CMDS` and the loop around it):
+   * 4.1.0 tries `git apply --verbose`, `git apply --verbose --reject`, `patch --batch --fuzz=5 -p1 -i`
+   * on whatever the previous attempt left; 5.0.2 tries `git apply --verbose`, `git apply --verbose --3way`,
+   * `git apply --verbose --reject`, `patch --batch --forward --fuzz=5 -p1 -i`, putting the tree back
+   * between attempts, and when all fail accepts a patch that `git apply --check --reverse` finds
+   * already applied. Without `--forward`, `patch --batch` applies a reversed patch backwards.
+   */
+  apply: { strategies: readonly ApplyStrategy[]; resetBetween: boolean; reverseCheck: boolean };
+  /**
+   * An image without the interpreter its test command needs (`/usr/bin/env: 'python': No such file
+   * or directory`, exit 127) is graded like any log without results, as the model's failure: 4.1.0
+   * parses no test (every FAIL_TO_PASS test absent: RESOLVED_NO, patch applied); 5.0.2 finds no sign
+   * that a suite ran (the log is void: unresolved, patch not counted as applied). Both write a
+   * report.json, so the instance is completed and unresolved, never an error instance. True in both.
+   */
+  missingInterpreterIsModelFailure: boolean;
 }
+
+/** One way of applying a model patch (apply-patch.ts runs them, eval-script.ts in a container). */
+export type ApplyStrategy = "git_apply" | "git_apply_3way" | "git_apply_reject" | "patch_fuzz" | "patch_fuzz_forward";
 
 const V5: RuleSet = {
   version: "5.0.2",
@@ -44,6 +64,12 @@ const V5: RuleSet = {
   dropSkipSummary: true,
   pytestV2WholeId: true,
   infraFailureField: true,
+  apply: {
+    strategies: ["git_apply", "git_apply_3way", "git_apply_reject", "patch_fuzz_forward"],
+    resetBetween: true,
+    reverseCheck: true,
+  },
+  missingInterpreterIsModelFailure: true,
 };
 
 const V4: RuleSet = {
@@ -56,6 +82,8 @@ const V4: RuleSet = {
   dropSkipSummary: false,
   pytestV2WholeId: false,
   infraFailureField: false,
+  apply: { strategies: ["git_apply", "git_apply_reject", "patch_fuzz"], resetBetween: false, reverseCheck: false },
+  missingInterpreterIsModelFailure: true,
 };
 
 export function ruleSet(version: RulesVersion = DEFAULT_RULES): RuleSet {

@@ -14,6 +14,7 @@ import type { RuleSet } from "./rules.js";
 import type { SwebenchStatus } from "./report.js";
 import { classifyInfra, instanceReport, type GradeResult, type InstanceReport } from "./grading.js";
 import { assembleHarnessLog, newNonce } from "./markers.js";
+import { touchedPaths, type TestConfigFlag } from "./test-inventory.js";
 
 /** The outcome of one instance, before it becomes a result row. */
 export interface Verdict {
@@ -28,7 +29,11 @@ export interface Verdict {
   /** A prediction exists for the instance (official `submitted`), even an empty one. */
   submitted: boolean;
   touchesTestConfig: string[];
+  /** What the patch changes in how the tests run (test-inventory.ts); empty when nothing or not checked. */
+  testConfigFlags?: TestConfigFlag[];
   strictVoided?: boolean;
+  /** The tests' interpreter was missing; graded as the named release does (rules.ts). */
+  interpreterMissing?: boolean;
   logVoid?: string;
   infraSignature?: { reason: string; environment: boolean };
 }
@@ -41,8 +46,8 @@ export interface TestRun {
   modelName: string;
   submitted: boolean;
   applyStrategy: string;
-  /** Paths of the patch that touch test configuration (test-config.ts). */
-  touchesTestConfig: string[];
+  /** What the patch changes in how the tests run (test-inventory.ts). */
+  testConfigFlags: TestConfigFlag[];
   framework: Framework;
   rules: RuleSet;
   /** Harness-side text before the tests (test_patch application, the command); never the test process's. */
@@ -55,7 +60,7 @@ export interface TestRun {
   canceled: boolean;
   /** Our side failed running the tests (sandbox, engine): an error, not a score. */
   infraError?: string;
-  /** `--strict-tests`: a patch touching test configuration is not resolved. */
+  /** `--strict-tests`: a flagged patch is not resolved in the row's status (report.json keeps the official verdict). */
   strictTests: boolean;
   /** The test time limit, s (for the message). */
   timeoutSeconds: number;
@@ -101,7 +106,8 @@ export function gradeTestRun(run: TestRun): GradedRun {
     report: entry,
     modelName: run.modelName,
     submitted: run.submitted,
-    touchesTestConfig: run.touchesTestConfig,
+    touchesTestConfig: touchedPaths(run.testConfigFlags),
+    testConfigFlags: run.testConfigFlags,
     applyStrategy: run.applyStrategy,
     ...(graded.evaluation?.void ? { logVoid: graded.evaluation.void.kind } : {}),
   };
@@ -142,8 +148,8 @@ export function gradeTestRun(run: TestRun): GradedRun {
       failureMode: killed ? "model_test_run_killed" : "model_no_test_results",
     });
   }
-  if (run.strictTests && run.touchesTestConfig.length > 0) {
-    entry.resolved = false;
+  if (run.strictTests && run.testConfigFlags.length > 0) {
+    // The row's status turns; `resolved` (report.json) stays the official verdict, `resolved_strict` is false.
     return done({
       ...withSig,
       status: "RESOLVED_NO",

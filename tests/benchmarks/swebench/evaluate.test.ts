@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, readFile, rm, readdir } from "node:fs/promises";
+import { mkdtemp, readFile, rm, readdir, symlink } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -265,6 +265,63 @@ describe("swebench evaluate (sample set)", () => {
     expect(p.asked).toEqual([]);
   });
 
+  it("an environment without the tests' interpreter is graded as the named release grades it: completed and unresolved, never an error instance", async () => {
+    const inst = ds.instances[0]!;
+    // A sandbox whose PATH holds no python3: the tool probe exits 127, the test command says
+    // `python3: command not found` (exit 127), as an official image without its interpreter would.
+    const noPython = await mkdtemp(join(root, "nopython-"));
+    await symlink("/bin/bash", join(noPython, "bash"));
+    const real = hostSandbox();
+    const sandbox: Sandbox = {
+      ...real,
+      exec: (req) => real.exec({ ...req, env: { ...req.env, PATH: noPython } }),
+    };
+    const rows: Record<string, ItemResult> = {};
+    for (const rules of ["5.0.2", "4.1.0"] as const) {
+      const bench = createSwebenchBenchmark();
+      rows[rules] = await bench.evaluate(
+        { id: inst.instance_id, instance: inst },
+        {
+          options: options({ swebench_rules: rules, out: join(root, `out-nopy-${rules}`) }),
+          sandbox,
+          participant: fixedParticipant(() => "```diff\n" + inst.patch + "```"),
+          logger: silentLogger(),
+          signal: new AbortController().signal,
+          workDir: join(root, `work-nopy-${rules}`),
+        },
+      );
+    }
+    // 5.0.2: no sign a suite ran, the log is void (report.json: not applied, not resolved).
+    expect(rows["5.0.2"]).toMatchObject({
+      status: "RESOLVED_NO",
+      resolved: false,
+      resolved_strict: false,
+      patch_successfully_applied: false,
+      log_void: "no_suite_evidence",
+      failure_mode: "model_no_test_results",
+      interpreter_missing: true,
+      submitted: true,
+    });
+    // 4.1.0: the log parses to no test, every FAIL_TO_PASS test is missing (applied, not resolved).
+    expect(rows["4.1.0"]).toMatchObject({
+      status: "RESOLVED_NO",
+      resolved: false,
+      patch_successfully_applied: true,
+      failure_mode: "model_tests_failed",
+      interpreter_missing: true,
+    });
+    for (const r of Object.values(rows)) {
+      const rep = runReport([r]);
+      expect(rep).toMatchObject({
+        completed_ids: [inst.instance_id],
+        unresolved_ids: [inst.instance_id],
+        error_ids: [],
+      });
+      const log = await readFile(join(r.artifacts_dir as string, "test_output.txt"), "utf8");
+      expect(log).toMatch(/python3: command not found/);
+    }
+  });
+
   it("with the tools present, a test run that reports no test (the patch broke it) is the model's: RESOLVED_NO, log void", async () => {
     const inst = ds.instances[0]!;
     const bench = createSwebenchBenchmark();
@@ -392,7 +449,8 @@ describe("swebench evaluate (sample set)", () => {
     const forger = await diffOver(inst, { "conftest.py": FORGER });
     const p = fixedParticipant(() => "```diff\n" + forger + "```");
     const lax = await evaluateAll(p, options(), [inst]);
-    expect(lax[0]).toMatchObject({ touches_test_config: ["conftest.py"] });
+    // The conftest also ends the runner probe's pytest before it reports (os._exit in pytest_unconfigure).
+    expect(lax[0]).toMatchObject({ touches_test_config: ["<probe_failed>", "conftest.py"], resolved_strict: false });
     // The forged lines follow pytest's final summary line: the harness log is void (beyond the official harness,
     // which reads them as passes).
     expect(lax[0]).toMatchObject({

@@ -11,7 +11,6 @@ import {
   testSpecFor,
   versionSpecFor,
 } from "../../../src/benchmarks/swebench/test-spec.js";
-import { pytestSections, pytestSectionsDiffer, scanTestConfig } from "../../../src/benchmarks/swebench/test-config.js";
 import { ensureGit, ensureSandboxPython } from "../../../src/benchmarks/swebench/tools.js";
 import { SwebenchInfraError, SwebenchSpecError } from "../../../src/benchmarks/swebench/errors.js";
 import type { SwebenchInstance } from "../../../src/benchmarks/swebench/instance.js";
@@ -154,65 +153,6 @@ describe("official spec table", () => {
       "tox",
       "tox_current_env",
     ]);
-  });
-});
-
-describe("test configuration touched by a patch", () => {
-  it("flags conftest.py at any depth, pytest/tox/nox files, test_patch files and the repository's runner", () => {
-    const patch = diffOf([
-      { path: "conftest.py", isNew: true },
-      { path: "pkg/sub/conftest.py" },
-      { path: "tox.ini" },
-      { path: "pytest.ini" },
-      { path: "noxfile.py" },
-      { path: "tests/test_forms.py" },
-      { path: "tests/runtests.py" },
-      { path: "src/real_fix.py" },
-      { path: "setup.cfg" },
-    ]);
-    const scan = scanTestConfig(patch, ["tests/test_forms.py"], "django/django");
-    expect(scan.flagged).toEqual([
-      "conftest.py",
-      "pkg/sub/conftest.py",
-      "tox.ini",
-      "pytest.ini",
-      "noxfile.py",
-      "tests/test_forms.py",
-      "tests/runtests.py",
-    ]);
-    expect(scan.sectionCandidates).toEqual(["setup.cfg"]);
-    expect(scanTestConfig(diffOf([{ path: "src/fix.py" }]), [], "x/y").flagged).toEqual([]);
-    // A root-level module named after the runner would replace it under `python3 -m pytest`.
-    expect(
-      scanTestConfig(
-        diffOf([
-          { path: "pytest.py", isNew: true },
-          { path: "_pytest/main.py", isNew: true },
-          { path: "src/pytest.py" },
-          { path: "pyx.py" },
-        ]),
-        [],
-        "x/y",
-      ).flagged,
-    ).toEqual(["pytest.py", "_pytest/main.py"]);
-  });
-
-  it("setup.cfg / pyproject.toml count only when their pytest sections change", () => {
-    const cfg = "[metadata]\nname = x\n\n[tool:pytest]\naddopts = -q\n\n[flake8]\nmax-line-length = 100\n";
-    expect(pytestSections("setup.cfg", cfg)).toBe("[tool:pytest]\naddopts = -q\n");
-    expect(pytestSectionsDiffer("setup.cfg", cfg, cfg.replace("max-line-length = 100", "max-line-length = 120"))).toBe(
-      false,
-    );
-    expect(pytestSectionsDiffer("setup.cfg", cfg, cfg.replace("addopts = -q", "addopts = -q -p myplugin"))).toBe(true);
-    const toml =
-      '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-ra"\n\n[tool.black]\nline-length = 88\n';
-    expect(pytestSectionsDiffer("pyproject.toml", toml, toml.replace("line-length = 88", "line-length = 100"))).toBe(
-      false,
-    );
-    expect(pytestSectionsDiffer("pyproject.toml", toml, toml.replace('addopts = "-ra"', 'addopts = "-p no:x"'))).toBe(
-      true,
-    );
-    expect(pytestSectionsDiffer("pyproject.toml", null, toml)).toBe(true);
   });
 });
 

@@ -18,7 +18,7 @@ const run = (over: Partial<TestRun>): TestRun => ({
   modelName: "m",
   submitted: true,
   applyStrategy: "git_apply",
-  touchesTestConfig: [],
+  testConfigFlags: [],
   framework: "a2a_pytest_verbose",
   rules: ruleSet("5.0.2"),
   preamble: "+ pytest",
@@ -87,17 +87,16 @@ describe("gradeTestRun (shared by the host and container paths)", () => {
       failureMode: "infrastructure_cancelled",
     });
   });
-  it("strict_tests voids a resolved run whose patch touched test configuration", () => {
-    const lax = gradeTestRun(run({ testOutput: passing, touchesTestConfig: ["conftest.py"] })).verdict;
-    expect(lax).toMatchObject({ status: "RESOLVED_FULL", touchesTestConfig: ["conftest.py"] });
-    const strict = gradeTestRun(
-      run({ testOutput: passing, touchesTestConfig: ["conftest.py"], strictTests: true }),
-    ).verdict;
+  it("strict_tests voids a resolved run's status whose patch changed how the tests run; report.json keeps the official verdict", () => {
+    const flag = { kind: "hook_file" as const, path: "conftest.py", detail: "added" };
+    const lax = gradeTestRun(run({ testOutput: passing, testConfigFlags: [flag] })).verdict;
+    expect(lax).toMatchObject({ status: "RESOLVED_FULL", touchesTestConfig: ["conftest.py"], testConfigFlags: [flag] });
+    const strict = gradeTestRun(run({ testOutput: passing, testConfigFlags: [flag], strictTests: true })).verdict;
     expect(strict).toMatchObject({
       status: "RESOLVED_NO",
       strictVoided: true,
       failureMode: "model_touched_test_config",
     });
-    expect(strict.report.resolved).toBe(false);
+    expect(strict.report.resolved).toBe(true);
   });
 });

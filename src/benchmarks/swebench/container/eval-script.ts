@@ -3,11 +3,8 @@
  * so that only the test command is the test process:
  *
  * - {@link applyScript} then {@link testPatchScript} (harness side, before
- *   any of the model's code runs): in /testbed apply the model patch with the official fallbacks in
- *   order (`git apply --verbose`, `git apply --verbose --reject`,
- *   `patch --batch --fuzz=5 -p1 -i`; swebench/harness run_evaluation.py
- *   GIT_APPLY_CMDS), putting the patch's files back between attempts as the
- *   host path does, then reset the test files to base_commit, remove the
+ *   any of the model's code runs): in /testbed apply the model patch with the
+ *   named release's commands and loop (rules.ts `apply`, apply-patch.ts), then reset the test files to base_commit, remove the
  *   files test_patch creates, and apply test_patch (the official order:
  *   model patch first, then eval.sh's reset + test_patch). Two execs, so the
  *   harness can read the patched config files in between, as the host path
@@ -22,22 +19,30 @@
  * command line.
  */
 
+import { APPLY_COMMANDS, type AppliedWith } from "../apply-patch.js";
+import { ruleSet, type ApplyStrategy, type RuleSet } from "../rules.js";
+
 /** Where the scripts and the patches are copied in the container. */
 export const PATCH_DIR = "/a2a-eval";
 
-export type ContainerApplyStrategy = "git_apply" | "git_apply_reject" | "patch_fuzz";
+export type ContainerApplyStrategy = AppliedWith;
 
-/** Official fallbacks, in order (swebench/harness/run_evaluation.py GIT_APPLY_CMDS). */
-export const CONTAINER_APPLY_COMMANDS: ReadonlyArray<readonly [ContainerApplyStrategy, string]> = [
-  ["git_apply", "git apply --verbose"],
-  ["git_apply_reject", "git apply --verbose --reject"],
-  ["patch_fuzz", "patch --batch --fuzz=5 -p1 -i"],
-];
+/** The official commands of a release's strategies, in order (rules.ts `apply`). */
+export function containerApplyCommands(
+  plan: RuleSet["apply"] = ruleSet().apply,
+): ReadonlyArray<readonly [ApplyStrategy, string]> {
+  return plan.strategies.map((s) => [s, APPLY_COMMANDS[s].join(" ")] as const);
+}
+
+/** The default release's commands (kept for callers that name no release). */
+export const CONTAINER_APPLY_COMMANDS = containerApplyCommands();
 
 /** Exit statuses of the apply and test-patch scripts (anything else: the script itself failed, our error). */
 export const PREPARE_EXIT = {
   /** Applied with CONTAINER_APPLY_COMMANDS[status - 10]. */
   APPLIED_BASE: 10,
+  /** Every strategy failed and 5.0.2's `git apply --check --reverse` finds the patch already applied. */
+  ALREADY_APPLIED: 19,
   /** No strategy applied the model patch (the model's failure). */
   APPLY_FAILED: 20,
   /** test_patch did not apply (our data's fault, not the model's). */
@@ -46,10 +51,14 @@ export const PREPARE_EXIT = {
   NO_TESTBED: 22,
 } as const;
 
-/** The strategy an apply.sh exit status names, or null. */
-export function appliedWith(exitCode: number | null): ContainerApplyStrategy | null {
+/** The strategy an apply.sh exit status names under the release's plan, or null. */
+export function appliedWith(
+  exitCode: number | null,
+  plan: RuleSet["apply"] = ruleSet().apply,
+): ContainerApplyStrategy | null {
   if (exitCode === null) return null;
-  return CONTAINER_APPLY_COMMANDS[exitCode - PREPARE_EXIT.APPLIED_BASE]?.[0] ?? null;
+  if (exitCode === PREPARE_EXIT.ALREADY_APPLIED) return plan.reverseCheck ? "already_applied" : null;
+  return plan.strategies[exitCode - PREPARE_EXIT.APPLIED_BASE] ?? null;
 }
 
 export interface PrepareScriptInput {
@@ -93,21 +102,31 @@ function preamble(repoDir: string | undefined): string[] {
   ];
 }
 
-/** The apply script (`bash PATCH_DIR/apply.sh`): the model patch, official fallbacks in order. Exit: PREPARE_EXIT. */
-export function applyScript(input: Pick<PrepareScriptInput, "patchTargets" | "repoDir">): string {
-  const q = shellQuote;
-  const undo = input.patchTargets.map(
-    (p) =>
-      `if git cat-file -e HEAD:${q(p)} 2>/dev/null; then git checkout -q HEAD -- ${q(p)}; else rm -rf -- ${q(p)}; fi; rm -f -- ${q(p + ".rej")} ${q(p + ".orig")}`,
-  );
-  const tries = CONTAINER_APPLY_COMMANDS.map(
-    ([, cmd], i) =>
-      `if [ -z "$exit_applied" ]; then if ${cmd} ${PATCH_DIR}/model.patch; then exit_applied=${PREPARE_EXIT.APPLIED_BASE + i}; else ${[":", ...undo].join("; ")}; fi; fi`,
-  );
+/**
+ * The apply script (`bash PATCH_DIR/apply.sh`): the model patch, the release's commands in order
+ * (rules.ts `apply`): 5.0.2 puts the tree back between attempts as the official loop does
+ * (`git checkout -- . ; git clean -fd`) and finally tries `git apply --check --reverse`; 4.1.0
+ * runs each command on what the previous one left. Exit: PREPARE_EXIT.
+ */
+export function applyScript(
+  input: Pick<PrepareScriptInput, "patchTargets" | "repoDir"> & { plan?: RuleSet["apply"] },
+): string {
+  const plan = input.plan ?? ruleSet().apply;
+  const patch = `${PATCH_DIR}/model.patch`;
+  const tries = containerApplyCommands(plan).map(([, cmd], i) => {
+    const reset = i > 0 && plan.resetBetween ? "git checkout -- . ; git clean -fd ; " : "";
+    return `if [ -z "$exit_applied" ]; then ${reset}if ${cmd} ${patch}; then exit_applied=${PREPARE_EXIT.APPLIED_BASE + i}; fi; fi`;
+  });
+  const reverse = plan.reverseCheck
+    ? [
+        `if [ -z "$exit_applied" ] && git apply --check --reverse ${patch}; then exit_applied=${PREPARE_EXIT.ALREADY_APPLIED}; fi`,
+      ]
+    : [];
   return [
     ...preamble(input.repoDir),
     'exit_applied=""',
     ...tries,
+    ...reverse,
     `if [ -z "$exit_applied" ]; then exit ${PREPARE_EXIT.APPLY_FAILED}; fi`,
     'exit "$exit_applied"',
     "",

@@ -1,9 +1,11 @@
 /**
  * SWE-bench with `--sandbox docker`: one instance graded in its own image
  * (image-name.ts), in a fresh container (run-in-container.ts): the harness
- * applies the model patch with the official fallbacks, reads what test
- * configuration it touched, then resets the test files and applies
- * test_patch (eval-script.ts), runs only the test command as
+ * takes the test-run inventory of the base commit with test_patch applied
+ * and undoes test_patch (inventory.ts), applies the model patch the named
+ * release's way, resets the test files and applies test_patch
+ * (eval-script.ts), takes the inventory again (what differs is flagged,
+ * ../test-inventory.ts), runs only the test command as
  * the test process, and hands its raw output and exit status to the grading
  * shared with the host path (../verdict.ts): nonce drawn after the run,
  * harness-assembled log, official rules.
@@ -18,19 +20,22 @@ import type { SwebenchInstance } from "../instance.js";
 import type { Framework } from "../log-parsers.js";
 import { evalPlan, modifiedFiles, testFilesOf, testSpecFor, versionSpecFor } from "../test-spec.js";
 import { gitDirPathIn } from "../patch-paths.js";
-import { patchTargets, pytestSectionsDiffer, scanTestConfig } from "../test-config.js";
-import { ruleSet } from "../rules.js";
+import { patchTargets } from "../test-config.js";
+import {
+  diffInventories,
+  namedFlags,
+  symlinkModes,
+  touchedPaths,
+  uniqueFlags,
+  type Inventory,
+  type TestConfigFlag,
+} from "../test-inventory.js";
+import { probeArgs, runnerProbeTimeoutMs } from "../local-inventory.js";
+import { containerInventory, inventoryFiles, inventoryMarks, type InventoryPlan, type ProbeStop } from "./inventory.js";
+import { ruleSet, type RuleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
-import {
-  applyScript,
-  appliedWith,
-  PATCH_DIR,
-  PREPARE_EXIT,
-  shellQuote,
-  testPatchScript,
-  testScript,
-} from "./eval-script.js";
+import { applyScript, appliedWith, PATCH_DIR, PREPARE_EXIT, testPatchScript, testScript } from "./eval-script.js";
 import { openEvalContainer, type EvalContainer, type StepOutcome } from "./run-in-container.js";
 
 /** Limit of a harness step in the container (patch application, file reads), ms: git on a large repository. */
@@ -87,21 +92,6 @@ export interface PatchSource {
   submitted: boolean;
 }
 
-/** The content of a regular file (not a link) in the container's tree, or of `<commit>:path`; null if absent. */
-async function fileIn(
-  c: EvalContainer,
-  path: string,
-  commit: string | null,
-  signal: AbortSignal,
-): Promise<string | null> {
-  const q = shellQuote;
-  const cmd = commit
-    ? `git -C ${TESTBED} show ${q(`${commit}:${path}`)}`
-    : `cd ${TESTBED} && [ -f ${q(path)} ] && [ ! -L ${q(path)} ] && cat -- ${q(path)}`;
-  const r = await c.exec(["/bin/bash", "-c", cmd], HARNESS_STEP_TIMEOUT_MS, signal);
-  return r.exitCode === 0 ? r.output : null;
-}
-
 /** Verdict fields every outcome of this path carries, whatever it is. */
 type VerdictBase = Pick<Verdict, "modelName" | "submitted" | "touchesTestConfig">;
 
@@ -135,9 +125,16 @@ function infraVerdict(base: VerdictBase, error: string, failureMode: string, err
 }
 
 /** The files the container starts with in PATCH_DIR: the three step scripts and both patches (newline-terminated). */
-function containerFiles(inst: SwebenchInstance, patch: string, plan: ContainerPlan): Record<string, string> {
+function containerFiles(
+  inst: SwebenchInstance,
+  patch: string,
+  plan: ContainerPlan,
+  rules: RuleSet,
+  inventory: { plan: InventoryPlan; marks: readonly [string, string]; runnerMs: number },
+): Record<string, string> {
   return {
-    "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED }),
+    ...inventoryFiles(inventory.plan, TESTBED, inventory.marks, inventory.runnerMs),
+    "apply.sh": applyScript({ patchTargets: patchTargets(patch), repoDir: TESTBED, plan: rules.apply }),
     "test-patch.sh": testPatchScript({
       baseCommit: plan.baseCommit,
       resetFiles: plan.resetFiles,
@@ -166,6 +163,9 @@ interface ContainerRun {
   ctx: EvaluateContext;
   artifacts: string;
   base: VerdictBase;
+  inventoryPlan: InventoryPlan;
+  /** The runner probe's marks (before, after). */
+  marks: readonly [string, string];
 }
 
 /** A harness step's failure of our making (cancellation, docker CLI, step limit, no test bed), or null. */
@@ -193,7 +193,7 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
   const failed = stepFailed(r, apply, "the model patch was applied");
   if (failed) return { verdict: failed };
   if (apply.exitCode === PREPARE_EXIT.APPLY_FAILED) return { verdict: refusedVerdict(r.base) };
-  const strategy = appliedWith(apply.exitCode);
+  const strategy = appliedWith(apply.exitCode, ruleSet(r.ctx.options.swebench_rules).apply);
   if (strategy === null)
     return {
       verdict: infraVerdict(
@@ -205,26 +205,73 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
   return { strategy };
 }
 
+/** The runner probe's limit in a container, ms (as on the host, local-inventory.ts). */
+function runnerProbeMs(r: ContainerRun): number {
+  return runnerProbeTimeoutMs((r.ctx.options.per_task_timeout_seconds ?? 3) * 1000);
+}
+
+/** A probe stopped by cancellation, the docker CLI or its limit (the container is then gone). */
+function probeStopped(r: ContainerRun, stop: ProbeStop, before: boolean): Verdict {
+  const { step, what } = stop;
+  if (step.isCanceled || r.ctx.signal.aborted)
+    return infraVerdict(r.base, `cancelled during ${what}`, "infrastructure_cancelled");
+  if (step.spawnError)
+    return infraVerdict(r.base, `cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
+  if (before)
+    return infraVerdict(r.base, `${what} did not finish in ${r.image} on the base commit`, "infrastructure_sandbox");
+  // After the patch only the patch's code can hang pytest's collection, as it would hang the tests.
+  return {
+    ...r.base,
+    status: "TIMEOUT",
+    report: notApplied(),
+    error: `${what} timed out: collecting the patched tree's tests hangs`,
+    failureMode: "timeout",
+    testConfigFlags: [{ kind: "probe_failed", path: null, detail: `${what}: timed out` }],
+    touchesTestConfig: ["<probe_failed>"],
+  };
+}
+
 /**
- * Test configuration the patch touched: by name, and setup.cfg / pyproject.toml by their pytest
- * sections, read after the model patch and before test_patch (as on the host).
+ * The inventory of the base commit with test_patch applied (what grading would run without the
+ * model patch), then test_patch undone exactly, so the model patch meets the image's tree.
  */
-async function touchedTestConfig(r: ContainerRun): Promise<string[]> {
-  const scan = scanTestConfig(r.patch, testFilesOf(r.inst), r.inst.repo);
-  const touched = [...scan.flagged];
-  for (const path of scan.sectionCandidates) {
-    const before = await fileIn(r.container, path, r.plan.baseCommit, r.ctx.signal);
-    const after = await fileIn(r.container, path, null, r.ctx.signal);
-    if (pytestSectionsDiffer(path, before, after)) touched.push(path);
+async function baselineInContainer(r: ContainerRun): Promise<{ inventory: Inventory } | { verdict: Verdict }> {
+  const prep = await r.container.exec(
+    ["/bin/bash", `${PATCH_DIR}/test-patch.sh`],
+    HARNESS_STEP_TIMEOUT_MS,
+    r.ctx.signal,
+  );
+  const failed = stepFailed(r, prep, "test_patch was applied for the baseline");
+  if (failed) return { verdict: failed };
+  if (prep.exitCode !== 0) {
+    const error = `E_TEST_PATCH: test_patch does not apply in ${r.image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`;
+    return { verdict: infraVerdict(r.base, error, "infrastructure_test_patch", "E_TEST_PATCH") };
   }
-  return touched;
+  const got = await containerInventory(r.container, r.inventoryPlan, "before", r.marks, runnerProbeMs(r), r.ctx.signal);
+  if ("stopped" in got) return { verdict: probeStopped(r, got.stopped, true) };
+  const undo = await r.container.exec(
+    ["/bin/bash", `${PATCH_DIR}/undo-test-patch.sh`],
+    HARNESS_STEP_TIMEOUT_MS,
+    r.ctx.signal,
+  );
+  const undoFailed = stepFailed(r, undo, "test_patch was undone after the baseline");
+  if (undoFailed) return { verdict: undoFailed };
+  if (undo.exitCode !== 0)
+    return {
+      verdict: infraVerdict(
+        r.base,
+        `undoing test_patch failed in ${r.image}: ${undo.output.trim().slice(-300)}`,
+        "infrastructure_sandbox",
+      ),
+    };
+  return got;
 }
 
 /** Reset the test files and apply test_patch: its output (for the log's preamble), or the verdict. */
 async function applyTestPatch(
   r: ContainerRun,
   strategy: string,
-  touched: string[],
+  flags: TestConfigFlag[],
 ): Promise<{ output: string } | { verdict: Verdict }> {
   const prep = await r.container.exec(
     ["/bin/bash", `${PATCH_DIR}/test-patch.sh`],
@@ -232,7 +279,9 @@ async function applyTestPatch(
     r.ctx.signal,
   );
   const failed = stepFailed(r, prep, "test_patch was applied");
-  if (failed) return { verdict: { ...failed, applyStrategy: strategy, touchesTestConfig: touched } };
+  const touched = touchedPaths(flags);
+  if (failed)
+    return { verdict: { ...failed, applyStrategy: strategy, touchesTestConfig: touched, testConfigFlags: flags } };
   if (prep.exitCode !== 0) {
     const error = `E_TEST_PATCH: test_patch does not apply in ${r.image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`;
     return {
@@ -240,6 +289,7 @@ async function applyTestPatch(
         ...infraVerdict(r.base, error, "infrastructure_test_patch", "E_TEST_PATCH"),
         applyStrategy: strategy,
         touchesTestConfig: touched,
+        testConfigFlags: flags,
       },
     };
   }
@@ -258,7 +308,12 @@ async function engineGoneDuring(run: StepOutcome): Promise<string | null> {
 }
 
 /** Run the test process and grade it (test_output.txt); `prepOutput` is test_patch's output. */
-async function runTests(r: ContainerRun, strategy: string, touched: string[], prepOutput: string): Promise<Verdict> {
+async function runTests(
+  r: ContainerRun,
+  strategy: string,
+  flags: TestConfigFlag[],
+  prepOutput: string,
+): Promise<Verdict> {
   const { ctx, plan } = r;
   const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
   // The test process: only the test command. It prints no marker and never sees the nonce,
@@ -271,7 +326,7 @@ async function runTests(r: ContainerRun, strategy: string, touched: string[], pr
     modelName: r.source.modelName,
     submitted: r.source.submitted,
     applyStrategy: strategy,
-    touchesTestConfig: touched,
+    testConfigFlags: flags,
     framework: plan.framework,
     rules: ruleSet(ctx.options.swebench_rules),
     preamble: `+ git apply -v test.patch\n${prepOutput.trim()}\n+ ${plan.testCommand}`,
@@ -291,15 +346,30 @@ async function runTests(r: ContainerRun, strategy: string, touched: string[], pr
   return verdict;
 }
 
-/** The harness steps in order: model patch, test configuration scan, test_patch, then the tests. */
+/**
+ * The harness steps in order: the baseline inventory, the model patch, test_patch, the inventory
+ * after them (flags: what differs, plus what the patch text shows), then the tests.
+ */
 async function gradeInContainer(r: ContainerRun): Promise<Verdict> {
+  const before = await baselineInContainer(r);
+  if ("verdict" in before) return before.verdict;
   const applied = await applyModelPatch(r);
   if ("verdict" in applied) return applied.verdict;
-  const touched = await touchedTestConfig(r);
-  const prep = await applyTestPatch(r, applied.strategy, touched);
+  const named = [...namedFlags(r.patch, testFilesOf(r.inst), r.inst.repo), ...symlinkModes(r.patch)];
+  const prep = await applyTestPatch(r, applied.strategy, named);
   if ("verdict" in prep) return prep.verdict;
+  const after = await containerInventory(
+    r.container,
+    r.inventoryPlan,
+    "after",
+    r.marks,
+    runnerProbeMs(r),
+    r.ctx.signal,
+  );
+  if ("stopped" in after) return { ...probeStopped(r, after.stopped, false), applyStrategy: applied.strategy };
+  const flags = uniqueFlags([...named, ...diffInventories(before.inventory, after.inventory)]);
   if (r.ctx.signal.aborted) return infraVerdict(r.base, "cancelled before the tests ran", "infrastructure_cancelled");
-  return runTests(r, applied.strategy, touched, prep.output);
+  return runTests(r, applied.strategy, flags, prep.output);
 }
 
 /** Grade `patch` (non-empty) for `inst` in its image. Writes apply.log and test_output.txt into `artifacts`. */
@@ -324,7 +394,14 @@ export async function evaluateInContainer(
     template: ctx.options.swebench_image_template,
     overrides: ctx.options.swebench_images,
   });
-  const files = containerFiles(inst, patch, plan);
+  const inventoryPlan: InventoryPlan = { ...plan, tests: probeArgs(inst) };
+  const marks = inventoryMarks();
+  const runnerMs = runnerProbeTimeoutMs((ctx.options.per_task_timeout_seconds ?? 3) * 1000);
+  const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules), {
+    plan: inventoryPlan,
+    marks,
+    runnerMs,
+  });
   if (ctx.signal.aborted)
     return infraVerdict(base, "cancelled before the container started", "infrastructure_cancelled");
   let container: EvalContainer;
@@ -340,7 +417,19 @@ export async function evaluateInContainer(
     return infraVerdict(base, `container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
   }
   try {
-    return await gradeInContainer({ container, image, inst, patch, plan, source, ctx, artifacts, base });
+    return await gradeInContainer({
+      container,
+      image,
+      inst,
+      patch,
+      plan,
+      source,
+      ctx,
+      artifacts,
+      base,
+      inventoryPlan,
+      marks,
+    });
   } finally {
     await container.remove().catch(() => undefined);
   }

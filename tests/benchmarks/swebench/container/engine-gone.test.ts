@@ -17,6 +17,9 @@ vi.mock("../../../../src/benchmarks/swebench/container/run-in-container.js", () 
       const base = { timedOut: false, isCanceled: false, durationMs: 1 };
       if (step.endsWith("/apply.sh")) return { ...base, output: "Applied patch x.py cleanly.\n", exitCode: 10 };
       if (step.endsWith("/test-patch.sh")) return { ...base, output: "Applied patch t.py cleanly.\n", exitCode: 0 };
+      // The inventory probes and the undo of the baseline's test_patch: quiet successes.
+      if (/\/(?:static-probe|runner-probe-\w+|undo-test-patch)\.sh$/.test(step))
+        return { ...base, output: "", exitCode: 0 };
       return { ...base, ...state.testStep };
     },
     remove: async () => {},

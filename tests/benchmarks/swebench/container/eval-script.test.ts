@@ -5,10 +5,12 @@ import {
   applyScript,
   appliedWith,
   CONTAINER_APPLY_COMMANDS,
+  containerApplyCommands,
   PREPARE_EXIT,
   testPatchScript,
   testScript,
 } from "../../../../src/benchmarks/swebench/container/eval-script.js";
+import { ruleSet } from "../../../../src/benchmarks/swebench/rules.js";
 
 describe("image names", () => {
   it("follow the official convention: lower-cased id, `__` as `_1776_`, swebench namespace, arch", () => {
@@ -39,13 +41,15 @@ describe("container scripts", () => {
     testCommand: "python3 -m pytest -rA tests/test_x.py",
     testEnv: { PYTHONHASHSEED: "0" },
   });
-  it("apply is valid bash: the official fallbacks in order, the patch's files put back between them", () => {
+  it("apply is valid bash: the default release's (5.0.2) commands in order, the tree put back between them", () => {
     execFileSync("bash", ["-n"], { input: apply });
     const order = [
       "git apply --verbose /a2a-eval/model.patch",
-      "git checkout -q HEAD -- 'src/a.py'",
+      "git checkout -- . ; git clean -fd",
+      "git apply --verbose --3way /a2a-eval/model.patch",
       "git apply --verbose --reject /a2a-eval/model.patch",
-      "patch --batch --fuzz=5 -p1 -i /a2a-eval/model.patch",
+      "patch --batch --forward --fuzz=5 -p1 -i /a2a-eval/model.patch",
+      "git apply --check --reverse /a2a-eval/model.patch",
       `exit ${PREPARE_EXIT.APPLY_FAILED}`,
       'exit "$exit_applied"',
     ];
@@ -55,7 +59,6 @@ describe("container scripts", () => {
       JSON.stringify(at),
     ).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(apply).toContain("'it'\\''s.py'");
     expect(apply).not.toContain("test.patch");
   });
   it("test-patch is valid bash: reset to base_commit, new files removed, then test_patch", () => {
@@ -77,12 +80,34 @@ describe("container scripts", () => {
     expect(apply + testPatch).not.toMatch(/>>>>>/);
     expect(CONTAINER_APPLY_COMMANDS.map((_, i) => appliedWith(PREPARE_EXIT.APPLIED_BASE + i))).toEqual([
       "git_apply",
+      "git_apply_3way",
+      "git_apply_reject",
+      "patch_fuzz_forward",
+    ]);
+    expect(appliedWith(PREPARE_EXIT.ALREADY_APPLIED)).toBe("already_applied");
+    const v4 = ruleSet("4.1.0").apply;
+    expect(containerApplyCommands(v4).map((_, i) => appliedWith(PREPARE_EXIT.APPLIED_BASE + i, v4))).toEqual([
+      "git_apply",
       "git_apply_reject",
       "patch_fuzz",
     ]);
+    expect(appliedWith(PREPARE_EXIT.ALREADY_APPLIED, v4)).toBeNull();
     expect(
-      [null, 0, 1, PREPARE_EXIT.APPLY_FAILED, PREPARE_EXIT.TEST_PATCH_FAILED, PREPARE_EXIT.NO_TESTBED].map(appliedWith),
+      [null, 0, 1, PREPARE_EXIT.APPLY_FAILED, PREPARE_EXIT.TEST_PATCH_FAILED, PREPARE_EXIT.NO_TESTBED].map((c) =>
+        appliedWith(c),
+      ),
     ).toEqual([null, null, null, null, null, null]);
+  });
+  it("each release's apply script: 5.0.2 resets between attempts, uses --forward and the reverse check; 4.1.0 does neither", () => {
+    const v5 = applyScript({ patchTargets: ["a.py"], plan: ruleSet("5.0.2").apply });
+    const v4 = applyScript({ patchTargets: ["a.py"], plan: ruleSet("4.1.0").apply });
+    for (const s of [v5, v4]) execFileSync("bash", ["-n"], { input: s });
+    expect(v5).toContain("git apply --verbose --3way");
+    expect(v5).toContain("patch --batch --forward --fuzz=5 -p1 -i");
+    expect(v5).toContain("git checkout -- . ; git clean -fd");
+    expect(v5).toContain("git apply --check --reverse");
+    expect(v4).not.toMatch(/--3way|--forward|--check --reverse|git clean/);
+    expect(v4).toContain("patch --batch --fuzz=5 -p1 -i");
   });
   it("the test script runs eval_commands, then the test command, and prints no marker", () => {
     execFileSync("bash", ["-n"], { input: test });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createSwebenchBenchmark } from "../../../../src/benchmarks/swebench/definition.js";
+import { RUNNER_PROBE_MIN_TIMEOUT_MS } from "../../../../src/benchmarks/swebench/local-inventory.js";
 import { ensureSampleDataset, type SampleDataset } from "../../../../src/benchmarks/swebench/sample-dataset.js";
 import {
   buildSampleImages,
@@ -223,9 +224,12 @@ describe.skipIf(engine.env === null)(
         resolved: false,
         failure_mode: "timeout",
       });
-      expect(performance.now() - t).toBeLessThan(30_000);
+      // The runner probe after the patch hangs in the same collection first and is killed inside the
+      // container after RUNNER_PROBE_MIN_TIMEOUT_MS (a probe_failed flag); then the tests time out.
+      expect(rows[0]!["touches_test_config"]).toContain("<probe_failed>");
+      expect(performance.now() - t).toBeLessThan(RUNNER_PROBE_MIN_TIMEOUT_MS + 30_000);
       expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
-    }, 120_000);
+    }, 180_000);
 
     /** `patch` plus a new root conftest.py of `lines`. */
     const withConftest = (patch: string, lines: string[]): string =>
@@ -256,8 +260,10 @@ describe.skipIf(engine.env === null)(
         "    os._exit(0)",
       ]);
       const lax = await evaluate({ [i.instance_id]: forger });
+      // The conftest also ends the runner probe's pytest before it reports (os._exit in pytest_unconfigure).
       expect(lax.rows[0], JSON.stringify(lax.rows[0])).toMatchObject({
-        touches_test_config: ["conftest.py"],
+        touches_test_config: ["<probe_failed>", "conftest.py"],
+        resolved_strict: false,
         apply_strategy: "git_apply",
       });
       // The forged lines follow pytest's final summary line: the harness log is void, in the container as on the
@@ -276,7 +282,7 @@ describe.skipIf(engine.env === null)(
         passed: false,
         resolved: false,
         log_void: "results_after_summary",
-        touches_test_config: ["conftest.py"],
+        touches_test_config: ["<probe_failed>", "conftest.py"],
       });
       const report = JSON.parse(await readFile(strict.rows[0]!.report_path as string, "utf8"));
       expect(report[i.instance_id].resolved).toBe(false);
@@ -324,14 +330,60 @@ describe.skipIf(engine.env === null)(
       expect(lines[end + 1]).toBe(`>>>>> Test Exit Code: 1 a2a-nonce=${nonce}`);
     }, 120_000);
 
-    it("the official fallbacks apply in order: a patch with stale context applies with patch --fuzz after both git attempts are undone", async () => {
+    /** A diff that adds `files` (path → text, each ending with a newline). */
+    const adding = (files: Record<string, string>): string =>
+      Object.entries(files)
+        .map(([path, text]) => {
+          const lines = text.replace(/\n$/, "").split("\n");
+          return [
+            `diff --git a/${path} b/${path}`,
+            "new file mode 100644",
+            "--- /dev/null",
+            `+++ b/${path}`,
+            `@@ -0,0 +1,${lines.length} @@`,
+            ...lines.map((l) => `+${l}`),
+            "",
+          ].join("\n");
+        })
+        .join("");
+    const FORCE_PASS =
+      "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    report.outcome = 'passed'\n    report.longrepr = None\n";
+    const SHLEX_SHADOW = [
+      "import importlib.util as _u, os as _os, sys as _sys, sysconfig as _sc",
+      '_os.environ["PYTEST_ADDOPTS"] = "-p forcepass"',
+      '_spec = _u.spec_from_file_location("shlex", _os.path.join(_sc.get_paths()["stdlib"], "shlex.py"))',
+      "_mod = _u.module_from_spec(_spec)",
+      '_sys.modules["shlex"] = _mod',
+      "_spec.loader.exec_module(_mod)",
+      "",
+    ].join("\n");
+
+    it("configuration by effect in the image's own pytest: a spaced [ tool . pytest ... ] header and a stdlib-shadowing module are flagged (resolved: true, resolved_strict: false)", async () => {
+      const { rows } = await evaluate({
+        [inst(0).instance_id]: adding({
+          "tests/pyproject.toml": '[ tool . pytest . ini_options ]\naddopts = "-p forcepass"\n',
+          "forcepass.py": FORCE_PASS,
+        }),
+        [inst(1).instance_id]: adding({ "shlex.py": SHLEX_SHADOW, "forcepass.py": FORCE_PASS }),
+      });
+      for (const r of rows)
+        expect(r, JSON.stringify(r)).toMatchObject({ status: "RESOLVED_FULL", resolved: true, resolved_strict: false });
+      const kinds = (r: (typeof rows)[number]) =>
+        (r["test_config_flags"] as Array<{ kind: string; path: string | null }>).map((f) => `${f.kind}:${f.path}`);
+      expect(kinds(rows[0]!)).toEqual(
+        expect.arrayContaining(["pytest_config:tests/pyproject.toml", "pytest_plugins:forcepass.py"]),
+      );
+      expect(kinds(rows[1]!)).toEqual(expect.arrayContaining(["shadowing_module:shlex.py", "environment:null"]));
+    }, 180_000);
+
+    it("the official fallbacks apply in order: a patch with stale context applies with patch --forward --fuzz after the git attempts are undone (5.0.2)", async () => {
       const i = inst(0);
       const stale = i.patch!.replace(/^ {5}"""Turn text.*$/m, '     """A docstring that is not in the file."""');
       expect(stale).not.toBe(i.patch);
       const { rows } = await evaluate({ [i.instance_id]: stale });
       expect(rows[0], JSON.stringify(rows[0])).toMatchObject({
         status: "RESOLVED_FULL",
-        apply_strategy: "patch_fuzz",
+        apply_strategy: "patch_fuzz_forward",
         patch_successfully_applied: true,
         resolved: true,
       });
