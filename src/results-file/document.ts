@@ -18,7 +18,7 @@ export const RESULTS_SCHEMA_FILE = "results.schema.json";
 /** Layout version of our results document. */
 export const RESULTS_SCHEMA_VERSION = 1;
 
-/** Pass proof of an item's run (see src/sandbox/proof.ts). */
+/** Pass proof of an item's run: retired from the sandbox; rows written now say `not_requested`. */
 export type ProofStatus = "verified" | "missing" | "mismatch" | "tampered" | "unsupported" | "not_requested";
 
 /**

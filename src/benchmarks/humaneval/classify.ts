@@ -79,10 +79,10 @@ export function classifyOutcome(outcome: ExecOutcome, entryPoint: string): Verdi
   if (outcome.infraError) return v("error", "infrastructure_sandbox");
   if (outcome.timedOut || outcome.signal === "SIGXCPU") return v("timeout", "timeout");
   if (outcome.outputLimitExceeded) return v("error", "safety_output_limit", true);
-  const proof = outcome.proof;
+  const { proof, proofNote } = retiredProof(outcome);
   if (outcome.exitCode === 0 && outcome.signal === null) {
     if (proof === undefined || proof === "verified") return v("passed", null);
-    const note = outcome.proofNote ? `: ${outcome.proofNote}` : "";
+    const note = proofNote ? `: ${proofNote}` : "";
     switch (proof) {
       case "missing":
         return v(
@@ -132,4 +132,15 @@ export function classifyOutcome(outcome: ExecOutcome, entryPoint: string): Verdi
   }
   if (exception === "NameError" && err.includes(`'${entryPoint}'`)) return v("error", "model_wrong_interface");
   return v("error", "model_exception");
+}
+
+/**
+ * The sandbox no longer offers a pass proof (retired from src/sandbox; this benchmark is being changed
+ * to judge from outside the sandbox): treated as absent, as for an outcome that never asked for one.
+ */
+function retiredProof(_o: ExecOutcome): {
+  proof?: "verified" | "missing" | "mismatch" | "tampered" | "unsupported";
+  proofNote?: string;
+} {
+  return {};
 }

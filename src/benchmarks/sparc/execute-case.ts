@@ -59,8 +59,6 @@ export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Pro
     language: sandboxLanguage(language),
     code,
     timeoutMs: tc.timeout ?? planDefaultTimeoutMs(ctx.type),
-    // A pass must show the program ran to its end, not only that it printed the text (see pass-rule.ts).
-    proof: true,
   };
   if (pkgs) {
     if (ctx.sandbox.isolation === "bwrap") {
@@ -127,7 +125,7 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
       limit_breach: false,
       failure_mode: proof.mode,
       error: error ?? null,
-      proof: o.proof ?? "not_requested",
+      proof: retiredProof(o).proof ?? "not_requested",
       reason: proof.reason,
     };
   }
@@ -153,14 +151,15 @@ export function judgeOutcome(tc: SparcTestCase, o: ExecOutcome, ctx: Pick<CaseCo
     limit_breach: breach !== null,
     ...(failure_mode ? { failure_mode } : {}),
     error: error ?? null,
-    ...(o.proof !== undefined ? { proof: o.proof } : {}),
+    ...(retiredProof(o).proof !== undefined ? { proof: retiredProof(o).proof } : {}),
   };
 }
 
 /** Whether the outcome proves the program ran to its end (an outcome that did not ask is taken as it is). */
 function proofVerdict(o: ExecOutcome): { ok: true } | { ok: false; mode: string; reason: string } {
-  const note = o.proofNote ? `: ${o.proofNote}` : "";
-  switch (o.proof) {
+  const { proof, proofNote } = retiredProof(o);
+  const note = proofNote ? `: ${proofNote}` : "";
+  switch (proof) {
     case undefined:
     case "verified":
       return { ok: true };
@@ -175,7 +174,7 @@ function proofVerdict(o: ExecOutcome): { ok: true } | { ok: false; mode: string;
       return {
         ok: false,
         mode: "model_tampered",
-        reason: `printed the expected output but the pass proof was ${o.proof}${note}`,
+        reason: `printed the expected output but the pass proof was ${proof}${note}`,
       };
     case "unsupported":
       return {
@@ -184,7 +183,7 @@ function proofVerdict(o: ExecOutcome): { ok: true } | { ok: false; mode: string;
         reason: `this sandbox cannot prove the program ran to its end${note}`,
       };
     default:
-      return assertNever(o.proof, "proof");
+      return assertNever(proof, "proof");
   }
 }
 
@@ -218,4 +217,15 @@ export async function runTestCase(tc: SparcTestCase, ctx: CaseContext): Promise<
   }
   const outcome = await ctx.sandbox.exec(req, ctx.signal);
   return judgeOutcome(tc, outcome, ctx);
+}
+
+/**
+ * The sandbox no longer offers a pass proof (retired from src/sandbox; this benchmark is being changed
+ * to judge from outside the sandbox): treated as absent, as for an outcome that never asked for one.
+ */
+function retiredProof(_o: ExecOutcome): {
+  proof?: "verified" | "missing" | "mismatch" | "tampered" | "unsupported";
+  proofNote?: string;
+} {
+  return {};
 }

@@ -23,9 +23,6 @@ export function limitBreach(o: ExecOutcome): LimitBreach | null {
   if (MEMORY.test(err)) return "safety_memory_limit";
   if (PROCESSES.test(err)) return "safety_process_limit";
   if (NETWORK.test(err)) return "safety_network";
-  // A SIGKILL under a requested pass proof is the program's own doing (it killed itself or its group),
-  // as HumanEval's classifier rules (classify.ts): not a breach, so it is judged by the proof instead.
-  if (o.signal === "SIGKILL" && o.proof !== undefined) return null;
   // Killed without our timeout: the kernel's answer to the address-space / CPU caps.
   if (o.signal === "SIGKILL" || o.signal === "SIGSEGV" || o.signal === "SIGXCPU") return "safety_memory_limit";
   return null;

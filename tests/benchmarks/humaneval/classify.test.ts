@@ -43,28 +43,3 @@ describe("classifyOutcome", () => {
     expect(lastException(tb("KeyError: 1") + "\nDuring handling...\n" + tb("AssertionError"))).toBe("AssertionError");
   });
 });
-
-describe("classifyOutcome with a pass proof", () => {
-  const ok: ExecOutcome = { ...base, exitCode: 0 };
-  it.each([
-    [{ proof: "verified" }, "passed", null],
-    [{ proof: "missing" }, "failed", "model_exit_before_check"],
-    [{ proof: "mismatch" }, "failed", "model_tampered"],
-    [{ proof: "tampered", proofNote: "sys.settrace" }, "failed", "model_tampered"],
-    [{ proof: "unsupported" }, "error", "infrastructure_sandbox"],
-    [{ exitCode: null, signal: "SIGKILL", proof: "missing" }, "failed", "model_exit_before_check"],
-    [{ exitCode: null, signal: "SIGKILL", timedOut: true, proof: "missing" }, "timeout", "timeout"],
-    [{ exitCode: 1, stderrTail: tb("AssertionError"), proof: "missing" }, "failed", "model_wrong_answer"],
-  ] as Array<[Partial<ExecOutcome>, string, string | null]>)("%o → %s / %s", (over, status, mode) => {
-    const v = classifyOutcome({ ...ok, ...over }, "f");
-    expect(v.status).toBe(status);
-    expect(v.failure_mode).toBe(mode);
-    if (status === "failed" && mode !== "model_wrong_answer") expect(v.reason).toMatch(/check\(\)|proof/);
-  });
-
-  it("names the refused hook in the reason", () => {
-    expect(classifyOutcome({ ...ok, proof: "tampered", proofNote: "sys.settrace" }, "f").reason).toContain(
-      "sys.settrace",
-    );
-  });
-});

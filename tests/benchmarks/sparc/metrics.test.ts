@@ -64,14 +64,6 @@ describe("row classification", () => {
       limit_breach: true,
       failure_mode: "safety_memory_limit",
     });
-    // Under a requested pass proof a SIGKILL is the program's own (HumanEval's rule): judged by the proof, not a breach.
-    expect(
-      judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", stdoutTail: "5", proof: "missing" }), ctx),
-    ).toMatchObject({
-      status: "failed",
-      limit_breach: false,
-      failure_mode: "model_exit_before_end",
-    });
     expect(
       judgeOutcome(tc, ok({ exitCode: null, signal: "SIGKILL", outputLimitExceeded: true, stdoutTail: "5" }), ctx),
     ).toMatchObject({
