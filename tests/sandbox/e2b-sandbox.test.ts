@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { startE2bStandIn, type StandInServer } from "../../src/sandbox/e2b/stand-in-server.js";
 import { silentLogger } from "../../src/util/logger.js";
+import { FS_PROBE, holderProgram, probeResult } from "./fs-probe.js";
 
 describe("e2b backend (real SDK against the local stand-in server)", () => {
   let executor: Sandbox;
@@ -66,6 +67,24 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
     await sb.close();
     expect(standIn.live.size).toBe(0);
     expect(standIn.counts["DELETE /sandboxes/{id}"]).toBeGreaterThanOrEqual(1);
+  });
+
+  test("jobs of one batch find nothing of each other (the stand-in runs the driver unprivileged: one job at a time)", async () => {
+    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, e2b: e2b() });
+    const marker = `a2a-mark-${process.pid}-e2b`;
+    const probe = {
+      language: "python" as const,
+      code: FS_PROBE,
+      timeoutMs: 20_000,
+      env: { A2A_PROBE: JSON.stringify({ sensitive: [], marker, skip: ["/usr", "/proc", "/dev", "/sys", "/root"] }) },
+    };
+    const [holder, found] = await sb.execMany([
+      { language: "python", code: holderProgram(marker, 1), timeoutMs: 20_000 },
+      probe,
+    ]);
+    await sb.close();
+    expect(holder!.stdoutTail).toMatch(/^holding /);
+    expect(probeResult(found!.stdoutTail, found!.stderrTail).marker).toEqual([]);
   });
 
   test("abort cancels the batch and kills the remote sandbox", async () => {

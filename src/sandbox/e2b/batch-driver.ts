@@ -9,11 +9,14 @@
  * removed when the job ends. When the driver is root, each job also runs as a
  * uid of its own (JOB_UID_BASE + n, no groups) that owns only its directory,
  * and whatever that uid leaves running is killed: then no job can read,
- * signal or trace another. When it is not root (the stand-in server runs it
- * as an unprivileged uid), jobs share the driver's uid: a job cannot list the
- * batch directory or guess a sibling's name, but a concurrent job of the same
- * uid can still find a sibling's directory through /proc/<pid>/cwd (README,
- * "Sandbox", residual threats).
+ * signal or trace another, and jobs run `concurrency` at a time. When it is
+ * not root (the stand-in server runs it as an unprivileged uid), jobs would
+ * share the driver's uid and could read each other's files (same owner), so
+ * they run ONE AT A TIME, each job's session is killed when it ends and its
+ * directory is gone before the next starts. Residual there: a process that
+ * left the job's session (setsid + fork) can outlive it and watch the next
+ * job (README, "Sandbox"). Which uid E2B's own kernel runs as could not be
+ * checked from here (no access to E2B's cloud).
  */
 import type { ExecRequest } from "../types.js";
 
@@ -46,9 +49,11 @@ JOBS = json.loads(base64.b64decode("${payload}"))
 CAP = ${maxOutputBytes}
 INTERP = {"python": [sys.executable, "-c"], "bash": ["bash", "-c"], "node": ["node", "-e"]}
 ROOT = os.geteuid() == 0
-# Per batch: enterable, not listable. Per-job uids differ across batches too (random base slot).
+# Per batch: as root, enterable by the job uids but not listable; else ours alone. Per-job uids differ
+# across batches too (random base slot). Not root: jobs share our uid, so they run one at a time.
 BATCH = tempfile.mkdtemp(prefix="a2a-batch-")
-os.chmod(BATCH, 0o711)
+os.chmod(BATCH, 0o711 if ROOT else 0o700)
+WORKERS = ${concurrency} if ROOT else 1
 UID0 = ${JOB_UID_BASE} + secrets.randbelow(1000) * 1000
 def kill_uid(uid):
     for _ in range(20):
@@ -64,6 +69,9 @@ def kill_uid(uid):
             try: os.kill(int(p), signal.SIGKILL)
             except OSError: pass
         if not found: return
+def kill_group(pid):
+    try: os.killpg(pid, signal.SIGKILL)
+    except OSError: pass
 def run(i):
     j = JOBS[i]
     uid = UID0 + i if ROOT else None
@@ -89,14 +97,18 @@ def run(i):
     t0 = time.monotonic()
     res = {"i": i, "exitCode": None, "signal": None, "timedOut": False, "outputLimitExceeded": False}
     try:
-        p = subprocess.run(INTERP[j["language"]] + [j["code"]], cwd=d, env=env, input=j["stdin"].encode(),
-                           capture_output=True, timeout=j["timeoutMs"] / 1000.0, start_new_session=True, **drop)
-        out, err = p.stdout, p.stderr
-        if p.returncode < 0: res["signal"] = "SIG%d" % -p.returncode
-        else: res["exitCode"] = p.returncode
-    except subprocess.TimeoutExpired as e:
-        out, err = e.stdout or b"", e.stderr or b""
-        res["timedOut"] = True
+        p = subprocess.Popen(INTERP[j["language"]] + [j["code"]], cwd=d, env=env, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, **drop)
+        try:
+            out, err = p.communicate(j["stdin"].encode(), timeout=j["timeoutMs"] / 1000.0)
+        except subprocess.TimeoutExpired:
+            kill_group(p.pid)
+            out, err = p.communicate()
+            res["timedOut"] = True
+        kill_group(p.pid)  # what the job left in its session
+        if not res["timedOut"]:
+            if p.returncode < 0: res["signal"] = "SIG%d" % -p.returncode
+            else: res["exitCode"] = p.returncode
     except OSError as e:
         # The interpreter could not be started (nothing of the job ran): the driver's failure, not the job's.
         shutil.rmtree(d, ignore_errors=True)
@@ -111,7 +123,7 @@ def run(i):
     shutil.rmtree(d, ignore_errors=True)
     return res
 try:
-    with ThreadPoolExecutor(max_workers=${concurrency}) as ex:
+    with ThreadPoolExecutor(max_workers=WORKERS) as ex:
         for r in ex.map(run, range(len(JOBS))):
             print("${RESULT_MARK}" + json.dumps(r), flush=True)
 finally:
