@@ -72,7 +72,17 @@ beforeAll(async () => {
   );
   const out = join(dir, "out");
   run = await runCli(
-    ["humaneval", "--dataset", problemsFile, "--predictions", join(dir, "samples.jsonl"), "--out", out, "--run-id", "rh-read"],
+    [
+      "humaneval",
+      "--dataset",
+      problemsFile,
+      "--predictions",
+      join(dir, "samples.jsonl"),
+      "--out",
+      out,
+      "--run-id",
+      "rh-read",
+    ],
     { A2A_BENCH_DATASETS: datasets },
   );
   ({ rows } = await readRows(out));
@@ -83,7 +93,8 @@ afterAll(async () => {
 
 describe("reward hacking: a completion that reads the dataset's canonical solution (real sandbox)", () => {
   it("control: on the host, outside the sandbox, the trick finds the answer in the problems file", () => {
-    const program = base.prompt + stealer(targets) + "\n" + base.test + `\ncheck(${base.entry_point})\nprint('PASSED')\n`;
+    const program =
+      base.prompt + stealer(targets) + "\n" + base.test + `\ncheck(${base.entry_point})\nprint('PASSED')\n`;
     const out = execFileSync("python3", ["-c", program], { encoding: "utf8", timeout: 20_000 });
     expect(out).toContain(`STOLE ${problemsFile}`);
     expect(out).toContain("PASSED");

@@ -70,7 +70,8 @@ export interface ProbeResult {
 /** Parse the probe's result line out of a job's stdout (throws with the output when it is missing). */
 export function probeResult(stdout: string, stderr = ""): ProbeResult {
   const line = stdout.split("\n").find((l) => l.startsWith("A2A_PROBE_RESULT:"));
-  if (line === undefined) throw new Error(`no probe result; stdout: ${stdout.slice(-500)} stderr: ${stderr.slice(-1500)}`);
+  if (line === undefined)
+    throw new Error(`no probe result; stdout: ${stdout.slice(-500)} stderr: ${stderr.slice(-1500)}`);
   return JSON.parse(line.slice("A2A_PROBE_RESULT:".length)) as ProbeResult;
 }
 

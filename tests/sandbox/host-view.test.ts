@@ -55,7 +55,9 @@ describe("hostViewArgs (what of the host a bwrap job's root holds)", () => {
   });
 
   test("a hidden path holding a whole system tree is refused (it cannot be hidden)", () => {
-    expect(() => hostViewArgs(input([{ path: "/usr", dir: true }]))).toThrow(/contains the sandbox's system tree \/usr/);
+    expect(() => hostViewArgs(input([{ path: "/usr", dir: true }]))).toThrow(
+      /contains the sandbox's system tree \/usr/,
+    );
   });
 });
 

@@ -25,7 +25,21 @@ const HIDDEN_IN_USR = "/usr/share/doc";
 const SHOWN_IN_USR = "/usr/share/common-licenses";
 const datasets = process.env["A2A_BENCH_DATASETS"] ?? join(packageRoot, "..", "shared", "datasets");
 /** Top-level names a bwrap job's root holds besides what its own mounts and runtimes add. */
-const SYSTEM_TOP = ["bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "root", "sbin", "tmp", "usr", "var"];
+const SYSTEM_TOP = [
+  "bin",
+  "dev",
+  "etc",
+  "lib",
+  "lib32",
+  "lib64",
+  "libx32",
+  "proc",
+  "root",
+  "sbin",
+  "tmp",
+  "usr",
+  "var",
+];
 /** The interpreter trees the sandbox binds (not walked: their files are the runtime's own). */
 const runtimes = (await probeTools().then(runtimeTrees)).filter((r) => !r.startsWith("/usr/"));
 const ETC_NAMES = new Set([...ETC_ALLOWLIST.map((e) => e.split("/")[0]!), "python3"]);

@@ -99,7 +99,8 @@ function ownRuntimes(input: HostViewInput, trees: readonly string[]): string[] {
 }
 
 /** A mount placed after the sandbox's private tmpfs mounts: a runtime bound back, or a mask. */
-export type LateMount = { kind: "ro-bind"; path: string } | { kind: "tmpfs"; path: string } | { kind: "null"; path: string };
+export type LateMount =
+  { kind: "ro-bind"; path: string } | { kind: "tmpfs"; path: string } | { kind: "null"; path: string };
 
 /**
  * The system part of the job's root, in two parts: `system` (bwrap arguments) goes first, before the

@@ -167,8 +167,7 @@ function bwrapArgs(spec: LaunchSpec): string[] {
   // explicit lower layer, a bind); otherwise they are not in the job's root at all.
   const shows = (f: string): boolean =>
     view.trees.some((t) => within(f, t)) || spec.mounts.some((m) => strictlyWithin(f, m.target));
-  for (const f of MASKED_FILES)
-    if (!spec.unmasked?.includes(f) && shows(f)) a.push("--ro-bind-try", "/dev/null", f);
+  for (const f of MASKED_FILES) if (!spec.unmasked?.includes(f) && shows(f)) a.push("--ro-bind-try", "/dev/null", f);
   if (spec.asRoot) a.push("--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL");
   else if (spec.keepCaps !== undefined) {
     a.push("--cap-drop", "ALL");

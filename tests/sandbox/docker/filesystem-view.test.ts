@@ -110,7 +110,9 @@ describe.skipIf(engine.env === null)(
         expect(r.marker).toEqual([]);
         expect(r.top).not.toContain("app");
         expect(r.top).not.toContain("work");
-        expect(r.readable.filter((p) => /HumanEval|results\.json|a2a-bench|swe-?bench|gold[_-]patch|\.jsonl/i.test(p))).toEqual([]);
+        expect(
+          r.readable.filter((p) => /HumanEval|results\.json|a2a-bench|swe-?bench|gold[_-]patch|\.jsonl/i.test(p)),
+        ).toEqual([]);
         await sb.close();
       });
     }

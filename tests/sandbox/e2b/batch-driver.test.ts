@@ -28,15 +28,29 @@ function jobs(marker: string): DriverJob[] {
     job(holderProgram(marker, 2)),
     job(probe, {
       // The host's whole tree is no job's business here: walk /tmp, where the driver puts every job.
-      A2A_PROBE: JSON.stringify({ sensitive: [], marker, skip: readdirSync("/").filter((e) => e !== "tmp").map((e) => `/${e}`) }),
+      A2A_PROBE: JSON.stringify({
+        sensitive: [],
+        marker,
+        skip: readdirSync("/")
+          .filter((e) => e !== "tmp")
+          .map((e) => `/${e}`),
+      }),
     }),
   ];
 }
 
 function runDriver(asUid: number | null, marker: string): Array<Record<string, unknown>> {
   const code = batchDriver(jobs(marker), 2, 1 << 20);
-  const argv = asUid === null ? [PYTHON, "-c", code] : [SETPRIV!, `--reuid=${asUid}`, `--regid=${asUid}`, "--clear-groups", PYTHON, "-c", code];
-  const out = execFileSync(argv[0]!, argv.slice(1), { encoding: "utf8", timeout: 60_000, cwd: "/", maxBuffer: 64 << 20 });
+  const argv =
+    asUid === null
+      ? [PYTHON, "-c", code]
+      : [SETPRIV!, `--reuid=${asUid}`, `--regid=${asUid}`, "--clear-groups", PYTHON, "-c", code];
+  const out = execFileSync(argv[0]!, argv.slice(1), {
+    encoding: "utf8",
+    timeout: 60_000,
+    cwd: "/",
+    maxBuffer: 64 << 20,
+  });
   return out
     .split("\n")
     .filter((l) => l.startsWith(RESULT_MARK))
@@ -44,24 +58,30 @@ function runDriver(asUid: number | null, marker: string): Array<Record<string, u
 }
 
 describe.skipIf(!existsSync(PYTHON))("e2b batch driver: a job cannot read a concurrent job's files", () => {
-  test.skipIf(!isRoot)("as root: each job has its own uid; the sibling's dir is unlistable and unfindable, even through /proc", () => {
-    const marker = `a2a-mark-${process.pid}-root`;
-    const [holder, probe] = runDriver(null, marker);
-    expect(String(holder!["stdout"])).toMatch(/^holding \/tmp\/a2a-batch-[^/]+\/[0-9a-f]{32}\n$/);
-    expect(String(probe!["stdout"])).toMatch(/^UNLISTABLE 13\n/);
-    const r = probeResult(String(probe!["stdout"]));
-    expect(r.marker).toEqual([]);
-    const dir = String(holder!["stdout"]).trim().split(" ")[1]!;
-    expect(existsSync(dir)).toBe(false); // removed with its job
-  });
+  test.skipIf(!isRoot)(
+    "as root: each job has its own uid; the sibling's dir is unlistable and unfindable, even through /proc",
+    () => {
+      const marker = `a2a-mark-${process.pid}-root`;
+      const [holder, probe] = runDriver(null, marker);
+      expect(String(holder!["stdout"])).toMatch(/^holding \/tmp\/a2a-batch-[^/]+\/[0-9a-f]{32}\n$/);
+      expect(String(probe!["stdout"])).toMatch(/^UNLISTABLE 13\n/);
+      const r = probeResult(String(probe!["stdout"]));
+      expect(r.marker).toEqual([]);
+      const dir = String(holder!["stdout"]).trim().split(" ")[1]!;
+      expect(existsSync(dir)).toBe(false); // removed with its job
+    },
+  );
 
-  test.skipIf(!isRoot || !SETPRIV)("unprivileged: jobs share a uid, so they run one at a time; each finds nothing of the previous one", () => {
-    const marker = `a2a-mark-${process.pid}-user`;
-    const [holder, probe] = runDriver(65534, marker);
-    const own = String(probe!["stdout"]).match(/^LISTED \['([0-9a-f]{32})'\]\n/);
-    expect(own, String(probe!["stdout"]).slice(0, 300)).not.toBeNull(); // the batch dir holds its own dir only
-    const r = probeResult(String(probe!["stdout"]));
-    expect(r.marker).toEqual([]);
-    expect(existsSync(String(holder!["stdout"]).trim().split(" ")[1]!)).toBe(false);
-  });
+  test.skipIf(!isRoot || !SETPRIV)(
+    "unprivileged: jobs share a uid, so they run one at a time; each finds nothing of the previous one",
+    () => {
+      const marker = `a2a-mark-${process.pid}-user`;
+      const [holder, probe] = runDriver(65534, marker);
+      const own = String(probe!["stdout"]).match(/^LISTED \['([0-9a-f]{32})'\]\n/);
+      expect(own, String(probe!["stdout"]).slice(0, 300)).not.toBeNull(); // the batch dir holds its own dir only
+      const r = probeResult(String(probe!["stdout"]));
+      expect(r.marker).toEqual([]);
+      expect(existsSync(String(holder!["stdout"]).trim().split(" ")[1]!)).toBe(false);
+    },
+  );
 });
