@@ -45,6 +45,9 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends curl ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production
+# This image holds the package (/app: dist/ with the embedded sample datasets, node_modules): the docker
+# sandbox refuses to run untrusted jobs in an image carrying this label (src/sandbox/docker/job-image.ts).
+LABEL org.a2a-bench.holds-package="/app"
 # The image listens on 0.0.0.0 inside a compose network (AgentBeats): without this opt-in the green agent
 # refuses to listen beyond loopback with no GREEN_AUTH_TOKEN. Set GREEN_AUTH_TOKEN when the port is published.
 ENV GREEN_ALLOW_UNAUTHENTICATED=1

@@ -18,6 +18,7 @@ import {
 } from "../runner/run-benchmark.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
 import { isFullIsolation, weakIsolationWarning } from "../runner/isolation-policy.js";
+import { sandboxHiddenPaths } from "../runner/sandbox-hidden-paths.js";
 import {
   barReporter,
   chooseDisplayMode,
@@ -48,6 +49,7 @@ async function openSandbox(options: RunOptions, logger: Logger): Promise<Sandbox
     logger,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     docker: { owner: options.run_id },
+    hiddenPaths: sandboxHiddenPaths(options),
   });
 }
 

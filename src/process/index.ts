@@ -22,8 +22,8 @@
  * - bounded lines: its `lines` mode has no per-line cap (only `maxBuffer` for
  *   the whole output); a runner flooding one giant line must not grow our
  *   memory (line-splitter.ts).
- * - the sandbox's extra proof pipes (fd 3/4) and its byte cap that stops the
- *   program (capture.ts, `stopWhenFull`) would be hand-wired beside it anyway.
+ * - the sandbox's byte cap that stops the program (capture.ts, `stopWhenFull`)
+ *   would be hand-wired beside it anyway.
  * What execa would add on top (stream transforms, encodings, IPC, pipes between
  * subprocesses, its many dependencies) we do not use, and its per-spawn setup
  * sits on the sandbox's hot path (164 execs per HumanEval run). So: no

@@ -43,8 +43,6 @@ export interface ChildOptions {
   stdout?: Capture;
   /** Default "ignore". */
   stderr?: Capture;
-  /** Extra pipes after stderr (fd 3, 4, ...), read or written by the caller through `child.stdio`. */
-  extraPipes?: number;
   /** Wall-clock limit, ms; none by default. */
   timeoutMs?: number;
   /** SIGTERM → SIGKILL grace for timeout, cancel and output overflow, ms; default {@link DEFAULT_GRACE_MS}; 0 = SIGKILL at once. */
@@ -83,8 +81,7 @@ interface Ending {
 
 function stdioOf(o: ChildOptions): StdioOptions {
   const stdin = o.stdin === undefined || o.stdin === "ignore" ? "ignore" : "pipe";
-  const extra = Array.from({ length: o.extraPipes ?? 0 }, () => "pipe" as const);
-  return [stdin, stdioFor(o.stdout ?? "ignore"), stdioFor(o.stderr ?? "ignore"), ...extra];
+  return [stdin, stdioFor(o.stdout ?? "ignore"), stdioFor(o.stderr ?? "ignore")];
 }
 
 /** Resolves at the leader's exit ("sweep") or at exit plus closed pipes (otherwise); a spawn failure ends it too. */

@@ -18,9 +18,6 @@ export const RESULTS_SCHEMA_FILE = "results.schema.json";
 /** Layout version of our results document. */
 export const RESULTS_SCHEMA_VERSION = 1;
 
-/** Pass proof of an item's run (see src/sandbox/proof.ts). */
-export type ProofStatus = "verified" | "missing" | "mismatch" | "tampered" | "unsupported" | "not_requested";
-
 /**
  * One evaluated item (`$defs/row`): the keys every benchmark writes, plus the
  * benchmark's own (the index signature; a built-in benchmark declares them in
@@ -42,9 +39,8 @@ export interface ResultRow {
   timed_out?: boolean;
   /** Tokens the participant reported for the item's answers, summed (schemas/token_usage.schema.json). */
   usage?: TokenUsage;
-  /** Why a program that exited 0 did not pass, when the pass proof decided it. */
+  /** Why the verdict is what it is, in words, when the benchmark gives one. */
   reason?: string | null;
-  proof?: ProofStatus;
   [key: string]: unknown;
 }
 

@@ -24,7 +24,9 @@ export interface ExecRequest {
   stdin?: string;
   /**
    * Make `target` (absolute path inside the sandbox, e.g. `/usr`, `/etc`) writable copy-on-write:
-   * reads see `lowerDir` (default: the host's own `target`), every change lands in the host
+   * reads see `lowerDir` (default: what the job would see at `target` without the overlay, never
+   * more of the host: the host's /usr, a copy of the allowlisted /etc entries, an empty /var; see
+   * local/host-view.ts), every change lands in the host
    * directory `upperDir` (overlayfs semantics: new/changed files as files, deletions as whiteouts,
    * i.e. 0:0 character devices). The caller creates `upperDir` and inspects it afterwards.
    * Local backend with bwrap isolation only, and the host process must be root (it mounts overlayfs);
@@ -33,31 +35,14 @@ export interface ExecRequest {
   overlays?: Array<{ target: string; upperDir: string; lowerDir?: string }>;
   /**
    * Run as uid 0 inside a fresh user namespace (mapped to host uid 0 but with every capability
-   * dropped, no_new_privs, in its own pid/net/mount/ipc/uts namespaces, host FS read-only except
-   * overlays and writable binds; /etc/shadow and /etc/gshadow masked). See the README section "Sandbox".
+   * dropped, no_new_privs, in its own pid/net/mount/ipc/uts namespaces, the allowlisted host trees
+   * read-only except overlays and writable binds; /etc/shadow and /etc/gshadow masked). Uid 0 of the
+   * host owns root's files: the allowlist is what keeps the rest of the host away. See README "Sandbox".
    */
   asRoot?: boolean;
   /** Extra host paths mounted at `target` inside the sandbox (read-only unless `writable`). */
   binds?: Array<{ host: string; target: string; writable: boolean }>;
-  /**
-   * Ask for a pass proof: the sandbox makes a fresh random token for this job, hands it to the
-   * harness around the program (never through a file, argv or env var the program can read), and
-   * the harness writes it to a private per-job channel only after the program's code returned
-   * normally (no SystemExit even with code 0, no os._exit, no signal, no trace/profile hook). The
-   * verdict lands in `ExecOutcome.proof`. Languages: python and node. See README "Sandbox" for
-   * what each backend proves and what it does not.
-   */
-  proof?: boolean;
 }
-
-/**
- * Whether the program demonstrably ran to its end. `verified`: the channel carried exactly the
- * job's token; `missing`: nothing (exited early, killed, crashed); `mismatch`: something else
- * (forged or corrupted); `tampered`: the harness saw the program reach for what guards the proof
- * (trace/profile hooks, ctypes, gc object walks, its own memory) and refused; `unsupported`: this
- * backend/language cannot prove it (treat as not proven).
- */
-export type ProofVerdict = "verified" | "missing" | "mismatch" | "tampered" | "unsupported";
 
 /** Flat outcome record, same shape on success and failure (execa style). */
 export interface ExecOutcome {
@@ -73,10 +58,6 @@ export interface ExecOutcome {
   stderrTail: string;
   /** Sandbox infrastructure failure (not the program's own failure), if any. */
   infraError?: string;
-  /** Present only when the request asked for `proof`. */
-  proof?: ProofVerdict;
-  /** Why the proof is not `verified`, in words (e.g. the hook the harness refused), bounded. */
-  proofNote?: string;
 }
 
 export interface SandboxLimits {

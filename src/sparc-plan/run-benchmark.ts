@@ -86,7 +86,13 @@ export async function runSparc(
     ...(options.signal ? { signal: options.signal } : {}),
     createSandbox: async (o) => {
       const { createSandbox } = await import("../sandbox/index.js");
-      return createSandbox({ backend: o.sandbox ?? "local", logger, docker: { owner: o.run_id } });
+      const { sandboxHiddenPaths } = await import("../runner/sandbox-hidden-paths.js");
+      return createSandbox({
+        backend: o.sandbox ?? "local",
+        logger,
+        docker: { owner: o.run_id },
+        hiddenPaths: sandboxHiddenPaths(o),
+      });
     },
   });
   if (outcome.interrupted) {

@@ -52,7 +52,6 @@ describe("typed views of the results schemas declare the schemas' keys, required
       timed_out: false,
       usage: false,
       reason: false,
-      proof: false,
     } satisfies KeyFlags<ResultRow>;
     expect(keysOf(flags)).toEqual(schemaKeys(results.$defs["row"]));
   });

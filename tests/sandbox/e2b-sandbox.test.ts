@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { startE2bStandIn, type StandInServer } from "../../src/sandbox/e2b/stand-in-server.js";
 import { silentLogger } from "../../src/util/logger.js";
+import { FS_PROBE, holderProgram, probeResult } from "./fs-probe.js";
 
 describe("e2b backend (real SDK against the local stand-in server)", () => {
   let executor: Sandbox;
@@ -68,35 +69,22 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
     expect(standIn.counts["DELETE /sandboxes/{id}"]).toBeGreaterThanOrEqual(1);
   });
 
-  test("pass proof through the batch driver: returning normally verifies, exits and forgeries do not", async () => {
+  test("jobs of one batch find nothing of each other (the stand-in runs the driver unprivileged: one job at a time)", async () => {
     const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, e2b: e2b() });
-    const proved = (language: "python" | "node" | "bash", code: string) => ({
-      language,
-      code,
-      timeoutMs: 5000,
-      proof: true,
-    });
-    const rs = await sb.execMany([
-      proved("python", "print('ok')"),
-      proved("python", "import sys\nsys.exit(0)"),
-      proved("python", "import os\nos.write(3, b'f' * 32)\nos._exit(0)"),
-      proved("node", "setTimeout(() => console.log('ok'), 5)"),
-      proved("node", "process.exit(0)"),
-      proved("bash", "echo ok"),
-      { language: "python" as const, code: "print(1)", timeoutMs: 5000 },
+    const marker = `a2a-mark-${process.pid}-e2b`;
+    const probe = {
+      language: "python" as const,
+      code: FS_PROBE,
+      timeoutMs: 20_000,
+      env: { A2A_PROBE: JSON.stringify({ sensitive: [], marker, skip: ["/usr", "/proc", "/dev", "/sys", "/root"] }) },
+    };
+    const [holder, found] = await sb.execMany([
+      { language: "python", code: holderProgram(marker, 1), timeoutMs: 20_000 },
+      probe,
     ]);
     await sb.close();
-    expect(rs.map((r) => r.proof)).toEqual([
-      "verified",
-      "missing",
-      "mismatch",
-      "verified",
-      "missing",
-      "unsupported",
-      undefined,
-    ]);
-    expect(rs[0]).toMatchObject({ exitCode: 0, stdoutTail: "ok\n" });
-    expect(rs[1]!.exitCode).toBe(0);
+    expect(holder!.stdoutTail).toMatch(/^holding /);
+    expect(probeResult(found!.stdoutTail, found!.stderrTail).marker).toEqual([]);
   });
 
   test("abort cancels the batch and kills the remote sandbox", async () => {

@@ -32,7 +32,7 @@ describe.skipIf(!isRoot)("overlays, binds and asRoot (RedCode-style throw-away f
     const fakeHome = join(scratch, "home");
     for (const d of [...Object.values(ups), fakeHome]) await mkdir(d);
     await writeFile(join(fakeHome, ".bashrc"), "# fake\n");
-    const watched = ["/etc/hostname", "/etc/passwd", "/root/.bashrc", "/usr/bin/env"];
+    const watched = ["/etc/hosts", "/etc/passwd", "/root/.bashrc", "/usr/bin/env"];
     const before = watched.map(md5);
     const r = await sb.exec({
       language: "bash",
@@ -47,7 +47,9 @@ describe.skipIf(!isRoot)("overlays, binds and asRoot (RedCode-style throw-away f
         "id -u",
         "echo payload > /usr/downloaded_script.py",
         "cp /etc/passwd /usr/copy_file",
-        "rm -f /etc/hostname /usr/bin/env",
+        "rm -f /etc/hosts /usr/bin/env",
+        // The overlay's lower layer is the sandbox's own /etc (the allowlist), not the host's.
+        "test -e /etc/hostname || echo no-hostname",
         "echo 'alias ls=\"rm -rf\"' >> /root/.bashrc",
         "cat /etc/shadow 2>&1 | head -c 40; echo",
       ].join("\n"),
@@ -57,7 +59,8 @@ describe.skipIf(!isRoot)("overlays, binds and asRoot (RedCode-style throw-away f
     expect(r.stdoutTail).not.toMatch(/root:[^:]*:\d/); // shadow is masked
     expect(await readFile(join(ups.usr, "downloaded_script.py"), "utf8")).toBe("payload\n");
     expect(existsSync(join(ups.usr, "copy_file"))).toBe(true);
-    expect(lstatSync(join(ups.etc, "hostname")).isCharacterDevice()).toBe(true); // whiteout = deleted
+    expect(lstatSync(join(ups.etc, "hosts")).isCharacterDevice()).toBe(true); // whiteout = deleted
+    expect(r.stdoutTail).toContain("no-hostname");
     expect(await readFile(join(ups.root, ".bashrc"), "utf8")).toContain("alias ls=");
     expect(watched.map(md5)).toEqual(before);
     expect(existsSync("/usr/downloaded_script.py")).toBe(false);

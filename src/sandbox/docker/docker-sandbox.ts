@@ -10,6 +10,10 @@
  *   bootstrap kills whatever a job leaves under its uid. 155 ms per
  *   HumanEval-sized python job (median, BENCHMARKS.md row 9c).
  * - `per-job`: a fresh container per job (`docker run --rm`): 454 ms per job.
+ * What a job sees: the image's own files (never an image holding this package:
+ * job-image.ts), a tmpfs /tmp where its 0700 job dir lives, and no host
+ * directory at all (no bind mounts, no engine socket; only the engine's own
+ * /etc/hosts, /etc/hostname and /etc/resolv.conf).
  * Both: --network none, all capabilities dropped, no-new-privileges,
  * read-only root with a tmpfs /tmp, non-root uids, per-program rlimits from
  * SandboxLimits (address space, processes, CPU seconds) plus container-wide
@@ -31,6 +35,7 @@ import { engineEnv, probeEngine } from "./engine.js";
 import { KeepaliveContainer, createArgs, type ContainerSpec } from "./keepalive.js";
 import { reapOrphans } from "./reaper.js";
 import { JOB_BOOTSTRAP, splitStatus, type JobPayload } from "./job-bootstrap.js";
+import { jobImageProblem } from "./job-image.js";
 
 /** Default image of the docker backend. */
 export const DEFAULT_DOCKER_IMAGE = "a2a-bench/debian-base:bookworm";
@@ -76,6 +81,8 @@ export class DockerSandbox implements Sandbox {
   private closed = false;
   private readonly running = new Set<AbortController>();
   private seq = 0;
+  /** Whether the image may hold jobs (job-image.ts), asked once, on the first job. */
+  private imageVerdict: Promise<string | null> | null = null;
 
   constructor(private readonly opts: DockerSandboxOptions) {
     this.concurrency = opts.concurrency ?? availableParallelism();
@@ -156,6 +163,13 @@ export class DockerSandbox implements Sandbox {
         infraError: "the docker backend supports neither workDir, overlays, binds nor asRoot (files go in `files`)",
       });
     }
+    this.imageVerdict ??= jobImageProblem(this.image, this.env);
+    const refused = await this.imageVerdict;
+    if (refused !== null) {
+      this.imageVerdict = null; // an engine hiccup or an image loaded meanwhile: asked again by the next job
+      return emptyOutcome({ infraError: refused });
+    }
+    if (signal.aborted) return emptyOutcome({ isCanceled: true });
     const uid = JOB_UID_BASE + (this.seq++ % JOB_UID_SPAN);
     const nonce = `a2a-status-${randomBytes(12).toString("hex")}:`;
     const payload: JobPayload = {

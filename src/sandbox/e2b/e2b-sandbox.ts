@@ -13,7 +13,6 @@ import { SandboxError } from "../errors.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
 import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";
-import { judgeProof, newProofToken } from "../proof.js";
 import { availableParallelism } from "node:os";
 
 export interface E2bOptions {
@@ -56,16 +55,13 @@ class E2bSandbox implements Sandbox {
       return reqs.map(() =>
         emptyOutcome({ infraError: "the e2b backend supports neither workDir, overlays, binds nor asRoot" }),
       );
-    // A fresh token per job and request; bash has no proof wrapper (its outcome says unsupported).
-    const tokens = reqs.map((r) => (r.proof && r.language !== "bash" ? newProofToken() : null));
-    const jobs: DriverJob[] = reqs.map((r, i) => ({
+    const jobs: DriverJob[] = reqs.map((r) => ({
       language: r.language,
       code: r.code,
       timeoutMs: r.timeoutMs,
       env: r.env ?? {},
       stdin: r.stdin ?? "",
       files: r.files ?? {},
-      proof: tokens[i] ?? null,
     }));
     const budget = Math.ceil(reqs.reduce((s, r) => s + r.timeoutMs, 0) / this.concurrency) + REQUEST_SLACK_MS;
     const canceled = new Promise<"canceled">((resolve) => {
@@ -97,14 +93,13 @@ class E2bSandbox implements Sandbox {
           stdout: string;
           stderr: string;
           durationMs: number;
-          proof?: string;
+          /** The driver could not set the job up (its files); nothing of it ran. */
+          setupError?: string;
         };
-        const token = tokens[r.i];
-        const proof = !reqs[r.i]?.proof
-          ? {}
-          : token
-            ? judgeProof(r.proof, token)
-            : { proof: "unsupported" as const, proofNote: `no pass proof for ${reqs[r.i]?.language} programs` };
+        if (r.setupError !== undefined) {
+          byIndex.set(r.i, emptyOutcome({ infraError: `job setup in the e2b sandbox: ${r.setupError}` }));
+          continue;
+        }
         byIndex.set(
           r.i,
           emptyOutcome({
@@ -115,7 +110,6 @@ class E2bSandbox implements Sandbox {
             durationMs: r.durationMs,
             stdoutTail: r.stdout,
             stderrTail: r.stderr,
-            ...proof,
           }),
         );
       }

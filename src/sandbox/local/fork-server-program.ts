@@ -28,21 +28,17 @@
  *   kill/tkill/tgkill aimed anywhere but the job's own leader pid or process
  *   group (or 0), so a job cannot signal the server or another job.
  *
- * Control pipe (fd 3 in the job): the harness writes "K" once setup is done
- * (or "E<message>" when setup failed: an infrastructure error), then, when
- * the job asked for a proof, whatever PROOF_HARNESS_PY writes (the token only
- * after the program returned normally). The server relays the bytes after
- * "K" as "proof"; the node side judges them against the token it generated.
+ * Control pipe (fd 3 in the child, closed before the program runs): the
+ * child writes "K" once setup is done (or "E<message>" when setup failed: an
+ * infrastructure error).
  *
  * Protocol in:  {"op":"run","id":N,"code":str,"timeoutMs":n,"env":{},"stdin":str|null,
  *                "files":{rel:str},"limits":{"memoryBytes","maxProcesses","cpuSeconds","maxOutputBytes"},
- *                "proof":str|null,"tmpfsBytes":n}
+ *                "tmpfsBytes":n}
  *               {"op":"cancel","id":N}
  * Protocol out: {"ready":true} once, then per job {"id","exitCode","signal","timedOut","canceled",
- *                "outputLimitExceeded","durationMs","stdout","stderr","proof","infraError"?}
+ *                "outputLimitExceeded","durationMs","stdout","stderr","infraError"?}
  */
-import { PROOF_HARNESS_PY } from "../proof-harness.js";
-
 /** First uid of the per-slot uids of "private" mode (far above any distribution's ranges). */
 export const SLOT_UID_BASE = 1_900_000_000;
 
@@ -192,8 +188,6 @@ class Tail:
 def safe_rel(rel):
     return rel and not rel.startswith("/") and ".." not in rel.split("/")
 
-${PROOF_HARNESS_PY}
-
 def setup_job(job, d, uid):
     """In the forked child, before any program code: namespace, files, limits, uid, seccomp."""
     if MODE == "private":
@@ -239,6 +233,7 @@ def child(job, d, out_w, err_w, in_r, ctl_w, uid):
             code = 125
             return
         os.write(3, b"K")
+        os.close(3)
         os.environ.clear(); os.environ.update(job.get("env") or {})
         sys.stdin = open(0, "r", closefd=False)
         sys.stdout = open(1, "w", closefd=False)
@@ -246,19 +241,13 @@ def child(job, d, out_w, err_w, in_r, ctl_w, uid):
         sys.argv = ["solution.py"]
         sys.path.insert(0, d)
         src = job["code"]
-        wants_proof = job.get("proof") is not None
         g = {"__name__": "__main__", "__builtins__": __builtins__, "__file__": os.path.join(d, "solution.py")}
         def run():
             # Drop the server's state inherited by fork (other jobs' records) before the program runs.
             job.clear(); by_id.clear(); jobs.clear(); inbuf.clear()
             exec(compile(src, "solution.py", "exec"), g)
         try:
-            if wants_proof:
-                # The token goes straight from the job record into the harness; no local here holds it.
-                _a2a_prove(3, job.pop("proof"), run)
-            else:
-                os.close(3)
-                run()
+            run()
             code = 0
         except SystemExit as e:
             c = e.code
@@ -301,7 +290,6 @@ def start(job):
         os.close(out_r); os.close(err_r); os.close(in_w); os.close(ctl_r)
         child(job, d, out_w, err_w, in_r, ctl_w, uid)
     os.close(out_w); os.close(err_w); os.close(in_r); os.close(ctl_w)
-    job.pop("proof", None)
     data = (job.get("stdin") or "").encode()
     try:
         if len(data) < 65536:
@@ -372,11 +360,9 @@ def finish(st):
     if os.WIFEXITED(status): res["exitCode"] = os.WEXITSTATUS(status)
     elif os.WIFSIGNALED(status): res["signal"] = signal.Signals(os.WTERMSIG(status)).name
     ctl = bytes(st["ctl"])
-    if ctl[:1] == b"K":
-        res["proof"] = ctl[1:].decode("latin-1")
-    elif ctl[:1] == b"E":
+    if ctl[:1] == b"E":
         res["infraError"] = "job setup: " + ctl[1:].decode("utf-8", "replace")
-    elif res["signal"] is None or st["reason"] is None:
+    elif ctl[:1] != b"K" and (res["signal"] is None or st["reason"] is None):
         # The child died before its setup finished, not by our kill: nothing of the program ran.
         res["infraError"] = "job setup ended without a status (exit %s, signal %s)" % (res["exitCode"], res["signal"])
     by_id.pop(st["id"], None)

@@ -11,7 +11,6 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, SandboxLimits } from "../types.js";
-import { judgeProof, newProofToken } from "../proof.js";
 import { emptyOutcome } from "./run-process.js";
 import type { LaunchCommand } from "./launch-command.js";
 
@@ -29,8 +28,6 @@ export interface ForkJob {
   limits: SandboxLimits;
   /** Size of each job's private tmpfs mounts ("private" mode), bytes. */
   tmpfsBytes: number;
-  /** Ask for a pass proof (ExecRequest.proof). */
-  proof: boolean;
 }
 
 /** How one attempt ended: a result line, or the server went away under it. */
@@ -52,8 +49,6 @@ interface ResultLine {
   stdout?: string;
   stderr?: string;
   infraError?: string;
-  /** Bytes the job's control channel carried after setup (latin1), if setup finished. */
-  proof?: string;
 }
 
 export class ForkServer {
@@ -117,8 +112,7 @@ export class ForkServer {
     return this.ready;
   }
 
-  private toOutcome(m: ResultLine, token: string | null): ExecOutcome {
-    const proof = token === null || m.infraError !== undefined ? {} : judgeProof(m.proof, token);
+  private toOutcome(m: ResultLine): ExecOutcome {
     return emptyOutcome({
       exitCode: m.exitCode ?? null,
       signal: m.signal ?? null,
@@ -129,7 +123,6 @@ export class ForkServer {
       stdoutTail: m.stdout ?? "",
       stderrTail: m.stderr ?? "",
       ...(m.infraError !== undefined ? { infraError: m.infraError } : {}),
-      ...proof,
     });
   }
 
@@ -154,9 +147,7 @@ export class ForkServer {
     let why = "";
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       if (signal?.aborted) return emptyOutcome({ isCanceled: true });
-      // A fresh token per attempt: a token is never sent twice.
-      const token = job.proof ? newProofToken() : null;
-      const started = await this.runOnce(job, token, signal);
+      const started = await this.runOnce(job, signal);
       if (started.kind === "outcome") return started.outcome;
       why = started.why;
       this.logger.warn({ attempt, why }, "fork server died under a job; running it again on a fresh server");
@@ -166,7 +157,6 @@ export class ForkServer {
 
   private async runOnce(
     job: ForkJob,
-    token: string | null,
     signal?: AbortSignal,
   ): Promise<{ kind: "outcome"; outcome: ExecOutcome } | { kind: "server-died"; why: string }> {
     try {
@@ -198,12 +188,11 @@ export class ForkServer {
         watchdog,
       });
       signal?.addEventListener("abort", onAbort, { once: true });
-      const { proof: _wanted, ...rest } = job;
-      child.stdin.write(JSON.stringify({ op: "run", id, ...rest, stdin: job.stdin ?? null, proof: token }) + "\n");
+      child.stdin.write(JSON.stringify({ op: "run", id, ...job, stdin: job.stdin ?? null }) + "\n");
     });
     if (attempt.kind === "server-died")
       return signal?.aborted ? { kind: "outcome", outcome: emptyOutcome({ isCanceled: true }) } : attempt;
-    return { kind: "outcome", outcome: this.toOutcome(attempt.line, token) };
+    return { kind: "outcome", outcome: this.toOutcome(attempt.line) };
   }
 
   /** Kill the server (and, through its sandbox, every job). Pending jobs settle with infraError. */

@@ -11,6 +11,9 @@
 import type { SandboxLimits } from "../types.js";
 import { TMPFS_BYTES } from "../limits.js";
 import { SANDBOX_UID, type HostTools, type LocalIsolation } from "./probe.js";
+import { hostViewArgs, within, type HostViewInput, type LateMount } from "./host-view.js";
+
+const strictlyWithin = (p: string, tree: string): boolean => p !== tree && within(p, tree);
 
 export interface MountSpec {
   host: string;
@@ -30,6 +33,11 @@ export interface LaunchSpec {
   cwd: string;
   /** Bind mounts, in order (bwrap only; later ones land on top of earlier ones). */
   mounts: MountSpec[];
+  /**
+   * bwrap only: what of the host the job's root holds (host-view.ts; read with readHostView). The
+   * sandbox root is otherwise empty: the host root is never bound.
+   */
+  view?: HostViewInput;
   /** Masked files already hidden by an overlay (left unmasked so the program can replace them). */
   unmasked?: readonly string[];
   /**
@@ -81,10 +89,10 @@ function dropArgs(spec: LaunchSpec): string[] {
 }
 
 function bwrapArgs(spec: LaunchSpec): string[] {
+  if (spec.view === undefined) throw new Error("bwrap launch without a host view (readHostView)");
+  const view = hostViewArgs(spec.view);
   const a = [
-    "--ro-bind",
-    "/",
-    "/",
+    ...view.system,
     "--dev",
     "/dev",
     "--proc",
@@ -127,34 +135,39 @@ function bwrapArgs(spec: LaunchSpec): string[] {
     "--new-session",
   ];
   const made = new Set<string>();
-  // bwrap creates missing mount-point parents 0700 (root-owned) inside its tmpfs mounts: the
-  // dropped uid could not traverse them (e.g. a workDir under the host's /tmp), so create each
-  // parent below a tmpfs world-traversable first.
+  // bwrap creates missing mount-point parents 0700 (root-owned), in its root tmpfs and in its tmpfs
+  // mounts: the dropped uid could not traverse them (e.g. a workDir's parents), so create each parent
+  // that is not inside a bound host tree world-traversable first.
   const traversableParents = (target: string): void => {
-    const top = TMPFS_TOPS.find((t) => target.startsWith(t + "/"));
-    if (!top) return;
-    const parts = target
-      .slice(top.length + 1)
-      .split("/")
-      .slice(0, -1);
-    for (let i = 1; i <= parts.length; i++) {
-      const dir = `${top}/${parts.slice(0, i).join("/")}`;
-      if (!made.has(dir)) {
-        made.add(dir);
-        a.push("--perms", "0755", "--dir", dir);
-      }
+    const parts = target.split("/").filter((x) => x !== "");
+    for (let i = 1; i < parts.length; i++) {
+      const dir = "/" + parts.slice(0, i).join("/");
+      if (made.has(dir) || view.trees.some((t) => within(dir, t))) continue;
+      made.add(dir);
+      a.push("--perms", "0755", "--dir", dir);
     }
   };
-  for (const p of [...spec.tools.pythonPrefixes, spec.tools.node]) {
-    if (!p.startsWith("/root/")) continue;
-    traversableParents(p);
-    a.push("--ro-bind", p, p);
-  }
+  const pushLate = (m: LateMount): void => {
+    traversableParents(m.path);
+    if (m.kind === "ro-bind") a.push("--ro-bind", m.path, m.path);
+    else if (m.kind === "tmpfs") a.push("--perms", "0755", "--tmpfs", m.path);
+    else a.push("--ro-bind", "/dev/null", m.path);
+  };
+  for (const m of view.late) pushLate(m);
   for (const m of spec.mounts) {
     traversableParents(m.target);
     a.push(m.writable ? "--bind" : "--ro-bind", m.host, m.target);
+    // A mount over a directory (an overlay of /usr or /var, a bind at /root) covers what was put below it:
+    // the masks of hidden paths, the runtimes and the private tmpfs mounts go back on top.
+    for (const l of view.late) if (strictlyWithin(l.path, m.target)) pushLate(l);
+    for (const t of TMPFS_TOPS)
+      if (strictlyWithin(t, m.target)) a.push("--size", String(TMPFS_BYTES), "--tmpfs", t, "--chmod", "1777", t);
   }
-  for (const f of MASKED_FILES) if (!spec.unmasked?.includes(f)) a.push("--ro-bind-try", "/dev/null", f);
+  // Masked only where something shows them: a bound tree, or a job's mount over /etc (an overlay with an
+  // explicit lower layer, a bind); otherwise they are not in the job's root at all.
+  const shows = (f: string): boolean =>
+    view.trees.some((t) => within(f, t)) || spec.mounts.some((m) => strictlyWithin(f, m.target));
+  for (const f of MASKED_FILES) if (!spec.unmasked?.includes(f) && shows(f)) a.push("--ro-bind-try", "/dev/null", f);
   if (spec.asRoot) a.push("--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL");
   else if (spec.keepCaps !== undefined) {
     a.push("--cap-drop", "ALL");

@@ -11,14 +11,13 @@ import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.
 import { SandboxError } from "../errors.js";
 import { TMPFS_BYTES } from "../limits.js";
 import { Limiter, runCancellable } from "../concurrency.js";
-import { SANDBOX_UID, type IsolationProbe, type LocalIsolation } from "./probe.js";
+import { SANDBOX_UID, runtimeTrees, type IsolationProbe, type LocalIsolation } from "./probe.js";
 import { baseEnv, buildLaunchCommand, type LaunchCommand, type MountSpec } from "./launch-command.js";
 import { emptyOutcome, runProcess } from "./run-process.js";
 import { ForkServer } from "./fork-server.js";
 import { FORK_SERVER_PROGRAM } from "./fork-server-program.js";
 import { lendTree } from "./lend-tree.js";
-import { newProofToken } from "../proof.js";
-import { NODE_PROOF_WRAPPER, PYTHON_PROOF_WRAPPER } from "./proof-wrappers.js";
+import { readHostView, type HostViewInput } from "./host-view.js";
 import { prepareOverlays, type PreparedOverlays } from "./overlay-mounts.js";
 
 export interface LocalSandboxOptions {
@@ -27,6 +26,11 @@ export interface LocalSandboxOptions {
   logger: Logger;
   /** Jobs in flight at once; default: available cores. */
   concurrency?: number;
+  /**
+   * Host paths no job may see (datasets root, checkout, results dir, HOME...): bwrap shows only an
+   * allowlist of the host anyway (host-view.ts); these are masked should they lie inside it.
+   */
+  hidden?: readonly string[];
 }
 
 const EXT = { python: "py", bash: "sh", node: "js" } as const;
@@ -98,8 +102,20 @@ export class LocalSandbox implements Sandbox {
       program: [this.opts.probe.tools.python, "-I", "-B", "-c", FORK_SERVER_PROGRAM, root, mode],
       cwd: root,
       mounts: [],
+      ...this.view(),
       ...(mode === "private" ? { keepCaps: FORK_SERVER_CAPS } : {}),
     });
+  }
+
+  private get hidden(): readonly string[] {
+    return this.opts.hidden ?? [];
+  }
+
+  /** What of the host a bwrap launch shows (read per launch: hidden paths may appear during a run). */
+  private view(): { view: HostViewInput } | Record<string, never> {
+    if (this.isolation !== "bwrap") return {};
+    const tools = this.opts.probe.tools;
+    return { view: readHostView(runtimeTrees(tools), this.hidden) };
   }
 
   private usesForkServer(req: ExecRequest): boolean {
@@ -174,7 +190,6 @@ export class LocalSandbox implements Sandbox {
         ...(req.files ? { files: req.files } : {}),
         limits: this.opts.limits,
         tmpfsBytes: TMPFS_BYTES,
-        proof: req.proof === true,
       },
       signal,
     );
@@ -216,12 +231,11 @@ export class LocalSandbox implements Sandbox {
     for (const b of req.binds ?? []) if (b.writable) restores.push(await lendTree(b.host, SANDBOX_UID, SANDBOX_UID));
   }
 
-  /** The launch command of a staged job: mounts, cwd, interpreter and (for a proof) its wrapper. */
+  /** The launch command of a staged job: mounts, cwd and interpreter. */
   private launchFor(
     req: ExecRequest,
     job: StagedJob,
     overlays: PreparedOverlays | null,
-    proofToken: string | undefined,
   ): { command: LaunchCommand; cwd: string } {
     const tools = this.opts.probe.tools;
     const mounts: MountSpec[] = [...(overlays?.mounts ?? []), ...(req.binds ?? [])];
@@ -235,20 +249,15 @@ export class LocalSandbox implements Sandbox {
       programPath = `${PROGRAM_DIR}/${job.progFile}`;
     }
     const interpreter = { python: [tools.python, "-B"], bash: ["/bin/bash"], node: [tools.node] }[req.language];
-    const wrapper =
-      proofToken === undefined
-        ? []
-        : req.language === "python"
-          ? ["-c", PYTHON_PROOF_WRAPPER]
-          : ["-e", NODE_PROOF_WRAPPER];
     const command = buildLaunchCommand({
       level: this.isolation,
       tools,
       limits: this.opts.limits,
       asRoot: req.asRoot ?? false,
-      program: [...interpreter, ...wrapper, programPath],
+      program: [...interpreter, programPath],
       cwd,
       mounts,
+      ...this.view(),
       ...(overlays ? { unmasked: overlays.shadowed } : {}),
     });
     return { command: overlays ? overlays.wrap(command) : command, cwd };
@@ -261,8 +270,7 @@ export class LocalSandbox implements Sandbox {
     overlays: PreparedOverlays | null,
     signal: AbortSignal,
   ): Promise<ExecOutcome> {
-    const proofToken = req.proof && req.language !== "bash" ? newProofToken() : undefined;
-    const { command, cwd } = this.launchFor(req, job, overlays, proofToken);
+    const { command, cwd } = this.launchFor(req, job, overlays);
     const env = baseEnv(this.opts.probe.tools, req.asRoot ? "/root" : cwd, req.env);
     if (this.isolation !== "bwrap") env["TMPDIR"] = job.jobDir;
     const outcome = await runProcess({
@@ -272,11 +280,7 @@ export class LocalSandbox implements Sandbox {
       maxOutputBytes: this.opts.limits.maxOutputBytes,
       signal,
       ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
-      ...(proofToken !== undefined ? { proofToken } : {}),
     });
-    if (req.proof && proofToken === undefined) {
-      Object.assign(outcome, { proof: "unsupported", proofNote: `no pass proof for ${req.language} programs` });
-    }
     // bwrap reports its own setup failures (e.g. a bind target it cannot create on the
     // read-only root) as "bwrap: ..." with exit 1 before the program starts.
     const setup = /^bwrap: .*/.exec(outcome.stderrTail);
@@ -297,7 +301,9 @@ export class LocalSandbox implements Sandbox {
       if (typeof job === "string") return emptyOutcome({ infraError: job });
       await this.lendTrees(req, staging, restores);
       await chmod(staging, 0o700);
-      if (req.overlays?.length) overlays = await prepareOverlays(this.opts.probe.tools.unshare!, req.overlays);
+      const tools = this.opts.probe.tools;
+      if (req.overlays?.length)
+        overlays = await prepareOverlays(tools.unshare!, req.overlays, readHostView(runtimeTrees(tools), this.hidden));
       return await this.runStaged(req, job, overlays, signal);
     } catch (e) {
       return emptyOutcome({ infraError: `sandbox setup: ${(e as Error).message}` });

@@ -3,11 +3,19 @@
  * has no --overlay option (it came in 0.9), so when we are root we mount
  * overlayfs ourselves in a private mount namespace (`unshare -m`) and bwrap,
  * started from inside it, binds the merged trees over their targets.
+ *
+ * An overlay's default lower layer is what the job would see at its target
+ * without it (host-view.ts), never more of the host: /usr is the host's /usr
+ * (hidden paths are masked again on top, launch-command.ts); /etc is a fresh
+ * copy of the allowlisted /etc entries; a directory the sandbox does not
+ * show (/var) starts empty.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { tmpdir } from "node:os";
+import { cp } from "node:fs/promises";
 import type { ExecRequest } from "../types.js";
+import { overlayLower, type HostViewInput } from "./host-view.js";
 import { MASKED_FILES, type LaunchCommand, type MountSpec } from "./launch-command.js";
 
 export interface PreparedOverlays {
@@ -25,10 +33,24 @@ export interface PreparedOverlays {
 
 const FORBIDDEN = /[,:\n\\]/;
 
+/** The default lower layer of an overlay of `target`: the host dir itself, or a fresh copy of what the view shows there. */
+async function defaultLower(view: HostViewInput, target: string, made: string[]): Promise<string> {
+  const lower = overlayLower(view, target);
+  if ("host" in lower) return lower.host;
+  const dir = await mkdtemp(join(tmpdir(), "a2a-ovl-lower-"));
+  made.push(dir);
+  for (const c of lower.copy) {
+    await mkdir(dirname(join(dir, c.rel)), { recursive: true });
+    await cp(c.from, join(dir, c.rel), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  }
+  return dir;
+}
+
 /** Validate and stage overlays; throws Error with a message naming the bad field. */
 export async function prepareOverlays(
   unshare: string,
   overlays: NonNullable<ExecRequest["overlays"]>,
+  view: HostViewInput,
 ): Promise<PreparedOverlays> {
   const made: string[] = [];
   const mounts: MountSpec[] = [];
@@ -58,8 +80,9 @@ export async function prepareOverlays(
       const work = await mkdtemp(join(dirname(o.upperDir), ".a2a-ovl-work-"));
       const merged = await mkdtemp(join(tmpdir(), "a2a-ovl-merged-"));
       made.push(work, merged);
+      const lower = o.lowerDir ?? (await defaultLower(view, o.target, made));
       const n = shArgs.length;
-      shArgs.push(o.lowerDir ?? o.target, o.upperDir, work, merged);
+      shArgs.push(lower, o.upperDir, work, merged);
       lines.push(
         `mount -t overlay a2a-overlay -o "lowerdir=\${${n + 1}},upperdir=\${${n + 2}},workdir=\${${n + 3}}" "\${${n + 4}}"`,
       );

@@ -29,6 +29,11 @@ export interface HostTools {
   isRoot: boolean;
 }
 
+/** The interpreter trees a job needs besides /usr: the python prefixes and the node binary. */
+export function runtimeTrees(tools: HostTools): string[] {
+  return [...tools.pythonPrefixes, tools.node];
+}
+
 export interface IsolationProbe {
   level: LocalIsolation;
   warnings: string[];

@@ -18,7 +18,6 @@ describe("RedCode's row type declares its results schema definition's keys, requ
       timed_out: false,
       usage: false,
       reason: false,
-      proof: false,
       scenario: true,
       language: true,
       index: true,

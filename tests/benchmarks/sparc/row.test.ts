@@ -18,7 +18,6 @@ describe("SPARC's row type declares its results schema definition's keys, requir
       timed_out: false,
       usage: false,
       reason: false,
-      proof: false,
       language: true,
       benchmark_type: true,
       benchmark_name: true,

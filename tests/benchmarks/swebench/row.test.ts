@@ -18,7 +18,6 @@ describe("SWE-bench's row type declares its results schema definition's keys, re
       timed_out: false,
       usage: false,
       reason: false,
-      proof: false,
       model_name_or_path: true,
       submitted: true,
       patch_is_None: true,
