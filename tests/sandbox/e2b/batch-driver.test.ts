@@ -31,9 +31,14 @@ function jobs(marker: string): DriverJob[] {
       A2A_PROBE: JSON.stringify({
         sensitive: [],
         marker,
-        skip: readdirSync("/")
-          .filter((e) => e !== "tmp")
-          .map((e) => `/${e}`),
+        // ...and there only what appeared after the test started (the driver's job root among it): whatever
+        // else a machine keeps in /tmp (a clone with its node_modules) would only flood the probe's output.
+        skip: [
+          ...readdirSync("/")
+            .filter((e) => e !== "tmp")
+            .map((e) => `/${e}`),
+          ...readdirSync("/tmp").map((e) => `/tmp/${e}`),
+        ],
       }),
     }),
   ];
