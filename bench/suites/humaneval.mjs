@@ -50,13 +50,13 @@ async function runBaseline(setup, samples, problemFile) {
 }
 
 /** The gold completions through the whole scoring path (sandbox + checker started and closed inside). */
-async function scoreOnce(problems, concurrency) {
+async function scoreOnce(problems, concurrency, callsCacheDir) {
   // As a run does: the checker starts while the sandbox is probed and created.
   const checker = new HumanEvalChecker();
   checker.warmUp();
   const sb = await createSandbox({ backend: "local", logger: silentLogger(), concurrency });
   try {
-    const { passed, durations } = await scoreGold(sb, problems, checker);
+    const { passed, durations } = await scoreGold(sb, problems, checker, callsCacheDir);
     if (passed !== problems.length) throw new Error(`only ${passed}/${problems.length} gold completions passed`);
     return { isolation: sb.isolation, durations };
   } finally {
@@ -99,7 +99,8 @@ export async function runHumanEval(ctx) {
     let durations = [];
     const ours = await measure(
       async () => {
-        const r = await scoreOnce(problems, cores);
+        // The warm-up run records the calls into a fresh cache; the measured runs read them, as a run does.
+        const r = await scoreOnce(problems, cores, join(tmp, "calls-cache"));
         isolation = r.isolation;
         durations = r.durations;
       },

@@ -9,9 +9,18 @@
  * cannot start rejects with a CheckerError (code E_HUMANEVAL_CHECKER), which
  * the benchmark records as `infrastructure_checker`, never as a score. A dead
  * server is started again on the next request.
+ *
+ * The interpreter is PATH's python3 resolved to its real path (the sandbox's
+ * probe, shared once per process: a pyenv shim is a bash script that costs
+ * ~85 ms a start); when that probe fails we fall back to PATH's python3 as
+ * found, and without one the first request rejects with a clear CheckerError.
  */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { startChild, type ChildHandle } from "../../process/index.js";
+import { probeHostPython } from "../../sandbox/local/probe.js";
 import { BenchError } from "../../util/errors.js";
 import { CHECKER_PY } from "./checker-program.js";
 import type { HumanEvalProblem } from "./problem.js";
@@ -24,6 +33,32 @@ const SERVER_GRACE_MS = 5_000;
 const CLOSE_GRACE_MS = 1_000;
 /** Bytes of the server's stderr kept for error messages. */
 const STDERR_TAIL_BYTES = 8192;
+
+/** sha256 of the checker program (with its codec): recorded calls are only reused from the same program. */
+export const CHECKER_PROGRAM_SHA256 = createHash("sha256").update(CHECKER_PY).digest("hex");
+
+/** PATH's python3 as found (not resolved), or null. */
+function pathPython(): string | null {
+  for (const dir of (process.env["PATH"] ?? "/usr/bin:/bin").split(delimiter)) {
+    const p = join(dir, "python3");
+    if (dir && existsSync(p)) return p;
+  }
+  return null;
+}
+
+/**
+ * The interpreter the checker runs: PATH's python3 resolved to its real path (shared with the sandbox's
+ * probe), else PATH's python3 as found; rejects with a CheckerError when there is none.
+ */
+export async function resolveCheckerPython(): Promise<string> {
+  try {
+    return (await probeHostPython()).python;
+  } catch {
+    const found = pathPython();
+    if (found) return found;
+    throw new CheckerError("no python3 on PATH: the HumanEval checker runs the dataset's tests on the host");
+  }
+}
 
 /** One call of the check to the entry point: encoded args and kwargs (plain-data.ts). */
 export type CheckCall = { a: unknown; k: unknown };
@@ -63,12 +98,24 @@ export class HumanEvalChecker {
   /** Requests waiting for the server to start. */
   private waiting = 0;
   private stderrTail = "";
+  /** Bumped by close(): a start still resolving its interpreter then spawns nothing. */
+  private generation = 0;
 
-  /** @param python interpreter to run (default `python3` from PATH: the host's python). */
+  private python: string;
+
+  /** @param python interpreter to run (default: PATH's python3 resolved to its real path, see resolveCheckerPython). */
   constructor(
-    private readonly python = "python3",
+    private readonly pythonOption?: string,
     private readonly timeoutMs = CHECKER_REQUEST_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.python = pythonOption ?? "python3";
+  }
+
+  /** The interpreter this checker runs (resolved on first start when not given). */
+  async interpreter(): Promise<string> {
+    if (this.pythonOption === undefined) this.python = await resolveCheckerPython();
+    return this.python;
+  }
 
   /** The ordered calls check() makes to the canonical solution (or, without one, to a placeholder). */
   async record(problem: ProblemFields): Promise<CheckCall[]> {
@@ -92,6 +139,7 @@ export class HumanEvalChecker {
 
   /** Stop the server (pending requests reject). Idempotent. */
   async close(): Promise<void> {
+    this.generation++;
     const h = this.handle;
     this.handle = null;
     this.ready = null;
@@ -155,11 +203,19 @@ export class HumanEvalChecker {
     return this.handle;
   }
 
-  private start(): Promise<void> {
+  private async start(): Promise<void> {
+    const generation = this.generation;
+    const python = await this.interpreter();
+    // Closed while the interpreter was resolved: start nothing (a later request starts anew).
+    if (generation !== this.generation) throw new CheckerError("checker closed while starting");
+    await this.spawn(python);
+  }
+
+  private spawn(python: string): Promise<void> {
     this.stderrTail = "";
     // -I -S: no site module, no user site directory, no PYTHON* variables: the interpreter and its standard library.
     const handle = startChild({
-      file: this.python,
+      file: python,
       args: ["-I", "-S", "-c", CHECKER_PY],
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
       stdin: "lifeline",
