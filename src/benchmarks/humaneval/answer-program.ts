@@ -19,8 +19,53 @@
  * never sees the test, the expected values or the checker. What the checker
  * accepts is decided there (strict parsing, plain data only).
  */
-import { PLAIN_DATA_PY } from "./plain-data.js";
 import type { HumanEvalProblem } from "./problem.js";
+
+/**
+ * The answer side of the plain-data codec (plain-data.ts), compact: every answer job compiles it, and
+ * compiling the full codec (docstrings, the strict validating decoder) cost ~1.4 ms a job, most of this
+ * program's overhead over the old single program. `enc` is the full codec's encoder, line for line (same
+ * encodings, same bounds, same error messages: tests/benchmarks/humaneval/answer-codec.test.ts compares
+ * them); `dec` only reads what our checker encoded, so it does not validate (the candidate may replace it
+ * anyway, which is no more than choosing its answers).
+ */
+export const ANSWER_CODEC_PY = String.raw`
+import json
+class PlainDataError(Exception): pass
+def _enc(x, depth, count):
+    if depth > 64: raise PlainDataError("nested deeper than 64")
+    count[0] += 1
+    if count[0] > 1000000: raise PlainDataError("more than 1000000 values")
+    t = type(x)
+    if x is None or t is bool or t is str: return x
+    if t is int:
+        if x.bit_length() > 12000: raise PlainDataError("integer too large")
+        return {"i": str(x)}
+    if t is float: return {"f": float.hex(x)}
+    if t is bytes: return {"b": x.hex()}
+    if t is list: return {"l": [_enc(v, depth + 1, count) for v in x]}
+    if t is tuple: return {"t": [_enc(v, depth + 1, count) for v in x]}
+    if t is set or t is frozenset:
+        items = [_enc(v, depth + 1, count) for v in x]
+        items.sort(key=lambda e: json.dumps(e, separators=(",", ":")))
+        return {"s" if t is set else "fs": items}
+    if t is dict: return {"d": [[_enc(k, depth + 1, count), _enc(v, depth + 1, count)] for k, v in x.items()]}
+    try: name = type(x).__qualname__
+    except BaseException: name = "?"
+    raise PlainDataError("unsupported type %s" % name)
+def encode(x): return _enc(x, 0, [0])
+def decode(v):
+    if type(v) is not dict: return v
+    (tag, b), = v.items()
+    if tag == "i": return int(b)
+    if tag == "f": return float.fromhex(b)
+    if tag == "b": return bytes.fromhex(b)
+    if tag == "l": return [decode(e) for e in b]
+    if tag == "t": return tuple([decode(e) for e in b])
+    if tag == "s": return set([decode(e) for e in b])
+    if tag == "fs": return frozenset([decode(e) for e in b])
+    return {decode(k): decode(e) for k, e in b}
+`;
 
 /** One line, so the candidate's line numbers in tracebacks move by one only. */
 const HEADER =
@@ -33,7 +78,7 @@ function tail(entryPoint: string): string {
 def _he_answer(_g, _entry, _calls_text, _fd):
     import json, os, sys
     codec = {}
-    exec(${JSON.stringify(PLAIN_DATA_PY)}, codec)
+    exec(${JSON.stringify(ANSWER_CODEC_PY)}, codec)
     def put(obj):
         data = (json.dumps(obj) + "\n").encode()
         while data:
