@@ -47,7 +47,7 @@ export async function scoreGold(sandbox, problems, checker = new HumanEvalChecke
     }
     const record = (p) => checker.record(p);
     const plan = cache ? (p) => cache.plan(p, record) : record;
-    const deps = { sandbox, checker, plan, timeoutMs: TASK_TIMEOUT_MS };
+    const deps = { sandbox, checker, plan, answerCodec: () => checker.answerCodec(), timeoutMs: TASK_TIMEOUT_MS };
     // Task by task, as the runner scores (each task's job starts as soon as its calls are recorded:
     // measured faster here than recording everything first and running one execMany of all 164).
     const results = await Promise.all(problems.map((p) => replayCompletions(p, [p.canonical_solution], deps)));
@@ -69,7 +69,7 @@ export async function goldAnswerRequests(problems) {
     return await Promise.all(
       problems.map(async (p) => ({
         language: "python",
-        code: buildAnswerProgram(p, p.canonical_solution),
+        code: buildAnswerProgram(p, p.canonical_solution, await checker.answerCodec()),
         stdin: JSON.stringify(await checker.record(p)),
         timeoutMs: TASK_TIMEOUT_MS,
       })),

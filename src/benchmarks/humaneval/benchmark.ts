@@ -249,6 +249,7 @@ async function runAnswers(
       sandbox: ctx.sandbox,
       checker: judging.checker,
       plan: judging.plan,
+      answerCodec: () => judging.checker.answerCodec(),
       timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
       signal: ctx.signal,
     },

@@ -61,8 +61,7 @@ export function defaultCallsCacheDir(env: NodeJS.ProcessEnv = process.env): stri
   const explicit = env["A2A_BENCH_HUMANEVAL_CALLS_CACHE"];
   if (explicit === "off") return null;
   if (explicit) return explicit;
-  const root =
-    env["A2A_BENCH_CACHE_DIR"] || join(env["XDG_CACHE_HOME"] || join(homedir(), ".cache"), "a2a-bench");
+  const root = env["A2A_BENCH_CACHE_DIR"] || join(env["XDG_CACHE_HOME"] || join(homedir(), ".cache"), "a2a-bench");
   return join(root, "humaneval-calls");
 }
 
@@ -73,7 +72,9 @@ export function problemKey(p: ProblemFields): string {
 }
 
 function isCall(v: unknown): v is CheckCall {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && "a" in v && "k" in v && Object.keys(v).length === 2;
+  return (
+    typeof v === "object" && v !== null && !Array.isArray(v) && "a" in v && "k" in v && Object.keys(v).length === 2
+  );
 }
 
 /** Read a file only if it is ours (regular, owned by our uid, not group/world-writable); null otherwise. */
@@ -131,7 +132,8 @@ export class CallsCache {
   private added = false;
 
   constructor(private readonly key: CallsCacheKey) {
-    this.tasks = key.dir === null ? Promise.resolve({}) : readTrusted(this.path()).then((t) => parseCache(t, this.header()));
+    this.tasks =
+      key.dir === null ? Promise.resolve({}) : readTrusted(this.path()).then((t) => parseCache(t, this.header()));
   }
 
   /** The cached calls of this problem, or null (not cached, or cached for other problem fields). */

@@ -22,6 +22,7 @@ import { createInterface } from "node:readline";
 import { startChild, type ChildHandle } from "../../process/index.js";
 import { probeHostPython } from "../../sandbox/local/probe.js";
 import { BenchError } from "../../util/errors.js";
+import type { CompiledAnswerCodec } from "./answer-codec.js";
 import { CHECKER_PY } from "./checker-program.js";
 import type { HumanEvalProblem } from "./problem.js";
 
@@ -98,6 +99,8 @@ export class HumanEvalChecker {
   /** Requests waiting for the server to start. */
   private waiting = 0;
   private stderrTail = "";
+  /** The answer codec compiled by this server's interpreter (from its ready line), or null. */
+  private codec: CompiledAnswerCodec | null = null;
   /** Bumped by close(): a start still resolving its interpreter then spawns nothing. */
   private generation = 0;
 
@@ -126,6 +129,21 @@ export class HumanEvalChecker {
   /** Replay check() on a candidate's answers (its program's stdout) to the given calls. */
   judge(problem: ProblemFields, calls: readonly CheckCall[], answers: string): Promise<JudgeResult> {
     return this.request({ op: "judge", problem: fields(problem), calls, answers }) as Promise<JudgeResult>;
+  }
+
+  /** The answer codec compiled by the checker's interpreter (answer-codec.ts); null when it sent none or cannot start. */
+  async answerCodec(): Promise<CompiledAnswerCodec | null> {
+    this.waiting++;
+    this.holdLoop();
+    try {
+      await this.started();
+    } catch {
+      return null;
+    } finally {
+      this.waiting--;
+      this.holdLoop();
+    }
+    return this.codec;
   }
 
   /** Start the server now, in the background (its python start overlaps the run's own start-up). Never throws. */
@@ -239,7 +257,10 @@ export class HumanEvalChecker {
       createInterface({ input: child.stdout! }).on("line", (text) => {
         const msg = parseReply(text);
         if (msg === null) return;
-        if (msg.ready === true) return resolve();
+        if (msg.ready === true) {
+          this.codec = compiledCodec(msg.codec);
+          return resolve();
+        }
         this.settle(msg);
       });
       void handle.done.then((o) => {
@@ -282,8 +303,16 @@ interface Refable {
 interface Reply {
   id?: number;
   ready?: boolean;
+  codec?: unknown;
   result?: unknown;
   error?: string;
+}
+
+function compiledCodec(v: unknown): CompiledAnswerCodec | null {
+  if (typeof v !== "object" || v === null) return null;
+  const { magic, code } = v as Record<string, unknown>;
+  const hex = (x: unknown): x is string => typeof x === "string" && x.length > 0 && /^[0-9a-f]+$/.test(x);
+  return hex(magic) && hex(code) ? { magic, code } : null;
 }
 
 function parseReply(text: string): Reply | null {

@@ -2,11 +2,15 @@
  * The answer program's compact codec against the full plain-data codec the
  * checker uses: identical encodings (and identical error messages) for the
  * same values, and its decoder rebuilds exactly what the full one does from
- * the checker's encodings, so compacting it cannot move a verdict.
+ * the checker's encodings, so compacting it cannot move a verdict; and the
+ * code object the checker compiles for it is what a job on the same
+ * interpreter runs (another interpreter compiles the source).
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { ANSWER_CODEC_PY } from "../../../src/benchmarks/humaneval/answer-program.js";
+import type { CompiledAnswerCodec } from "../../../src/benchmarks/humaneval/answer-codec.js";
+import { ANSWER_CODEC_PY, buildAnswerProgram } from "../../../src/benchmarks/humaneval/answer-program.js";
+import { HumanEvalChecker } from "../../../src/benchmarks/humaneval/checker.js";
 import { PLAIN_DATA_PY } from "../../../src/benchmarks/humaneval/plain-data.js";
 
 const SCRIPT = String.raw`
@@ -53,5 +57,35 @@ describe("answer program codec", () => {
     // The corpus exercises both outcomes: values that encode and values the codec refuses.
     expect(rows.some((x) => x.full === "ok")).toBe(true);
     expect(rows.filter((x) => Array.isArray(x.full)).length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("compiled answer codec", () => {
+  it("is sent by the checker; a program on an interpreter with its magic runs that code object, any other compiles the source", async () => {
+    const checker = new HumanEvalChecker();
+    try {
+      const compiled = await checker.answerCodec();
+      expect(compiled?.magic).toMatch(/^[0-9a-f]{8}$/);
+      const python = await checker.interpreter();
+      const problem = { task_id: "T/0", prompt: "def f(x):\n", canonical_solution: "", test: "", entry_point: "f" };
+      const answer = (c: CompiledAnswerCodec | null): unknown => {
+        const program = buildAnswerProgram(problem, "    return {x: (x, [1.5])}\n", c);
+        const calls = JSON.stringify([{ a: { t: [{ i: "3" }] }, k: { d: [] } }]);
+        const r = spawnSync(python, ["-I", "-S", "-c", program], { input: calls, encoding: "utf8" });
+        expect(r.stderr).toBe("");
+        return JSON.parse(r.stdout);
+      };
+      const expected = { i: 0, ok: { d: [[{ i: "3" }, { t: [{ i: "3" }, { l: [{ f: "0x1.8000000000000p+0" }] }] }]] } };
+      expect(answer(compiled)).toEqual(expected);
+      expect(answer(null)).toEqual(expected);
+      // A doctored code object (ints encode as 42) shows which one runs.
+      const doctor = `import marshal,sys; print(marshal.dumps(compile(sys.argv[1].replace('return {"i": str(x)}', 'return {"i": "42"}'), "<codec>", "exec")).hex())`;
+      const code = spawnSync(python, ["-I", "-S", "-c", doctor, ANSWER_CODEC_PY], { encoding: "utf8" }).stdout.trim();
+      const doctored = answer({ magic: compiled!.magic, code }) as { ok: { d: unknown[][] } };
+      expect(doctored.ok.d[0]![0]).toEqual({ i: "42" });
+      expect(answer({ magic: "00000000", code })).toEqual(expected);
+    } finally {
+      await checker.close();
+    }
   });
 });
