@@ -258,7 +258,7 @@ export async function runHumanEval(ctx) {
     const ratio = base ? ours.median / base.median : null;
     rows.push({
       id: "1a",
-      measure: `HumanEval 164 gold, scoring only (batch replay: checker record + execMany of the answer jobs + checker judge, isolation ${isolation}, concurrency ${cores})`,
+      measure: `HumanEval 164 gold, scoring only (batch replay: recorded calls from the calls cache as in a run, the warm-up run filling it + execMany of the answer jobs + checker judge, isolation ${isolation}, concurrency ${cores})`,
       figures: `${ms(ours.median)} (min ${ms(ours.min)}, max ${ms(ours.max)}); ${(164 / (ours.median / 1000)).toFixed(0)} solutions/s`,
       baseline: base ? `OpenAI harness ${ms(base.median)} (min ${ms(base.min)})` : `baseline absent (${setup.absent})`,
       ratio,
