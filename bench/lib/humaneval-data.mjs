@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { DIST } from "./paths.mjs";
 
 const { loadHumanEval, fullDatasetPath } = await import(join(DIST, "benchmarks/humaneval/dataset.js"));
-export const { HumanEvalChecker } = await import(join(DIST, "benchmarks/humaneval/checker.js"));
+export const { HumanEvalChecker, CHECKER_PROGRAM_SHA256 } = await import(join(DIST, "benchmarks/humaneval/checker.js"));
+const { CallsCache } = await import(join(DIST, "benchmarks/humaneval/calls-cache.js"));
 const { replayCompletions } = await import(join(DIST, "benchmarks/humaneval/replay.js"));
 const { classifyReplay } = await import(join(DIST, "benchmarks/humaneval/classify.js"));
 const { buildAnswerProgram } = await import(join(DIST, "benchmarks/humaneval/answer-program.js"));
@@ -32,11 +33,21 @@ export async function goldProblems() {
 /**
  * Score each problem's canonical solution on `sandbox` with a checker (by default a fresh one; closed
  * inside, as a run does), every task in flight at once; the sandbox bounds concurrency.
+ * With `callsCacheDir` the recorded calls are read from (and written back to) the calls cache there, as a run
+ * does with its default cache; without it every task is recorded.
  * Returns how many passed and each answer job's sandbox run time.
  */
-export async function scoreGold(sandbox, problems, checker = new HumanEvalChecker()) {
+export async function scoreGold(sandbox, problems, checker = new HumanEvalChecker(), callsCacheDir = null) {
+  let cache = null;
   try {
-    const deps = { sandbox, checker, plan: (p) => checker.record(p), timeoutMs: TASK_TIMEOUT_MS };
+    if (callsCacheDir !== null) {
+      const { sha256 } = await loadHumanEval("humaneval-full", process.env);
+      const python = await checker.interpreter();
+      cache = new CallsCache({ dir: callsCacheDir, checker: CHECKER_PROGRAM_SHA256, dataset: sha256, python });
+    }
+    const record = (p) => checker.record(p);
+    const plan = cache ? (p) => cache.plan(p, record) : record;
+    const deps = { sandbox, checker, plan, answerCodec: () => checker.answerCodec(), timeoutMs: TASK_TIMEOUT_MS };
     // Task by task, as the runner scores (each task's job starts as soon as its calls are recorded:
     // measured faster here than recording everything first and running one execMany of all 164).
     const results = await Promise.all(problems.map((p) => replayCompletions(p, [p.canonical_solution], deps)));
@@ -47,6 +58,7 @@ export async function scoreGold(sandbox, problems, checker = new HumanEvalChecke
     };
   } finally {
     await checker.close();
+    await cache?.flush();
   }
 }
 
@@ -57,7 +69,7 @@ export async function goldAnswerRequests(problems) {
     return await Promise.all(
       problems.map(async (p) => ({
         language: "python",
-        code: buildAnswerProgram(p, p.canonical_solution),
+        code: buildAnswerProgram(p, p.canonical_solution, await checker.answerCodec()),
         stdin: JSON.stringify(await checker.record(p)),
         timeoutMs: TASK_TIMEOUT_MS,
       })),

@@ -19,7 +19,8 @@ import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval } from "./aggregate.js";
 import type { CompletionRecord, HumanEvalRow } from "./row.js";
 import { classifyReplay, type FailureMode } from "./classify.js";
-import { HumanEvalChecker, type CheckCall } from "./checker.js";
+import { CallsCache, defaultCallsCacheDir } from "./calls-cache.js";
+import { CHECKER_PROGRAM_SHA256, HumanEvalChecker, type CheckCall } from "./checker.js";
 import { replayCompletions, type Replayed } from "./replay.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
 import type { HumanEvalProblem } from "./problem.js";
@@ -245,6 +246,7 @@ async function runAnswers(
       sandbox: ctx.sandbox,
       checker: judging.checker,
       plan: judging.plan,
+      answerCodec: () => judging.checker.answerCodec(),
       timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
       signal: ctx.signal,
     },
@@ -288,27 +290,44 @@ async function evaluateTask(
   };
 }
 
-/** A checker (started on first use) and its per-problem call plans, recorded once per problem. */
-function createJudging(): Judging & { close(): Promise<void> } {
+/**
+ * A checker (started on first use) and its per-problem call plans, recorded once per problem or read from the
+ * on-disk calls cache (calls-cache.ts) of the run's dataset; new records are written back when the run ends.
+ */
+function createJudging(env: NodeJS.ProcessEnv): Judging & { useDataset(sha256: string): void; close(): Promise<void> } {
   let checker = new HumanEvalChecker();
   let plans = new WeakMap<HumanEvalProblem, Promise<CheckCall[]>>();
+  let cache: Promise<CallsCache | null> = Promise.resolve(null);
   return {
     get checker() {
       return checker;
     },
+    useDataset(sha256) {
+      const dir = defaultCallsCacheDir(env);
+      const c = checker;
+      // The interpreter's path is part of the key; resolving it is shared with the sandbox's probe.
+      cache = c.interpreter().then(
+        (python) => new CallsCache({ dir, checker: CHECKER_PROGRAM_SHA256, dataset: sha256, python }),
+        () => null,
+      );
+    },
     plan(problem) {
       let p = plans.get(problem);
       if (!p) {
-        p = checker.record(problem);
+        const c = checker;
+        p = cache.then((k) => (k ? k.plan(problem, (q) => c.record(q)) : c.record(problem)));
         plans.set(problem, p);
       }
       return p;
     },
     async close() {
       const old = checker;
+      const oldCache = cache;
       checker = new HumanEvalChecker();
       plans = new WeakMap();
+      cache = Promise.resolve(null);
       await old.close();
+      await (await oldCache)?.flush();
     },
   };
 }
@@ -319,7 +338,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
     load: memoByKey((dataset: string): Promise<LoadedDataset> => loadHumanEval(dataset, env)),
     samplesOf: memoByKey((path: string): Promise<SampleCompletions> => loadSamples(path)),
   };
-  const judging = createJudging();
+  const judging = createJudging(env);
   return {
     name: "humaneval",
     // An item is one participant round trip, then milliseconds of sandbox work; it holds nothing meanwhile.
@@ -328,6 +347,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
     loadItems: async (options, logger) => {
       const items = await loadItems(sources, options, logger);
       judging.checker.warmUp();
+      judging.useDataset((await sources.load(datasetOf(options))).sha256);
       return items;
     },
     async describeDataset(options): Promise<DatasetInfo> {

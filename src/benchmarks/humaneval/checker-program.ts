@@ -20,7 +20,8 @@
  *   {"id":N,"op":"record","timeoutMs":n,"problem":{prompt,test,entry_point,canonical_solution}}
  *   {"id":N,"op":"judge","timeoutMs":n,"problem":{...},"calls":[call...],"answers":"<candidate stdout>"}
  * Protocol out (stdout, one JSON line per request, any order):
- *   {"ready":true} once; then {"id":N,"result":{...}} or {"id":N,"error":"<why>"} (our failure).
+ *   {"ready":true,"codec":{"magic":hex,"code":hex}|null} once (the answer codec compiled here, marshal, with
+ *   this interpreter's bytecode magic: answer jobs on the same interpreter load it without compiling); then {"id":N,"result":{...}} or {"id":N,"error":"<why>"} (our failure).
  * A call is {"a": <encoded args tuple>, "k": <encoded kwargs dict>}.
  *
  * record → {"calls":[...]}: check(proxy) with random seeded, the proxy calling
@@ -41,6 +42,7 @@
  *   the rest is recorded with the oracle and returned as "diverged" with the
  *   extended call list for another answer round.
  */
+import { ANSWER_CODEC_PY } from "./answer-codec.js";
 import { PLAIN_DATA_PY } from "./plain-data.js";
 
 /** Seed of `random` right before every check() (record and judge alike). */
@@ -274,6 +276,18 @@ def handle(req):
     raise CheckerFault("unknown op %r" % req["op"])
 
 
+ANSWER_CODEC_SRC = ${JSON.stringify(ANSWER_CODEC_PY)}
+
+
+def compiled_codec():
+    try:
+        import marshal
+        magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
+        return {"magic": magic.hex(), "code": marshal.dumps(compile(ANSWER_CODEC_SRC, "<codec>", "exec")).hex()}
+    except BaseException:
+        return None
+
+
 def write_all(fd, data):
     while data:
         data = data[os.write(fd, data):]
@@ -298,7 +312,7 @@ def serve():
     sys.stdout = open(os.devnull, "w")
     sys.setrecursionlimit(10000)
     signal.signal(signal.SIGALRM, on_alarm)
-    write_all(proto, b'{"ready":true}\n')
+    write_all(proto, json.dumps({"ready": True, "codec": compiled_codec()}).encode() + b"\n")
     for line in requests:
         req = json.loads(line)
         signal.setitimer(signal.ITIMER_REAL, req["timeoutMs"] / 1000)

@@ -9,10 +9,20 @@
  * cannot start rejects with a CheckerError (code E_HUMANEVAL_CHECKER), which
  * the benchmark records as `infrastructure_checker`, never as a score. A dead
  * server is started again on the next request.
+ *
+ * The interpreter is PATH's python3 resolved to its real path (the sandbox's
+ * probe, shared once per process: a pyenv shim is a bash script that costs
+ * ~85 ms a start); when that probe fails we fall back to PATH's python3 as
+ * found, and without one the first request rejects with a clear CheckerError.
  */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { startChild, type ChildHandle } from "../../process/index.js";
+import { probeHostPython } from "../../sandbox/local/probe.js";
 import { BenchError } from "../../util/errors.js";
+import type { CompiledAnswerCodec } from "./answer-codec.js";
 import { CHECKER_PY } from "./checker-program.js";
 import type { HumanEvalProblem } from "./problem.js";
 
@@ -24,6 +34,32 @@ const SERVER_GRACE_MS = 5_000;
 const CLOSE_GRACE_MS = 1_000;
 /** Bytes of the server's stderr kept for error messages. */
 const STDERR_TAIL_BYTES = 8192;
+
+/** sha256 of the checker program (with its codec): recorded calls are only reused from the same program. */
+export const CHECKER_PROGRAM_SHA256 = createHash("sha256").update(CHECKER_PY).digest("hex");
+
+/** PATH's python3 as found (not resolved), or null. */
+function pathPython(): string | null {
+  for (const dir of (process.env["PATH"] ?? "/usr/bin:/bin").split(delimiter)) {
+    const p = join(dir, "python3");
+    if (dir && existsSync(p)) return p;
+  }
+  return null;
+}
+
+/**
+ * The interpreter the checker runs: PATH's python3 resolved to its real path (shared with the sandbox's
+ * probe), else PATH's python3 as found; rejects with a CheckerError when there is none.
+ */
+export async function resolveCheckerPython(): Promise<string> {
+  try {
+    return (await probeHostPython()).python;
+  } catch {
+    const found = pathPython();
+    if (found) return found;
+    throw new CheckerError("no python3 on PATH: the HumanEval checker runs the dataset's tests on the host");
+  }
+}
 
 /** One call of the check to the entry point: encoded args and kwargs (plain-data.ts). */
 export type CheckCall = { a: unknown; k: unknown };
@@ -63,12 +99,26 @@ export class HumanEvalChecker {
   /** Requests waiting for the server to start. */
   private waiting = 0;
   private stderrTail = "";
+  /** The answer codec compiled by this server's interpreter (from its ready line), or null. */
+  private codec: CompiledAnswerCodec | null = null;
+  /** Bumped by close(): a start still resolving its interpreter then spawns nothing. */
+  private generation = 0;
 
-  /** @param python interpreter to run (default `python3` from PATH: the host's python). */
+  private python: string;
+
+  /** @param python interpreter to run (default: PATH's python3 resolved to its real path, see resolveCheckerPython). */
   constructor(
-    private readonly python = "python3",
+    private readonly pythonOption?: string,
     private readonly timeoutMs = CHECKER_REQUEST_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.python = pythonOption ?? "python3";
+  }
+
+  /** The interpreter this checker runs (resolved on first start when not given). */
+  async interpreter(): Promise<string> {
+    if (this.pythonOption === undefined) this.python = await resolveCheckerPython();
+    return this.python;
+  }
 
   /** The ordered calls check() makes to the canonical solution (or, without one, to a placeholder). */
   async record(problem: ProblemFields): Promise<CheckCall[]> {
@@ -79,6 +129,21 @@ export class HumanEvalChecker {
   /** Replay check() on a candidate's answers (its program's stdout) to the given calls. */
   judge(problem: ProblemFields, calls: readonly CheckCall[], answers: string): Promise<JudgeResult> {
     return this.request({ op: "judge", problem: fields(problem), calls, answers }) as Promise<JudgeResult>;
+  }
+
+  /** The answer codec compiled by the checker's interpreter (answer-codec.ts); null when it sent none or cannot start. */
+  async answerCodec(): Promise<CompiledAnswerCodec | null> {
+    this.waiting++;
+    this.holdLoop();
+    try {
+      await this.started();
+    } catch {
+      return null;
+    } finally {
+      this.waiting--;
+      this.holdLoop();
+    }
+    return this.codec;
   }
 
   /** Start the server now, in the background (its python start overlaps the run's own start-up). Never throws. */
@@ -92,6 +157,7 @@ export class HumanEvalChecker {
 
   /** Stop the server (pending requests reject). Idempotent. */
   async close(): Promise<void> {
+    this.generation++;
     const h = this.handle;
     this.handle = null;
     this.ready = null;
@@ -155,11 +221,19 @@ export class HumanEvalChecker {
     return this.handle;
   }
 
-  private start(): Promise<void> {
+  private async start(): Promise<void> {
+    const generation = this.generation;
+    const python = await this.interpreter();
+    // Closed while the interpreter was resolved: start nothing (a later request starts anew).
+    if (generation !== this.generation) throw new CheckerError("checker closed while starting");
+    await this.spawn(python);
+  }
+
+  private spawn(python: string): Promise<void> {
     this.stderrTail = "";
     // -I -S: no site module, no user site directory, no PYTHON* variables: the interpreter and its standard library.
     const handle = startChild({
-      file: this.python,
+      file: python,
       args: ["-I", "-S", "-c", CHECKER_PY],
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
       stdin: "lifeline",
@@ -183,7 +257,10 @@ export class HumanEvalChecker {
       createInterface({ input: child.stdout! }).on("line", (text) => {
         const msg = parseReply(text);
         if (msg === null) return;
-        if (msg.ready === true) return resolve();
+        if (msg.ready === true) {
+          this.codec = compiledCodec(msg.codec);
+          return resolve();
+        }
         this.settle(msg);
       });
       void handle.done.then((o) => {
@@ -226,8 +303,16 @@ interface Refable {
 interface Reply {
   id?: number;
   ready?: boolean;
+  codec?: unknown;
   result?: unknown;
   error?: string;
+}
+
+function compiledCodec(v: unknown): CompiledAnswerCodec | null {
+  if (typeof v !== "object" || v === null) return null;
+  const { magic, code } = v as Record<string, unknown>;
+  const hex = (x: unknown): x is string => typeof x === "string" && x.length > 0 && /^[0-9a-f]+$/.test(x);
+  return hex(magic) && hex(code) ? { magic, code } : null;
 }
 
 function parseReply(text: string): Reply | null {

@@ -26,6 +26,7 @@
  */
 import type { ExecOutcome, ExecRequest, Sandbox } from "../../sandbox/types.js";
 import { errorMessage } from "../../util/errors.js";
+import type { CompiledAnswerCodec } from "./answer-codec.js";
 import { buildAnswerProgram } from "./answer-program.js";
 import type { CheckCall, HumanEvalChecker, JudgeResult } from "./checker.js";
 import type { HumanEvalProblem } from "./problem.js";
@@ -52,6 +53,8 @@ export interface ReplayDeps {
   checker: Pick<HumanEvalChecker, "judge">;
   /** The task's recorded calls (cached per task by the caller). */
   plan: (problem: HumanEvalProblem) => Promise<CheckCall[]>;
+  /** The answer codec compiled by the checker (checker.answerCodec); without it every job compiles the codec. */
+  answerCodec?: () => Promise<CompiledAnswerCodec | null>;
   /** Wall limit of one answer job, ms. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -63,13 +66,18 @@ interface State extends Replayed {
   pending: CheckCall[] | null;
 }
 
-function answerRequest(problem: HumanEvalProblem, completion: string, calls: CheckCall[], timeoutMs: number) {
+function answerRequest(
+  s: State & { pending: CheckCall[] },
+  compiled: CompiledAnswerCodec | null,
+  timeoutMs: number,
+): ExecRequest {
+  const { problem, completion, pending: calls } = s;
   return {
     language: "python",
-    code: buildAnswerProgram(problem, completion),
+    code: buildAnswerProgram(problem, completion, compiled),
     stdin: JSON.stringify(calls),
     timeoutMs,
-  } satisfies ExecRequest;
+  };
 }
 
 /** Judge one round's outcome; sets `pending` to the extended call list when the check diverged. */
@@ -122,10 +130,11 @@ export async function replayJobs(
     pending: null,
   }));
   await planAll(states, deps);
+  const compiled = (await deps.answerCodec?.().catch(() => null)) ?? null;
   for (;;) {
     const todo = states.filter((s): s is State & { pending: CheckCall[] } => s.pending !== null);
     if (todo.length === 0 || deps.signal?.aborted) break;
-    const requests = todo.map((s) => answerRequest(s.problem, s.completion, s.pending, deps.timeoutMs));
+    const requests = todo.map((s) => answerRequest(s, compiled, deps.timeoutMs));
     const outcomes = await deps.sandbox.execMany(requests, deps.signal);
     await Promise.all(
       todo.map((s, j) => {

@@ -55,6 +55,20 @@ function works(file: string, args: string[]): Promise<boolean> {
   });
 }
 
+/** The host's python3, resolved once per process (a pyenv shim costs ~85 ms a start; the HumanEval checker shares it). */
+let pythonProbe: Promise<{ python: string; pythonPrefixes: string[] }> | null = null;
+
+/** Real path and prefixes of PATH's python3, probed once per process (a failed probe is tried again next time). */
+export function probeHostPython(): Promise<{ python: string; pythonPrefixes: string[] }> {
+  if (!pythonProbe) {
+    pythonProbe = probePython();
+    pythonProbe.catch(() => {
+      pythonProbe = null;
+    });
+  }
+  return pythonProbe;
+}
+
 async function probePython(): Promise<{ python: string; pythonPrefixes: string[] }> {
   // Not -S: in a virtual environment it is site that sets sys.prefix to the environment.
   const code =
@@ -77,7 +91,7 @@ export async function probeTools(): Promise<HostTools> {
     unshare: which("unshare"),
     setpriv: which("setpriv"),
     prlimit: which("prlimit"),
-    ...(await probePython()),
+    ...(await probeHostPython()),
     node: realpathSync(process.execPath),
     isRoot: process.getuid?.() === 0,
   };

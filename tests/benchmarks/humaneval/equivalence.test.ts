@@ -56,7 +56,8 @@ async function ourVerdicts(jobs: readonly Mutant[]): Promise<Array<{ passed: boo
       const replayed = await replayCompletions(
         problem,
         idx.map((i) => jobs[i]!.completion),
-        { sandbox, checker, plan, timeoutMs: TIMEOUT_MS },
+        // As the runner does: answer jobs load the codec compiled by the checker's interpreter.
+        { sandbox, checker, plan, answerCodec: () => checker.answerCodec(), timeoutMs: TIMEOUT_MS },
       );
       replayed.forEach((r, j) => {
         const v = classifyReplay(r, problem.entry_point);
