@@ -15,7 +15,6 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 import { cliEntry } from "../../src/util/package-root.js";
-import { chmod } from "node:fs/promises";
 import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
 
 const base = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root")!;
@@ -303,8 +302,7 @@ beforeAll(async () => {
   const attackIds = [...Object.keys(ATTACKS), ...Object.keys(CALL_ATTACKS), "honest-copy"];
   const problems = [...HONEST, ...attackIds.map((key) => ({ ...base, task_id: rhId(key) }))];
   await writeFile(join(dir, "problems.jsonl"), problems.map((p) => JSON.stringify(p)).join("\n") + "\n");
-  // As an operator keeps a dataset: readable by the harness, not by the sandbox's uid (see README "Guarantees").
-  await chmod(join(dir, "problems.jsonl"), 0o600);
+  // Left world-readable on purpose: the sandbox's view, not the file's mode, keeps it from the candidate.
   // Honest completions first and last, so they run before, during and after the attacks.
   const samples = [
     ...HONEST.slice(0, 2).map((p) => ({ task_id: p.task_id, completion: p.canonical_solution })),

@@ -10,7 +10,6 @@
  * The row's `status` is `passed` when all n completions passed, else the
  * status of the first completion that did not; `passed` likewise.
  */
-import { stat } from "node:fs/promises";
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
@@ -176,27 +175,9 @@ async function fileAnswers(sources: HumanEvalSources, path: string, taskId: stri
   }));
 }
 
-/**
- * Warn when other users can read the dataset file: the local backend shows the host's files (read-only) to the
- * sandbox, so a candidate could read the tests and reference solutions there (README "Guarantees (HumanEval)").
- */
-async function warnIfDatasetReadable(path: string, logger: Logger): Promise<void> {
-  if (path === SAMPLE_DATASET) return;
-  const mode = await stat(path).then(
-    (st) => st.mode,
-    () => 0,
-  );
-  if ((mode & 0o004) !== 0)
-    logger.warn(
-      { dataset: path },
-      "the dataset file is readable by other users: a sandbox that shows the host's files (local backend) lets the candidate read its tests and reference solutions; chmod 600 it",
-    );
-}
-
 /** The dataset's tasks as items; with `predictions`, the samples file is read (and validated) first. */
 async function loadItems(sources: HumanEvalSources, options: RunOptions, logger: Logger): Promise<HumanEvalItem[]> {
   const ds = await sources.load(datasetOf(options));
-  await warnIfDatasetReadable(ds.path, logger);
   if (options.predictions) {
     // Read (and validate) the samples file before any task runs.
     const samples = await sources.samplesOf(options.predictions);
