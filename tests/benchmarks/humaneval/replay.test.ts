@@ -37,6 +37,9 @@ const chain: HumanEvalProblem = {
   test: "def check(candidate):\n    x = 0\n    for _ in range(20):\n        x = candidate(x)\n    assert x > 0\n",
 };
 
+/** As {@link chain}, with more answer-dependent calls than there are rounds. */
+const longChain: HumanEvalProblem = { ...chain, task_id: "Synthetic/long-chain", test: chain.test.replace("20", "40") };
+
 let sandbox: Sandbox;
 const checker = new HumanEvalChecker();
 beforeAll(async () => {
@@ -67,12 +70,24 @@ describe("rounds: a check whose later arguments depend on earlier answers", () =
     expect(completions.map((c) => referencePasses(dependent, c))).toEqual([true, true, false, false]);
   });
 
-  it("gives up after MAX_ROUNDS as our error, not a score", async () => {
+  it("a consistent completion moves the divergence one call later per round and settles (20 dependent calls)", async () => {
     const [v] = await judge(chain, ["    return x + 2\n"]);
-    expect(v).toMatchObject({ status: "error", failure_mode: "infrastructure_checker", rounds: MAX_ROUNDS });
-    expect(v?.reason).toMatch(/answer rounds/);
+    expect(v).toMatchObject({ status: "passed", rounds: 20, calls: 20 });
+    expect(referencePasses(chain, "    return x + 2\n")).toBe(true);
     const [ok] = await judge(chain, ["    return x + 1\n"]);
     expect(ok).toMatchObject({ status: "passed", rounds: 1, calls: 20 });
+  }, 60_000);
+
+  it("gives up after MAX_ROUNDS as our error, not a score, only for a check with more dependent calls than rounds", async () => {
+    const [v] = await judge(longChain, ["    return x + 2\n"]);
+    expect(v).toMatchObject({ status: "error", failure_mode: "infrastructure_checker", rounds: MAX_ROUNDS });
+    expect(v?.reason).toMatch(/answer rounds/);
+  }, 60_000);
+
+  it("a completion that answers the same calls differently in the next round fails there (it cannot spin the rounds into our error)", async () => {
+    const [v] = await judge(dependent, ["    import os\n    return 2 * int.from_bytes(os.urandom(4), 'big')\n"]);
+    expect(v).toMatchObject({ status: "failed", failure_mode: "model_wrong_answer", rounds: 2 });
+    expect(v?.reason).toMatch(/answered call 0 differently in round 2/);
   });
 });
 
