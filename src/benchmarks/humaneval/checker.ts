@@ -9,6 +9,12 @@
  * cannot start rejects with a CheckerError (code E_HUMANEVAL_CHECKER), which
  * the benchmark records as `infrastructure_checker`, never as a score. A dead
  * server is started again on the next request.
+ *
+ * Requests go to the server one at a time (it handles them one after another
+ * anyway), and each one's watchdog starts when it is sent: a request queued
+ * behind a slow one must not run out of time waiting, or a candidate whose
+ * answers make its own judge slow (but within the bound) would turn its
+ * neighbours' rows into our errors.
  */
 import { createInterface } from "node:readline";
 import { startChild, type ChildHandle } from "../../process/index.js";
@@ -54,7 +60,7 @@ interface Pending {
 
 type ProblemFields = Pick<HumanEvalProblem, "prompt" | "test" | "entry_point" | "canonical_solution">;
 
-/** A checker server; `record` and `judge` may run concurrently (one fork each). */
+/** A checker server; `record` and `judge` may be called concurrently (they are sent one at a time). */
 export class HumanEvalChecker {
   private handle: ChildHandle | null = null;
   private ready: Promise<void> | null = null;
@@ -63,6 +69,8 @@ export class HumanEvalChecker {
   /** Requests waiting for the server to start. */
   private waiting = 0;
   private stderrTail = "";
+  /** Settles when the last request sent or queued has settled. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   /** @param python interpreter to run (default `python3` from PATH: the host's python). */
   constructor(
@@ -105,12 +113,22 @@ export class HumanEvalChecker {
   private async request(body: Record<string, unknown>): Promise<unknown> {
     this.waiting++;
     this.holdLoop();
-    let handle: ChildHandle;
-    try {
-      handle = await this.started();
-    } finally {
-      this.waiting--;
-    }
+    const before = this.queue;
+    const sent = (async (): Promise<unknown> => {
+      let handle: ChildHandle;
+      try {
+        await before;
+        handle = await this.started();
+      } finally {
+        this.waiting--;
+      }
+      return this.send(handle, body);
+    })();
+    this.queue = sent.catch(() => undefined);
+    return sent;
+  }
+
+  private send(handle: ChildHandle, body: Record<string, unknown>): Promise<unknown> {
     const id = this.nextId++;
     const line = JSON.stringify({ id, timeoutMs: this.timeoutMs, ...body }) + "\n";
     return new Promise((resolve, reject) => {
