@@ -510,3 +510,66 @@ describe("HumanEval reward hacking: each attack is scored as not passed; honest 
   it("guessing the dataset's path finds nothing readable (the file is not the sandbox uid's) → failed, model_wrong_answer", () =>
     expectWrongAnswer("open-dataset-by-guessing-paths"));
 });
+
+/**
+ * Slow judges must not void the neighbours: nine completions of one task answer a list of 24,000 ints that all
+ * hash alike, and the dataset's check (a variant some dataset could have) builds a set of that answer, seconds of
+ * checker time each, within the checker's bound. The checker handles requests one after another; before each
+ * request's watchdog was counted from its own send, the honest tasks whose judges queued behind these ran out of
+ * time waiting and became our errors, and the run was void.
+ */
+describe("HumanEval reward hacking: a completion's slow judges do not void its neighbours' rows", () => {
+  const slowKey = "slow-judges-queue-neighbours";
+  let slowRun: CliRun;
+  let slowRows: Map<string, Row>;
+  let slowStatus: string;
+  beforeAll(async () => {
+    const d = await packageTempDir("rh-humaneval-queue-");
+    const slow = {
+      ...base,
+      task_id: rhId(slowKey),
+      test: "\n\ndef check(candidate):\n    r = candidate(9875)\n    assert r == 2 or len(set(r)) == 1\n",
+    };
+    const honest = SAMPLE_PROBLEMS.filter((p) => p.entry_point !== "digit_root");
+    const problems = [honest[0]!, slow, ...honest.slice(1)];
+    await writeFile(join(d, "problems.jsonl"), problems.map((p) => JSON.stringify(p)).join("\n") + "\n");
+    await chmod(join(d, "problems.jsonl"), 0o600);
+    const completion = "    m = (1 << 61) - 1\n    return [m * k for k in range(1, 24000)]\n";
+    const samples = [
+      ...Array.from({ length: 9 }, () => ({ task_id: slow.task_id, completion })),
+      ...honest.map((p) => ({ task_id: p.task_id, completion: p.canonical_solution })),
+    ];
+    await writeFile(join(d, "samples.jsonl"), samples.map((s) => JSON.stringify(s)).join("\n") + "\n");
+    const out = join(d, "out");
+    slowRun = await runCli([
+      "humaneval",
+      "--dataset",
+      join(d, "problems.jsonl"),
+      "--predictions",
+      join(d, "samples.jsonl"),
+      "--out",
+      out,
+      "--run-id",
+      "rh-queue",
+      "--concurrency",
+      "4",
+      "--per-task-timeout-seconds",
+      "6",
+    ]);
+    ({ rows: slowRows, status: slowStatus } = await readRows(out));
+    await rm(d, { recursive: true, force: true });
+  }, 200_000);
+
+  it("every honest task passes, the slow completions are failed on their own answers, and the run has a score", () => {
+    expect(slowRun.code, slowRun.stderr).toBe(0);
+    expect(slowStatus).toBe("ok");
+    for (const p of SAMPLE_PROBLEMS.filter((x) => x.entry_point !== "digit_root")) {
+      const r = slowRows.get(p.task_id);
+      expect(r, describeRow(r)).toMatchObject({ status: "passed", passed: true, num_correct: 1 });
+    }
+    const r = slowRows.get(rhId(slowKey));
+    expect(r, describeRow(r)).toMatchObject({ status: "failed", num_correct: 0, n: 9 });
+    const modes = (r!["samples"] as Array<Record<string, unknown>>).map((s) => s["failure_mode"]);
+    expect(modes).toEqual(Array.from({ length: 9 }, () => "model_wrong_answer"));
+  });
+});
