@@ -24,6 +24,12 @@ describe("firstChangedAnswer", () => {
     expect(firstChangedAnswer(d1, d2, 2)).toBeNull();
   });
 
+  it("an exception is compared by its type (a message may carry an address); another type is a change", () => {
+    const exc = (type: string, msg: string): string => JSON.stringify({ i: 0, exc: [type, msg] }) + "\n";
+    expect(firstChangedAnswer(exc("ValueError", "at 0x7f01"), exc("ValueError", "at 0x7f02"), 1)).toBeNull();
+    expect(firstChangedAnswer(exc("ValueError", "x"), exc("KeyError", "x"), 1)).toBe(0);
+  });
+
   it("an answer missing in one round (a crash, a cut line) is not a change", () => {
     expect(firstChangedAnswer(line(0, { i: "1" }) + line(1, { i: "2" }), line(0, { i: "1" }) + '{"i":1', 2)).toBeNull();
   });
