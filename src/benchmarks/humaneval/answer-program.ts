@@ -3,9 +3,12 @@
  * of the batch replay; see checker.ts): a header, `prompt + completion`, and a
  * tail that calls the entry point on each recorded call and writes the answers.
  *
- * Header: reads the calls from stdin before any candidate code runs, keeps a
- * duplicate of fd 1 as the answer channel and points fd 1 at fd 2, so whatever
- * the candidate prints lands on stderr and cannot cut into the answer framing.
+ * Header: reads the calls (JSON array) from {@link CALLS_FILE} in the job's
+ * working directory before any candidate code runs (a file, not stdin: the
+ * local sandbox passes no more than 64 KiB on stdin, and a check with large
+ * arguments left an honest program without its calls), keeps a duplicate of
+ * fd 1 as the answer channel and points fd 1 at fd 2, so whatever the
+ * candidate prints lands on stderr and cannot cut into the answer framing.
  * Tail: one line per call on the answer channel, written (and so flushed) as
  * soon as the call returns: `{"i":k,"ok":<plain data>}` or
  * `{"i":k,"exc":[type name, message]}` (a return value that is not plain data
@@ -19,12 +22,16 @@
  * never sees the test, the expected values or the checker. What the checker
  * accepts is decided there (strict parsing, plain data only).
  */
+import type { CheckCall } from "./checker.js";
 import { PLAIN_DATA_PY } from "./plain-data.js";
 import type { HumanEvalProblem } from "./problem.js";
 
+/** The job file (in its working directory) that carries the calls. */
+export const CALLS_FILE = "he-calls.json";
+
 /** One line, so the candidate's line numbers in tracebacks move by one only. */
 const HEADER =
-  "import os as _he_os, sys as _he_sys; _he_calls = _he_sys.stdin.read(); " +
+  `import os as _he_os; _he_calls = open(${JSON.stringify(CALLS_FILE)}, encoding="utf-8").read(); ` +
   "_he_answer_fd = _he_os.dup(1); _he_os.dup2(2, 1)\n";
 
 function tail(entryPoint: string): string {
@@ -71,7 +78,12 @@ _he_answer(globals(), ${JSON.stringify(entryPoint)}, _he_calls, _he_answer_fd)
 `;
 }
 
-/** Header + `prompt + completion` + answer tail; the calls go on the job's stdin (JSON array). */
+/** Header + `prompt + completion` + answer tail; the calls go in {@link CALLS_FILE} ({@link answerFiles}). */
 export function buildAnswerProgram(problem: HumanEvalProblem, completion: string): string {
   return HEADER + problem.prompt + completion + tail(problem.entry_point);
+}
+
+/** The job's files: the calls, as the header reads them. */
+export function answerFiles(calls: readonly CheckCall[]): Record<string, string> {
+  return { [CALLS_FILE]: JSON.stringify(calls) };
 }

@@ -6,8 +6,8 @@
  *    encoded at call time. Once per task, shared by its n completions.
  * 2. ANSWER (the candidate, in the sandbox, one ordinary execMany job per
  *    completion, so every backend runs it unchanged): `prompt + completion`
- *    is called on each recorded call and writes one framed answer line per
- *    call (answer-program.ts).
+ *    is called on each recorded call (a file of the job) and writes one
+ *    framed answer line per call (answer-program.ts).
  * 3. JUDGE (trusted checker): check() runs again with the same seed; call i
  *    must carry recorded call i's arguments and receives the candidate's
  *    answer i. PASS = check() returned.
@@ -32,7 +32,7 @@
 import type { ExecOutcome, ExecRequest, Sandbox } from "../../sandbox/types.js";
 import { errorMessage } from "../../util/errors.js";
 import { firstChangedAnswer } from "./answer-consistency.js";
-import { buildAnswerProgram } from "./answer-program.js";
+import { answerFiles, buildAnswerProgram } from "./answer-program.js";
 import type { CheckCall, HumanEvalChecker, JudgeResult } from "./checker.js";
 import type { HumanEvalProblem } from "./problem.js";
 
@@ -77,7 +77,7 @@ function answerRequest(problem: HumanEvalProblem, completion: string, calls: Che
   return {
     language: "python",
     code: buildAnswerProgram(problem, completion),
-    stdin: JSON.stringify(calls),
+    files: answerFiles(calls),
     timeoutMs,
   } satisfies ExecRequest;
 }

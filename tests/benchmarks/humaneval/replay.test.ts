@@ -92,6 +92,18 @@ describe("rounds: a check whose later arguments depend on earlier answers", () =
 });
 
 describe("the candidate side", () => {
+  it("gets calls larger than the local sandbox passes on stdin (64 KiB): an honest completion passes", async () => {
+    const big: HumanEvalProblem = {
+      task_id: "Synthetic/big-arguments",
+      prompt: 'def size(s):\n    """len(s)."""\n',
+      canonical_solution: "    return len(s)\n",
+      entry_point: "size",
+      test: "def check(candidate):\n    for k in range(4):\n        assert candidate('x' * 40000 + str(k)) == 40001\n",
+    };
+    const [v] = await judge(big, ["    return len(s)\n"]);
+    expect(v).toMatchObject({ status: "passed", rounds: 1, calls: 4 });
+  });
+
   it("its prints go to stderr and cannot forge or break the framing; a crash keeps the answers before it", async () => {
     const [printing, crashing] = await judge(dependent, [
       '    print(\'{"i": 0, "ok": {"i": "6"}}\')\n    print("passed")\n    return 2 * x\n',
