@@ -3,9 +3,12 @@
  * of the batch replay; see checker.ts): a header, `prompt + completion`, and a
  * tail that calls the entry point on each recorded call and writes the answers.
  *
- * Header: reads the calls from stdin before any candidate code runs, keeps a
- * duplicate of fd 1 as the answer channel and points fd 1 at fd 2, so whatever
- * the candidate prints lands on stderr and cannot cut into the answer framing.
+ * Header: reads the calls (JSON array) from {@link CALLS_FILE} in the job's
+ * working directory before any candidate code runs (a file, not stdin: the
+ * local sandbox passes no more than 64 KiB on stdin, and a check with large
+ * arguments left an honest program without its calls), keeps a duplicate of
+ * fd 1 as the answer channel and points fd 1 at fd 2, so whatever the
+ * candidate prints lands on stderr and cannot cut into the answer framing.
  * Tail: one line per call on the answer channel, written (and so flushed) as
  * soon as the call returns: `{"i":k,"ok":<plain data>}` or
  * `{"i":k,"exc":[type name, message]}` (a return value that is not plain data
@@ -24,13 +27,17 @@
  * accepts is decided there (strict parsing, plain data only).
  */
 import { ANSWER_CODEC_PY, type CompiledAnswerCodec } from "./answer-codec.js";
+import type { CheckCall } from "./checker.js";
 import type { HumanEvalProblem } from "./problem.js";
 
 export { ANSWER_CODEC_PY };
 
+/** The job file (in its working directory) that carries the calls. */
+export const CALLS_FILE = "he-calls.json";
+
 /** One line, so the candidate's line numbers in tracebacks move by one only. */
 const HEADER =
-  "import os as _he_os, sys as _he_sys; _he_calls = _he_sys.stdin.read(); " +
+  `import os as _he_os; _he_calls = open(${JSON.stringify(CALLS_FILE)}, encoding="utf-8").read(); ` +
   "_he_answer_fd = _he_os.dup(1); _he_os.dup2(2, 1)\n";
 
 /** Loads the codec: its code object when this interpreter's bytecode magic is the checker's, else its source. */
@@ -92,9 +99,9 @@ _he_answer(globals(), ${JSON.stringify(entryPoint)}, _he_calls, _he_answer_fd)
 }
 
 /**
- * Header + `prompt + completion` + answer tail; the calls go on the job's stdin (JSON array). With `compiled`
- * (the checker's code object of the codec) a job on the checker's interpreter loads the codec without compiling
- * it (~1.3 ms a job in a freshly forked child); any other interpreter compiles its source.
+ * Header + `prompt + completion` + answer tail; the calls go in {@link CALLS_FILE} ({@link answerFiles}). With
+ * `compiled` (the checker's code object of the codec) a job on the checker's interpreter loads the codec without
+ * compiling it (~1.3 ms a job in a freshly forked child); any other interpreter compiles its source.
  */
 export function buildAnswerProgram(
   problem: HumanEvalProblem,
@@ -102,4 +109,9 @@ export function buildAnswerProgram(
   compiled: CompiledAnswerCodec | null = null,
 ): string {
   return HEADER + problem.prompt + completion + tail(problem.entry_point, compiled);
+}
+
+/** The job's files: the calls, as the header reads them. */
+export function answerFiles(calls: readonly CheckCall[]): Record<string, string> {
+  return { [CALLS_FILE]: JSON.stringify(calls) };
 }

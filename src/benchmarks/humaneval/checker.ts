@@ -14,6 +14,12 @@
  * probe, shared once per process: a pyenv shim is a bash script that costs
  * ~85 ms a start); when that probe fails we fall back to PATH's python3 as
  * found, and without one the first request rejects with a clear CheckerError.
+ *
+ * Requests go to the server one at a time (it handles them one after another
+ * anyway), and each one's watchdog starts when it is sent: a request queued
+ * behind a slow one must not run out of time waiting, or a candidate whose
+ * answers make its own judge slow (but within the bound) would turn its
+ * neighbours' rows into our errors.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -90,7 +96,7 @@ interface Pending {
 
 type ProblemFields = Pick<HumanEvalProblem, "prompt" | "test" | "entry_point" | "canonical_solution">;
 
-/** A checker server; `record` and `judge` may run concurrently (one fork each). */
+/** A checker server; `record` and `judge` may be called concurrently (they are sent one at a time). */
 export class HumanEvalChecker {
   private handle: ChildHandle | null = null;
   private ready: Promise<void> | null = null;
@@ -103,6 +109,8 @@ export class HumanEvalChecker {
   private codec: CompiledAnswerCodec | null = null;
   /** Bumped by close(): a start still resolving its interpreter then spawns nothing. */
   private generation = 0;
+  /** Settles when the last request sent or queued has settled. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   private python: string;
 
@@ -171,12 +179,22 @@ export class HumanEvalChecker {
   private async request(body: Record<string, unknown>): Promise<unknown> {
     this.waiting++;
     this.holdLoop();
-    let handle: ChildHandle;
-    try {
-      handle = await this.started();
-    } finally {
-      this.waiting--;
-    }
+    const before = this.queue;
+    const sent = (async (): Promise<unknown> => {
+      let handle: ChildHandle;
+      try {
+        await before;
+        handle = await this.started();
+      } finally {
+        this.waiting--;
+      }
+      return this.send(handle, body);
+    })();
+    this.queue = sent.catch(() => undefined);
+    return sent;
+  }
+
+  private send(handle: ChildHandle, body: Record<string, unknown>): Promise<unknown> {
     const id = this.nextId++;
     const line = JSON.stringify({ id, timeoutMs: this.timeoutMs, ...body }) + "\n";
     return new Promise((resolve, reject) => {

@@ -5,6 +5,9 @@
  * - our side failed: the sandbox (`infrastructure_sandbox`) or the checker,
  *   including a check still diverging after the last round
  *   (`infrastructure_checker`): errors, never scores;
+ * - the candidate answered a call of an unchanged round prefix differently
+ *   than the round before (`failed`, `model_wrong_answer`): its answers do
+ *   not depend on the arguments alone, and no round will settle them;
  * - the check judged the answers it got: an assert failed (`failed`,
  *   `model_wrong_answer`), the candidate's function raised or returned data
  *   that is not plain (`error`, `model_exception`, the type name in
@@ -163,5 +166,12 @@ export function classifyReplay(r: Replayed, entryPoint: string): Verdict {
   if (o?.infraError !== undefined) return verdict("error", "infrastructure_sandbox", o.infraError);
   if (r.checkerError !== null) return verdict("error", "infrastructure_checker", r.checkerError);
   if (!o || !r.judge) return verdict("error", "infrastructure_checker", "the completion was not judged");
+  if (r.changedAnswer)
+    return verdict(
+      "failed",
+      "model_wrong_answer",
+      `answered call ${r.changedAnswer.call} differently in round ${r.changedAnswer.round} than in the round before ` +
+        "(same arguments, same order): the answers must depend on the arguments alone",
+    );
   return fromJudge(r.judge) ?? fromJob(o, r.judge, entryPoint);
 }

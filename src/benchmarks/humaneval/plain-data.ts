@@ -14,7 +14,12 @@
  * keep their insertion order (observable through iteration). Depth, value
  * count and integer size are bounded. The decoder is strict (exactly one tag
  * per object, every field type checked) and only builds values: it never
- * evaluates anything.
+ * evaluates anything. It also refuses a set or dict in which more than
+ * MAX_SAME_HASH elements (keys) share one hash: Python's int and float hashes
+ * are public (k·(2^61−1) all hash to 0), and a 1 MB answer of 30,000 such ints
+ * makes building the set quadratic, tens of seconds in C that no alarm
+ * interrupts, which would void the row as the checker's timeout instead of
+ * failing the candidate. Honest data never comes near the bound.
  *
  * The same source runs in the checker (where it must hold against forged
  * input) and in the candidate's program (where it is a convenience: the
@@ -27,6 +32,7 @@ MAX_DEPTH = 64
 MAX_NODES = 1_000_000
 MAX_INT_DIGITS = 4000
 MAX_FLOAT_CHARS = 40
+MAX_SAME_HASH = 8
 
 
 class PlainDataError(Exception):
@@ -75,6 +81,20 @@ def encode(x):
     return _enc(x, 0, [0])
 
 
+def _spread_hashes(keys):
+    """keys, once no more than MAX_SAME_HASH of them share a hash (a crafted collision makes a set quadratic)."""
+    seen = {}
+    for k in keys:
+        try:
+            h = hash(k)
+        except TypeError:
+            raise PlainDataError("unhashable set element or dict key")
+        n = seen[h] = seen.get(h, 0) + 1
+        if n > MAX_SAME_HASH:
+            raise PlainDataError("more than %d set elements or dict keys share one hash" % MAX_SAME_HASH)
+    return keys
+
+
 def _dec_list(v, depth, count):
     if type(v) is not list:
         raise PlainDataError("malformed container")
@@ -119,24 +139,18 @@ def _dec(v, depth, count):
     if tag == "t":
         return tuple(_dec_list(body, depth, count))
     if tag in ("s", "fs"):
-        try:
-            items = set(_dec_list(body, depth, count))
-        except TypeError:
-            raise PlainDataError("unhashable set element")
-        return items if tag == "s" else frozenset(items)
+        items = _spread_hashes(_dec_list(body, depth, count))
+        return set(items) if tag == "s" else frozenset(items)
     if tag == "d":
         if type(body) is not list:
             raise PlainDataError("malformed dict")
-        out = {}
+        pairs = []
         for pair in body:
             if type(pair) is not list or len(pair) != 2:
                 raise PlainDataError("malformed dict")
-            k = _dec(pair[0], depth + 1, count)
-            try:
-                out[k] = _dec(pair[1], depth + 1, count)
-            except TypeError:
-                raise PlainDataError("unhashable dict key")
-        return out
+            pairs.append((_dec(pair[0], depth + 1, count), _dec(pair[1], depth + 1, count)))
+        _spread_hashes([k for k, _ in pairs])
+        return dict(pairs)
     raise PlainDataError("unknown tag")
 
 

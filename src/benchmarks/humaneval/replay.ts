@@ -6,15 +6,20 @@
  *    encoded at call time. Once per task, shared by its n completions.
  * 2. ANSWER (the candidate, in the sandbox, one ordinary execMany job per
  *    completion, so every backend runs it unchanged): `prompt + completion`
- *    is called on each recorded call and writes one framed answer line per
- *    call (answer-program.ts).
+ *    is called on each recorded call (a file of the job) and writes one
+ *    framed answer line per call (answer-program.ts).
  * 3. JUDGE (trusted checker): check() runs again with the same seed; call i
  *    must carry recorded call i's arguments and receives the candidate's
  *    answer i. PASS = check() returned.
  * If a check's later arguments differ from the recorded ones (they depend on
  * earlier answers), the judge records the rest with the oracle and the
  * completion answers again on the extended list, at most {@link MAX_ROUNDS}
- * rounds; beyond that the completion is our error, never a score.
+ * rounds; beyond that the completion is our error, never a score. A program
+ * that answers its arguments consistently moves the divergence strictly later
+ * each round (so a check with fewer answer-dependent calls than the bound
+ * always settles); one that answers a call of the unchanged prefix differently
+ * in the next round is judged failed there (answer-consistency.ts), so it
+ * cannot spin the rounds out into our error.
  *
  * What a pass proves: check() — the dataset's own test, in a process the
  * candidate cannot reach — returned when every call got the candidate's
@@ -27,12 +32,13 @@
 import type { ExecOutcome, ExecRequest, Sandbox } from "../../sandbox/types.js";
 import { errorMessage } from "../../util/errors.js";
 import type { CompiledAnswerCodec } from "./answer-codec.js";
-import { buildAnswerProgram } from "./answer-program.js";
+import { firstChangedAnswer } from "./answer-consistency.js";
+import { answerFiles, buildAnswerProgram } from "./answer-program.js";
 import type { CheckCall, HumanEvalChecker, JudgeResult } from "./checker.js";
 import type { HumanEvalProblem } from "./problem.js";
 
-/** Answer rounds per completion before we give up (a check whose arguments keep moving). */
-export const MAX_ROUNDS = 8;
+/** Answer rounds per completion before we give up (a check with more answer-dependent calls than this). */
+export const MAX_ROUNDS = 32;
 
 /** How one completion's replay ended. */
 export interface Replayed {
@@ -46,6 +52,8 @@ export interface Replayed {
   rounds: number;
   /** Calls in the last round. */
   calls: number;
+  /** The candidate answered this call of the unchanged prefix differently than in the round before (its failure). */
+  changedAnswer?: { call: number; round: number };
 }
 
 export interface ReplayDeps {
@@ -64,6 +72,8 @@ interface State extends Replayed {
   problem: HumanEvalProblem;
   completion: string;
   pending: CheckCall[] | null;
+  /** The previous round's answer channel and where its check diverged. */
+  previous: { answers: string; at: number } | null;
 }
 
 function answerRequest(
@@ -75,7 +85,7 @@ function answerRequest(
   return {
     language: "python",
     code: buildAnswerProgram(problem, completion, compiled),
-    stdin: JSON.stringify(calls),
+    files: answerFiles(calls),
     timeoutMs,
   };
 }
@@ -91,6 +101,15 @@ async function judgeOne(s: State, calls: CheckCall[], deps: ReplayDeps): Promise
     return;
   }
   if (s.judge.verdict !== "diverged") return;
+  const answers = s.outcome.stdoutTail;
+  if (s.previous !== null && s.judge.at <= s.previous.at) {
+    const call = firstChangedAnswer(s.previous.answers, answers, s.previous.at);
+    if (call !== null) {
+      s.changedAnswer = { call, round: s.rounds };
+      return;
+    }
+  }
+  s.previous = { answers, at: s.judge.at };
   if (s.rounds >= MAX_ROUNDS) {
     s.checkerError = `check() kept calling with new arguments after ${MAX_ROUNDS} answer rounds`;
     return;
@@ -128,6 +147,7 @@ export async function replayJobs(
     rounds: 0,
     calls: 0,
     pending: null,
+    previous: null,
   }));
   await planAll(states, deps);
   const compiled = (await deps.answerCodec?.().catch(() => null)) ?? null;
@@ -146,12 +166,13 @@ export async function replayJobs(
       }),
     );
   }
-  return states.map(({ outcome, judge, checkerError, rounds, calls }) => ({
+  return states.map(({ outcome, judge, checkerError, rounds, calls, changedAnswer }) => ({
     outcome,
     judge,
     checkerError,
     rounds,
     calls,
+    ...(changedAnswer ? { changedAnswer } : {}),
   }));
 }
 

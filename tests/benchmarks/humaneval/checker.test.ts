@@ -136,6 +136,21 @@ describe("judge", () => {
   });
 });
 
+describe("requests queued behind slow ones", () => {
+  it("each gets its own time bound, counted from when it is sent (a slow judge does not void its neighbours)", async () => {
+    // Bound 1 s (watchdog 6 s); seven requests of 0.9 s each, all made at once, then a quick one: 6.3 s in a row.
+    const bounded = new HumanEvalChecker("python3", 1000);
+    try {
+      const slow = { ...problem, test: "import time\ndef check(candidate):\n    time.sleep(0.9)\n    candidate(1)\n" };
+      const all = [...Array.from({ length: 7 }, () => bounded.record(slow)), bounded.record(problem)];
+      const lengths = (await Promise.all(all)).map((calls) => calls.length);
+      expect(lengths).toEqual([1, 1, 1, 1, 1, 1, 1, 3]);
+    } finally {
+      await bounded.close();
+    }
+  }, 30_000);
+});
+
 describe("the checker and Node's event loop (built dist)", () => {
   it("an idle checker does not keep a process alive, and record/close resolve with nothing else holding the loop", () => {
     const mod = join(packageRoot, "dist", "benchmarks", "humaneval", "checker.js");

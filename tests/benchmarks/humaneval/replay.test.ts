@@ -37,6 +37,9 @@ const chain: HumanEvalProblem = {
   test: "def check(candidate):\n    x = 0\n    for _ in range(20):\n        x = candidate(x)\n    assert x > 0\n",
 };
 
+/** As {@link chain}, with more answer-dependent calls than there are rounds. */
+const longChain: HumanEvalProblem = { ...chain, task_id: "Synthetic/long-chain", test: chain.test.replace("20", "40") };
+
 let sandbox: Sandbox;
 const checker = new HumanEvalChecker();
 beforeAll(async () => {
@@ -67,16 +70,40 @@ describe("rounds: a check whose later arguments depend on earlier answers", () =
     expect(completions.map((c) => referencePasses(dependent, c))).toEqual([true, true, false, false]);
   });
 
-  it("gives up after MAX_ROUNDS as our error, not a score", async () => {
+  it("a consistent completion moves the divergence one call later per round and settles (20 dependent calls)", async () => {
     const [v] = await judge(chain, ["    return x + 2\n"]);
-    expect(v).toMatchObject({ status: "error", failure_mode: "infrastructure_checker", rounds: MAX_ROUNDS });
-    expect(v?.reason).toMatch(/answer rounds/);
+    expect(v).toMatchObject({ status: "passed", rounds: 20, calls: 20 });
+    expect(referencePasses(chain, "    return x + 2\n")).toBe(true);
     const [ok] = await judge(chain, ["    return x + 1\n"]);
     expect(ok).toMatchObject({ status: "passed", rounds: 1, calls: 20 });
+  }, 60_000);
+
+  it("gives up after MAX_ROUNDS as our error, not a score, only for a check with more dependent calls than rounds", async () => {
+    const [v] = await judge(longChain, ["    return x + 2\n"]);
+    expect(v).toMatchObject({ status: "error", failure_mode: "infrastructure_checker", rounds: MAX_ROUNDS });
+    expect(v?.reason).toMatch(/answer rounds/);
+  }, 60_000);
+
+  it("a completion that answers the same calls differently in the next round fails there (it cannot spin the rounds into our error)", async () => {
+    const [v] = await judge(dependent, ["    import os\n    return 2 * int.from_bytes(os.urandom(4), 'big')\n"]);
+    expect(v).toMatchObject({ status: "failed", failure_mode: "model_wrong_answer", rounds: 2 });
+    expect(v?.reason).toMatch(/answered call 0 differently in round 2/);
   });
 });
 
 describe("the candidate side", () => {
+  it("gets calls larger than the local sandbox passes on stdin (64 KiB): an honest completion passes", async () => {
+    const big: HumanEvalProblem = {
+      task_id: "Synthetic/big-arguments",
+      prompt: 'def size(s):\n    """len(s)."""\n',
+      canonical_solution: "    return len(s)\n",
+      entry_point: "size",
+      test: "def check(candidate):\n    for k in range(4):\n        assert candidate('x' * 40000 + str(k)) == 40001\n",
+    };
+    const [v] = await judge(big, ["    return len(s)\n"]);
+    expect(v).toMatchObject({ status: "passed", rounds: 1, calls: 4 });
+  });
+
   it("its prints go to stderr and cannot forge or break the framing; a crash keeps the answers before it", async () => {
     const [printing, crashing] = await judge(dependent, [
       '    print(\'{"i": 0, "ok": {"i": "6"}}\')\n    print("passed")\n    return 2 * x\n',
