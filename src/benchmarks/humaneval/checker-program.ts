@@ -319,7 +319,7 @@ def serve():
         try:
             out = {"id": req["id"], "result": handle(req)}
         except RequestTimeout:
-            out = {"id": req["id"], "error": "checker request timed out after %d ms" % req["timeoutMs"]}
+            out = {"id": req["id"], "error": "checker request timed out after %d ms" % req["timeoutMs"], "timedOut": True}
         except BaseException as e:
             out = {"id": req["id"], "error": ("%s: %s" % (type(e).__name__, e))[:2000]}
         finally:

@@ -83,7 +83,14 @@ export type JudgeResult =
 
 /** The checker failed (ours): could not start, died, timed out, or reported its own fault. */
 export class CheckerError extends BenchError {
-  constructor(message: string) {
+  /**
+   * @param timedOut the request ran past its bound (the checker's own alarm, or our watchdog): on a judge, the
+   *   check was slow on the answers it was given, which the benchmark weighs differently from a crash.
+   */
+  constructor(
+    message: string,
+    readonly timedOut = false,
+  ) {
     super("E_HUMANEVAL_CHECKER", message);
   }
 }
@@ -200,7 +207,7 @@ export class HumanEvalChecker {
     return new Promise((resolve, reject) => {
       const watchdog = setTimeout(() => {
         this.pending.delete(id);
-        reject(new CheckerError(`checker did not answer within ${this.timeoutMs + SERVER_GRACE_MS} ms`));
+        reject(new CheckerError(`checker did not answer within ${this.timeoutMs + SERVER_GRACE_MS} ms`, true));
         void this.restart(handle);
       }, this.timeoutMs + SERVER_GRACE_MS);
       watchdog.unref();
@@ -307,7 +314,7 @@ export class HumanEvalChecker {
     this.pending.delete(msg.id);
     clearTimeout(p.watchdog);
     this.holdLoop();
-    if (typeof msg.error === "string") p.reject(new CheckerError(msg.error));
+    if (typeof msg.error === "string") p.reject(new CheckerError(msg.error, msg.timedOut === true));
     else p.resolve(msg.result);
   }
 }
@@ -324,6 +331,8 @@ interface Reply {
   codec?: unknown;
   result?: unknown;
   error?: string;
+  /** With `error`: the request ran past its timeout. */
+  timedOut?: boolean;
 }
 
 function compiledCodec(v: unknown): CompiledAnswerCodec | null {

@@ -5,6 +5,9 @@
  * - our side failed: the sandbox (`infrastructure_sandbox`) or the checker,
  *   including a check still diverging after the last round
  *   (`infrastructure_checker`): errors, never scores;
+ * - the judge ran past the checker's bound on the candidate's answers
+ *   (`timeout`): the same check finished on the reference's answers when
+ *   the calls were recorded, so the answers made it slow;
  * - the candidate answered a call of an unchanged round prefix differently
  *   than the round before (`failed`, `model_wrong_answer`): its answers do
  *   not depend on the arguments alone, and no round will settle them;
@@ -165,6 +168,12 @@ export function classifyReplay(r: Replayed, entryPoint: string): Verdict {
   const o = r.outcome;
   if (o?.infraError !== undefined) return verdict("error", "infrastructure_sandbox", o.infraError);
   if (r.checkerError !== null) return verdict("error", "infrastructure_checker", r.checkerError);
+  if (r.judgeTimedOut !== undefined)
+    return verdict(
+      "timeout",
+      "timeout",
+      `check() ran past the checker's bound on this completion's answers (${r.judgeTimedOut}); on the reference's answers it finished`,
+    );
   if (!o || !r.judge) return verdict("error", "infrastructure_checker", "the completion was not judged");
   if (r.changedAnswer)
     return verdict(

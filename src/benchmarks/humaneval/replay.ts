@@ -34,7 +34,7 @@ import { errorMessage } from "../../util/errors.js";
 import type { CompiledAnswerCodec } from "./answer-codec.js";
 import { firstChangedAnswer } from "./answer-consistency.js";
 import { answerFiles, buildAnswerProgram } from "./answer-program.js";
-import type { CheckCall, HumanEvalChecker, JudgeResult } from "./checker.js";
+import { CheckerError, type CheckCall, type HumanEvalChecker, type JudgeResult } from "./checker.js";
 import type { HumanEvalProblem } from "./problem.js";
 
 /** Answer rounds per completion before we give up (a check with more answer-dependent calls than this). */
@@ -54,6 +54,11 @@ export interface Replayed {
   calls: number;
   /** The candidate answered this call of the unchanged prefix differently than in the round before (its failure). */
   changedAnswer?: { call: number; round: number };
+  /**
+   * The judge ran past the checker's bound on this completion's answers (its failure: the same check already ran
+   * to its end on the reference's answers when the calls were recorded).
+   */
+  judgeTimedOut?: string;
 }
 
 export interface ReplayDeps {
@@ -97,7 +102,8 @@ async function judgeOne(s: State, calls: CheckCall[], deps: ReplayDeps): Promise
   try {
     s.judge = await deps.checker.judge(s.problem, calls, s.outcome.stdoutTail);
   } catch (err) {
-    s.checkerError = errorMessage(err);
+    if (err instanceof CheckerError && err.timedOut) s.judgeTimedOut = errorMessage(err);
+    else s.checkerError = errorMessage(err);
     return;
   }
   if (s.judge.verdict !== "diverged") return;
@@ -166,13 +172,14 @@ export async function replayJobs(
       }),
     );
   }
-  return states.map(({ outcome, judge, checkerError, rounds, calls, changedAnswer }) => ({
+  return states.map(({ outcome, judge, checkerError, rounds, calls, changedAnswer, judgeTimedOut }) => ({
     outcome,
     judge,
     checkerError,
     rounds,
     calls,
     ...(changedAnswer ? { changedAnswer } : {}),
+    ...(judgeTimedOut !== undefined ? { judgeTimedOut } : {}),
   }));
 }
 

@@ -126,3 +126,40 @@ describe("the candidate side", () => {
     expect(v).toMatchObject({ status: "error", failure_mode: "model_wrong_interface" });
   });
 });
+
+describe("a judge slowed by the candidate's answers", () => {
+  /** The check is cheap on the reference's answer (an int) and slow on a long list (sorted many times). */
+  const slowOnLists: HumanEvalProblem = {
+    task_id: "Synthetic/slow-on-lists",
+    prompt: 'def answer(x):\n    """x."""\n',
+    canonical_solution: "    return x\n",
+    entry_point: "answer",
+    test: [
+      "def check(candidate):",
+      "    r = candidate(7)",
+      "    if isinstance(r, list):",
+      "        for _ in range(10 ** 6):",
+      "            sorted(r)",
+      "    assert r == 7",
+    ].join("\n"),
+  };
+
+  it("is the candidate's timeout, not our error (the same check finished on the reference's answers)", async () => {
+    const short = new HumanEvalChecker(undefined, 1500);
+    try {
+      const plan = short.record(slowOnLists);
+      const [slow, honest] = await replayCompletions(
+        slowOnLists,
+        ["    return list(range(50000))\n", "    return x\n"],
+        { sandbox, checker: short, plan: () => plan, timeoutMs: 5000 },
+      );
+      const v = classifyReplay(slow!, slowOnLists.entry_point);
+      expect(v.status).toBe("timeout");
+      expect(v.failure_mode).toBe("timeout");
+      expect(v.reason).toMatch(/ran past the checker's bound on this completion's answers/);
+      expect(classifyReplay(honest!, slowOnLists.entry_point).status).toBe("passed");
+    } finally {
+      await short.close();
+    }
+  });
+});
