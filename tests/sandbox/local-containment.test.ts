@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:net";
 import { chmod, mkdtemp, readdir, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
@@ -200,6 +201,18 @@ describe("local sandbox (bwrap) containment", () => {
     expect(a!.exitCode).toBe(3);
     expect(b!.stdoutTail).toBe("HELLO\n");
     expect(c!.stdoutTail).toBe("5 d\n");
+  });
+
+  test("a stdin larger than a pipe holds (64 KiB) reaches the program whole, in both paths", async () => {
+    const big = "x".repeat(1 << 20) + "\n" + "y".repeat(70_000);
+    const program = `import hashlib, sys\nd = sys.stdin.buffer.read()\nprint(len(d), hashlib.sha256(d).hexdigest())`;
+    const [forked, alone] = await sb.execMany([
+      { ...py(program), stdin: big },
+      { language: "bash", code: "sha256sum | cut -d' ' -f1", timeoutMs: 10_000, stdin: big }, // one sandbox per exec
+    ]);
+    const sha = createHash("sha256").update(big).digest("hex");
+    expect(forked!.stdoutTail).toBe(`${Buffer.byteLength(big)} ${sha}\n`);
+    expect(alone!.stdoutTail).toBe(`${sha}\n`);
   });
 
   test("abort kills running jobs (fork server and one-off)", async () => {

@@ -272,13 +272,33 @@ def safe_files(job):
         if not safe_rel(rel):
             raise ValueError("file path must be relative and stay inside the job dir: %r" % rel)
 
+# A pipe holds 64 KiB: a larger stdin would block the server until the job reads it. It goes in an anonymous
+# file instead (memfd, or an unlinked temp file), read from its start; only this job holds it.
+PIPE_STDIN_MAX = 65536
+
+def stdin_source(data):
+    if len(data) < PIPE_STDIN_MAX:
+        return os.pipe()
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("stdin", os.MFD_CLOEXEC)
+    else:
+        import tempfile
+        fd = os.dup(tempfile.TemporaryFile().fileno())
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd, None
+
 def start(job):
     global seq
     seq += 1
     d = "/tmp/job" if MODE == "private" else os.path.join(ROOT, "job-%d" % seq)
     try:
         safe_files(job)
-        out_r, out_w = os.pipe(); err_r, err_w = os.pipe(); in_r, in_w = os.pipe(); ctl_r, ctl_w = os.pipe()
+        out_r, out_w = os.pipe(); err_r, err_w = os.pipe(); ctl_r, ctl_w = os.pipe()
+        data = (job.get("stdin") or "").encode()
+        in_r, in_w = stdin_source(data)
     except Exception as e:
         emit({"id": job["id"], "infraError": "job setup: %s" % e})
         return
@@ -287,16 +307,16 @@ def start(job):
     sys.stdout.flush()
     pid = os.fork()
     if pid == 0:
-        os.close(out_r); os.close(err_r); os.close(in_w); os.close(ctl_r)
+        os.close(out_r); os.close(err_r); os.close(ctl_r)
+        if in_w is not None: os.close(in_w)
         child(job, d, out_w, err_w, in_r, ctl_w, uid)
     os.close(out_w); os.close(err_w); os.close(in_r); os.close(ctl_w)
-    data = (job.get("stdin") or "").encode()
-    try:
-        if len(data) < 65536:
+    if in_w is not None:
+        try:
             os.write(in_w, data)
-    except OSError:
-        pass
-    os.close(in_w)
+        except OSError:
+            pass
+        os.close(in_w)
     cap = job["limits"]["maxOutputBytes"]
     st = {"id": job["id"], "pid": pid, "dir": None if MODE == "private" else d, "t0": time.monotonic(),
           "deadline": time.monotonic() + job["timeoutMs"] / 1000.0, "slot": slot, "uid": uid,
