@@ -13,24 +13,12 @@ import { dirname, join } from "node:path";
 import { ensureSampleDataset, type SampleDataset } from "../../src/benchmarks/swebench/sample-dataset.js";
 import { gitOk } from "../../src/benchmarks/swebench/git.js";
 import { cliEntry } from "../../src/util/package-root.js";
+import { FORCE_PASS_CONFTEST, SHLEX_SHADOW } from "../benchmarks/swebench/fixtures/attack-files.js";
 import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
 
 const TEXTKIT = "a2a-bench-samples__textkit-1";
 const CHUNKER = "a2a-bench-samples__chunker-7";
 const CALENDAR = "a2a-bench-samples__calendar-utils-3";
-
-/** A pytest hook that turns every test outcome into a pass. */
-const FORCE_PASS_CONFTEST = [
-  "import pytest",
-  "",
-  "@pytest.hookimpl(hookwrapper=True)",
-  "def pytest_runtest_makereport(item, call):",
-  "    outcome = yield",
-  "    report = outcome.get_result()",
-  "    report.outcome = 'passed'",
-  "    report.longrepr = None",
-  "",
-].join("\n");
 
 /**
  * The same force-pass as FORCE_PASS_CONFTEST, from the package under test (imported by the tests during
@@ -53,21 +41,6 @@ const PACKAGE_FORCE_PASS = [
 
 /** A pytest plugin module at the repository's root that makes every test pass (loaded with `-p forcepass`). */
 const FORCE_PASS_PLUGIN = FORCE_PASS_CONFTEST;
-
-/**
- * A root module shadowing the stdlib's `shlex` (imported by pytest's config machinery, not at
- * interpreter start): `python3 -m pytest` puts the tree first on sys.path, so this runs inside
- * `import pytest`, sets PYTEST_ADDOPTS, then loads the real shlex.
- */
-const SHLEX_SHADOW = [
-  "import importlib.util as _u, os as _os, sys as _sys, sysconfig as _sc",
-  '_os.environ["PYTEST_ADDOPTS"] = "-p forcepass"',
-  '_spec = _u.spec_from_file_location("shlex", _os.path.join(_sc.get_paths()["stdlib"], "shlex.py"))',
-  "_mod = _u.module_from_spec(_spec)",
-  '_sys.modules["shlex"] = _mod',
-  "_spec.loader.exec_module(_mod)",
-  "",
-].join("\n");
 
 /**
  * The six attacks that beat the name-based flagger: each loads FORCE_PASS_PLUGIN through configuration

@@ -20,6 +20,7 @@ import {
   type TestConfigFlag,
 } from "../../../src/benchmarks/swebench/test-inventory.js";
 import { runsPytest } from "../../../src/benchmarks/swebench/local-inventory.js";
+import { FORCE_PASS_CONFTEST, SHLEX_SHADOW } from "./fixtures/attack-files.js";
 
 /**
  * The probes run for real here, with the host's python3 (pyenv's, which has pytest 9) in a tiny
@@ -31,8 +32,7 @@ const BASE: Record<string, string> = {
   "pkg/__init__.py": "",
   "tests/test_x.py": "import pkg\n\ndef test_a():\n    assert False\n",
 };
-const PLUGIN =
-  "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = 'passed'\n";
+const PLUGIN = FORCE_PASS_CONFTEST;
 
 let root: string;
 beforeAll(async () => {
@@ -137,16 +137,7 @@ describe("test-run inventory: flags by effect", () => {
     has(f, { kind: "pytest_config", path: "tests/setup.cfg" });
   });
   it("a root module shadowing the stdlib's shlex and setting PYTEST_ADDOPTS", async () => {
-    const shadow = [
-      "import importlib.util as _u, os as _os, sys as _sys, sysconfig as _sc",
-      '_os.environ["PYTEST_ADDOPTS"] = "-p forcepass"',
-      '_spec = _u.spec_from_file_location("shlex", _os.path.join(_sc.get_paths()["stdlib"], "shlex.py"))',
-      "_mod = _u.module_from_spec(_spec)",
-      '_sys.modules["shlex"] = _mod',
-      "_spec.loader.exec_module(_mod)",
-      "",
-    ].join("\n");
-    const f = await flagsFor({ "shlex.py": shadow, "forcepass.py": PLUGIN });
+    const f = await flagsFor({ "shlex.py": SHLEX_SHADOW, "forcepass.py": PLUGIN });
     has(f, { kind: "shadowing_module", path: "shlex.py", detail: "added" });
     has(f, { kind: "environment", detail: "PYTEST_ADDOPTS added" });
     has(f, { kind: "pytest_plugins", path: "forcepass.py" });

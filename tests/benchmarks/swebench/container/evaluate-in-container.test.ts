@@ -16,6 +16,7 @@ import type { Sandbox } from "../../../../src/sandbox/types.js";
 import { OWNER_LABEL } from "../../../../src/sandbox/docker/owner.js";
 import { silentLogger } from "../../../../src/util/logger.js";
 import { containersLabelled, testEngine, waitNoneLabelled } from "../../../support/container-engine.js";
+import { FORCE_PASS_CONFTEST, SHLEX_SHADOW } from "../fixtures/attack-files.js";
 
 const engine = await testEngine();
 const env = engine.env!;
@@ -346,25 +347,14 @@ describe.skipIf(engine.env === null)(
           ].join("\n");
         })
         .join("");
-    const FORCE_PASS =
-      "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    report.outcome = 'passed'\n    report.longrepr = None\n";
-    const SHLEX_SHADOW = [
-      "import importlib.util as _u, os as _os, sys as _sys, sysconfig as _sc",
-      '_os.environ["PYTEST_ADDOPTS"] = "-p forcepass"',
-      '_spec = _u.spec_from_file_location("shlex", _os.path.join(_sc.get_paths()["stdlib"], "shlex.py"))',
-      "_mod = _u.module_from_spec(_spec)",
-      '_sys.modules["shlex"] = _mod',
-      "_spec.loader.exec_module(_mod)",
-      "",
-    ].join("\n");
 
     it("configuration by effect in the image's own pytest: a spaced [ tool . pytest ... ] header and a stdlib-shadowing module are flagged (resolved: true, resolved_strict: false)", async () => {
       const { rows } = await evaluate({
         [inst(0).instance_id]: adding({
           "tests/pyproject.toml": '[ tool . pytest . ini_options ]\naddopts = "-p forcepass"\n',
-          "forcepass.py": FORCE_PASS,
+          "forcepass.py": FORCE_PASS_CONFTEST,
         }),
-        [inst(1).instance_id]: adding({ "shlex.py": SHLEX_SHADOW, "forcepass.py": FORCE_PASS }),
+        [inst(1).instance_id]: adding({ "shlex.py": SHLEX_SHADOW, "forcepass.py": FORCE_PASS_CONFTEST }),
       });
       for (const r of rows)
         expect(r, JSON.stringify(r)).toMatchObject({ status: "RESOLVED_FULL", resolved: true, resolved_strict: false });
