@@ -207,8 +207,8 @@ describe("local sandbox (bwrap) containment", () => {
     const big = "x".repeat(1 << 20) + "\n" + "y".repeat(70_000);
     const program = `import hashlib, sys\nd = sys.stdin.buffer.read()\nprint(len(d), hashlib.sha256(d).hexdigest())`;
     const [forked, alone] = await sb.execMany([
-      { ...py(program), stdin: big },
-      { language: "bash", code: "sha256sum | cut -d' ' -f1", timeoutMs: 10_000, stdin: big }, // one sandbox per exec
+      { ...py(program, 30_000), stdin: big },
+      { language: "bash", code: "sha256sum | cut -d' ' -f1", timeoutMs: 30_000, stdin: big }, // one sandbox per exec
     ]);
     const sha = createHash("sha256").update(big).digest("hex");
     expect(forked!.stdoutTail).toBe(`${Buffer.byteLength(big)} ${sha}\n`);

@@ -19,6 +19,7 @@
  * checked from here (no access to E2B's cloud).
  */
 import type { ExecRequest } from "../types.js";
+import { KILL_UID_PY } from "../kill-uid-py.js";
 
 /** Prefix of a result line printed by the driver. */
 export const RESULT_MARK = "A2A_E2B_RESULT:";
@@ -39,7 +40,6 @@ export interface DriverJob {
  * The batch's parameters (jobs, output cap, concurrency, result mark) are
  * interpolated into one program text, sent as one `runCode` request.
  */
-// eslint-disable-next-line max-lines-per-function -- the body is one embedded Python program (its lines, not TS logic); cutting it into fragments would scatter one program across string pieces
 export function batchDriver(jobs: DriverJob[], concurrency: number, maxOutputBytes: number): string {
   const payload = Buffer.from(JSON.stringify(jobs)).toString("base64");
   return String.raw`
@@ -55,20 +55,7 @@ BATCH = tempfile.mkdtemp(prefix="a2a-batch-")
 os.chmod(BATCH, 0o711 if ROOT else 0o700)
 WORKERS = ${concurrency} if ROOT else 1
 UID0 = ${JOB_UID_BASE} + secrets.randbelow(1000) * 1000
-def kill_uid(uid):
-    for _ in range(20):
-        found = False
-        for p in os.listdir("/proc"):
-            if not p.isdigit(): continue
-            try:
-                with open("/proc/%s/status" % p) as fh: st = fh.read()
-            except OSError:
-                continue
-            if ("Uid:\t%d\t" % uid) not in st or "\nState:\tZ" in st: continue
-            found = True
-            try: os.kill(int(p), signal.SIGKILL)
-            except OSError: pass
-        if not found: return
+${KILL_UID_PY}
 def kill_group(pid):
     try: os.killpg(pid, signal.SIGKILL)
     except OSError: pass

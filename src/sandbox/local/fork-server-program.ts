@@ -39,6 +39,8 @@
  * Protocol out: {"ready":true} once, then per job {"id","exitCode","signal","timedOut","canceled",
  *                "outputLimitExceeded","durationMs","stdout","stderr","infraError"?}
  */
+import { KILL_UID_PY } from "../kill-uid-py.js";
+
 /** First uid of the per-slot uids of "private" mode (far above any distribution's ranges). */
 export const SLOT_UID_BASE = 1_900_000_000;
 
@@ -135,23 +137,7 @@ def take_slot():
     next_slot += 1
     return next_slot - 1
 
-def kill_uid(uid):
-    """SIGKILL every live process of this uid, until a pass finds none (a slot is reused only when empty).
-    /proc/<pid> of a non-dumpable process is owned by root, so the uid is read from status."""
-    want = "Uid:\t%d\t" % uid
-    for _ in range(20):
-        found = False
-        for p in os.listdir("/proc"):
-            if not p.isdigit(): continue
-            try:
-                with open("/proc/%s/status" % p) as fh: st = fh.read()
-            except OSError:
-                continue
-            if want not in st or "\nState:\tZ" in st: continue
-            found = True
-            try: os.kill(int(p), signal.SIGKILL)
-            except OSError: pass
-        if not found: return
+${KILL_UID_PY}
 
 sel = selectors.DefaultSelector()
 jobs = {}      # pid -> job
