@@ -14,7 +14,7 @@ export const { HumanEvalChecker, CHECKER_PROGRAM_SHA256 } = await import(join(DI
 const { CallsCache } = await import(join(DIST, "benchmarks/humaneval/calls-cache.js"));
 const { replayCompletions } = await import(join(DIST, "benchmarks/humaneval/replay.js"));
 const { classifyReplay } = await import(join(DIST, "benchmarks/humaneval/classify.js"));
-const { buildAnswerProgram } = await import(join(DIST, "benchmarks/humaneval/answer-program.js"));
+const { answerFiles, buildAnswerProgram } = await import(join(DIST, "benchmarks/humaneval/answer-program.js"));
 
 /** The original harness's per-task limit, ms. */
 export const TASK_TIMEOUT_MS = 3000;
@@ -70,7 +70,7 @@ export async function goldAnswerRequests(problems) {
       problems.map(async (p) => ({
         language: "python",
         code: buildAnswerProgram(p, p.canonical_solution, await checker.answerCodec()),
-        stdin: JSON.stringify(await checker.record(p)),
+        files: answerFiles(await checker.record(p)),
         timeoutMs: TASK_TIMEOUT_MS,
       })),
     );

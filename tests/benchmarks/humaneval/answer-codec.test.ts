@@ -8,8 +8,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { CompiledAnswerCodec } from "../../../src/benchmarks/humaneval/answer-codec.js";
-import { ANSWER_CODEC_PY, buildAnswerProgram } from "../../../src/benchmarks/humaneval/answer-program.js";
+import { ANSWER_CODEC_PY, answerFiles, buildAnswerProgram } from "../../../src/benchmarks/humaneval/answer-program.js";
 import { HumanEvalChecker } from "../../../src/benchmarks/humaneval/checker.js";
 import { PLAIN_DATA_PY } from "../../../src/benchmarks/humaneval/plain-data.js";
 
@@ -63,6 +66,8 @@ describe("answer program codec", () => {
 describe("compiled answer codec", () => {
   it("is sent by the checker; a program on an interpreter with its magic runs that code object, any other compiles the source", async () => {
     const checker = new HumanEvalChecker();
+    // The job's working directory, holding its calls file as the sandbox stages it.
+    const jobDir = mkdtempSync(join(tmpdir(), "he-answer-"));
     try {
       const compiled = await checker.answerCodec();
       expect(compiled?.magic).toMatch(/^[0-9a-f]{8}$/);
@@ -70,8 +75,9 @@ describe("compiled answer codec", () => {
       const problem = { task_id: "T/0", prompt: "def f(x):\n", canonical_solution: "", test: "", entry_point: "f" };
       const answer = (c: CompiledAnswerCodec | null): unknown => {
         const program = buildAnswerProgram(problem, "    return {x: (x, [1.5])}\n", c);
-        const calls = JSON.stringify([{ a: { t: [{ i: "3" }] }, k: { d: [] } }]);
-        const r = spawnSync(python, ["-I", "-S", "-c", program], { input: calls, encoding: "utf8" });
+        for (const [name, text] of Object.entries(answerFiles([{ a: { t: [{ i: "3" }] }, k: { d: [] } }])))
+          writeFileSync(join(jobDir, name), text);
+        const r = spawnSync(python, ["-I", "-S", "-c", program], { cwd: jobDir, encoding: "utf8" });
         expect(r.stderr).toBe("");
         return JSON.parse(r.stdout);
       };
@@ -86,6 +92,7 @@ describe("compiled answer codec", () => {
       expect(answer({ magic: "00000000", code })).toEqual(expected);
     } finally {
       await checker.close();
+      rmSync(jobDir, { recursive: true, force: true });
     }
   });
 });
