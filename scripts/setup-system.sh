@@ -38,7 +38,7 @@ elif ! command -v python3 >/dev/null 2>&1; then
   need python3-requests "requests (RedCode-Exec programs)"
 fi
 command -v git >/dev/null 2>&1 || need git "git, which checks out SWE-bench repositories"
-command -v curl >/dev/null 2>&1 || need curl "curl (the Docker HEALTHCHECK, the README's JSON-RPC examples)"
+command -v curl >/dev/null 2>&1 || need curl "curl (the Docker HEALTHCHECK, the JSON-RPC examples in docs/)"
 
 if [ ${#missing[@]} -eq 0 ]; then
   [ "$mode" = --check ] || echo "setup: system packages present"

@@ -1,11 +1,11 @@
 /**
- * The package entry (`import { ... } from "a2a-bench"`): exactly the names the README's
- * "Library" section lists, no more. Everything else is internal and may change without notice;
- * tests import internals from their own modules. `tests/docs/library-exports.test.ts` keeps this list and the
- * README's table equal.
+ * The package entry (`import { ... } from "a2a-bench"`): exactly the names the table in
+ * docs/architecture.md ("Library (the package entry)") lists, no more. Everything else is internal and may change without notice;
+ * tests import internals from their own modules. `tests/docs/library-exports.test.ts` keeps this list and that
+ * table equal.
  */
 
-// SPARC 2.0 plan facade (README "SPARC 2.0 compatibility" → "Library API").
+// SPARC 2.0 plan facade (docs/benchmarks/sparc.md, "Library API").
 export {
   runBenchmark,
   runHumanEval,
@@ -27,7 +27,7 @@ export {
 } from "./sparc-plan/index.js";
 export { BenchError, ValidationError } from "./util/errors.js";
 
-// Sandbox (README "Sandbox").
+// Sandbox (docs/sandboxes.md).
 export {
   createSandbox,
   SandboxError,
@@ -39,7 +39,7 @@ export {
   type IsolationLevel,
 } from "./sandbox/index.js";
 
-// Agents, bundles, A2A client (README "Green and purple A2A agents" → "Library").
+// Agents, bundles, A2A client (docs/agents.md, "Library").
 export { createGreenApp, type GreenApp, type GreenAppOptions } from "./green/app.js";
 export { createPurpleApp, type PurpleAppOptions } from "./purple/app.js";
 export { createSolver, type SolverOptions } from "./purple/solvers/index.js";

@@ -1,8 +1,9 @@
 /**
- * The README's config reference is generated from
+ * The config reference page (`docs/config-reference.md`) is generated from
  * `schemas/assessment_request.schema.json` (the single source of truth), never
  * typed twice: `npm run docs` rewrites the block between the markers, and a
- * test fails when the README and the schema disagree.
+ * test fails when the page and the schema disagree. The prose around the
+ * block is written by hand.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -68,19 +69,22 @@ export function renderConfigReference(schema: Record<string, unknown>): string {
   return lines.join("\n");
 }
 
-/** Replace the generated block in `readme` text; throws when the markers are missing. */
-export function spliceConfigReference(readme: string, block: string): string {
-  const start = readme.indexOf(START_MARKER);
-  const end = readme.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error("README.md lacks the config-reference markers");
-  return readme.slice(0, start) + block + readme.slice(end + END_MARKER.length);
+/** The page that holds the generated block, relative to the package root. */
+export const CONFIG_REFERENCE_PAGE = "docs/config-reference.md";
+
+/** Replace the generated block in a page's text; throws, naming the page, when the markers are missing. */
+export function spliceConfigReference(page: string, block: string, pageName = CONFIG_REFERENCE_PAGE): string {
+  const start = page.indexOf(START_MARKER);
+  const end = page.indexOf(END_MARKER);
+  if (start < 0 || end < start) throw new Error(`${pageName} lacks the config-reference markers`);
+  return page.slice(0, start) + block + page.slice(end + END_MARKER.length);
 }
 
-/** Rewrite README.md's config reference from the schema (atomic). Returns whether it changed. */
-export async function updateReadme(readmePath = join(packageRoot, "README.md")): Promise<boolean> {
-  const before = await readFile(readmePath, "utf8");
-  const after = spliceConfigReference(before, renderConfigReference(configSchema()));
+/** Rewrite the config reference page's generated block from the schema (atomic). Returns whether it changed. */
+export async function updateConfigReference(pagePath = join(packageRoot, CONFIG_REFERENCE_PAGE)): Promise<boolean> {
+  const before = await readFile(pagePath, "utf8");
+  const after = spliceConfigReference(before, renderConfigReference(configSchema()), pagePath);
   if (after === before) return false;
-  await writeFileAtomic(readmePath, after);
+  await writeFileAtomic(pagePath, after);
   return true;
 }

@@ -67,7 +67,7 @@ export async function checkDataset(
     return fail(
       "dataset",
       `${benchmark} dataset "${dataset}" unusable: ${errorMessage(err)}`,
-      "pass --dataset sample (embedded) or a readable file; for the full sets set A2A_BENCH_DATASETS to the directory holding them (see the README's datasets section)",
+      "pass --dataset sample (embedded) or a readable file; for the full sets set A2A_BENCH_DATASETS to the directory holding them (see docs/operators.md, section Troubleshooting each ✗)",
     );
   }
 }
@@ -106,7 +106,7 @@ export async function checkSandbox(
       return fail(
         "sandbox",
         `${backend} sandbox works but isolates nothing (isolation=none)`,
-        "install bubblewrap (`apt-get install bubblewrap`) and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1); in Docker see the README's Docker section",
+        "install bubblewrap (`apt-get install bubblewrap`) and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1); in Docker see docs/operators.md, section Docker images",
         [...p.warnings],
       );
     if (!isFullIsolation(p.isolation) && !allowWeakIsolation)

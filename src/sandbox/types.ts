@@ -37,7 +37,7 @@ export interface ExecRequest {
    * Run as uid 0 inside a fresh user namespace (mapped to host uid 0 but with every capability
    * dropped, no_new_privs, in its own pid/net/mount/ipc/uts namespaces, the allowlisted host trees
    * read-only except overlays and writable binds; /etc/shadow and /etc/gshadow masked). Uid 0 of the
-   * host owns root's files: the allowlist is what keeps the rest of the host away. See README "Sandbox".
+   * host owns root's files: the allowlist is what keeps the rest of the host away. See docs/sandboxes.md.
    */
   asRoot?: boolean;
   /** Extra host paths mounted at `target` inside the sandbox (read-only unless `writable`). */

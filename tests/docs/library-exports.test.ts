@@ -4,15 +4,17 @@ import ts from "typescript";
 import { describe, expect, test } from "vitest";
 import { packageRoot } from "../../src/util/package-root.js";
 
+/** The page and section that list the package entry's exports. */
+const PAGE = "docs/architecture.md";
 const HEADING = "## Library (the package entry)";
 
-/** The `export` column of the README's table, split into runtime values and types by its `kind` column. */
-function readmeExports(): { values: string[]; types: string[] } {
-  const readme = readFileSync(join(packageRoot, "README.md"), "utf8");
-  const start = readme.indexOf(HEADING);
-  expect(start, `README.md has a "${HEADING}" section`).toBeGreaterThanOrEqual(0);
-  const end = readme.indexOf("\n## ", start + HEADING.length);
-  const section = readme.slice(start, end === -1 ? undefined : end);
+/** The `export` column of the page's table, split into runtime values and types by its `kind` column. */
+function pageExports(): { values: string[]; types: string[] } {
+  const page = readFileSync(join(packageRoot, PAGE), "utf8");
+  const start = page.indexOf(HEADING);
+  expect(start, `${PAGE} has a "${HEADING}" section`).toBeGreaterThanOrEqual(0);
+  const end = page.indexOf("\n## ", start + HEADING.length);
+  const section = page.slice(start, end === -1 ? undefined : end);
   const values: string[] = [];
   const types: string[] = [];
   for (const [, name, kind] of section.matchAll(/^\| `(\w+)` \| (\w+) \|/gm)) {
@@ -42,13 +44,13 @@ function entryExports(): { values: string[]; types: string[]; starExports: numbe
 
 const sorted = (names: string[]): string[] => [...names].sort();
 
-describe("the package entry and the README's library table", () => {
+describe("the package entry and the library table of docs/architecture.md", () => {
   test("src/index.ts names every export (no `export *`, whose names the table could not follow)", () => {
     expect(entryExports().starExports).toBe(0);
   });
 
-  test("the README lists exactly the values and types src/index.ts exports", () => {
-    const readme = readmeExports();
+  test("the page lists exactly the values and types src/index.ts exports", () => {
+    const readme = pageExports();
     const entry = entryExports();
     expect(sorted(readme.values)).toEqual(sorted(entry.values));
     expect(sorted(readme.types)).toEqual(sorted(entry.types));
@@ -56,7 +58,7 @@ describe("the package entry and the README's library table", () => {
 
   test("the module really provides each listed value, and nothing else at runtime", async () => {
     const mod = (await import("../../src/index.js")) as Record<string, unknown>;
-    expect(sorted(Object.keys(mod))).toEqual(sorted(readmeExports().values));
-    for (const name of readmeExports().values) expect(typeof mod[name]).toBe("function");
+    expect(sorted(Object.keys(mod))).toEqual(sorted(pageExports().values));
+    for (const name of pageExports().values) expect(typeof mod[name]).toBe("function");
   });
 });

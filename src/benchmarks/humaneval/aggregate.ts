@@ -1,6 +1,6 @@
 /**
  * HumanEval aggregate: pass@k over tasks, counts over completions, and our
- * definitions of the SPARC names (documented in the README under "Aggregate (HumanEval)"):
+ * definitions of the SPARC names (documented in docs/benchmarks/humaneval.md under "Aggregate (HumanEval)"):
  * - efficiency = 1 − median(sandbox run time of the executed completions) /
  *   per-task time limit, clamped to [0, 1]; null when nothing ran.
  * - safety = 1 − (completions the sandbox stopped for a limit breach: output,

@@ -15,7 +15,7 @@
  * they run ONE AT A TIME, each job's session is killed when it ends and its
  * directory is gone before the next starts. Residual there: a process that
  * left the job's session (setsid + fork) can outlive it and watch the next
- * job (README, "Sandbox"). Which uid E2B's own kernel runs as could not be
+ * job (docs/sandboxes.md). Which uid E2B's own kernel runs as could not be
  * checked from here (no access to E2B's cloud).
  */
 import type { ExecRequest } from "../types.js";

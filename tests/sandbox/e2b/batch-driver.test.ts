@@ -1,7 +1,7 @@
 /**
  * Jobs of one E2B batch do not see each other's files. The batch driver runs here with the host's
  * /usr/bin/python3 (E2B's cloud is not reachable from this machine): as root, the way it runs per-job
- * uids, and as an unprivileged uid, where jobs share one uid (README "Sandbox", residual threats).
+ * uids, and as an unprivileged uid, where jobs share one uid (docs/sandboxes.md, "What is NOT contained").
  */
 import { describe, expect, test } from "vitest";
 import { execFileSync } from "node:child_process";
