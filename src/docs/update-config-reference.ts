@@ -4,9 +4,7 @@ import { CONFIG_REFERENCE_PAGE, updateConfigReference } from "./config-reference
 
 updateConfigReference().then(
   (changed) =>
-    process.stdout.write(
-      `${CONFIG_REFERENCE_PAGE}: config reference ${changed ? "updated" : "already current"}\n`,
-    ),
+    process.stdout.write(`${CONFIG_REFERENCE_PAGE}: config reference ${changed ? "updated" : "already current"}\n`),
   (err: unknown) => {
     process.stderr.write(`docs: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
