@@ -147,6 +147,20 @@ describe("commands in the docs", () => {
     expect(bad, bad.join("\n")).toEqual([]);
   });
 
+  test("the README's commands table has one row per subcommand, each linking to its docs page", () => {
+    const readme = readFileSync(join(packageRoot, "README.md"), "utf8");
+    const start = readme.indexOf("\n## Commands\n");
+    expect(start, "README.md has a Commands section").toBeGreaterThanOrEqual(0);
+    const end = readme.indexOf("\n## ", start + 1);
+    const rows = readme
+      .slice(start, end < 0 ? undefined : end)
+      .split("\n")
+      .filter((l) => /^\| `[a-z]/.test(l) && !l.startsWith("| `npm ")); // the npm scripts have their own table
+    const named = rows.map((r) => /^\| `([a-z-]+)/.exec(r)![1]!);
+    expect(named.sort()).toEqual(Object.keys(PARSERS).sort());
+    for (const r of rows) expect(r, r).toMatch(/\]\(docs\/[^)]+\.md(#[^)]*)?\)/);
+  });
+
   test("the README shows the test command", () => {
     const readme = found.filter((c) => c.file === "README.md").map((c) => c.argv.join(" "));
     expect(readme).toContain("npm test");
