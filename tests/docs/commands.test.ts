@@ -161,6 +161,26 @@ describe("commands in the docs", () => {
     for (const r of rows) expect(r, r).toMatch(/\]\(docs\/[^)]+\.md(#[^)]*)?\)/);
   });
 
+  test("a documented synopsis (`Usage: a2a-bench …`) is the CLI's own", async () => {
+    const synopsis = new Map<string, string>();
+    for (const f of readdirSync(join(packageRoot, "src", "cli"))) {
+      if (!f.endsWith(".ts")) continue;
+      const mod = (await import(pathToFileURL(join(packageRoot, "src", "cli", f)).href)) as { command?: CliCommand };
+      // The usage text's first paragraph, wrapped lines joined.
+      if (mod.command) synopsis.set(mod.command.name, mod.command.usage.split("\n\n")[0]!.replace(/\s+/g, " ").trim());
+    }
+    let checked = 0;
+    for (const file of docFiles(packageRoot)) {
+      for (const m of readFileSync(join(packageRoot, file), "utf8").matchAll(
+        /^Usage: `(a2a-bench ([a-z-]+)[^`]*)`/gm,
+      )) {
+        checked += 1;
+        expect(`Usage: ${m[1]!}`, `${file}: ${m[2]!}`).toBe(synopsis.get(m[2]!));
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+
   test("the README shows the test command", () => {
     const readme = found.filter((c) => c.file === "README.md").map((c) => c.argv.join(" "));
     expect(readme).toContain("npm test");
