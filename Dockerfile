@@ -74,8 +74,17 @@ RUN apt-get update \
  && bwrap --version && git --version && python3 -m pytest --version
 USER node
 
+# ---- the docker CLI alone (Debian's docker.io ships it with the engine; only the client is kept) ----
+FROM ${NODE_IMAGE} AS docker-cli
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker.io \
+ && /usr/bin/docker --version
+
 # ---- green: the assessor ----
 FROM runner AS green
+# `sandbox: "docker"` drives the engine at DOCKER_HOST with the docker CLI (an Amber scenario binds
+# framework.docker there: amber/green/amber-manifest.json5). Without a DOCKER_HOST nothing uses it.
+COPY --from=docker-cli /usr/bin/docker /usr/local/bin/docker
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cli.js", "green"]
 CMD ["--host", "0.0.0.0", "--port", "9009", "--card-url", "http://localhost:9009/"]
 
