@@ -206,8 +206,8 @@ function stopper(
     stopped ??= (async () => {
       const outcomes = await Promise.all(
         launched.map((l) =>
-          exits.has(l.agent.name) && !l.handle.running
-            ? stopGroup(l.pid, 0) // leader gone; still sweep any member left in its group
+          (exits.get(l.agent.name)?.exitCode ?? null) !== null
+            ? stopGroup(l.pid, 0) // leader exited with a code; still sweep any member left in its group
             : stopGroup(l.pid, graceMs),
         ),
       );
