@@ -103,8 +103,7 @@ export class ForkServer {
           this.server = null;
           this.ready = null;
         }
-        if (o.spawnError !== null) return reject(new Error(o.spawnError));
-        const why = this.deathMessage(o);
+        const why = o.spawnError ?? this.deathMessage(o);
         reject(new Error(why));
         for (const id of [...this.pending.keys()]) this.settle(id, { kind: "server-died", why });
         if (this.pending.size === 0 && o.exitCode !== 0 && o.signal !== "SIGKILL")
