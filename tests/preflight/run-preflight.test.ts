@@ -273,7 +273,10 @@ describe("preflight", () => {
       out.stream,
     );
     const byName = Object.fromEntries(report.results.map((r) => [r.name, r]));
-    expect(byName["sandbox"]).toMatchObject({ ok: false, detail: expect.stringContaining("docker sandbox unavailable") });
+    expect(byName["sandbox"]).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("docker sandbox unavailable"),
+    });
     expect(byName["sandbox"]?.fix).toMatch(/scripts\/container-engine\.sh start.*DOCKER_HOST/);
     // HumanEval's checker runs on the host: python3 there; the docker CLI for the backend; no bwrap.
     expect(byName["tools"]?.detail).toBe("humaneval cannot run: docker, python3 missing");
