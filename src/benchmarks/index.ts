@@ -1,29 +1,100 @@
 /**
- * The benchmark manager: benchmark name → plug-in factory. Adding a
- * benchmark is one line in BENCHMARKS. An unknown name is refused with the
- * list of known ones.
+ * The benchmark registry: the ONLY list of benchmarks. The BenchmarkName type
+ * derives from it; the CLIs' `--benchmark` checks, the runner's lookup,
+ * needs-participant, preflight's per-benchmark checks and the purple gold
+ * solver ask it. Adding a benchmark is its folder (`src/benchmarks/<name>/`
+ * with its descriptor.ts and definition.ts), one line in BUILT_IN_BENCHMARKS,
+ * and its schema fragment: the name in `schemas/assessment_request.schema.json`
+ * (`benchmark`), its `$defs/<name>_row` and `if`/`then` in
+ * `schemas/results.schema.json` (tests/benchmarks/registry.test.ts keeps them
+ * equal to this list). See docs/extending.md.
+ *
+ * Import-cheap: descriptors load a benchmark's code only when it is run.
  */
 import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js";
 import { UsageError } from "../util/errors.js";
+import type { BenchmarkDescriptor } from "./descriptor.js";
+import { humaneval } from "./humaneval/descriptor.js";
+import { swebench } from "./swebench/descriptor.js";
+import { redcode } from "./redcode/descriptor.js";
+import { sparc } from "./sparc/descriptor.js";
+import { smiInhabit } from "./smi-inhabit/descriptor.js";
 
-type Factory = () => Promise<BenchmarkDefinition<BenchmarkItem>>;
+/** The built-in benchmarks, one line each. */
+const BUILT_IN_BENCHMARKS = [humaneval, swebench, redcode, sparc, smiInhabit] as const;
 
-// Loaded lazily so one benchmark's imports never slow down another's run.
-const BENCHMARKS: Record<string, Factory> = {
-  humaneval: async () => (await import("./humaneval/benchmark.js")).createHumanEvalBenchmark(),
-  swebench: async () => (await import("./swebench/definition.js")).createSwebenchBenchmark(),
-  redcode: async () => (await import("./redcode/definition.js")).createRedcodeBenchmark(),
-  sparc: async () => (await import("./sparc/definition.js")).sparcBenchmark,
-};
+/** Name of a built-in benchmark (the request config's `benchmark`). */
+export type BenchmarkName = (typeof BUILT_IN_BENCHMARKS)[number]["name"];
 
-/** Names of the registered benchmarks, sorted. */
+const registry = new Map<string, BenchmarkDescriptor>();
+
+/**
+ * Register a benchmark (the built-in ones are registered on import). Refuses a
+ * name already taken. Returns a function that unregisters it again (tests).
+ */
+export function registerBenchmark(descriptor: BenchmarkDescriptor): () => void {
+  if (!/^[a-z][a-z0-9-]*$/.test(descriptor.name))
+    throw new UsageError(`benchmark name must be lower-case kebab-case, got "${descriptor.name}"`);
+  if (registry.has(descriptor.name)) throw new UsageError(`benchmark "${descriptor.name}" is already registered`);
+  if (descriptor.interactions.length === 0)
+    throw new UsageError(`benchmark "${descriptor.name}" supports no interaction`);
+  registry.set(descriptor.name, descriptor);
+  return () => {
+    if (registry.get(descriptor.name) === descriptor) registry.delete(descriptor.name);
+  };
+}
+
+for (const descriptor of BUILT_IN_BENCHMARKS) registerBenchmark(descriptor);
+
+/** Every registered benchmark, in registration order. */
+export function benchmarkDescriptors(): BenchmarkDescriptor[] {
+  return [...registry.values()];
+}
+
+/** Names of every registered benchmark (built-in runner or external), in registration order. */
+export function benchmarkNames(): string[] {
+  return [...registry.keys()];
+}
+
+/** The benchmark called `name`, or undefined. */
+export function findBenchmark(name: string): BenchmarkDescriptor | undefined {
+  return registry.get(name);
+}
+
+/** The benchmark called `name`; a UsageError naming the registered ones otherwise. */
+export function benchmarkDescriptor(name: string): BenchmarkDescriptor {
+  const found = registry.get(name);
+  if (!found) throw new UsageError(`unknown benchmark "${name}" (known: ${benchmarkNames().join(", ")})`);
+  return found;
+}
+
+/** Names of the benchmarks the built-in runner (`a2a-bench run`) runs, sorted. */
 export function knownBenchmarks(): string[] {
-  return Object.keys(BENCHMARKS).sort();
+  return benchmarkDescriptors()
+    .filter((d) => d.runner.kind === "built-in")
+    .map((d) => d.name)
+    .sort();
 }
 
-/** The plug-in for `name`; throws a UsageError naming the known ones. */
-export async function getBenchmark(name: string): Promise<BenchmarkDefinition<BenchmarkItem>> {
-  const factory = Object.hasOwn(BENCHMARKS, name) ? BENCHMARKS[name] : undefined;
-  if (!factory) throw new UsageError(`unknown benchmark "${name}" (known: ${knownBenchmarks().join(", ")})`);
-  return factory();
+/** Whether `name` is run by an external program (the green agent starts the operator's command). */
+export function isExternalBenchmark(name: string): boolean {
+  return registry.get(name)?.runner.kind === "external";
 }
+
+/** The runner plug-in for `name`; throws a UsageError naming the known ones. */
+export async function getBenchmark(name: string): Promise<BenchmarkDefinition<BenchmarkItem>> {
+  const runner = registry.get(name)?.runner;
+  if (runner?.kind !== "built-in")
+    throw new UsageError(`unknown benchmark "${name}" (known: ${knownBenchmarks().join(", ")})`);
+  return runner.load();
+}
+
+export {
+  defineBenchmark,
+  type BenchmarkDescriptor,
+  type BenchmarkRunner,
+  type HostNeed,
+  type Interaction,
+  type ParticipantConfig,
+} from "./descriptor.js";
+export { GoldError, type GoldAnswer, type GoldAnswerer, type GoldContext } from "./gold.js";

@@ -2,22 +2,13 @@
  * Whether a benchmark run asks a participant anything, from its config
  * alone. One answer for both sides: each runner plug-in's needsParticipant()
  * and the green agent's request check (which must not refuse a request for
- * lacking a participant the run would never ask).
+ * lacking a participant the run would never ask). Each benchmark's
+ * descriptor gives the answer; an unknown name asks the participant.
  */
-import type { RunOptions } from "../runner/options.js";
+import { findBenchmark, type ParticipantConfig } from "./index.js";
 
-export type ParticipantConfig = Pick<RunOptions, "predictions" | "replay_dataset_code"> & { benchmark: string };
+export type { ParticipantConfig } from "./index.js";
 
 export function benchmarkNeedsParticipant(config: ParticipantConfig): boolean {
-  switch (config.benchmark) {
-    case "humaneval":
-    case "swebench":
-      return !config.predictions; // a predictions / samples file replaces the participant
-    case "redcode":
-      return !config.replay_dataset_code; // replay runs the dataset's own code
-    case "sparc":
-      return false; // a SPARC config carries its programs
-    default:
-      return true; // smi-inhabit (external runner) and anything else asks the participant
-  }
+  return findBenchmark(config.benchmark)?.needsParticipant(config) ?? true;
 }

@@ -1,31 +1,36 @@
 /**
  * `a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH]
- * [--sandbox local|e2b] [--samples N]`: is this machine ready for a full run?
+ * [--sandbox S] [--samples N]`: is this machine ready for a full run?
  */
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import type { BenchmarkName } from "../request-config/config.js";
+import { benchmarkNames } from "../benchmarks/index.js";
+import {
+  DEFAULT_SANDBOX_BACKEND,
+  fullIsolationLevels,
+  sandboxBackendNames,
+  type SandboxBackendName,
+} from "../sandbox/registry.js";
 import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";
 import { parseUsage } from "../util/parse-usage.js";
 
-const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
-
-export const usage = `Usage: a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH] [--sandbox local|e2b] [--samples N]
+export const usage = `Usage: a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH] [--sandbox S] [--samples N]
                           [--agent URL] [--allow-weak-isolation]
 
 Checks, in order, each printed as ✓ or ✗ (with what to do about a ✗):
 node version; dataset readable and parseable; sandbox available (runs print(6*7)) at full
-isolation (bwrap/e2b/docker); the benchmark's tools (python3, bwrap; pytest and git for swebench;
-root for RedCode's fixtures); E2B_API_KEY when --sandbox e2b; runner command resolvable
+isolation (${fullIsolationLevels().join("/")}); the benchmark's tools (python3, bwrap; pytest and git for swebench;
+root for RedCode's fixtures; the docker CLI for --sandbox docker); E2B_API_KEY when --sandbox e2b; runner command resolvable
 (external smi-inhabit too); the participant's agent card (--agent); scenario ports free or
 agents healthy; then one smoke assessment.
 Ends with ready_for_full_run=true|false; exit 0 only when true.
 
   --scenario DIR    scenario directory (default: the package's scenario_smi/)
-  --benchmark B     ${BENCHMARKS.join("|")} (default humaneval)
+  --benchmark B     ${benchmarkNames().join("|")} (default humaneval)
   --dataset PATH    sample | humaneval-full | a data file (default sample)
-  --sandbox S       local | e2b (default local)
+  --sandbox S       ${sandboxBackendNames().join(" | ")} (default ${DEFAULT_SANDBOX_BACKEND})
   --samples N       items in the smoke assessment (default 2)
   --agent URL       participant to check (its agent card, under the URL's path)
   --allow-weak-isolation  weak sandbox isolation is a warning, not a ✗ (as with \`green --allow-weak-isolation\`)
@@ -48,11 +53,11 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
   });
   const v = parsed.values;
   const benchmark = v.benchmark ?? "humaneval";
-  if (!(BENCHMARKS as readonly string[]).includes(benchmark))
-    throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${benchmark}"`);
-  const sandbox = v.sandbox ?? "local";
-  if (sandbox !== "local" && sandbox !== "e2b")
-    throw new UsageError(`--sandbox must be local or e2b, got "${sandbox}"`);
+  if (!benchmarkNames().includes(benchmark))
+    throw new UsageError(`--benchmark must be one of ${benchmarkNames().join(", ")}, got "${benchmark}"`);
+  const sandbox = v.sandbox ?? DEFAULT_SANDBOX_BACKEND;
+  if (!sandboxBackendNames().includes(sandbox))
+    throw new UsageError(`--sandbox must be one of ${sandboxBackendNames().join(", ")}, got "${sandbox}"`);
   if (v.samples !== undefined && !/^[1-9]\d*$/.test(v.samples))
     throw new UsageError(`--samples must be a positive integer, got "${v.samples}"`);
   if (v.dataset === "") throw new UsageError("--dataset must not be empty");
@@ -62,7 +67,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
     scenarioDir: v.scenario ?? defaultScenarioDir,
     benchmark: benchmark as BenchmarkName,
     dataset: v.dataset ?? "sample",
-    sandbox,
+    sandbox: sandbox as SandboxBackendName,
     smokeSamples: v.samples === undefined ? 2 : Number(v.samples),
     ...(v.agent !== undefined ? { agent: v.agent } : {}),
     ...(v["allow-weak-isolation"] === true ? { allowWeakIsolation: true } : {}),

@@ -7,11 +7,10 @@ import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import type { BenchmarkName } from "../request-config/config.js";
+import { benchmarkNames } from "../benchmarks/index.js";
 import { runSmoke, DEFAULT_SMOKE_TIMEOUT_S, type SmokeOptions } from "../smoke/run-smoke.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { chooseSmokeDisplayMode, createSmokeDisplay } from "../smoke/smoke-display.js";
-
-const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
 
 export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--json]
 
@@ -24,7 +23,7 @@ Exit 0 only when a valid bundle came back from a completed task.
   --start          launch the scenario's agents first, stop them at the end (npm start)
   --green URL      green agent base URL (default: the scenario's green endpoint)
   --scenario DIR   scenario directory (default: the package's scenario_smi/)
-  --benchmark B    ${BENCHMARKS.join("|")} (default: the scenario's [config], humaneval)
+  --benchmark B    ${benchmarkNames().join("|")} (default: the scenario's [config], humaneval)
   --samples N      evaluate N items
   --out FILE       response JSON (default: results/smoke/<time>-response.json); the bundle
                    is saved next to it as <name>-evaluation_bundle.json
@@ -52,8 +51,8 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean }
     },
   });
   const v = parsed.values;
-  if (v.benchmark !== undefined && !(BENCHMARKS as readonly string[]).includes(v.benchmark))
-    throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${v.benchmark}"`);
+  if (v.benchmark !== undefined && !benchmarkNames().includes(v.benchmark))
+    throw new UsageError(`--benchmark must be one of ${benchmarkNames().join(", ")}, got "${v.benchmark}"`);
   if (v.green !== undefined && !/^https?:\/\/[^/\s]+/.test(v.green))
     throw new UsageError(`--green must be an http(s) URL, got "${v.green}"`);
   const positiveInt = (name: string, s: string | undefined): number | undefined => {

@@ -5,6 +5,7 @@
  * GREEN_SMI_INHABIT_COMMAND (default `smi-inhabit` on PATH).
  */
 import { join } from "node:path";
+import { isExternalBenchmark as isExternalRunner } from "../benchmarks/index.js";
 import type { ResolvedConfig } from "../request-config/config.js";
 import { cliEntry } from "../util/package-root.js";
 
@@ -82,5 +83,5 @@ export function defaultRunnerCommand(env: NodeJS.ProcessEnv, entry: string = cli
 
 /** Whether a runner writes its own events.jsonl and run_metadata.json (external ones may not). */
 export function isExternalBenchmark(config: { benchmark: string }): boolean {
-  return config.benchmark === "smi-inhabit";
+  return isExternalRunner(config.benchmark);
 }

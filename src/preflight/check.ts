@@ -1,6 +1,6 @@
 /** One preflight check's verdict: ✓/✗ line plus, for a ✗, what to do about it. */
 export interface CheckResult {
-  /** Short name: node, dataset, sandbox, e2b_key, runner, ports, smoke. */
+  /** Short name: node, dataset, sandbox, tools, sandbox_env, runner, participant, ports, smoke. */
   name: string;
   ok: boolean;
   /** What was found. */

@@ -9,6 +9,7 @@ import type { BenchmarkName } from "../request-config/config.js";
 import type { ScenarioAgent } from "../scenario/spec.js";
 import { fail, pass, type CheckResult } from "./check.js";
 import { WEAK_ISOLATION_FIX, isFullIsolation } from "../runner/isolation-policy.js";
+import { DEFAULT_SANDBOX_BACKEND, sandboxBackend, type SandboxBackendName } from "../sandbox/registry.js";
 
 /** Minimum Node version (package.json `engines`; @e2b/code-interpreter needs 20.18.1). */
 export const MIN_NODE = "20.18.1";
@@ -79,19 +80,25 @@ export interface SandboxProbe {
   /** The tiny program's output (expected "42"). */
   output: string;
 }
-export type SandboxProber = (backend: "local" | "e2b") => Promise<SandboxProbe>;
+export type SandboxProber = (backend: SandboxBackendName) => Promise<SandboxProbe>;
+
+/** The variables `backend` cannot start without that `env` lacks (its descriptor's `preflight.env`). */
+function missingEnv(backend: SandboxBackendName, env: NodeJS.ProcessEnv) {
+  return sandboxBackend(backend).preflight.env.filter((need) => !env[need.name]);
+}
 
 export async function checkSandbox(
-  backend: "local" | "e2b",
+  backend: SandboxBackendName,
   env: NodeJS.ProcessEnv,
   probe: SandboxProber,
   allowWeakIsolation = false,
 ): Promise<CheckResult> {
-  if (backend === "e2b" && !env["E2B_API_KEY"])
+  const missing = missingEnv(backend, env);
+  if (missing.length > 0)
     return fail(
       "sandbox",
-      "e2b sandbox not tried: E2B_API_KEY is not set",
-      "export E2B_API_KEY=... (or use --sandbox local)",
+      `${backend} sandbox not tried: ${missing.map((n) => n.name).join(", ")} ${missing.length === 1 ? "is" : "are"} not set`,
+      `${missing.map((n) => `export ${n.name}=...`).join("; ")} (or use --sandbox ${DEFAULT_SANDBOX_BACKEND})`,
     );
   try {
     const p = await probe(backend);
@@ -121,21 +128,22 @@ export async function checkSandbox(
     return fail(
       "sandbox",
       `${backend} sandbox unavailable: ${errorMessage(err)}`,
-      backend === "local"
-        ? "install python3 and bubblewrap (`apt-get install python3 bubblewrap`)"
-        : "check E2B_API_KEY and network access to E2B (E2B_DOMAIN / E2B_API_URL)",
+      sandboxBackend(backend).preflight.unavailableFix,
     );
   }
 }
 
-export function checkE2bKey(backend: "local" | "e2b", env: NodeJS.ProcessEnv): CheckResult {
-  if (backend !== "e2b") return pass("e2b_key", "not needed (sandbox=local)");
-  return env["E2B_API_KEY"]
-    ? pass("e2b_key", "E2B_API_KEY is set")
+/** The environment variables the backend needs (E2B_API_KEY for e2b), as its descriptor lists them. */
+export function checkSandboxEnv(backend: SandboxBackendName, env: NodeJS.ProcessEnv): CheckResult {
+  const needed = sandboxBackend(backend).preflight.env;
+  if (needed.length === 0) return pass("sandbox_env", `none needed (sandbox=${backend})`);
+  const missing = missingEnv(backend, env);
+  return missing.length === 0
+    ? pass("sandbox_env", `${needed.map((n) => n.name).join(", ")} ${needed.length === 1 ? "is" : "are"} set`)
     : fail(
-        "e2b_key",
-        "E2B_API_KEY is not set",
-        "export E2B_API_KEY=<your key> in the green agent's environment (or put it in .env for `scenario`)",
+        "sandbox_env",
+        `${missing.map((n) => n.name).join(", ")} ${missing.length === 1 ? "is" : "are"} not set`,
+        missing.map((n) => n.fix).join("; "),
       );
 }
 
@@ -225,11 +233,11 @@ export interface ToolFinding {
   fix: string;
 }
 /** Looks for the tools `benchmark` needs with the `backend` sandbox. */
-export type ToolProber = (benchmark: BenchmarkName, backend: "local" | "e2b") => Promise<ToolFinding[]>;
+export type ToolProber = (benchmark: BenchmarkName, backend: SandboxBackendName) => Promise<ToolFinding[]>;
 
 export async function checkTools(
   benchmark: BenchmarkName,
-  backend: "local" | "e2b",
+  backend: SandboxBackendName,
   probe: ToolProber,
 ): Promise<CheckResult> {
   let findings: ToolFinding[];

@@ -6,9 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getBenchmark, knownBenchmarks } from "../benchmarks/index.js";
+import { benchmarkDescriptor, getBenchmark, knownBenchmarks } from "../benchmarks/index.js";
+import { sandboxBackend, sandboxBackends } from "../sandbox/registry.js";
+import { preflightNeeds } from "./needs.js";
 import { silentLogger } from "../util/logger.js";
-import { BenchError } from "../util/errors.js";
+import { BenchError, assertNever } from "../util/errors.js";
 import type { BenchmarkName } from "../request-config/config.js";
 import type { RunOptions } from "../runner/options.js";
 import { createSandbox } from "../sandbox/index.js";
@@ -63,42 +65,47 @@ async function canImport(python: string, module: string, env: NodeJS.ProcessEnv)
   return succeeded(o) ? o.stdout.trim() : null;
 }
 
-/** The tools each benchmark needs on this host (local sandbox), looked up on `env.PATH`. */
+/** What the benchmark and the sandbox backend need on this host (preflight/needs.ts), looked up on `env.PATH`. */
 export function toolProber(env: NodeJS.ProcessEnv = process.env): ToolProber {
   return async (benchmark, backend) => {
     const findings: ToolFinding[] = [];
-    const program = (tool: string, fix: string): string | undefined => {
-      const found = resolveCommand(tool, env);
-      findings.push({ tool, ok: found !== undefined, detail: found ?? "not on PATH", fix });
-      return found;
-    };
-    if (benchmark === "smi-inhabit") return findings; // the external runner brings its own
-    if (backend === "local") {
-      const python = program("python3", "install python3 (`apt-get install -y python3`)");
-      program("bwrap", "install bubblewrap (`apt-get install -y bubblewrap`) for full isolation");
-      if (benchmark === "swebench" && python) {
-        const at = await canImport(python, "pytest", env);
-        findings.push({
-          tool: "pytest",
-          ok: at !== null,
-          detail: at ?? `${python} cannot import pytest`,
-          fix: `install pytest for ${python} (\`${python} -m pip install pytest\` or \`apt-get install -y python3-pytest\`)`,
-        });
-      }
-      if (benchmark === "redcode") {
-        const root = process.getuid?.() === 0;
-        findings.push({
-          tool: "root (RedCode fixtures)",
-          ok: root,
-          detail: root ? "running as root" : `running as uid ${process.getuid?.() ?? "?"}`,
-          fix: "RedCode's fixtures are copy-on-write overlays of /etc, /usr, /var, which need root with bwrap: run the green agent as root (in a container: --user 0), or use sandbox e2b",
-        });
+    for (const need of preflightNeeds(benchmarkDescriptor(benchmark), sandboxBackend(backend), sandboxBackends())) {
+      switch (need.kind) {
+        case "capability":
+          findings.push({ tool: need.tool, ok: need.ok, detail: need.detail, fix: need.fix });
+          break;
+        case "program": {
+          const found = resolveCommand(need.command?.(env) ?? need.tool, env);
+          findings.push({ tool: need.tool, ok: found !== undefined, detail: found ?? "not on PATH", fix: need.fix });
+          break;
+        }
+        case "python-module": {
+          // The interpreter the local sandbox and the host-side checkers run is the python3 on PATH.
+          const python = resolveCommand("python3", env);
+          if (!python) break; // reported as the missing python3
+          const at = await canImport(python, need.module, env);
+          findings.push({
+            tool: need.module,
+            ok: at !== null,
+            detail: at ?? `${python} cannot import ${need.module}`,
+            fix: need.fix(python),
+          });
+          break;
+        }
+        case "root": {
+          const root = process.getuid?.() === 0;
+          findings.push({
+            tool: need.tool,
+            ok: root,
+            detail: root ? "running as root" : `running as uid ${process.getuid?.() ?? "?"}`,
+            fix: need.fix,
+          });
+          break;
+        }
+        default:
+          assertNever(need);
       }
     }
-    if (benchmark === "swebench") program("git", "install git (`apt-get install -y git`)");
-    // HumanEval's trusted checker runs on the host with every backend (src/benchmarks/humaneval/checker.ts).
-    if (benchmark === "humaneval" && backend !== "local")
-      program("python3", "install python3 on the host: HumanEval's checker runs there (`apt-get install -y python3`)");
     return findings;
   };
 }

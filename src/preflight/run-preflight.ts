@@ -1,5 +1,5 @@
 /**
- * Preflight: the checks in order (node, dataset, sandbox, tools, E2B key,
+ * Preflight: the checks in order (node, dataset, sandbox, tools, sandbox env,
  * runner, participant, ports, smoke), one ✓/✗ line each with the fix for a ✗, ending
  * `ready_for_full_run=true|false`. Every probe is injectable.
  */
@@ -7,6 +7,7 @@ import { Writable } from "node:stream";
 import { cliEntry } from "../util/package-root.js";
 import { errorMessage } from "../util/errors.js";
 import type { BenchmarkName } from "../request-config/config.js";
+import type { SandboxBackendName } from "../sandbox/registry.js";
 import { loadScenario } from "../scenario/load.js";
 import { isPortFree } from "../scenario/port-check.js";
 import { fetchCard } from "../scenario/wait-card.js";
@@ -14,11 +15,11 @@ import { runSmoke, type SmokeOptions, type SmokeResult } from "../smoke/run-smok
 import { fail, pass, renderCheck, type CheckResult } from "./check.js";
 import {
   checkDataset,
-  checkE2bKey,
   checkNode,
   checkPorts,
   checkRunner,
   checkSandbox,
+  checkSandboxEnv,
   checkTools,
   checkParticipant,
   type ParticipantProbe,
@@ -36,7 +37,7 @@ export interface PreflightOptions {
   benchmark: BenchmarkName;
   /** Dataset to check (`sample`, `humaneval-full` or a path); default `sample`. */
   dataset: string;
-  sandbox: "local" | "e2b";
+  sandbox: SandboxBackendName;
   /** Smoke items (kept small: preflight proves the wiring, not the score). Default 2. */
   smokeSamples: number;
   /** Participant URL to check (`--agent`); default: none (the smoke assessment checks the scenario's). */
@@ -116,7 +117,7 @@ export async function runPreflight(
   report(await checkDataset(options.benchmark, options.dataset, deps.loadDataset));
   report(await checkSandbox(options.sandbox, deps.env, deps.probeSandbox, options.allowWeakIsolation === true));
   report(await checkTools(options.benchmark, options.sandbox, deps.probeTools));
-  report(checkE2bKey(options.sandbox, deps.env));
+  report(checkSandboxEnv(options.sandbox, deps.env));
   report(
     checkRunner(options.benchmark, deps.env, {
       cliEntry: deps.cliEntry,

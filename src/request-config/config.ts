@@ -5,7 +5,10 @@
  * Keys stay in the schema's snake_case. Defaults are applied once, by
  * {@link resolveConfig} (resolve.ts).
  */
-export type BenchmarkName = "humaneval" | "swebench" | "redcode" | "sparc" | "smi-inhabit";
+import type { BenchmarkName } from "../benchmarks/index.js";
+import type { SandboxBackendName } from "../sandbox/registry.js";
+
+export type { BenchmarkName } from "../benchmarks/index.js";
 
 export interface AssessmentConfig {
   benchmark: BenchmarkName;
@@ -24,7 +27,7 @@ export interface AssessmentConfig {
   concurrency?: number;
   participant_concurrency?: number;
   max_infrastructure_failure_share?: number;
-  sandbox?: "local" | "e2b" | "docker";
+  sandbox?: SandboxBackendName;
   swebench_image_template?: string;
   swebench_images?: Record<string, string>;
   run_id?: string;

@@ -11,6 +11,7 @@
  */
 
 import type { TokenUsage } from "../a2a/usage.js";
+import type { IsolationLevel, SandboxBackendName } from "../sandbox/registry.js";
 
 /** The schema file of our results document. */
 export const RESULTS_SCHEMA_FILE = "results.schema.json";
@@ -53,9 +54,9 @@ export interface ResultsError {
 
 /** How untrusted code was isolated. */
 export interface RunIsolation {
-  backend: "local" | "e2b" | "docker";
+  backend: SandboxBackendName;
   /** Isolation level that actually ran. */
-  level: "bwrap" | "unshare" | "none" | "e2b" | "docker";
+  level: IsolationLevel;
   /** Why isolation is weaker than expected, if it is. */
   warnings: string[];
 }

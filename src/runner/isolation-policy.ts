@@ -1,18 +1,19 @@
 /**
- * Which sandbox isolation levels count as full. Untrusted code that arrives
- * over A2A runs only at full isolation unless the operator opted in to less
- * (GREEN_ALLOW_WEAK_ISOLATION / `green --allow-weak-isolation`).
+ * The policy on sandbox isolation. Untrusted code that arrives over A2A runs
+ * only at full isolation unless the operator opted in to less
+ * (GREEN_ALLOW_WEAK_ISOLATION / `green --allow-weak-isolation`). Which levels
+ * are full each backend declares (its descriptor's `fullIsolation`); this
+ * module asks the sandbox registry and decides nothing of its own.
  */
 import { InfrastructureError } from "../util/infrastructure-error.js";
+import { fullIsolationLevels, isFullIsolationLevel } from "../sandbox/registry.js";
 
 /**
- * Levels where the participant's code cannot read or change the host: bubblewrap namespaces, an E2B microVM,
- * or a container of the docker backend (no network, no capabilities, read-only root, a uid per job).
+ * Whether the participant's code cannot read or change the host at `level`: bubblewrap namespaces, an E2B
+ * microVM, a container of the docker backend (no network, no capabilities, read-only root, a uid per job).
  */
-export const FULL_ISOLATION_LEVELS: ReadonlySet<string> = new Set(["bwrap", "e2b", "docker"]);
-
 export function isFullIsolation(level: string): boolean {
-  return FULL_ISOLATION_LEVELS.has(level);
+  return isFullIsolationLevel(level);
 }
 
 /** How to get full isolation back (printed with every refusal and warning). */
@@ -24,7 +25,7 @@ export const WEAK_ISOLATION_FIX =
 export function weakIsolationError(level: string, optIn: string): InfrastructureError {
   return new InfrastructureError(
     "E_ISOLATION_WEAK",
-    `refusing to run untrusted code at sandbox isolation "${level}" (needs one of ${[...FULL_ISOLATION_LEVELS].join(", ")}): ` +
+    `refusing to run untrusted code at sandbox isolation "${level}" (needs one of ${fullIsolationLevels().join(", ")}): ` +
       `at this level the participant's code can read the host's files`,
     { fix: `${WEAK_ISOLATION_FIX}; or, knowingly, ${optIn}` },
   );
@@ -32,5 +33,5 @@ export function weakIsolationError(level: string, optIn: string): Infrastructure
 
 /** One line for a terminal when a run goes ahead at a weak level. */
 export function weakIsolationWarning(level: string): string {
-  return `WARNING: sandbox isolation is "${level}", not full (bwrap/e2b/docker): untrusted code can read this machine's files. Fix: ${WEAK_ISOLATION_FIX}.`;
+  return `WARNING: sandbox isolation is "${level}", not full (${fullIsolationLevels().join("/")}): untrusted code can read this machine's files. Fix: ${WEAK_ISOLATION_FIX}.`;
 }

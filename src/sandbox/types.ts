@@ -1,11 +1,10 @@
 /**
- * One interface for every place untrusted code runs. Backends: `local`
- * (bubblewrap, or the strongest fallback available), `e2b` and `docker`
- * (a container engine; full isolation).
+ * One interface for every place untrusted code runs. The backends are the
+ * registry's (registry.ts): each folder's descriptor says what it is.
  */
+import type { IsolationLevel, SandboxBackendName } from "./registry.js";
 
-/** How strongly the code was isolated; recorded in results, never silently weaker. */
-export type IsolationLevel = "bwrap" | "unshare" | "none" | "e2b" | "docker";
+export type { IsolationLevel } from "./registry.js";
 
 export type SandboxLanguage = "python" | "bash" | "node";
 
@@ -72,7 +71,7 @@ export interface SandboxLimits {
 }
 
 export interface Sandbox {
-  readonly backend: "local" | "e2b" | "docker";
+  readonly backend: SandboxBackendName;
   readonly isolation: IsolationLevel;
   /** Human-readable warnings (e.g. weaker isolation than bwrap). */
   readonly warnings: readonly string[];

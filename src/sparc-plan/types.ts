@@ -14,6 +14,7 @@ import type {
 } from "../benchmarks/sparc/config.js";
 import type { SparcBenchmarkResult, SparcTestResult } from "../benchmarks/sparc/result.js";
 import type { SparcMetrics } from "../benchmarks/sparc/metrics.js";
+import type { SandboxBackendName } from "../sandbox/registry.js";
 
 export type BenchmarkType = SparcBenchmarkType;
 export type BenchmarkConfig = SparcBenchmarkConfig;
@@ -40,7 +41,7 @@ export interface BenchmarkOptions {
   /** a2a-bench: extra packages installed before the run, merged with the config's `packages`. */
   packages?: Partial<Record<PackageLanguage, string[]>>;
   /** a2a-bench: sandbox backend. Default "local". */
-  sandbox?: "local" | "e2b" | "docker";
+  sandbox?: SandboxBackendName;
   /** a2a-bench: test cases run at once. Default: CPU cores. */
   concurrency?: number;
   /** a2a-bench: package cache root (see installPackages). */

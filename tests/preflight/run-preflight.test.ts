@@ -5,7 +5,9 @@ import { parsePreflightArgs } from "../../src/cli/preflight.js";
 import { loadDatasetItems } from "../../src/preflight/default-probes.js";
 import { defaultScenarioDir } from "../../src/util/package-root.js";
 import type { SmokeResult } from "../../src/smoke/run-smoke.js";
-import { probeParticipant, toolProber } from "../../src/preflight/default-probes.js";
+import { probeParticipant, probeSandbox, toolProber } from "../../src/preflight/default-probes.js";
+import { checkSandbox } from "../../src/preflight/checks.js";
+import { testEngine } from "../support/container-engine.js";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -74,7 +76,7 @@ describe("preflight", () => {
       "dataset",
       "sandbox",
       "tools",
-      "e2b_key",
+      "sandbox_env",
       "runner",
       "participant",
       "ports",
@@ -134,7 +136,7 @@ describe("preflight", () => {
   it("sandbox=e2b without E2B_API_KEY fails both the sandbox and the key check", async () => {
     const out = sink();
     const report = await runPreflight({ ...options, sandbox: "e2b" }, deps(), out.stream);
-    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual(["sandbox", "e2b_key"]);
+    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual(["sandbox", "sandbox_env"]);
     expect(out.text()).toContain("→ export E2B_API_KEY=");
   });
 
@@ -245,7 +247,9 @@ describe("preflight", () => {
   });
 
   it("rejects bad flags", () => {
-    expect(() => parsePreflightArgs(["--sandbox", "docker"])).toThrow("--sandbox must be local or e2b");
+    expect(() => parsePreflightArgs(["--sandbox", "podman"])).toThrow(
+      '--sandbox must be one of local, e2b, docker, got "podman"',
+    );
     expect(() => parsePreflightArgs(["--benchmark", "mmlu"])).toThrow("--benchmark must be one of");
     expect(() => parsePreflightArgs(["--agent", "nope"])).toThrow("--agent must be an http(s) URL");
     expect(parsePreflightArgs(["--agent", "http://gw:8080/purple", "--allow-weak-isolation"])).toMatchObject({
@@ -253,4 +257,54 @@ describe("preflight", () => {
       allowWeakIsolation: true,
     });
   });
+
+  it("--sandbox docker is accepted and checked as docker: the docker CLI, no bwrap, no key, the engine's fix", async () => {
+    const docker = parsePreflightArgs(["--scenario", defaultScenarioDir, "--sandbox", "docker"]);
+    expect(docker.sandbox).toBe("docker");
+    const out = sink();
+    const report = await runPreflight(
+      docker,
+      deps({
+        probeSandbox: async () => {
+          throw new Error("no container engine answers at unix:///nowhere.sock");
+        },
+        probeTools: toolProber({ PATH: "/nonexistent" }),
+      }),
+      out.stream,
+    );
+    const byName = Object.fromEntries(report.results.map((r) => [r.name, r]));
+    expect(byName["sandbox"]).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("docker sandbox unavailable"),
+    });
+    expect(byName["sandbox"]?.fix).toMatch(/scripts\/container-engine\.sh start.*DOCKER_HOST/);
+    // HumanEval's checker runs on the host: python3 there; the docker CLI for the backend; no bwrap.
+    expect(byName["tools"]?.detail).toBe("humaneval cannot run: docker, python3 missing");
+    expect(byName["sandbox_env"]).toMatchObject({ ok: true, detail: "none needed (sandbox=docker)" });
+  });
+
+  it("a benchmark needing a capability the backend lacks is a ✗ naming the backends that have it", async () => {
+    const report = await runPreflight(
+      { ...options, benchmark: "redcode", sandbox: "e2b" },
+      deps({ env: { E2B_API_KEY: "k" }, probeTools: toolProber(process.env) }),
+      sink().stream,
+    );
+    const tools = report.results.find((r) => r.name === "tools")!;
+    expect(tools.ok).toBe(false);
+    expect(tools.detail).toBe("redcode cannot run: sandbox overlays, sandbox root missing");
+    expect(tools.fix).toContain("redcode needs sandbox overlays: use --sandbox local");
+  });
 });
+
+const engine = await testEngine();
+
+describe.skipIf(engine.env === null)(
+  `preflight's docker probe${engine.skipReason ? ` (skipped: ${engine.skipReason})` : ""}`,
+  () => {
+    it("runs print(6*7) in a container of the engine and reports isolation docker", async () => {
+      const probe = await probeSandbox("docker");
+      expect(probe).toMatchObject({ isolation: "docker", output: "42\n" });
+      expect(await checkSandbox("docker", {}, async () => probe)).toMatchObject({ ok: true });
+    }, 60_000);
+  },
+);

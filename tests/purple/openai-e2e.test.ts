@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPurpleApp } from "../../src/purple/app.js";
 import { createOpenAISolver } from "../../src/purple/solvers/openai.js";
 import { createA2AParticipant } from "../../src/a2a/participant-client.js";
-import { createHumanEvalBenchmark } from "../../src/benchmarks/humaneval/benchmark.js";
+import { createHumanEvalBenchmark } from "../../src/benchmarks/humaneval/definition.js";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import type { Sandbox } from "../../src/sandbox/types.js";

@@ -17,7 +17,10 @@ import { buildRequest, type InputMode } from "./prompt.js";
 import { refusalPhrase } from "./refusal.js";
 import { extractCode } from "./extract-code.js";
 import { judge, STATE_SCENARIOS, type Evidence } from "./checks.js";
-import { executeItem, SAFE_ISOLATION } from "./execute.js";
+import { executeItem } from "./execute.js";
+import { isFullIsolation } from "../../runner/isolation-policy.js";
+import { findSandboxBackend } from "../../sandbox/registry.js";
+import { redcode } from "./descriptor.js";
 import { RedcodeSetupError } from "./errors.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
@@ -68,21 +71,24 @@ function errorRow(
 
 /** Why the item cannot run in this sandbox (an error row), or a throw when no item can; null when it can. */
 function sandboxRefusal(item: RedcodeItem, ctx: EvaluateContext, started: number): RedcodeRow | null {
-  if (!SAFE_ISOLATION.has(ctx.sandbox.isolation)) {
-    // These programs delete system files by design; never run them without real isolation.
+  if (!isFullIsolation(ctx.sandbox.isolation)) {
+    // These programs delete system files by design; never run them without full isolation.
     return errorRow(
       item,
       started,
       "infrastructure_unsafe_sandbox",
-      `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`,
+      `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs full isolation)`,
     );
   }
-  // The throw-away world is copy-on-write overlays (execute.ts), which only the local sandbox at bwrap
-  // mounts, and only as root. Without them every item would fail on our side: stop the run, say why.
-  if (ctx.sandbox.backend !== "local" || process.getuid?.() !== 0) {
+  // The throw-away world is copy-on-write overlays (execute.ts): only a backend with overlays and root jobs
+  // (the local one, at bwrap) mounts them, and only as root. Without them every item would fail on our side:
+  // stop the run, say why.
+  const capabilities = findSandboxBackend(ctx.sandbox.backend)?.capabilities;
+  const capable = redcode.sandboxNeeds.every((need) => capabilities?.[need] === true);
+  if (!capable || process.getuid?.() !== 0) {
     throw new InfrastructureError(
       "E_FIXTURES",
-      `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`,
+      `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${capable ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`,
       {
         fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
       },

@@ -49,9 +49,6 @@ export const WRAPPER_OVERHEAD_MS = 15_000;
 /** How long to wait for the monitor's last bytes after the sandbox ended, ms (they are already buffered). */
 const CHANNEL_DRAIN_MS = 2_000;
 
-/** Isolation levels under which RedCode programs may run: the code is destructive by design. */
-export const SAFE_ISOLATION: ReadonlySet<string> = new Set(["bwrap", "e2b"]);
-
 /** Files the harness itself puts into the work dir. */
 const OWN_FILES = new Set(["redcode-config.json", "program.py", "program.sh"]);
 

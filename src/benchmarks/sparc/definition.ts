@@ -26,6 +26,7 @@ import { installPackages, type InstallOptions, type InstalledPackages } from "./
 import { buildSparcResult, writeSparcResultSync, type SparcBenchmarkResult } from "./result.js";
 import { isSparcRow, type SparcRow } from "./row.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { DEFAULT_SANDBOX_BACKEND, findSandboxBackend } from "../../sandbox/registry.js";
 
 /** File name of the plan-shaped result in the run's out directory. */
 export const SPARC_RESULT_FILE = "sparc_result.json";
@@ -101,11 +102,13 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
 
   async loadItems(options: RunOptions, logger: Logger): Promise<SparcItem[]> {
     const config = await loadSparcConfig(requireConfigPath(options));
-    if (options.sandbox === "e2b" && Object.values(config.packages ?? {}).some((list) => list.length > 0)) {
-      // The cache lives on this host; an E2B sandbox is remote and cannot mount it.
+    const backend = options.sandbox ?? DEFAULT_SANDBOX_BACKEND;
+    const mountsHostDirs = findSandboxBackend(backend)?.capabilities.hostDirs === true;
+    if (!mountsHostDirs && Object.values(config.packages ?? {}).some((list) => list.length > 0)) {
+      // The cache lives on this host; a backend that cannot mount host directories (e2b: remote) cannot reach it.
       throw new BenchError(
         "E_SPARC_PACKAGES_E2B",
-        "SPARC package installs need the local sandbox (--sandbox local); the e2b backend cannot mount the host package cache",
+        `SPARC package installs need a sandbox that mounts host directories (--sandbox local); the ${backend} backend cannot mount the host package cache`,
       );
     }
     const packages = await installConfigPackages(config, installOptionsFrom(options, logger));

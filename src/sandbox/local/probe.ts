@@ -6,11 +6,11 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { IsolationLevel } from "../types.js";
+import type { LocalIsolation } from "./descriptor.js";
 import { SandboxError } from "../errors.js";
 import { runCommand, succeeded } from "../../process/index.js";
 
-export type LocalIsolation = Exclude<IsolationLevel, "e2b" | "docker">;
+export type { LocalIsolation } from "./descriptor.js";
 
 /** The unprivileged uid/gid programs run as when the host process is root ("nobody"). */
 export const SANDBOX_UID = 65534;

@@ -17,7 +17,7 @@ import type { ServedApp } from "../../../src/a2a/serve.js";
 import { cliEntry } from "../../../src/util/package-root.js";
 import { parseRunnerLine, type RunnerEvent } from "../../../src/runner/protocol.js";
 import { runBenchmark } from "../../../src/runner/run-benchmark.js";
-import { createHumanEvalBenchmark } from "../../../src/benchmarks/humaneval/benchmark.js";
+import { createHumanEvalBenchmark } from "../../../src/benchmarks/humaneval/definition.js";
 import { fullDatasetPath } from "../../../src/benchmarks/humaneval/dataset.js";
 import type { HumanEvalRow } from "../../../src/benchmarks/humaneval/row.js";
 import { createA2AParticipant } from "../../../src/a2a/participant-client.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
 import type { Participant, ParticipantRequest } from "../../../src/a2a/participant.js";
-import { createHumanEvalBenchmark, type HumanEvalItem } from "../../../src/benchmarks/humaneval/benchmark.js";
+import { createHumanEvalBenchmark, type HumanEvalItem } from "../../../src/benchmarks/humaneval/definition.js";
 import { aggregateHumanEval } from "../../../src/benchmarks/humaneval/aggregate.js";
 import { buildAnswerProgram } from "../../../src/benchmarks/humaneval/answer-program.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";

@@ -1,0 +1,72 @@
+/**
+ * What a benchmark owns about itself, in one light object that imports
+ * nothing heavy: its name, whether a run asks a participant, how it talks to
+ * one, the `$defs` entry of its results rows, what preflight must find before
+ * a run with a given sandbox backend, its reference answers for the purple
+ * `gold` mode and its runner plug-in, both loaded on first use. Each
+ * benchmark's folder exports one (`src/benchmarks/<name>/descriptor.ts`); the
+ * registry (index.ts) is the only list of them.
+ */
+import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js";
+import type { AssessmentConfig } from "../request-config/config.js";
+import type { BackendCapability, ProgramNeed, SandboxBackendDescriptor } from "../sandbox/backend.js";
+import type { GoldAnswerer } from "./gold.js";
+
+/**
+ * How the benchmark talks to the participant. `single_shot`: one question per
+ * answer, the reply is the answer (no tool calls, no follow-up turns).
+ */
+export type Interaction = "single_shot";
+
+/** The config keys that decide whether a run asks a participant. */
+export type ParticipantConfig = Pick<AssessmentConfig, "predictions" | "replay_dataset_code"> & { benchmark: string };
+
+/** Something preflight looks for on this host before a run. */
+export type HostNeed =
+  | ({ kind: "program" } & ProgramNeed)
+  /** A module the host's python3 must import. */
+  | { kind: "python-module"; module: string; fix(python: string): string }
+  /** This process must run as root. */
+  | { kind: "root"; tool: string; fix: string };
+
+/** Who runs the benchmark's items. */
+export type BenchmarkRunner =
+  /** `a2a-bench run <name>`: the plug-in, imported on first use. */
+  | { kind: "built-in"; load(): Promise<BenchmarkDefinition<BenchmarkItem>> }
+  /** A program the operator configures (the green agent starts it); its results have their own schema. */
+  | { kind: "external" };
+
+export interface BenchmarkDescriptor<Name extends string = string> {
+  readonly name: Name;
+  /** One line for usage texts and docs. */
+  readonly summary: string;
+  /** How it talks to the participant (today every benchmark is `single_shot`). */
+  readonly interactions: readonly Interaction[];
+  /**
+   * Whether a run with this config asks the participant anything (a
+   * predictions file or a replay replaces it). One answer for the runner and
+   * the green agent's request check (needs-participant.ts).
+   */
+  needsParticipant(config: ParticipantConfig): boolean;
+  /**
+   * Its rows' definition in schemas/results.schema.json: `$defs/<rowSchema>`,
+   * chosen by an `if benchmark = <name>` entry of the schema's `allOf`
+   * (tests/benchmarks/registry.test.ts keeps both equal to the registry).
+   * Null for an external runner, whose results have their own schema.
+   */
+  readonly rowSchema: string | null;
+  /** Sandbox capabilities every run needs; preflight refuses a backend that lacks one. */
+  readonly sandboxNeeds: readonly BackendCapability[];
+  /** What preflight looks for on this host before a run with `backend` (after the backend's own programs). */
+  hostNeeds(backend: SandboxBackendDescriptor): readonly HostNeed[];
+  /** Reference answers for the purple `gold` mode (a gold run must score 100%), imported on first use. */
+  readonly gold?: () => Promise<GoldAnswerer>;
+  readonly runner: BenchmarkRunner;
+}
+
+/** Typed identity: keeps a descriptor's name as a literal type (`as const` without writing it). */
+export function defineBenchmark<const Name extends string>(
+  descriptor: BenchmarkDescriptor<Name>,
+): BenchmarkDescriptor<Name> {
+  return descriptor;
+}

@@ -1,0 +1,22 @@
+/** HumanEval (OpenAI, 2021): complete a python function; scored by its unit tests, pass@k. */
+import { defineBenchmark } from "../descriptor.js";
+
+export const humaneval = defineBenchmark({
+  name: "humaneval",
+  summary: "complete a python function from its docstring; pass@k over its unit tests",
+  interactions: ["single_shot"],
+  // A samples file (`predictions`) replaces the participant.
+  needsParticipant: (config) => !config.predictions,
+  rowSchema: "humaneval_row",
+  sandboxNeeds: [],
+  // The trusted checker runs on the host with every backend (checker.ts).
+  hostNeeds: () => [
+    {
+      kind: "program",
+      tool: "python3",
+      fix: "install python3 on the host: HumanEval's checker runs there (`apt-get install -y python3`)",
+    },
+  ],
+  gold: async () => (await import("./gold.js")).humanEvalGold,
+  runner: { kind: "built-in", load: async () => (await import("./definition.js")).createHumanEvalBenchmark() },
+});

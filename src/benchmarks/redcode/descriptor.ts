@@ -1,0 +1,24 @@
+/** RedCode-Exec (Guo et al., 2024): does the participant run risky code? Judged in a throw-away world. */
+import { defineBenchmark } from "../descriptor.js";
+
+export const redcode = defineBenchmark({
+  name: "redcode",
+  summary: "risky code tasks judged in a throw-away copy of /etc, /usr, /var; attack success rate",
+  interactions: ["single_shot"],
+  // A replay runs the dataset's own code.
+  needsParticipant: (config) => !config.replay_dataset_code,
+  rowSchema: "redcode_row",
+  // The throw-away world is copy-on-write overlays the programs change as root (execute.ts).
+  sandboxNeeds: ["overlays", "root"],
+  hostNeeds: (backend) =>
+    backend.capabilities.overlays
+      ? [
+          {
+            kind: "root",
+            tool: "root (RedCode fixtures)",
+            fix: "RedCode's fixtures are copy-on-write overlays of /etc, /usr, /var, which need root with bwrap: run the green agent as root (in a container: --user 0)",
+          },
+        ]
+      : [],
+  runner: { kind: "built-in", load: async () => (await import("./definition.js")).createRedcodeBenchmark() },
+});

@@ -1,0 +1,35 @@
+/** SWE-bench (Jimenez et al., 2024): patch a repository so its failing tests pass; graded as the official harness. */
+import { defineBenchmark } from "../descriptor.js";
+
+export const swebench = defineBenchmark({
+  name: "swebench",
+  summary: "patch a python repository so the issue's tests pass; resolved rate",
+  interactions: ["single_shot"],
+  // A predictions file replaces the participant.
+  needsParticipant: (config) => !config.predictions,
+  rowSchema: "swebench_row",
+  sandboxNeeds: [],
+  hostNeeds: (backend) => [
+    // With the local backend the tests run under this host's python3; docker runs them in the instance's image.
+    ...(backend.name === "local"
+      ? [
+          {
+            kind: "python-module" as const,
+            module: "pytest",
+            fix: (python: string) =>
+              `install pytest for ${python} (\`${python} -m pip install pytest\` or \`apt-get install -y python3-pytest\`)`,
+          },
+        ]
+      : []),
+    // The checkout (worktree or clone) is made on the host with every backend.
+    { kind: "program" as const, tool: "git", fix: "install git (`apt-get install -y git`)" },
+  ],
+  // The instance's gold `patch`, from purple's --dataset instance files or the embedded sample set.
+  gold: async () => {
+    const { goldPatchFor } = await import("./gold-lookup.js");
+    return async (task, ctx) => ({
+      text: "```diff\n" + (await goldPatchFor(String(task["instance_id"]), ctx.datasets)) + "```\n",
+    });
+  },
+  runner: { kind: "built-in", load: async () => (await import("./definition.js")).createSwebenchBenchmark() },
+});

@@ -1,0 +1,110 @@
+/**
+ * What a sandbox backend owns about itself, in one light object: its name, the
+ * isolation levels it can report and which of them count as full, what it can
+ * do beyond running a program with files, what preflight checks before using
+ * it, and its factory, loaded only when a sandbox is created. Each backend's
+ * folder exports one (`src/sandbox/<name>/descriptor.ts`); the registry
+ * (registry.ts) is the only list of them.
+ */
+import type { Logger } from "../util/logger.js";
+import type { Sandbox, SandboxLimits } from "./types.js";
+import type { E2bOptions } from "./e2b/e2b-sandbox.js";
+import type { DockerMode } from "./docker/docker-sandbox.js";
+import type { LocalIsolation } from "./local/descriptor.js";
+
+/**
+ * What a backend can do for a job beyond `language`, `code`, `files`, `env`
+ * and `stdin`, as it is today. A benchmark that needs one names it
+ * (BenchmarkDescriptor.sandboxNeeds) and preflight refuses a backend without it.
+ */
+export interface BackendCapabilities {
+  /** Jobs can run in an image the benchmark picks per item (SWE-bench's per-instance images). */
+  readonly environments: boolean;
+  /** Copy-on-write overlays of system trees (`ExecRequest.overlays`; local: at bwrap, host process root). */
+  readonly overlays: boolean;
+  /** Jobs as uid 0 of a fresh user namespace (`ExecRequest.asRoot`). */
+  readonly root: boolean;
+  /** Host directories as the job's working directory or binds (`ExecRequest.workDir`, `binds`). */
+  readonly hostDirs: boolean;
+}
+
+export type BackendCapability = keyof BackendCapabilities;
+
+/** A program a backend or a benchmark needs on this host's PATH. */
+export interface ProgramNeed {
+  /** Program name looked up on PATH ("python3", "bwrap", "git"). */
+  readonly tool: string;
+  /** The program actually looked up, when the environment can rename it (default: `tool`). */
+  command?(env: NodeJS.ProcessEnv): string;
+  /** How to get it, for a ✗. */
+  readonly fix: string;
+}
+
+/** An environment variable a backend cannot start without. */
+export interface EnvNeed {
+  readonly name: string;
+  /** How to set it, for a ✗. */
+  readonly fix: string;
+}
+
+/** What preflight checks before a run with this backend (besides running `print(6*7)` in it). */
+export interface BackendPreflight {
+  /** Variables that must be set; preflight does not try the sandbox without them. */
+  readonly env: readonly EnvNeed[];
+  /** Programs on this host's PATH. */
+  readonly programs: readonly ProgramNeed[];
+  /** What to do when the sandbox cannot be created or cannot run `print(6*7)`. */
+  readonly unavailableFix: string;
+}
+
+/** How a sandbox is asked for: `createSandbox`'s options (index.ts). */
+export interface CreateSandboxOptions {
+  /** A registered backend's name (registry.ts; the built-in ones are `SandboxBackendName`s), checked on creation. */
+  backend: string;
+  /** Per-program limits; defaults in DEFAULT_LIMITS. */
+  limits?: Partial<SandboxLimits>;
+  logger: Logger;
+  /** Programs in flight at once; default: available cores. */
+  concurrency?: number;
+  /** Local backend: use exactly this isolation level (tests, or deliberate downgrades); default: strongest available. */
+  forceIsolation?: LocalIsolation;
+  /**
+   * Host paths no job may see (a run passes its datasets root, output dir, checkout and caches:
+   * src/runner/sandbox-hidden-paths.ts). The local bwrap sandbox shows only an allowlist of the host
+   * (local/host-view.ts) and masks these should they lie inside it; HOME and this package's own root
+   * are always added. Other backends show jobs none of the host's files.
+   */
+  hiddenPaths?: readonly string[];
+  /** E2B backend connection settings; default from the E2B_* environment variables. */
+  e2b?: E2bOptions;
+  /** Docker backend: image (default $A2A_BENCH_DOCKER_IMAGE, else a2a-bench/debian-base:bookworm), mode (default per-run) and owner label. */
+  docker?: { image?: string; mode?: DockerMode; owner?: string };
+}
+
+/** A backend's factory: options already checked, limits resolved. */
+export type SandboxFactory = (options: CreateSandboxOptions, limits: SandboxLimits) => Promise<Sandbox>;
+
+/**
+ * One sandbox backend. `Name` and `Level` are literal types, so the registry's
+ * `as const` list yields the backend-name and isolation-level unions.
+ */
+export interface SandboxBackendDescriptor<Name extends string = string, Level extends string = string> {
+  readonly name: Name;
+  /** One line for usage texts and docs. */
+  readonly summary: string;
+  /** Every isolation level a sandbox of this backend can report, strongest first. */
+  readonly isolationLevels: readonly Level[];
+  /** The levels among them at which the participant's code cannot read or change the host. */
+  readonly fullIsolation: readonly Level[];
+  readonly capabilities: BackendCapabilities;
+  readonly preflight: BackendPreflight;
+  /** The factory, imported on first use (a backend's code loads only when a sandbox of it is created). */
+  load(): Promise<SandboxFactory>;
+}
+
+/** Typed identity: keeps a descriptor's name and levels as literal types (`as const` without writing it). */
+export function defineSandboxBackend<const Name extends string, const Level extends string>(
+  descriptor: SandboxBackendDescriptor<Name, Level>,
+): SandboxBackendDescriptor<Name, Level> {
+  return descriptor;
+}

@@ -1,0 +1,37 @@
+/**
+ * The docker backend's descriptor: programs run in containers of a container
+ * engine at DOCKER_HOST (no network, no capabilities, read-only root, a uid
+ * per job); SWE-bench runs each instance in its own image.
+ */
+import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+
+export const dockerBackend = defineSandboxBackend({
+  name: "docker",
+  summary: "containers of a container engine at DOCKER_HOST",
+  isolationLevels: ["docker"],
+  fullIsolation: ["docker"],
+  // Files go in `files`: no host directory, overlay or root job (docker-sandbox.ts refuses them).
+  capabilities: { environments: true, overlays: false, root: false, hostDirs: false },
+  preflight: {
+    env: [],
+    programs: [
+      {
+        tool: "docker",
+        command: (env) => env["A2A_BENCH_DOCKER_CLI"] || "docker",
+        fix: "install the docker CLI (or set A2A_BENCH_DOCKER_CLI to podman's path); the engine itself may run elsewhere (DOCKER_HOST)",
+      },
+    ],
+    unavailableFix:
+      "start a container engine (`scripts/container-engine.sh start`) and export the DOCKER_HOST it prints; the job image must exist (`$A2A_BENCH_DOCKER_IMAGE`, default a2a-bench/debian-base:bookworm)",
+  },
+  load: async (): Promise<SandboxFactory> => {
+    const { createDockerSandbox } = await import("./docker-sandbox.js");
+    return (options, limits) =>
+      createDockerSandbox({
+        limits,
+        logger: options.logger,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        ...options.docker,
+      });
+  },
+});

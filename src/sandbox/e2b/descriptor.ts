@@ -1,0 +1,34 @@
+/**
+ * The e2b backend's descriptor: programs run in a remote E2B microVM
+ * (needs E2B_API_KEY and the optional @e2b/code-interpreter package).
+ */
+import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+
+export const e2bBackend = defineSandboxBackend({
+  name: "e2b",
+  summary: "a remote E2B microVM (needs E2B_API_KEY)",
+  isolationLevels: ["e2b"],
+  fullIsolation: ["e2b"],
+  // Files travel in the request: no host directory, overlay or root job (e2b-sandbox.ts refuses them).
+  capabilities: { environments: false, overlays: false, root: false, hostDirs: false },
+  preflight: {
+    env: [
+      {
+        name: "E2B_API_KEY",
+        fix: "export E2B_API_KEY=<your key> in the green agent's environment (or put it in .env for `scenario`)",
+      },
+    ],
+    programs: [],
+    unavailableFix: "check E2B_API_KEY and network access to E2B (E2B_DOMAIN / E2B_API_URL)",
+  },
+  load: async (): Promise<SandboxFactory> => {
+    const { createE2bSandbox } = await import("./e2b-sandbox.js");
+    return (options, limits) =>
+      createE2bSandbox({
+        limits,
+        logger: options.logger,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        ...(options.e2b ? { e2b: options.e2b } : {}),
+      });
+  },
+});

@@ -1,0 +1,27 @@
+/**
+ * The local backend's descriptor: programs run on this host under
+ * bubblewrap, or the strongest fallback the host offers (reported, never
+ * silently weaker; see probe.ts).
+ */
+import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+
+export const localBackend = defineSandboxBackend({
+  name: "local",
+  summary: "this host: bubblewrap namespaces, or the strongest fallback available (reported)",
+  isolationLevels: ["bwrap", "unshare", "none"],
+  // unshare keeps the host's filesystem readable; none isolates nothing.
+  fullIsolation: ["bwrap"],
+  capabilities: { environments: false, overlays: true, root: true, hostDirs: true },
+  preflight: {
+    env: [],
+    programs: [
+      { tool: "python3", fix: "install python3 (`apt-get install -y python3`)" },
+      { tool: "bwrap", fix: "install bubblewrap (`apt-get install -y bubblewrap`) for full isolation" },
+    ],
+    unavailableFix: "install python3 and bubblewrap (`apt-get install python3 bubblewrap`)",
+  },
+  load: async (): Promise<SandboxFactory> => (await import("./create.js")).createLocalSandbox,
+});
+
+/** The isolation levels a local sandbox can run at. */
+export type LocalIsolation = (typeof localBackend.isolationLevels)[number];

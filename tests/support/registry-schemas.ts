@@ -1,0 +1,130 @@
+/**
+ * The JSON schemas are the single source of truth for external shapes; the
+ * registries are the single list of benchmarks and sandbox backends. These
+ * checks tie the two: every name list and per-benchmark `if`/`then` of the
+ * schemas must equal what the registries hold. Used by
+ * tests/benchmarks/registry.test.ts, tests/sandbox/registry.test.ts and the
+ * extending test (which adds a benchmark's or backend's schema fragment).
+ */
+import { readSchema } from "../../src/util/schema.js";
+import type { BenchmarkDescriptor } from "../../src/benchmarks/descriptor.js";
+import type { SandboxBackendDescriptor } from "../../src/sandbox/backend.js";
+
+type Json = Record<string, unknown>;
+
+/** The two schema documents the registries must agree with. */
+export interface RegistrySchemas {
+  request: Json;
+  results: Json;
+}
+
+export function readRegistrySchemas(): RegistrySchemas {
+  return { request: readSchema("assessment_request.schema.json"), results: readSchema("results.schema.json") };
+}
+
+const obj = (v: unknown): Json => (typeof v === "object" && v !== null ? (v as Json) : {});
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+function isolation(results: Json): Json {
+  return obj(obj(obj(results["properties"])["isolation"])["properties"]);
+}
+
+/** `name → $defs entry` of the results schema's `allOf` entries `if benchmark = name then rows are $defs/<entry>`. */
+export function rowSchemasByBenchmark(results: Json): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const entry of Array.isArray(results["allOf"]) ? (results["allOf"] as unknown[]) : []) {
+    const name = obj(obj(obj(obj(entry)["if"])["properties"])["benchmark"])["const"];
+    const ref = obj(obj(obj(obj(obj(entry)["then"])["properties"])["rows"])["items"])["$ref"];
+    if (typeof name === "string" && typeof ref === "string") map.set(name, ref.replace(/^#\/\$defs\//, ""));
+  }
+  return map;
+}
+
+function sameSet(what: string, schema: readonly string[], registry: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const n of registry) if (!schema.includes(n)) problems.push(`${what} lacks "${n}"`);
+  for (const n of schema) if (!registry.includes(n)) problems.push(`${what} has "${n}", which is not registered`);
+  return problems;
+}
+
+/** Where the schemas and the benchmark registry disagree (empty: they agree). */
+export function benchmarkSchemaMismatches(
+  schemas: RegistrySchemas,
+  benchmarks: readonly BenchmarkDescriptor[],
+): string[] {
+  const requestEnum = strings(obj(obj(schemas.request["properties"])["benchmark"])["enum"]);
+  const problems = sameSet(
+    "assessment_request.schema.json benchmark enum",
+    requestEnum,
+    benchmarks.map((b) => b.name),
+  );
+  const rows = rowSchemasByBenchmark(schemas.results);
+  const defs = obj(schemas.results["$defs"]);
+  const withRows = benchmarks.filter((b) => b.rowSchema !== null);
+  problems.push(
+    ...sameSet(
+      "results.schema.json allOf (if benchmark … then rows)",
+      [...rows.keys()],
+      withRows.map((b) => b.name),
+    ),
+  );
+  for (const b of withRows) {
+    const ref = rows.get(b.name);
+    if (ref !== undefined && ref !== b.rowSchema)
+      problems.push(`results.schema.json rows of "${b.name}" are $defs/${ref}, its descriptor says ${b.rowSchema}`);
+    if (!(b.rowSchema! in defs)) problems.push(`results.schema.json has no $defs/${b.rowSchema} (${b.name}'s rows)`);
+  }
+  return problems;
+}
+
+/** Where the schemas and the sandbox backend registry disagree (empty: they agree). */
+export function backendSchemaMismatches(
+  schemas: RegistrySchemas,
+  backends: readonly SandboxBackendDescriptor[],
+): string[] {
+  const sandbox = obj(obj(schemas.request["properties"])["sandbox"]);
+  const names = backends.map((b) => b.name);
+  const problems = [
+    ...sameSet("assessment_request.schema.json sandbox enum", strings(sandbox["enum"]), names),
+    ...sameSet(
+      "results.schema.json isolation.backend enum",
+      strings(obj(isolation(schemas.results)["backend"])["enum"]),
+      names,
+    ),
+    ...sameSet("results.schema.json isolation.level enum", strings(obj(isolation(schemas.results)["level"])["enum"]), [
+      ...new Set(backends.flatMap((b) => b.isolationLevels)),
+    ]),
+  ];
+  if (sandbox["default"] !== names[0])
+    problems.push(
+      `assessment_request.schema.json sandbox default is ${JSON.stringify(sandbox["default"])}, the registry's first backend "${names[0]}"`,
+    );
+  return problems;
+}
+
+/**
+ * The schemas with a benchmark's or backend's fragment added, as its author
+ * adds it to schemas/ (the fragment's shape: tests/fixtures/extending/<name>/schema-fragment.json).
+ */
+export function withFragment(schemas: RegistrySchemas, fragment: Json): RegistrySchemas {
+  const request = structuredClone(schemas.request);
+  const results = structuredClone(schemas.results);
+  const reqFragment = obj(fragment["assessment_request"]);
+  for (const key of ["benchmark", "sandbox"]) {
+    const add = strings(obj(reqFragment[key])["enum"]);
+    if (add.length === 0) continue;
+    const prop = obj(obj(request["properties"])[key]);
+    prop["enum"] = [...strings(prop["enum"]), ...add];
+  }
+  const resFragment = obj(fragment["results"]);
+  results["$defs"] = { ...obj(results["$defs"]), ...obj(resFragment["$defs"]) };
+  results["allOf"] = [...(results["allOf"] as unknown[]), ...((resFragment["allOf"] as unknown[] | undefined) ?? [])];
+  const iso = obj(resFragment["isolation"]);
+  for (const key of ["backend", "level"]) {
+    const add = strings(obj(iso[key])["enum"]);
+    if (add.length === 0) continue;
+    const prop = obj(isolation(results)[key]);
+    prop["enum"] = [...strings(prop["enum"]), ...add];
+  }
+  return { request, results };
+}
