@@ -92,7 +92,7 @@ export class TerminalBar {
     this.multi.log(chunk);
     this.multi.update(); // flush now: in order with everything else, nothing left in the buffer at stop
     // The flush wrote over the bar's row; cli-progress redraws a bar only when its text changed.
-    this.bar!.render(true);
+    (this.bar as cliProgress.GenericBar).render(true); // a MultiBar's bar is a GenericBar: render(force)
   }
 
   /** Remove the bar and restore the cursor; idempotent. Later `log()` writes go straight to the stream. */
