@@ -14,7 +14,7 @@ import { CARD_WAIT_MS } from "../scenario/wait-card.js";
 
 const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
 
-export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--card-timeout S] [--json]
+export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--json]
 
 Sends one assessment to the green agent over message/stream, as an AgentBeats client does:
 {"participants": {<role>: <url>}, "config": {"benchmark": "humaneval", "dataset": "sample"}}.

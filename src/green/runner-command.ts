@@ -31,10 +31,8 @@ export const DEFAULT_SMI_INHABIT_COMMAND = "smi-inhabit";
 
 /**
  * The built-in runner: `<node> <entry> run <benchmark> --config-file <workDir>/config.json
- * --out <workDir> --run-id <run_id> --events [--require-full-isolation]`. The config file is the
- * resolved config, participant (`agent`) included; the runner checks it once and changes nothing.
- * `--events`: the runner's stdout is the `A2A_EVENT:` protocol the supervisor reads (without it a
- * piped runner prints lines for people).
+ * --out <workDir> --run-id <run_id> [--require-full-isolation]`. The config file is the resolved
+ * config, participant (`agent`) included; the runner checks it once and changes nothing.
  */
 export function builtinRunnerCommand(entry: string = cliEntry, execPath: string = process.execPath): RunnerCommandFn {
   return (config, ctx) => ({
@@ -43,13 +41,13 @@ export function builtinRunnerCommand(entry: string = cliEntry, execPath: string 
       entry,
       "run",
       config.benchmark,
+      "--events", // stdout: the A2A_EVENT protocol the supervisor reads (piped, it would be lines for people)
       "--config-file",
       ctx.configPath,
       "--out",
       ctx.workDir,
       "--run-id",
       ctx.runId,
-      "--events",
       ...(ctx.requireFullIsolation ? ["--require-full-isolation"] : []),
     ],
   });
