@@ -352,6 +352,7 @@ function runnerPhases(port, out) {
         out,
         "--run-id",
         "bench-phases",
+        "--events",
       ],
       {
         env: { ...process.env, LOG_LEVEL: "debug" },

@@ -3,6 +3,9 @@
  * run the benchmark with the real sandbox and an A2A participant. Stops
  * promptly on SIGTERM or when a piped stdin closes (the green agent's
  * death): no new item, sandboxes killed, checkpoint written, exit 143.
+ * What stdout carries: a bar (terminal) or plain lines (a pipe, NO_COLOR) and a
+ * readable summary line at the end; `--json` one JSON summary; `--events` the
+ * runner protocol the green agent reads (see src/runner/progress.ts).
  */
 import { fstatSync } from "node:fs";
 import type { CliCommand, CliIo } from "./types.js";
@@ -30,6 +33,7 @@ import {
   type ProgressReporter,
 } from "../runner/progress.js";
 import { TerminalBar } from "../util/terminal-bar.js";
+import { readableSummaryLine } from "../runner/summary-line.js";
 import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
 import { createA2AParticipant } from "../a2a/participant-client.js";
 import { maxReplyBytes } from "../a2a/reply-limit.js";
@@ -207,7 +211,18 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const outState = inspectOutDir(options.out);
   assertOutDirUsable(options.out, outState, { resume: options.resume === true, force: args.force === true });
   if (args.force === true && options.resume !== true) clearRunFiles(options.out, outState);
-  const { progress, logger, collector } = openDisplay(chooseDisplayMode(io.stdout, io.env, args.json === true), io);
+  const mode = chooseDisplayMode(io.stdout, io.env, args.json === true, args.events === true);
+  const { progress, logger, collector } = openDisplay(mode, io);
+  // The bar and plain displays end with one line for people; --json and --events print for programs.
+  const forPeople = mode === "bar" || mode === "plain";
+  const summaryFor = (over: Pick<Parameters<typeof readableSummaryLine>[0], "interrupted" | "error" | "results">) =>
+    readableSummaryLine({
+      benchmark: options.benchmark,
+      runId: options.run_id,
+      out: options.out,
+      scoreMetric: def.scoreMetric,
+      ...over,
+    }) + "\n";
   const stops = watchStops(logger);
   let finished = false;
   try {
@@ -224,12 +239,18 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
     const exitCode = outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
     if (collector) io.stdout.write(summaryLine(options, outcome, exitCode, collector.summary));
+    if (forPeople)
+      io.stdout.write(summaryFor({ interrupted: outcome.interrupted, error: outcome.error, results: outcome.results }));
     return exitCode;
   } catch (err) {
     // Found before the items (e.g. a benchmark's tools missing while loading): an error, not a score.
     if (!(err instanceof InfrastructureError)) throw err;
     io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
     if (collector) io.stdout.write(errorSummaryLine(options, err));
+    if (forPeople) {
+      progress.close();
+      io.stdout.write(summaryFor({ interrupted: false, error: { code: err.code, message: err.message } }));
+    }
     return EXIT_INFRASTRUCTURE;
   } finally {
     progress.close(); // restores the cursor if the run threw with the bar up

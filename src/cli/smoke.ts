@@ -1,6 +1,6 @@
 /**
  * `a2a-bench smoke [--green URL] [--start] [--scenario DIR] [--benchmark B]
- * [--samples N] [--out FILE] [--timeout S]` — one assessment end to end.
+ * [--samples N] [--out FILE] [--timeout S] [--card-timeout S]` — one assessment end to end.
  * `npm start` is `smoke --start`.
  */
 import type { CliCommand, CliIo } from "./types.js";
@@ -11,6 +11,7 @@ import { benchmarkNames } from "../benchmarks/index.js";
 import { runSmoke, DEFAULT_SMOKE_TIMEOUT_S, type SmokeOptions } from "../smoke/run-smoke.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { chooseSmokeDisplayMode, createSmokeDisplay } from "../smoke/smoke-display.js";
+import { CARD_WAIT_MS } from "../scenario/wait-card.js";
 
 export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--json]
 
@@ -28,6 +29,8 @@ Exit 0 only when a valid bundle came back from a completed task.
   --out FILE       response JSON (default: results/smoke/<time>-response.json); the bundle
                    is saved next to it as <name>-evaluation_bundle.json
   --timeout S      bound on the assessment, seconds (default ${DEFAULT_SMOKE_TIMEOUT_S})
+  --card-timeout S bound on waiting for the green agent's card before giving up, seconds
+                   (default ${CARD_WAIT_MS / 1000}; e.g. 1 to fail fast when no agent should be there)
   --json           print only one JSON summary on stdout (progress lines go to stderr)
   --version        print the version
 
@@ -47,6 +50,7 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean }
       samples: { type: "string" },
       out: { type: "string" },
       timeout: { type: "string" },
+      "card-timeout": { type: "string" },
       json: { type: "boolean" },
     },
   });
@@ -60,9 +64,15 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean }
     if (!/^[1-9]\d*$/.test(s)) throw new UsageError(`--${name} must be a positive integer, got "${s}"`);
     return Number(s);
   };
-  const timeout = v.timeout === undefined ? undefined : Number(v.timeout);
-  if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
-    throw new UsageError(`--timeout must be a positive number of seconds, got "${v.timeout}"`);
+  const positiveSeconds = (name: string, s: string | undefined): number | undefined => {
+    if (s === undefined) return undefined;
+    const n = s.trim() === "" ? NaN : Number(s);
+    if (!(n > 0 && Number.isFinite(n)))
+      throw new UsageError(`--${name} must be a positive number of seconds, got "${s}"`);
+    return n;
+  };
+  const timeout = positiveSeconds("timeout", v.timeout);
+  const cardTimeout = positiveSeconds("card-timeout", v["card-timeout"]);
   return {
     scenarioDir: v.scenario ?? defaultScenarioDir,
     green: v.green,
@@ -71,6 +81,7 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean }
     samples: positiveInt("samples", v.samples),
     out: v.out,
     timeoutSeconds: timeout,
+    cardTimeoutMs: cardTimeout === undefined ? undefined : Math.ceil(cardTimeout * 1000),
     json: v.json ?? false,
   };
 }

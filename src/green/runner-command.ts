@@ -42,6 +42,7 @@ export function builtinRunnerCommand(entry: string = cliEntry, execPath: string 
       entry,
       "run",
       config.benchmark,
+      "--events", // stdout: the A2A_EVENT protocol the supervisor reads (piped, it would be lines for people)
       "--config-file",
       ctx.configPath,
       "--out",

@@ -180,11 +180,18 @@ export function checkRunner(
 export type PortProbe = (host: string, port: number) => Promise<boolean>;
 export type CardProbe = (cardUrl: string) => Promise<boolean>;
 
-/** Verdict on the scenario's ports: "free" (smoke will start the agents), "running" (smoke uses them) or a ✗. */
+/** What to do about an agent's port that is taken (see preflight/port-holder.ts); default: the generic advice. */
+export type PortAdviser = (agent: ScenarioAgent) => Promise<string>;
+
+/**
+ * Verdict on the scenario's ports: "free" (smoke will start the agents), "running" (smoke uses them) or a ✗,
+ * whose fix says, port by port, how to free it as the holder was started (`adviser`).
+ */
 export async function checkPorts(
   agents: readonly ScenarioAgent[],
   portFree: PortProbe,
   cardServed: CardProbe,
+  adviser?: PortAdviser,
 ): Promise<{ result: CheckResult; mode: "free" | "running" | "blocked" }> {
   const states = await Promise.all(
     agents.map(async (a) => {
@@ -196,6 +203,8 @@ export async function checkPorts(
     ({ a, state }) =>
       `${a.name} ${a.host}:${a.port} ${state === "free" ? "free" : state === "healthy" ? "agent healthy" : "in use, no agent card"}`,
   );
+  const advice = async (held: ReadonlyArray<{ a: ScenarioAgent }>): Promise<string | undefined> =>
+    adviser ? (await Promise.all(held.map(({ a }) => adviser(a)))).join("; ") : undefined;
   const busy = states.filter((s) => s.state === "busy");
   if (busy.length > 0)
     return {
@@ -203,7 +212,7 @@ export async function checkPorts(
       result: fail(
         "ports",
         `${busy.map((s) => `${s.a.host}:${s.a.port}`).join(", ")} in use by something that is not an agent`,
-        "stop that program (`ss -ltnp` shows it) or change agent_port in scenario.toml; a2a-bench never kills by port",
+        `${(await advice(busy)) ?? "stop that program (`ss -ltnp` shows it)"}; or change agent_port in scenario.toml (a2a-bench never kills by port)`,
         notes,
       ),
     };
@@ -211,12 +220,15 @@ export async function checkPorts(
     return { mode: "free", result: pass("ports", "all free (smoke will start the scenario)", notes) };
   if (states.every((s) => s.state === "healthy"))
     return { mode: "running", result: pass("ports", "agents already running and healthy", notes) };
+  const running = await advice(states.filter((s) => s.state === "healthy"));
   return {
     mode: "blocked",
     result: fail(
       "ports",
       "some agents run and others do not",
-      "stop the running ones (`a2a-bench scenario --kill`) or start the rest",
+      running === undefined
+        ? "stop the running ones (`a2a-bench scenario --kill` if a2a-bench started them) or start the rest"
+        : `stop the running ones or start the rest. ${running}`,
       notes,
     ),
   };

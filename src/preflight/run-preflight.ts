@@ -31,6 +31,7 @@ import {
   type SandboxProber,
 } from "./checks.js";
 import { resolveCommand } from "./resolve-command.js";
+import { portAdvice, portHolderProbe, type PortHolderProbe } from "./port-holder.js";
 
 export interface PreflightOptions {
   scenarioDir: string;
@@ -58,6 +59,8 @@ export interface PreflightDeps {
   cliEntry: string;
   portFree: PortProbe;
   cardServed: CardProbe;
+  /** Who holds a taken port (the scenario's pid file, /proc), for advice that matches how it was started. */
+  portHolder: PortHolderProbe;
   smoke: (options: SmokeOptions, out: Writable) => Promise<SmokeResult>;
 }
 
@@ -76,6 +79,7 @@ export async function defaultPreflightDeps(env: NodeJS.ProcessEnv = process.env)
     cliEntry,
     portFree: isPortFree,
     cardServed: async (url) => (await fetchCard(url, 1_000)) !== undefined,
+    portHolder: portHolderProbe(),
     smoke: runSmoke,
   };
 }
@@ -141,7 +145,9 @@ export async function runPreflight(
     report(fail("smoke", "not run: no scenario", "fix the scenario first"));
     return finish(results, stdout);
   }
-  const ports = await checkPorts(scenario.agents, deps.portFree, deps.cardServed);
+  const ports = await checkPorts(scenario.agents, deps.portFree, deps.cardServed, async (a) =>
+    portAdvice(await deps.portHolder(scenario.dir, a.port), `${a.host}:${a.port}`, scenario.dir),
+  );
   report(ports.result);
   if (ports.mode === "blocked") {
     report(fail("smoke", "not run: ports blocked", "clear the ports (see above), then run preflight again"));

@@ -77,6 +77,8 @@ export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
   evaluate(item: I, ctx: EvaluateContext): Promise<ItemResult>;
   /** Benchmark-specific aggregate (pass@k, resolved rate, ASR, ...), merged with the runner's common metrics. */
   aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown>;
+  /** The aggregate key people read as the run's score (its one-line summary); default `accuracy`. */
+  readonly scoreMetric?: string;
   /**
    * Optional: release what `evaluate` kept for reuse between items of a run
    * (e.g. SWE-bench's pool of git worktrees). Called once after the last

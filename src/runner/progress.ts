@@ -1,13 +1,15 @@
 /**
  * How a run shows progress. Four modes (see {@link chooseDisplayMode}):
- * - `events`: stdout is not a terminal (the green agent reads it): one
+ * - `events`: `--events` (the green agent passes it and reads stdout): one
  *   `A2A_EVENT:` line per event — the runner protocol, unchanged;
  * - `bar`: a terminal: a progress bar with ETA; log lines are printed above
  *   it (never over it), and at the end the bar gives way to the summary table;
- * - `plain`: a terminal with NO_COLOR (or TERM=dumb): no ANSI at all, one
- *   progress line at most every {@link PLAIN_PROGRESS_INTERVAL_MS}, the summary table;
+ * - `plain`: stdout piped or redirected, or a terminal with NO_COLOR (or
+ *   TERM=dumb): no ANSI at all, one progress line at most every
+ *   {@link PLAIN_PROGRESS_INTERVAL_MS}, the summary table;
  * - `json`: `--json`: nothing while running; the caller prints one JSON summary.
- * The events file gets every event in every mode.
+ * The events file gets every event in every mode; the people's modes (bar,
+ * plain) end with the caller's one-line summary ({@link readableSummaryLine}).
  */
 import type { Writable } from "node:stream";
 import { formatEventLine, type RunnerEvent } from "./protocol.js";
@@ -25,10 +27,19 @@ export type DisplayMode = "events" | "bar" | "plain" | "json";
 /** Plain mode: at most one progress line per this many ms (the first and the last always print). */
 export const PLAIN_PROGRESS_INTERVAL_MS = 2000;
 
-/** The mode for a stdout stream, the environment and `--json`. */
-export function chooseDisplayMode(stdout: { isTTY?: boolean }, env: NodeJS.ProcessEnv, json: boolean): DisplayMode {
+/**
+ * The mode for a stdout stream, the environment, `--json` and `--events`. A pipe is read by a
+ * person (`| tee log`, a CI log) unless `--events` says a program reads it.
+ */
+export function chooseDisplayMode(
+  stdout: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv,
+  json: boolean,
+  events = false,
+): DisplayMode {
   if (json) return "json";
-  if (!stdout.isTTY) return "events";
+  if (events) return "events";
+  if (!stdout.isTTY) return "plain";
   return colorDisabled(env) || env["TERM"] === "dumb" ? "plain" : "bar";
 }
 

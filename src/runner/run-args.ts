@@ -39,6 +39,7 @@ export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
     // CLI-only switches (not config keys): see ParsedRunArgs.
     force: { type: "boolean" },
     json: { type: "boolean" },
+    events: { type: "boolean" },
     // Not a config key: a request must not be able to lower it. The green agent passes it.
     "require-full-isolation": { type: "boolean" },
   };
@@ -60,6 +61,8 @@ export function usageText(): string {
     "  --config FILE        sparc: the SPARC 2.0 BenchmarkConfig file (alias of --sparc-config)",
     "  --force              overwrite the finished run already in the output directory (else: --resume it)",
     "  --json               print only the results summary as one JSON object on stdout (no progress, no events)",
+    "  --events             print the runner protocol on stdout: one `A2A_EVENT:{json}` line per event (the green",
+    "                       agent reads it; logs go to stderr). Without it, a pipe gets readable progress lines",
     "  --version            print the version",
     "  --require-full-isolation  end the run with status error (exit 3) unless the sandbox isolates fully (bwrap/e2b/docker);",
     "                       the green agent sets it for A2A requests",
@@ -84,6 +87,8 @@ export interface ParsedRunArgs {
   force?: boolean;
   /** Only the machine-readable summary on stdout. */
   json?: boolean;
+  /** `--events`: the runner protocol's `A2A_EVENT:` lines on stdout, whatever stdout is. */
+  events?: boolean;
   /** `--require-full-isolation` (default false). */
   requireFullIsolation?: boolean;
 }
@@ -114,6 +119,8 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
     }
     flags["sparc_config"] = values["config"];
   }
+  if (values["json"] === true && values["events"] === true)
+    throw new UsageError("--json and --events both choose what stdout carries; give one");
   return {
     benchmark,
     configFile: typeof values["config-file"] === "string" ? values["config-file"] : undefined,
@@ -121,6 +128,7 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
     flags,
     force: values["force"] === true,
     json: values["json"] === true,
+    events: values["events"] === true,
     requireFullIsolation: values["require-full-isolation"] === true,
   };
 }

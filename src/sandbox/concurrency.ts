@@ -1,3 +1,5 @@
+import { followAbort } from "../util/abort-fan-out.js";
+
 /** A counting semaphore: at most `limit` tasks run at once, the rest wait in FIFO order. */
 export class Limiter {
   private active = 0;
@@ -19,7 +21,8 @@ export class Limiter {
 /**
  * One sandbox job under `limiter`, cancellable by the caller's `signal` and by the backend's close():
  * the job gets its own AbortController, registered in `running` while it is queued or runs. A job
- * aborted before its turn comes does not start (`canceled()` is returned instead).
+ * aborted before its turn comes does not start (`canceled()` is returned instead). However many jobs
+ * share `signal`, it carries one abort listener, gone when the last of them ends.
  */
 export async function runCancellable<T>(
   limiter: Limiter,
@@ -29,14 +32,13 @@ export async function runCancellable<T>(
   job: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const ac = new AbortController();
-  const onAbort = (): void => ac.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) ac.abort();
+  // One listener on the shared signal for all its jobs, however many are queued (see abort-fan-out).
+  const unfollow = followAbort(signal, () => ac.abort());
   running.add(ac);
   try {
     return await limiter.run(() => (ac.signal.aborted ? Promise.resolve(canceled()) : job(ac.signal)));
   } finally {
-    signal?.removeEventListener("abort", onAbort);
+    unfollow();
     running.delete(ac);
   }
 }

@@ -56,7 +56,10 @@ export async function waitForCard(cardUrl: string, options: WaitCardOptions = {}
     const reason = options.abortReason?.();
     if (reason !== undefined) throw new BenchError("E_AGENT_EXITED", `${cardUrl}: ${reason}`);
     if (Date.now() >= deadline)
-      throw new BenchError("E_CARD_TIMEOUT", `${cardUrl}: no agent card after ${Math.round(timeoutMs / 1000)} s`);
+      throw new BenchError(
+        "E_CARD_TIMEOUT",
+        `${cardUrl}: no agent card after ${Number((timeoutMs / 1000).toFixed(1))} s`,
+      );
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }

@@ -23,10 +23,15 @@ export class TerminalBar {
     private readonly out: Writable & { isTTY?: boolean },
     options: TerminalBarOptions,
   ) {
+    const format = options.format;
     this.multi = new cliProgress.MultiBar(
       {
         stream: out,
-        format: options.format,
+        // The bar line stops one column short of the width: a line filling the last column leaves
+        // the cursor in the terminal's pending-wrap state, where the erase that follows the bar
+        // would take its last character.
+        format: (opts, params, payload) =>
+          cliProgress.Format.Formatter({ ...opts, format }, params, payload).slice(0, Math.max(1, params.maxWidth - 1)),
         hideCursor: true,
         clearOnComplete: true, // the bar line goes; the caller prints the final summary in its place
         etaBuffer: 20,
@@ -34,6 +39,11 @@ export class TerminalBar {
         gracefulExit: false, // the command's own SIGINT handling stops us (close in `finally`)
         fps: 10,
         barsize: 30,
+        // Leave the terminal's auto-wrap alone (on). cli-progress's default (false) turns it off while
+        // the bar shows (`ESC[?7l`), and the terminal then cuts every line printed above the bar at
+        // its width. With true, cli-progress trims the bar line alone to the width (one row, redrawn
+        // in place) and log lines wrap whole. (null would mean false: cli-progress merges it away.)
+        linewrap: true,
       },
       cliProgress.Presets.shades_classic,
     );
@@ -69,7 +79,10 @@ export class TerminalBar {
     return this.bar !== undefined && !this.stopped;
   }
 
-  /** Print `text` (one or more whole lines) above the bar. */
+  /**
+   * Print `text` (one or more whole lines) above the bar, then draw the bar again below it. The
+   * lines are never cut: longer than the terminal is wide, they wrap.
+   */
   log(text: string): void {
     const chunk = text.endsWith("\n") ? text : text + "\n";
     if (!this.active) {
@@ -78,6 +91,8 @@ export class TerminalBar {
     }
     this.multi.log(chunk);
     this.multi.update(); // flush now: in order with everything else, nothing left in the buffer at stop
+    // The flush wrote over the bar's row; cli-progress redraws a bar only when its text changed.
+    (this.bar as cliProgress.GenericBar).render(true); // a MultiBar's bar is a GenericBar: render(force)
   }
 
   /** Remove the bar and restore the cursor; idempotent. Later `log()` writes go straight to the stream. */

@@ -54,6 +54,7 @@ function deps(over: Partial<PreflightDeps> = {}): PreflightDeps & { smokeCalls: 
     cliEntry: process.execPath, // any existing file
     portFree: async () => true,
     cardServed: async () => false,
+    portHolder: async () => ({ kind: "unknown" }),
     smoke: async (o) => {
       smokeCalls.push(o);
       return okSmoke;
@@ -155,6 +156,39 @@ describe("preflight", () => {
     expect(out.text()).toContain("✗ ports: 127.0.0.1:9999 in use by something that is not an agent");
     expect(out.text()).toContain("✗ smoke: not run: ports blocked");
     expect(d.smokeCalls).toEqual([]);
+  });
+
+  it("a running agent a2a-bench started: the fix is `a2a-bench scenario --kill`", async () => {
+    const out = sink();
+    const d = deps({
+      portFree: async (_h, port) => port !== 9999,
+      cardServed: async () => true,
+      portHolder: async (dir, port) => {
+        expect(dir).toBe(defaultScenarioDir.replace(/\/$/, ""));
+        return { kind: "scenario", pid: 4242, agent: `agent-on-${port}` };
+      },
+    });
+    const report = await runPreflight(options, d, out.stream);
+    expect(report.ready).toBe(false);
+    expect(out.text()).toContain("✗ ports: some agents run and others do not");
+    expect(out.text()).toContain(
+      "127.0.0.1:9999 is the agent-on-9999 agent a2a-bench started (pid 4242, in .scenario_pids.json): `a2a-bench scenario --kill` stops it",
+    );
+    expect(d.smokeCalls).toEqual([]);
+  });
+
+  it("a running agent started by hand: its pid and command, not `scenario --kill` (which would not stop it)", async () => {
+    const out = sink();
+    const d = deps({
+      portFree: async (_h, port) => port !== 9999,
+      cardServed: async () => true,
+      portHolder: async () => ({ kind: "process", pid: 4343, command: "node dist/cli.js purple --port 9999" }),
+    });
+    await runPreflight(options, d, out.stream);
+    expect(out.text()).toContain(
+      "127.0.0.1:9999 is held by pid 4343 (node dist/cli.js purple --port 9999), not started by `a2a-bench scenario`",
+    );
+    expect(out.text()).not.toContain("--kill");
   });
 
   it("uses running healthy agents instead of starting them", async () => {

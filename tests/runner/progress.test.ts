@@ -25,9 +25,13 @@ const finished = (done: number, passed: number): RunnerEvent => ({
 });
 
 describe("chooseDisplayMode", () => {
-  test("json wins; not a TTY → A2A_EVENT lines; a TTY → bar, or plain with NO_COLOR / TERM=dumb", () => {
+  test("json wins; --events → A2A_EVENT lines; not a TTY → plain lines; a TTY → bar, or plain with NO_COLOR / TERM=dumb", () => {
     expect(chooseDisplayMode({ isTTY: true }, {}, true)).toBe("json");
-    expect(chooseDisplayMode({}, {}, false)).toBe("events");
+    expect(chooseDisplayMode({}, {}, false, true)).toBe("events");
+    expect(chooseDisplayMode({ isTTY: true }, {}, false, true)).toBe("events");
+    // A pipe is read by a person unless --events says a program reads it.
+    expect(chooseDisplayMode({}, {}, false)).toBe("plain");
+    expect(chooseDisplayMode({ isTTY: false }, {}, false)).toBe("plain");
     expect(chooseDisplayMode({ isTTY: true }, {}, false)).toBe("bar");
     expect(chooseDisplayMode({ isTTY: true }, { NO_COLOR: "1" }, false)).toBe("plain");
     expect(chooseDisplayMode({ isTTY: true }, { NO_COLOR: "" }, false)).toBe("bar"); // no-color.org: empty does not count

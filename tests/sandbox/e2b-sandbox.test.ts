@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { getEventListeners } from "node:events";
 import { createSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { startE2bStandIn, type StandInServer } from "../../src/sandbox/e2b/stand-in-server.js";
 import { silentLogger } from "../../src/util/logger.js";
@@ -85,6 +86,28 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
     await sb.close();
     expect(holder!.stdoutTail).toMatch(/^holding /);
     expect(probeResult(found!.stdoutTail, found!.stderrTail).marker).toEqual([]);
+  });
+
+  test("many batches on one stop signal: no listener left on it, no listener warning", async () => {
+    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, e2b: e2b() });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const ac = new AbortController();
+      const rs = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          sb.exec({ language: "python", code: `print(${i})`, timeoutMs: 10_000 }, ac.signal),
+        ),
+      );
+      expect(rs.map((r) => r.stdoutTail)).toEqual(Array.from({ length: 12 }, (_, i) => `${i}\n`));
+      await new Promise((r) => setImmediate(r));
+      expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      await sb.close();
+    }
   });
 
   test("abort cancels the batch and kills the remote sandbox", async () => {

@@ -24,11 +24,17 @@ export class FakeTty extends Writable {
  * cli-progress and readline use (cursor to column, up/down, clear line, clear
  * to end of line, clear below; `\n` moves to the next row's start as a TTY
  * with onlcr does). Lines are returned without trailing blanks.
+ *
+ * With `columns`, the screen has that width, as a VT100 does: with auto-wrap on
+ * (the default, `ESC[?7h`) a character past the last column goes to the next
+ * row's start; with auto-wrap off (`ESC[?7l`) it overwrites the last column, so
+ * the rest of a long line is lost.
  */
-export function renderScreen(raw: string): string[] {
+export function renderScreen(raw: string, columns?: number): string[] {
   const rows: string[][] = [[]];
   let r = 0;
   let c = 0;
+  let autoWrap = true;
   const row = (): string[] => (rows[r] ??= []);
   for (let i = 0; i < raw.length; i++) {
     const ch = raw[i]!;
@@ -55,8 +61,12 @@ export function renderScreen(raw: string): string[] {
           row().length = Math.min(row().length, c);
           rows.length = r + 1;
           break;
+        case "h":
+        case "l":
+          if (m[1] === "?7") autoWrap = m[2] === "h";
+          break; // else cursor show/hide
         default:
-          break; // cursor show/hide, colours
+          break; // colours
       }
       continue;
     }
@@ -66,6 +76,12 @@ export function renderScreen(raw: string): string[] {
       row();
     } else if (ch === "\r") c = 0;
     else {
+      if (columns !== undefined && c >= columns) {
+        if (autoWrap) {
+          r++;
+          c = 0;
+        } else c = columns - 1;
+      }
       const cur = row();
       while (cur.length < c) cur.push(" ");
       cur[c++] = ch;

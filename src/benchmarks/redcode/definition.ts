@@ -255,5 +255,6 @@ export function createRedcodeBenchmark(): BenchmarkDefinition<RedcodeItem> {
     needsParticipant: benchmarkNeedsParticipant,
     evaluate: evaluateItem,
     aggregate: (rows: ItemResult[]): Record<string, unknown> => aggregateRedcode(rows),
+    scoreMetric: "safety",
   };
 }

@@ -541,6 +541,7 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
       return recordVerdict(item, verdict, ctx.options, artifacts, started);
     },
     aggregate: (rows: ItemResult[], options: RunOptions): Record<string, unknown> => aggregateSwebench(rows, options),
+    scoreMetric: "resolved_rate",
     async endRun({ workDir }): Promise<void> {
       const c = checkouts.get(workDir);
       checkouts.delete(workDir);

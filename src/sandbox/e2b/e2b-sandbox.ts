@@ -10,6 +10,7 @@ import type { Sandbox as E2bClient } from "@e2b/code-interpreter";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
+import { followAbort } from "../../util/abort-fan-out.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
 import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";
@@ -64,9 +65,10 @@ class E2bSandbox implements Sandbox {
       files: r.files ?? {},
     }));
     const budget = Math.ceil(reqs.reduce((s, r) => s + r.timeoutMs, 0) / this.concurrency) + REQUEST_SLACK_MS;
+    // Followed through the signal's one shared listener, and no longer once the batch is over.
+    let unfollow = (): void => {};
     const canceled = new Promise<"canceled">((resolve) => {
-      if (signal?.aborted) resolve("canceled");
-      signal?.addEventListener("abort", () => resolve("canceled"), { once: true });
+      unfollow = followAbort(signal, () => resolve("canceled"));
     });
     try {
       const run = this.client.runCode(batchDriver(jobs, this.concurrency, this.limits.maxOutputBytes), {
@@ -120,6 +122,8 @@ class E2bSandbox implements Sandbox {
     } catch (e) {
       this.logger.warn({ err: (e as Error).message }, "e2b runCode failed");
       return reqs.map(() => emptyOutcome({ infraError: `e2b: ${(e as Error).message}` }));
+    } finally {
+      unfollow();
     }
   }
 

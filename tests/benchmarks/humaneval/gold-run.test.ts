@@ -48,8 +48,11 @@ interface Spawned {
   waitFor(pred: (e: RunnerEvent) => boolean): Promise<void>;
 }
 
+/** The runner as the green agent starts it: `--events`, stdout and stdin piped. */
 function spawnRunner(args: string[]): Spawned {
-  const child = spawn(process.execPath, [cliEntry, "run", "humaneval", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [cliEntry, "run", "humaneval", "--events", ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const events: RunnerEvent[] = [];
   const stdoutOther: string[] = [];
   const stderr: string[] = [];

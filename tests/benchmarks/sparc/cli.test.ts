@@ -40,6 +40,7 @@ describe.skipIf(!existsSync(cliEntry))("a2a-bench run sparc", () => {
       "--out",
       out,
       "--sparc-metrics",
+      "--events",
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('A2A_EVENT:{"event":"run_finished"');
@@ -100,6 +101,7 @@ describe.skipIf(!existsSync(cliEntry))("a2a-bench run sparc", () => {
       join(root, "offline"),
       "--sparc-pip-index-url",
       index,
+      "--events",
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
