@@ -13,7 +13,7 @@ import { parseUsage } from "../util/parse-usage.js";
 import { chooseSmokeDisplayMode, createSmokeDisplay } from "../smoke/smoke-display.js";
 import { CARD_WAIT_MS } from "../scenario/wait-card.js";
 
-export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--json]
+export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--card-timeout S] [--json]
 
 Sends one assessment to the green agent over message/stream, as an AgentBeats client does:
 {"participants": {<role>: <url>}, "config": {"benchmark": "humaneval", "dataset": "sample"}}.
