@@ -16,8 +16,9 @@
  * bindings: bearer authentication (when set), then the body-size limit, then
  * the SDK handler over the same parameter-guarded request handler.
  * Two protocol decisions are applied here but made elsewhere: the JSON-RPC
- * envelope check and the version of a header-less call (jsonrpc-envelope.ts),
- * and 1.0 REST errors as RFC 9457 problem details (rest-problem.ts).
+ * envelope check (jsonrpc-envelope.ts), the version of a request without the
+ * header (wire-version.ts: the `A2A-Version` request parameter, or a 1.0
+ * JSON-RPC method name), and 1.0 REST errors as RFC 9457 problem details (rest-problem.ts).
  */
 import express, { type Express, type Request, type Response, type NextFunction } from "express";
 import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
@@ -30,7 +31,8 @@ import { DEFAULT_MAX_BODY_BYTES, jsonBodyWithLimit, restErrorBody } from "./body
 import { ParamGuardRequestHandler, type AdmitNewTask } from "./param-guard.js";
 import { BlockingSendAwareRequestHandler } from "./blocking-send.js";
 import { BoundedTaskStore } from "./task-store.js";
-import { callVersion, envelopeProblem, invalidRequestResponse } from "./jsonrpc-envelope.js";
+import { envelopeProblem, invalidRequestResponse } from "./jsonrpc-envelope.js";
+import { requestVersion, VERSION_PARAMETER } from "./wire-version.js";
 import { PROBLEM_CONTENT_TYPE, toProblemDetails } from "./rest-problem.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
@@ -79,7 +81,11 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   const plainPaths = new Set((options.routes ?? []).map((r) => r.path));
   app.use((req: Request, res: Response, next: NextFunction) => {
     const v1Rest = isV1RestPath(req, plainPaths);
-    const requested = req.header("A2A-Version") ?? (v1Rest ? "1.0" : undefined);
+    const header = req.header("A2A-Version");
+    const asked = requestVersion(header, req.query[VERSION_PARAMETER]);
+    // The SDK (card, JSON-RPC and REST handlers) reads the version from this header alone.
+    if (asked && !header) req.headers["a2a-version"] = asked;
+    const requested = asked ?? (v1Rest ? "1.0" : undefined);
     res.setHeader("A2A-Version", responseVersion(requested));
     if (v1Rest) answerErrorsAsProblems(res);
     next();
@@ -149,7 +155,7 @@ function jsonRpcEnvelope(req: Request, res: Response, next: NextFunction): void 
     return;
   }
   const header = req.header("A2A-Version");
-  const version = callVersion(header, (body as { method?: unknown }).method);
+  const version = requestVersion(header, undefined, (body as { method?: unknown }).method);
   if (version && !header) {
     // The SDK picks its 0.3 or 1.0 handler from this header alone.
     req.headers["a2a-version"] = version;

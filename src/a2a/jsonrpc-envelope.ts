@@ -1,6 +1,6 @@
 /**
- * The JSON-RPC request envelope, checked before the SDK sees it, and the wire
- * version a call speaks. Protocol logic only; the Express adapter applies it.
+ * The JSON-RPC request envelope, checked before the SDK sees it. Protocol
+ * logic only; the Express adapter applies it.
  *
  * Envelope: a body that is not a JSON-RPC 2.0 Request object (JSON-RPC 2.0 §4:
  * `jsonrpc` exactly "2.0", `method` a string, `id` a string, number or null,
@@ -9,34 +9,10 @@
  * answers these -32602 (it raises its one "malformed" error, which maps to
  * Invalid params); its 0.3 handler already answers -32600, so one check here
  * serves both wires alike.
- *
- * Version: the SDK routes a JSON-RPC call by the `A2A-Version` header alone,
- * reading a missing header as 0.3. The 0.3 method names (`message/send`, ...)
- * and the 1.0 ones (`SendMessage`, ...) do not overlap, so a header-less call
- * naming a 1.0 method is a 1.0 call (clients such as the A2A TCK send none);
- * every other header-less call stays 0.3, as before.
  */
 
 /** JSON-RPC 2.0 §5.1: -32600 Invalid Request (A2A 1.0 §9.5 InvalidRequestError). */
 export const INVALID_REQUEST = -32600;
-
-/** The 1.0 JSON-RPC method names (A2A 1.0 §9.4; as the SDK's 1.0 transport handler dispatches them). */
-export const V1_METHODS: ReadonlySet<string> = new Set([
-  "SendMessage",
-  "SendStreamingMessage",
-  "GetTask",
-  "ListTasks",
-  "CancelTask",
-  "SubscribeToTask",
-  "CreateTaskPushNotificationConfig",
-  "GetTaskPushNotificationConfig",
-  "ListTaskPushNotificationConfigs",
-  "DeleteTaskPushNotificationConfig",
-  "GetExtendedAgentCard",
-]);
-
-/** The version a header-less call naming a 1.0 method is served as. */
-export const V1_VERSION = "1.0";
 
 /** A JSON-RPC error response object. */
 export interface JsonRpcErrorResponse {
@@ -74,13 +50,4 @@ export function invalidRequestResponse(body: unknown, problem: string): JsonRpcE
     id,
     error: { code: INVALID_REQUEST, message: `Request payload validation error: ${problem}` },
   };
-}
-
-/**
- * The version a JSON-RPC call is served as: the `A2A-Version` header when
- * given, else "1.0" for a 1.0 method name, else undefined (the SDK's 0.3 default).
- */
-export function callVersion(header: string | undefined, method: unknown): string | undefined {
-  if (header) return header;
-  return typeof method === "string" && V1_METHODS.has(method) ? V1_VERSION : undefined;
 }

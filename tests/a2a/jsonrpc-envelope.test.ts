@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { callVersion, envelopeProblem, invalidRequestResponse } from "../../src/a2a/jsonrpc-envelope.js";
+import { envelopeProblem, invalidRequestResponse } from "../../src/a2a/jsonrpc-envelope.js";
 
 describe("envelopeProblem: JSON-RPC 2.0 §4 Request objects", () => {
   test("accepts a request with a string, number or null id, with or without params", () => {
@@ -39,19 +39,5 @@ describe("invalidRequestResponse", () => {
     });
     expect(invalidRequestResponse({ id: { bad: "type" } }, "p").id).toBeNull();
     expect(invalidRequestResponse([], "p").id).toBeNull();
-  });
-});
-
-describe("callVersion", () => {
-  test("the header wins; without it a 1.0 method name is 1.0 and anything else the SDK's 0.3 default", () => {
-    expect(callVersion("0.3", "SendMessage")).toBe("0.3");
-    expect(callVersion("1.0", "message/send")).toBe("1.0");
-    for (const m of ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask"]) {
-      expect(callVersion(undefined, m), m).toBe("1.0");
-    }
-    expect(callVersion(undefined, "message/send")).toBeUndefined();
-    expect(callVersion(undefined, "tasks/get")).toBeUndefined();
-    expect(callVersion(undefined, "SendMessageXXX")).toBeUndefined();
-    expect(callVersion(undefined, 5)).toBeUndefined();
   });
 });

@@ -96,7 +96,7 @@ describe.each(["green", "purple"] as const)("%s agent: A2A 1.0 conformance on bo
     });
   });
 
-  describe("header-less calls (§3.6.2): a 1.0 method name is a 1.0 call, a 0.3 one stays 0.3", () => {
+  describe("calls without the header (§3.6): a 1.0 method name is a 1.0 call, a 0.3 one stays 0.3", () => {
     test("SendMessage and GetTask without A2A-Version are served and answered as 1.0", async () => {
       const sent = await rpc(agent.url, "SendMessage", { message: v1Message(agent.requestText) });
       expect(sent.headers.get("a2a-version")).toBe("1.0");
@@ -129,6 +129,23 @@ describe.each(["green", "purple"] as const)("%s agent: A2A 1.0 conformance on bo
       expect(Object.keys(results[0] ?? {})).toEqual(["task"]);
       const last = results.at(-1)?.["statusUpdate"] as { status: { state: string } } | undefined;
       expect(last?.status.state).toBe("TASK_STATE_COMPLETED");
+    });
+
+    test("the A2A-Version request parameter stands for the header (1.0.0 §3.6.1)", async () => {
+      const asV1 = await post(`${agent.url}?A2A-Version=1.0`, {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "message/send",
+        params: { message: message(agent.requestText) },
+      });
+      expect(asV1.headers.get("a2a-version")).toBe("1.0");
+      expect(asV1.body.error?.code).toBe(-32601);
+      const card = (await (await fetch(`${agent.url}.well-known/agent-card.json?A2A-Version=1.0`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(card["supportedInterfaces"]).toBeDefined();
+      expect(card["preferredTransport"]).toBeUndefined();
     });
 
     test("message/send and tasks/get without the header still speak 0.3", async () => {
