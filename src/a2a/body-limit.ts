@@ -5,8 +5,9 @@
  * Each binding answers in its own error shape: JSON-RPC bodies (-32700, JSON-RPC
  * 2.0 §5.1 "Parse error") for `POST /`, google.rpc.Status-style
  * `{error:{code,status,message}}` bodies (A2A HTTP+JSON binding) for the REST
- * routes. Once this parser has read the body, the SDK's parser sees the request
- * finished and skips it.
+ * routes (on the 1.0 paths the Express adapter turns them into RFC 9457 problem
+ * objects, rest-problem.ts). Once this parser has read the body, the SDK's
+ * parser sees the request finished and skips it.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { BenchError } from "../util/errors.js";
@@ -37,7 +38,10 @@ export type BodyBinding = "jsonrpc" | "rest";
 /** Media types the REST binding reads as JSON (A2A HTTP+JSON: `application/json`, `application/a2a+json`). */
 export const REST_JSON_TYPES = ["application/json", "application/a2a+json"];
 
-/** A REST (HTTP+JSON binding) error body: google.rpc.Status-style, as the SDK's REST handler writes them. */
+/**
+ * A REST (HTTP+JSON binding) error body: google.rpc.Status-style, as the SDK's REST handler writes them
+ * (the 0.3 paths send it as it is; the 1.0 paths as a problem object carrying it, rest-problem.ts).
+ */
 export function restErrorBody(httpStatus: number, status: string, message: string): unknown {
   return { error: { code: httpStatus, status, message, details: [] } };
 }

@@ -15,6 +15,10 @@
  * Everything past the public routes goes through the same stack on both
  * bindings: bearer authentication (when set), then the body-size limit, then
  * the SDK handler over the same parameter-guarded request handler.
+ * Three protocol decisions are applied here but made elsewhere: the JSON-RPC
+ * envelope check (jsonrpc-envelope.ts), the version of a request without the
+ * header (wire-version.ts: the `A2A-Version` request parameter, or a 1.0
+ * JSON-RPC method name), and 1.0 REST errors as RFC 9457 problem details (rest-problem.ts).
  */
 import express, { type Express, type Request, type Response, type NextFunction } from "express";
 import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
@@ -27,6 +31,9 @@ import { DEFAULT_MAX_BODY_BYTES, jsonBodyWithLimit, restErrorBody } from "./body
 import { ParamGuardRequestHandler, type AdmitNewTask } from "./param-guard.js";
 import { BlockingSendAwareRequestHandler } from "./blocking-send.js";
 import { BoundedTaskStore } from "./task-store.js";
+import { envelopeProblem, invalidRequestResponse } from "./jsonrpc-envelope.js";
+import { requestVersion, VERSION_PARAMETER } from "./wire-version.js";
+import { PROBLEM_CONTENT_TYPE, toProblemDetails } from "./rest-problem.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
 export const LEGACY_RESPONSE_VERSION = "0.3.0";
@@ -73,8 +80,14 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   app.disable("x-powered-by");
   const plainPaths = new Set((options.routes ?? []).map((r) => r.path));
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const requested = req.header("A2A-Version") ?? (isV1RestPath(req, plainPaths) ? "1.0" : undefined);
+    const v1Rest = isV1RestPath(req, plainPaths);
+    const header = req.header("A2A-Version");
+    const asked = requestVersion(header, req.query[VERSION_PARAMETER]);
+    // The SDK (card, JSON-RPC and REST handlers) reads the version from this header alone.
+    if (asked && !header) req.headers["a2a-version"] = asked;
+    const requested = asked ?? (v1Rest ? "1.0" : undefined);
     res.setHeader("A2A-Version", responseVersion(requested));
+    if (v1Rest) answerErrorsAsProblems(res);
     next();
   });
   for (const route of options.routes ?? []) {
@@ -106,6 +119,7 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   app.post(
     "/",
     ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"),
+    jsonRpcEnvelope,
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.use(...jsonBodyWithLimit(maxBodyBytes, "rest"), restHandler({ requestHandler, userBuilder, legacyCompat }));
@@ -124,6 +138,41 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
     else res.status(400).json(restErrorBody(400, "INVALID_ARGUMENT", errorMessage(err)));
   });
   return app;
+}
+
+/**
+ * Before the SDK's JSON-RPC handler: an invalid envelope gets -32600, and a
+ * header-less call naming a 1.0 method is routed (and answered) as 1.0. A body
+ * the JSON parser left alone (not application/json) goes on to the SDK, which
+ * answers -32005.
+ */
+function jsonRpcEnvelope(req: Request, res: Response, next: NextFunction): void {
+  const body: unknown = req.body;
+  if (body === undefined) return next();
+  const problem = envelopeProblem(body);
+  if (problem) {
+    res.status(200).json(invalidRequestResponse(body, problem));
+    return;
+  }
+  const header = req.header("A2A-Version");
+  const version = requestVersion(header, undefined, (body as { method?: unknown }).method);
+  if (version && !header) {
+    // The SDK picks its 0.3 or 1.0 handler from this header alone.
+    req.headers["a2a-version"] = version;
+    res.setHeader("A2A-Version", responseVersion(version));
+  }
+  next();
+}
+
+/** Error bodies (status >= 400) written through `res.json` go out as RFC 9457 problem details. */
+function answerErrorsAsProblems(res: Response): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (res.statusCode < 400) return json(body);
+    const { status, problem } = toProblemDetails(res.statusCode, body);
+    res.status(status).setHeader("Content-Type", PROBLEM_CONTENT_TYPE);
+    return json(problem);
+  };
 }
 
 /** A 1.0 HTTP+JSON route (answers in 1.0 whatever the header): not the card, JSON-RPC, a plain route or a 0.3 `/v1/` path. */

@@ -1,11 +1,18 @@
 /**
  * A request-handler decorator that refuses parameters the SDK lets through but
  * the A2A spec (v0.3.0 §7.1 MessageSendParams, §6.4 Message, §7.3
- * TaskQueryParams) does not allow, with JSON-RPC -32602 (Invalid params) on
- * both wire versions:
+ * TaskQueryParams; 1.0 §3.3.2 "Servers MUST validate all input parameters",
+ * the proto's REQUIRED fields) does not allow, with JSON-RPC -32602 (Invalid
+ * params) or HTTP 400 on every binding and wire version alike (1.0 §5.1):
  * - a message with no parts (`parts` is a required, non-empty list of content),
  * - a missing/empty `messageId` (required; the SDK already checks most paths),
- * - a negative `historyLength` (a count of recent messages),
+ * - a message without a `role` (1.0 proto: `Role role = 4 [REQUIRED]`; the
+ *   SDK reads an absent role as ROLE_UNSPECIFIED and runs the task),
+ * - a negative `historyLength` (a count of recent messages) on send, GetTask
+ *   and ListTasks (the REST binding already refuses it on ListTasks, the
+ *   JSON-RPC one did not),
+ * - a ListTasks `statusTimestampAfter` that is not an ISO 8601 timestamp
+ *   (1.0 §5.6.1; the SDK's `Date.parse` check takes "-1" for 2001-01-01),
  * - a part whose content has the wrong JSON type (§6.5: TextPart.text is a
  *   string, DataPart.data an object), which the SDK stores as it came.
  * Optionally it also asks the agent whether it can take a new task now
@@ -13,26 +20,31 @@
  * as the JSON-RPC error the hook throws.
  * Protocol logic only: no transport here (the Express adapter mounts it).
  */
-import type {
-  AgentCard,
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  ListTasksRequest,
-  ListTasksResponse,
-  Message,
-  SendMessageRequest,
-  StreamResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
+import {
+  Role,
+  type AgentCard,
+  type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetExtendedAgentCardRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import { isIsoTimestamp } from "./timestamp.js";
+
+/** Roles a message may carry (the SDK reads an absent role as ROLE_UNSPECIFIED, an unknown one as -1). */
+const MESSAGE_ROLES: ReadonlySet<number> = new Set([Role.ROLE_USER, Role.ROLE_AGENT]);
 
 /** Problems of a send request's params (empty when valid). */
 export function sendParamProblems(params: SendMessageRequest): string[] {
@@ -40,6 +52,7 @@ export function sendParamProblems(params: SendMessageRequest): string[] {
   const message = params.message;
   if (!message) return ["message is required"];
   if (!message.messageId) problems.push("message.messageId is required");
+  if (!MESSAGE_ROLES.has(message.role)) problems.push("message.role is required (ROLE_USER or ROLE_AGENT)");
   if (!Array.isArray(message.parts) || message.parts.length === 0)
     problems.push("message.parts must contain at least one part");
   else
@@ -63,6 +76,20 @@ export function sendParamProblems(params: SendMessageRequest): string[] {
 export function getTaskParamProblems(params: GetTaskRequest): string[] {
   const hl = params.historyLength;
   return hl !== undefined && hl < 0 ? [`historyLength must be non-negative, got ${hl}`] : [];
+}
+
+/** Problems of a ListTasks request's params (empty when valid); page size and status the SDK checks itself. */
+export function listTasksParamProblems(params: ListTasksRequest): string[] {
+  const problems: string[] = [];
+  const hl = params.historyLength;
+  if (hl !== undefined && (!Number.isInteger(hl) || hl < 0))
+    problems.push(`historyLength must be a non-negative integer, got ${hl}`);
+  const after = params.statusTimestampAfter;
+  if (after !== undefined && after !== "" && !isIsoTimestamp(after))
+    problems.push(
+      `statusTimestampAfter must be an ISO 8601 timestamp such as 2025-10-28T10:30:00.000Z, got "${after}"`,
+    );
+  return problems;
 }
 
 function refuse(problems: string[]): void {
@@ -156,7 +183,8 @@ export class ParamGuardRequestHandler implements A2ARequestHandler {
     return this.inner.resubscribe(params, context);
   }
 
-  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+  async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    refuse(listTasksParamProblems(params));
     return this.inner.listTasks(params, context);
   }
 }

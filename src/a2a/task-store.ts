@@ -91,8 +91,9 @@ export class BoundedTaskStore implements TaskStore {
       tasks = tasks.filter((t) => t.status?.state === params.status);
     }
     if (params.statusTimestampAfter) {
+      // 1.0 proto ListTasksRequest.status_timestamp_after: "greater than or equal to this value".
       const after = new Date(params.statusTimestampAfter).getTime();
-      tasks = tasks.filter((t) => t.status?.timestamp !== undefined && new Date(t.status.timestamp).getTime() > after);
+      tasks = tasks.filter((t) => t.status?.timestamp !== undefined && new Date(t.status.timestamp).getTime() >= after);
     }
     // Newest status first, ties by id (descending), as the SDK's store orders them.
     tasks.sort((a, b) => {

@@ -72,6 +72,10 @@ describe("BoundedTaskStore", () => {
     expect(
       (await store.list({ ...base, statusTimestampAfter: "2026-01-01T00:00:01.500Z" }, ctx)).tasks.map((t) => t.id),
     ).toEqual(["c", "b"]);
+    // 1.0 proto ListTasksRequest.status_timestamp_after: "greater than or equal to this value".
+    expect(
+      (await store.list({ ...base, statusTimestampAfter: "2026-01-01T00:00:02Z" }, ctx)).tasks.map((t) => t.id),
+    ).toEqual(["c", "b"]);
     expect((await store.list({ ...base, includeArtifacts: true }, ctx)).tasks[0]?.artifacts).toHaveLength(1);
     await expect(
       store.list({ ...base, pageToken: Buffer.from("no-separator").toString("base64") }, ctx),
