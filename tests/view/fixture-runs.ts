@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 import { cliEntry } from "../../src/util/package-root.js";
@@ -15,28 +15,30 @@ export const HOSTILE_ANSWER = `<script>window.__pwned=1</script><img src=x onerr
 export const TRAJECTORY_FIXTURE = fileURLToPath(new URL("../fixtures/view/trajectory.jsonl", import.meta.url));
 
 /**
- * `<root>/humaneval/<runId>`, made by `a2a-bench run humaneval --predictions`: problems 0–5, each
- * with its reference completion, plus a wrong one for `wrong` and the hostile answer for `hostile`.
+ * `<root>/humaneval/<runId>`, made by `a2a-bench run humaneval --predictions` over the embedded
+ * 12-problem set: each problem with its reference completion, plus a wrong one for the problems
+ * numbered in `wrong` and the hostile answer for those in `hostile`.
  */
 export function makeHumanEvalRun(
   root: string,
   runId: string,
   opts: { wrong: number[]; hostile: number[] },
 ): string {
-  const problems = SAMPLE_PROBLEMS.slice(0, 6);
+  const problems = SAMPLE_PROBLEMS;
   const lines: string[] = [];
   problems.forEach((p, i) => {
     lines.push(JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution }));
     if (opts.wrong.includes(i)) lines.push(JSON.stringify({ task_id: p.task_id, completion: "    return None\n" }));
     if (opts.hostile.includes(i)) lines.push(JSON.stringify({ task_id: p.task_id, completion: HOSTILE_ANSWER }));
   });
-  const samples = join(root, `${runId}-samples.jsonl`);
+  const samples = join(dirname(root), `${runId}-samples.jsonl`); // beside the results, not in them
+  mkdirSync(dirname(root), { recursive: true });
   writeFileSync(samples, lines.join("\n") + "\n");
   const out = join(root, "humaneval", runId);
   const r = spawnSync(
     process.execPath,
-    [cliEntry, "run", "humaneval", "--predictions", samples, "--samples", "6", "--run-id", runId, "--out", out, "--json"],
-    { encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } },
+    [cliEntry, "run", "humaneval", "--predictions", samples, "--run-id", runId, "--out", out, "--json"],
+    { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
   );
   if (r.status !== 0) throw new Error(`run ${runId} failed (${r.status}): ${r.stderr}`);
   return out;
