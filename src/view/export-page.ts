@@ -47,6 +47,7 @@ export async function collectExportData(roots: readonly string[]): Promise<Data>
   const listed = await put(data, roots, "/api/runs", []);
   const keys = ((listed.body as { runs?: Array<{ key: string }> }).runs ?? []).map((r) => r.key);
   for (const run of keys) {
+    await put(data, roots, "/api/run-head", [["run", run]]);
     const answer = await put(data, roots, "/api/run", [["run", run]]);
     const table = (answer.body as { table?: { strings: string[]; items: number[][] } }).table;
     for (const tuple of table?.items ?? []) {

@@ -69,22 +69,48 @@ interface EventFacts {
   firstTs: number | null;
   done: number;
   passed: number;
+  /** Seconds per finished item, from its last task_finished event. */
+  times: number[];
 }
 
 function eventFacts(records: unknown[]): EventFacts {
-  const facts: EventFacts = { started: null, finished: null, firstTs: null, done: 0, passed: 0 };
+  const facts: EventFacts = { started: null, finished: null, firstTs: null, done: 0, passed: 0, times: [] };
   const last = new Map<string, boolean>();
+  const times = new Map<string, number>();
   for (const r of records) {
     const e = obj(r);
     facts.firstTs ??= num(e["ts"]);
     if (e["event"] === "run_started") facts.started = e;
     else if (e["event"] === "run_finished") facts.finished = e;
-    else if (e["event"] === "task_finished" && typeof e["task_id"] === "string")
+    else if (e["event"] === "task_finished" && typeof e["task_id"] === "string") {
       last.set(e["task_id"], e["passed"] === true);
+      const t = num(e["elapsed_seconds"]);
+      if (t !== null) times.set(e["task_id"], t);
+    }
   }
+  facts.times = [...times.values()];
   facts.done = last.size;
   for (const p of last.values()) if (p) facts.passed++;
   return facts;
+}
+
+/**
+ * What the run view draws before the run's rows arrive: the summary, the
+ * aggregate (from the run_finished event) and each item's time (from the
+ * task_finished events) — all from the small files, so a run of any size
+ * paints at once while its table is read.
+ */
+export interface RunHead {
+  summary: RunSummary;
+  aggregate: Obj | null;
+  item_times: number[];
+}
+
+export async function readRunHead(ref: RunRef): Promise<RunHead> {
+  const events = await readJsonlFile(ref.dir, EVENTS_FILE);
+  const facts = eventFacts(events?.records ?? []);
+  const aggregate = facts.finished ? obj(facts.finished["aggregate"]) : null;
+  return { summary: await summarizeRun(ref), aggregate, item_times: facts.times };
 }
 
 /** The summary of the run `ref` (see the module note). */

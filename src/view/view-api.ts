@@ -5,7 +5,7 @@
  * The export (export-page.ts) calls the same routes to inline their answers.
  */
 import { findRun, findRuns, type RunRef } from "./run-dirs.js";
-import { summarizeRun } from "./run-summary.js";
+import { readRunHead, summarizeRun } from "./run-summary.js";
 import { readRunRows } from "./run-rows.js";
 import { buildRunTable } from "./run-table.js";
 import { readRunItem } from "./run-item.js";
@@ -42,6 +42,12 @@ async function run(roots: readonly string[], q: URLSearchParams): Promise<ApiAns
   if (!("dir" in ref)) return ref;
   const [summary, rows] = await Promise.all([summarizeRun(ref), readRunRows(ref)]);
   return { status: 200, body: { summary, table: buildRunTable(rows) } };
+}
+
+async function runHead(roots: readonly string[], q: URLSearchParams): Promise<ApiAnswer> {
+  const ref = await runOr404(roots, q.get("run"));
+  if (!("dir" in ref)) return ref;
+  return { status: 200, body: await readRunHead(ref) };
 }
 
 async function item(roots: readonly string[], q: URLSearchParams): Promise<ApiAnswer> {
@@ -84,6 +90,7 @@ async function trajectory(roots: readonly string[], q: URLSearchParams): Promise
 /** The API routes, by path. */
 export const API_ROUTES: Record<string, (roots: readonly string[], q: URLSearchParams) => Promise<ApiAnswer>> = {
   "/api/runs": (roots) => runs(roots),
+  "/api/run-head": runHead,
   "/api/run": run,
   "/api/item": item,
   "/api/compare": compare,

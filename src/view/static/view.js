@@ -359,8 +359,9 @@
     }));
   }
 
-  function chartsOf(table, rows, unit) {
-    const agg = table.aggregate || {};
+  /** The three charts, from the aggregate and the rows ({passed, mode, time}) at hand. */
+  function chartsOf(aggregate, rows, unit) {
+    const agg = aggregate || {};
     const charts = [];
     const pak = agg.pass_at_k;
     if (pak && typeof pak === "object") {
@@ -406,13 +407,20 @@
     };
   }
 
+  /**
+   * The run view paints in two steps: the header and charts from the run's
+   * small files (/api/run-head), then the table once the rows are read
+   * (/api/run) — a run of 32,800 completions shows at once.
+   */
   async function viewRun(key, query) {
-    if (!tableCache || tableCache.key !== key) tableCache = { key, answer: await api("/api/run", [["run", key]]) };
-    const { summary, table } = tableCache.answer;
+    const cached = tableCache && tableCache.key === key ? tableCache.answer : null;
+    const table = cached ? null : api("/api/run", [["run", key]]);
+    table?.catch(() => {}); // reported where it is awaited
+    const head = cached ? null : await api("/api/run-head", [["run", key]]);
+    const summary = cached ? cached.summary : head.summary;
     document.title = `${summary.run_id} — a2a-bench view`;
-    const hasCompletions = table.completions.length > 0;
     const state = {
-      unit: hasCompletions && query.get("unit") === "completions" ? "completions" : "items",
+      unit: query.get("unit") === "completions" ? "completions" : "items",
       status: query.get("status") || "",
       mode: query.get("mode") || "",
       q: query.get("q") || "",
@@ -421,18 +429,40 @@
       page: Math.max(0, Number(query.get("page") || 0) | 0),
     };
     const body = h("div", { id: "run-body" });
+    const source = h("p", { class: "muted small" }, "Reading the rows…");
     const reload = inlined
       ? null
       : h("button", { type: "button", onclick: () => { tableCache = null; void render(); } }, "Reload");
-    const renderBody = () => {
-      setQuery({ ...state, desc: state.desc ? "1" : "", page: state.page || "" });
-      body.replaceChildren(...runBody(summary, table, state, renderBody));
+    const fill = (answer) => {
+      tableCache = { key, answer };
+      if (!answer.table.completions.length) state.unit = "items";
+      source.textContent = `Rows read from ${answer.table.source}.`;
+      const renderBody = () => {
+        setQuery({ ...state, desc: state.desc ? "1" : "", page: state.page || "" });
+        body.replaceChildren(...runBody(summary, answer.table, state, renderBody));
+      };
+      renderBody();
+      document.body.dataset.table = key;
     };
-    renderBody();
+    delete document.body.dataset.table;
+    if (cached) fill(cached);
+    else {
+      const times = head.item_times.map((t) => ({ time: t }));
+      const n = summary.items.selected ?? summary.items.done;
+      body.replaceChildren(
+        chartsOf(head.aggregate, times, "items"),
+        h("p", { class: "loading" }, `Loading the table of ${fmtInt(n)} items…`),
+      );
+      const seq = renderSeq;
+      table.then(
+        (answer) => (seq === renderSeq ? fill(answer) : (tableCache = { key, answer })),
+        (err) => body.replaceChildren(errorBox(err.message)),
+      );
+    }
     return [
       breadcrumb(h("span", {}, summary.key)),
       h("header", { class: "page-head" }, h("h1", {}, summary.run_id), reload),
-      runHeader(summary, h("p", { class: "muted small" }, `Rows read from ${table.source}.`)),
+      runHeader(summary, source),
       body,
     ];
   }
@@ -578,7 +608,7 @@
       h("button", { type: "button", disabled: state.page >= pages - 1, onclick: set({ page: state.page + 1 }) }, "Next ›"),
     );
     return [
-      chartsOf(table, all, state.unit),
+      chartsOf(table.aggregate, all, state.unit),
       controls,
       h(
         "table",
