@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { HOSTILE_ANSWER, makeHumanEvalRun, makeTrajectoryRun } from "./fixture-runs.js";
+import { HOSTILE_ANSWER, makeHumanEvalRun, makeLargeRun, makeTrajectoryRun } from "./fixture-runs.js";
 import { launchChromium, open, startViewer, watchedPage, type PageWatch } from "./browser-harness.js";
 import { writeExport } from "../../src/view/export-page.js";
 
@@ -194,6 +194,31 @@ describe("a2a-bench view in chromium", () => {
       await expect.poll(() => rowsOf(page, "#items-table").count()).toBe(12);
     } finally {
       rmSync(live, { recursive: true, force: true });
+    }
+  });
+
+  test("a large run pages its table (the page in the URL), and an item with many completions lists the failing ones first", async () => {
+    const large = makeLargeRun(root, 250, 30);
+    try {
+      const { page } = await newPage();
+      await open(page, `${viewer.base}#/run/humaneval%2Flarge`);
+      await expect.poll(() => rowsOf(page, "#items-table").count()).toBe(100);
+      expect(await page.locator(".page-info").first().innerText()).toBe("1–100 of 250");
+      await page.getByRole("button", { name: "Next ›" }).first().click();
+      await expect.poll(() => page.locator(".page-info").first().innerText()).toBe("101–200 of 250");
+      expect(page.url()).toContain("page=1");
+      await page.selectOption('select[name="unit"]', "completions");
+      await expect.poll(() => page.locator(".page-info").first().innerText()).toBe("1–100 of 7,500");
+
+      await open(page, `${viewer.base}#/item/humaneval%2Flarge/Large%2F1`);
+      expect(await page.locator("#app").innerText()).toContain("24 passed, 6 failed.");
+      expect(await page.locator("details.completion").count()).toBe(6); // the 6 not passed
+      await page.selectOption('select[name="completions"]', "all");
+      await expect.poll(() => page.locator("details.completion").count()).toBe(30);
+      await open(page, `${viewer.base}#/item/humaneval%2Flarge/Large%2F1?sample=2`);
+      expect(await page.locator("details.completion[open] summary").innerText()).toMatch(/^Completion 2 passed/);
+    } finally {
+      rmSync(large, { recursive: true, force: true });
     }
   });
 

@@ -76,3 +76,50 @@ export function makeTrajectoryRun(root: string): string {
   );
   return out;
 }
+
+/**
+ * `<root>/humaneval/large`: a hand-made finished HumanEval-shaped run of `tasks` tasks × `n`
+ * completions; completion s of task t fails when (s + t) % 5 === 0.
+ */
+export function makeLargeRun(root: string, tasks: number, n: number): string {
+  const out = join(root, "humaneval", "large");
+  mkdirSync(out, { recursive: true });
+  const rows = Array.from({ length: tasks }, (_, t) => {
+    const samples = Array.from({ length: n }, (_, s) => {
+      const passed = (s + t) % 5 !== 0;
+      return {
+        status: passed ? "passed" : "failed",
+        failure_mode: passed ? null : "model_wrong_answer",
+        completion: `    return ${s}\n`,
+        duration_ms: 10 + s,
+        reason: passed ? null : `wrong answer ${s}`,
+      };
+    });
+    const correct = samples.filter((x) => x.status === "passed").length;
+    return {
+      id: `Large/${t}`,
+      status: correct === n ? "passed" : "failed",
+      passed: correct === n,
+      elapsed_seconds: 0.5 + t / 100,
+      n,
+      num_correct: correct,
+      samples,
+    };
+  });
+  writeFileSync(
+    join(out, "results.json"),
+    JSON.stringify({
+      schema_version: 1,
+      benchmark: "humaneval",
+      run_id: "large",
+      status: "ok",
+      error: null,
+      config: {},
+      isolation: { backend: "local", level: "bwrap", warnings: [] },
+      dataset: { path: "sample", sha256: "0".repeat(64) },
+      rows,
+      aggregate: { pass_at_k: { "pass@1": 0.8 }, failure_modes: { model_wrong_answer: (tasks * n) / 5 } },
+    }),
+  );
+  return out;
+}

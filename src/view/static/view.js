@@ -80,7 +80,11 @@
   const hrefItem = (key, id, sample) =>
     `#/item/${enc(key)}/${enc(id)}${sample === undefined || sample === null ? "" : `?sample=${sample}`}`;
   const hrefCompare = (a, b) => `#/compare/${enc(a)}/${enc(b)}`;
-  const hrefRaw = (key, path) => `/raw?${new URLSearchParams([["run", key], ["path", path]])}`;
+  const hrefRaw = (key, path) =>
+    `/raw?${new URLSearchParams([
+      ["run", key],
+      ["path", path],
+    ])}`;
 
   function parseHash() {
     const hash = location.hash.replace(/^#/, "") || "/";
@@ -151,8 +155,9 @@
   /** Horizontal bars: [{label, value, text}], value in [0, max]. */
   function barChart(title, rows, max) {
     const rowH = 22;
-    const labelW = 170;
-    const width = 420;
+    // Room for the longest label (at most 24 characters are shown), about 7 px a character at 12 px.
+    const labelW = Math.min(24, Math.max(6, ...rows.map((r) => r.label.length))) * 8 + 12;
+    const width = 380;
     const barW = width - labelW - 70;
     const height = Math.max(rowH * rows.length + 8, 30);
     const chart = svg("svg", {
@@ -180,10 +185,16 @@
 
   /** A histogram of `values` (seconds) in up to 24 bins. */
   function histogram(title, values) {
-    const width = 420;
+    const width = 380;
     const height = 150;
-    const pad = { l: 40, r: 10, t: 8, b: 30 };
-    const chart = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": title });
+    const chart = svg("svg", {
+      class: "chart",
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      role: "img",
+      "aria-label": title,
+    });
     const xs = values.filter((v) => typeof v === "number" && Number.isFinite(v));
     if (xs.length === 0) {
       append(chart, [svg("text", { x: 4, y: 18, class: "axis" }, "no times recorded")]);
@@ -200,11 +211,15 @@
     const counts = new Array(bins).fill(0);
     for (const v of xs) counts[Math.min(bins - 1, Math.floor(((v - lo) / span) * bins))]++;
     const top = Math.max(...counts);
+    // One bin holding most values would flatten the rest to nothing: then the counts are drawn on a log scale.
+    const log = bins > 1 && top > xs.length / 2;
+    const scale = (c) => (log ? Math.log10(1 + c) / Math.log10(1 + top) : c / top);
+    const pad = { l: 14 + 7 * String(top).length, r: 10, t: 8, b: 30 };
     const plotW = width - pad.l - pad.r;
     const plotH = height - pad.t - pad.b;
     const bw = plotW / bins;
     counts.forEach((c, i) => {
-      const bh = top > 0 ? (c / top) * plotH : 0;
+      const bh = top > 0 ? scale(c) * plotH : 0;
       const from = lo + (span * i) / bins;
       append(chart, [
         svg(
@@ -218,10 +233,10 @@
       svg("line", { x1: pad.l, y1: pad.t + plotH, x2: width - pad.r, y2: pad.t + plotH, class: "axis-line" }),
       svg("text", { x: pad.l, y: height - 10, class: "axis" }, fmtSeconds(lo)),
       svg("text", { x: width - pad.r, y: height - 10, "text-anchor": "end", class: "axis" }, fmtSeconds(hi)),
-      svg("text", { x: pad.l - 4, y: pad.t + 10, "text-anchor": "end", class: "axis" }, String(top)),
+      svg("text", { x: pad.l - 4, y: pad.t + 10, "text-anchor": "end", class: "axis" }, fmtInt(top)),
       svg("text", { x: pad.l - 4, y: pad.t + plotH, "text-anchor": "end", class: "axis" }, "0"),
     ]);
-    const caption = `${title} (${fmtInt(xs.length)}; median ${fmtSeconds(median(xs))})`;
+    const caption = `${title} (${fmtInt(xs.length)}; median ${fmtSeconds(median(xs))}${log ? "; counts on a log scale" : ""})`;
     return h("figure", { class: "chart-box" }, h("figcaption", {}, caption), chart);
   }
 
@@ -251,18 +266,29 @@
       h(
         "tr",
         {},
-        h("td", {}, h("input", { type: "checkbox", "aria-label": `select ${r.key} to compare`, onchange: onPick(r.key) })),
+        h(
+          "td",
+          {},
+          h("input", { type: "checkbox", "aria-label": `select ${r.key} to compare`, onchange: onPick(r.key) }),
+        ),
         h("td", {}, h("a", { href: hrefRun(r.key) }, r.key)),
         h("td", {}, r.benchmark ?? "—"),
         h("td", { class: "wrap" }, r.participant ?? "—"),
         h("td", { class: "nowrap" }, fmtDate(r.started_at)),
-        h("td", {}, badge(r.status), r.error ? h("div", { class: "small" }, `${r.error.code}: ${r.error.message}`) : null),
+        h(
+          "td",
+          {},
+          badge(r.status),
+          r.error ? h("div", { class: "small" }, `${r.error.code}: ${r.error.message}`) : null,
+        ),
         h("td", { class: "num" }, r.headline ? `${r.headline.label} ${fmtPct(r.headline.value)}` : "—"),
         h(
           "td",
           {},
           r.isolation ? r.isolation.level : "—",
-          r.isolation && r.isolation.warnings.length ? h("span", { class: "warn-text", title: r.isolation.warnings.join("\n") }, " ⚠") : null,
+          r.isolation && r.isolation.warnings.length
+            ? h("span", { class: "warn-text", title: r.isolation.warnings.join("\n") }, " ⚠")
+            : null,
         ),
         h(
           "td",
@@ -274,7 +300,11 @@
     );
     const table =
       runs.length === 0
-        ? h("p", { class: "empty" }, "No runs here yet. A run directory holds results.json, checkpoint.json, run_metadata.json or events.jsonl.")
+        ? h(
+            "p",
+            { class: "empty" },
+            "No runs here yet. A run directory holds results.json, checkpoint.json, run_metadata.json or events.jsonl.",
+          )
         : h(
             "table",
             { class: "grid", id: "runs-table" },
@@ -284,13 +314,28 @@
               h(
                 "tr",
                 {},
-                ["", "Run", "Benchmark", "Participant", "Started", "Status", "Score", "Isolation", "Items done / selected"].map((t) => h("th", {}, t)),
+                [
+                  "",
+                  "Run",
+                  "Benchmark",
+                  "Participant",
+                  "Started",
+                  "Status",
+                  "Score",
+                  "Isolation",
+                  "Items done / selected",
+                ].map((t) => h("th", {}, t)),
               ),
             ),
             h("tbody", {}, rows),
           );
     return [
-      h("header", { class: "page-head" }, h("h1", {}, "Runs"), h("p", { class: "muted" }, `${runs.length} run${runs.length === 1 ? "" : "s"}, newest first`)),
+      h(
+        "header",
+        { class: "page-head" },
+        h("h1", {}, "Runs"),
+        h("p", { class: "muted" }, `${runs.length} run${runs.length === 1 ? "" : "s"}, newest first`),
+      ),
       table,
       runs.length > 1 ? h("p", {}, compareButton) : null,
     ];
@@ -306,17 +351,37 @@
       ["Finished", fmtDate(s.finished_at)],
       ["Status", badge(s.status)],
       ["Score", s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "—"],
-      ["Isolation", s.isolation ? `${s.isolation.level}${s.isolation.backend ? ` (${s.isolation.backend})` : ""}` : "—"],
-      ["Items", `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed`],
+      [
+        "Isolation",
+        s.isolation ? `${s.isolation.level}${s.isolation.backend ? ` (${s.isolation.backend})` : ""}` : "—",
+      ],
+      [
+        "Items",
+        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed`,
+      ],
     ];
     return h(
       "section",
       { class: "run-head" },
-      h("dl", { class: "facts" }, facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+      h(
+        "dl",
+        { class: "facts" },
+        facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
+      ),
       s.error ? h("p", { class: "error-box" }, `${s.error.code}: ${s.error.message}`) : null,
-      s.isolation && s.isolation.warnings.length ? h("ul", { class: "warn-text" }, s.isolation.warnings.map((w) => h("li", {}, w))) : null,
-      s.status === "running" ? h("p", { class: "live-note" }, "This run is still being written: reload to see the items finished since.") : null,
-      s.events && s.events.partial_tail ? h("p", { class: "muted small" }, "events.jsonl ends in a line still being written; it is skipped.") : null,
+      s.isolation && s.isolation.warnings.length
+        ? h(
+            "ul",
+            { class: "warn-text" },
+            s.isolation.warnings.map((w) => h("li", {}, w)),
+          )
+        : null,
+      s.status === "running"
+        ? h("p", { class: "live-note" }, "This run is still being written: reload to see the items finished since.")
+        : null,
+      s.events && s.events.partial_tail
+        ? h("p", { class: "muted small" }, "events.jsonl ends in a line still being written; it is skipped.")
+        : null,
       extra,
       fileLinks(s.key, s.files, "Run files"),
     );
@@ -328,7 +393,12 @@
       "p",
       { class: "files" },
       `${title}: `,
-      files.map((f, i) => [i ? " · " : "", inlined ? h("code", { title: "raw files are not part of an exported page" }, f) : h("a", { href: hrefRaw(key, f), target: "_blank", rel: "noopener" }, f)]),
+      files.map((f, i) => [
+        i ? " · " : "",
+        inlined
+          ? h("code", { title: "raw files are not part of an exported page" }, f)
+          : h("a", { href: hrefRaw(key, f), target: "_blank", rel: "noopener" }, f),
+      ]),
     );
   }
 
@@ -365,11 +435,29 @@
     const charts = [];
     const pak = agg.pass_at_k;
     if (pak && typeof pak === "object") {
-      const bars = Object.entries(pak).map(([k, v]) => ({ label: k, value: v, text: v === null ? "n/a (k > n)" : fmtPct(v), cls: "good" }));
+      const bars = Object.entries(pak).map(([k, v]) => ({
+        label: k,
+        value: v,
+        text: v === null ? "n/a (k > n)" : fmtPct(v),
+        cls: "good",
+      }));
       charts.push(barChart("pass@k", bars, 1));
     } else {
       const passed = rows.filter((r) => r.passed).length;
-      charts.push(barChart("Passed", [{ label: "passed", value: rows.length ? passed / rows.length : 0, text: `${passed} / ${rows.length}`, cls: "good" }], 1));
+      charts.push(
+        barChart(
+          "Passed",
+          [
+            {
+              label: "passed",
+              value: rows.length ? passed / rows.length : 0,
+              text: `${passed} / ${rows.length}`,
+              cls: "good",
+            },
+          ],
+          1,
+        ),
+      );
     }
     let modes = agg.failure_modes;
     if (!modes || typeof modes !== "object") {
@@ -379,9 +467,19 @@
     const modeBars = Object.entries(modes)
       .filter(([, n]) => typeof n === "number" && n > 0)
       .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => ({ label: k, value: n, text: fmtInt(n), cls: k.startsWith("infrastructure") ? "infra" : "bad" }));
+      .map(([k, n]) => ({
+        label: k,
+        value: n,
+        text: fmtInt(n),
+        cls: k.startsWith("infrastructure") ? "infra" : "bad",
+      }));
     charts.push(barChart("Failure modes", modeBars, Math.max(1, ...modeBars.map((b) => b.value))));
-    charts.push(histogram(unit === "completions" ? "Time per completion (sandbox)" : "Time per item", rows.map((r) => r.time)));
+    charts.push(
+      histogram(
+        unit === "completions" ? "Time per completion (sandbox)" : "Time per item",
+        rows.map((r) => r.time),
+      ),
+    );
     return h("div", { class: "charts" }, charts);
   }
 
@@ -432,7 +530,17 @@
     const source = h("p", { class: "muted small" }, "Reading the rows…");
     const reload = inlined
       ? null
-      : h("button", { type: "button", onclick: () => { tableCache = null; void render(); } }, "Reload");
+      : h(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              tableCache = null;
+              void render();
+            },
+          },
+          "Reload",
+        );
     const fill = (answer) => {
       tableCache = { key, answer };
       if (!answer.table.completions.length) state.unit = "items";
@@ -549,8 +657,16 @@
                   rerender();
                 },
               },
-              h("option", { value: "items", selected: state.unit === "items" }, `items (${fmtInt(table.items.length)})`),
-              h("option", { value: "completions", selected: state.unit === "completions" }, `completions (${fmtInt(table.completions.length)})`),
+              h(
+                "option",
+                { value: "items", selected: state.unit === "items" },
+                `items (${fmtInt(table.items.length)})`,
+              ),
+              h(
+                "option",
+                { value: "completions", selected: state.unit === "completions" },
+                `completions (${fmtInt(table.completions.length)})`,
+              ),
             ),
           )
         : null,
@@ -569,7 +685,11 @@
           { "aria-sort": active ? (state.desc ? "descending" : "ascending") : "none" },
           h(
             "button",
-            { type: "button", class: "sort", onclick: set({ sort: c.key, desc: active ? !state.desc : false, page: 0 }) },
+            {
+              type: "button",
+              class: "sort",
+              onclick: set({ sort: c.key, desc: active ? !state.desc : false, page: 0 }),
+            },
             c.label,
             active ? (state.desc ? " ▼" : " ▲") : "",
           ),
@@ -594,29 +714,49 @@
           return h("td", { class: "reason" }, r.reason ?? "");
       }
     };
-    const pager = h(
-      "div",
-      { class: "pager" },
-      h("button", { type: "button", disabled: state.page === 0, onclick: set({ page: state.page - 1 }) }, "‹ Previous"),
+    const pager = () =>
       h(
-        "span",
-        { class: "page-info" },
-        rows.length === 0
-          ? "no rows match"
-          : `${fmtInt(state.page * PAGE_SIZE + 1)}–${fmtInt(state.page * PAGE_SIZE + shown.length)} of ${fmtInt(rows.length)}${rows.length !== all.length ? ` (filtered from ${fmtInt(all.length)})` : ""}`,
-      ),
-      h("button", { type: "button", disabled: state.page >= pages - 1, onclick: set({ page: state.page + 1 }) }, "Next ›"),
-    );
+        "div",
+        { class: "pager" },
+        h(
+          "button",
+          { type: "button", disabled: state.page === 0, onclick: set({ page: state.page - 1 }) },
+          "‹ Previous",
+        ),
+        h(
+          "span",
+          { class: "page-info" },
+          rows.length === 0
+            ? "no rows match"
+            : `${fmtInt(state.page * PAGE_SIZE + 1)}–${fmtInt(state.page * PAGE_SIZE + shown.length)} of ${fmtInt(rows.length)}${rows.length !== all.length ? ` (filtered from ${fmtInt(all.length)})` : ""}`,
+        ),
+        h(
+          "button",
+          { type: "button", disabled: state.page >= pages - 1, onclick: set({ page: state.page + 1 }) },
+          "Next ›",
+        ),
+      );
     return [
       chartsOf(table.aggregate, all, state.unit),
       controls,
+      pager(),
       h(
         "table",
         { class: "grid", id: "items-table" },
         h("thead", {}, head),
-        h("tbody", {}, shown.map((r) => h("tr", {}, columns.map((c) => cell(c, r))))),
+        h(
+          "tbody",
+          {},
+          shown.map((r) =>
+            h(
+              "tr",
+              {},
+              columns.map((c) => cell(c, r)),
+            ),
+          ),
+        ),
       ),
-      pager,
+      pager(),
     ];
   }
 
@@ -625,9 +765,41 @@
   /** Row keys shown in their own sections (the rest go to "Other fields"). */
   const SENT_KEYS = ["prompt", "sent", "request", "input", "problem_statement", "question", "instruction"];
   const ANSWER_KEYS = ["completion", "answer", "reply", "reply_tail", "model_patch", "patch", "response"];
-  const OUTPUT_KEYS = ["test_output", "output", "output_tail", "stdout_tail", "stderr_tail", "stdout", "stderr", "log", "apply_log"];
-  const VERDICT_KEYS = ["status", "passed", "failure_mode", "reason", "error", "exception", "exit_code", "signal", "timed_out", "limit_breach"];
-  const HIDDEN_KEYS = new Set(["id", "samples", ...SENT_KEYS, ...ANSWER_KEYS, ...OUTPUT_KEYS, ...VERDICT_KEYS]);
+  const OUTPUT_KEYS = [
+    "test_output",
+    "output",
+    "output_tail",
+    "stdout_tail",
+    "stderr_tail",
+    "stdout",
+    "stderr",
+    "log",
+    "apply_log",
+  ];
+  const VERDICT_KEYS = [
+    "status",
+    "passed",
+    "failure_mode",
+    "reason",
+    "error",
+    "exception",
+    "exit_code",
+    "signal",
+    "timed_out",
+    "limit_breach",
+  ];
+  const HIDDEN_KEYS = new Set([
+    "id",
+    "samples",
+    "elapsed_seconds",
+    "n",
+    "num_correct",
+    "usage",
+    ...SENT_KEYS,
+    ...ANSWER_KEYS,
+    ...OUTPUT_KEYS,
+    ...VERDICT_KEYS,
+  ]);
 
   function kv(o, keys) {
     const present = keys.filter((k) => o[k] !== undefined && o[k] !== null && o[k] !== "");
@@ -635,7 +807,14 @@
     return h(
       "dl",
       { class: "facts" },
-      present.map((k) => [h("dt", {}, k), h("dd", {}, k === "status" ? badge(o[k], o.passed) : typeof o[k] === "object" ? JSON.stringify(o[k]) : String(o[k]))]),
+      present.map((k) => [
+        h("dt", {}, k),
+        h(
+          "dd",
+          {},
+          k === "status" ? badge(o[k], o.passed) : typeof o[k] === "object" ? JSON.stringify(o[k]) : String(o[k]),
+        ),
+      ]),
     );
   }
 
@@ -645,7 +824,7 @@
     return h(
       "section",
       {},
-      h("h3", {}, heading),
+      heading ? h("h3", {}, heading) : null,
       present.map((k) => [h("h4", {}, k), textBlock(o[k])]),
     );
   }
@@ -687,28 +866,105 @@
     return details;
   }
 
+  /** Completions shown at once; more are added on request. */
+  const COMPLETIONS_STEP = 50;
+
+  /**
+   * The completions of an item: a count per status, then (for many) only the
+   * ones that did not pass unless all are asked for, 50 at a time, each
+   * drawn only when opened. The one named in the URL is always shown.
+   */
+  function completionList(samples, openIndex) {
+    const counts = {};
+    for (const s of samples) counts[s?.status ?? "?"] = (counts[s?.status ?? "?"] || 0) + 1;
+    const failing = samples.map((s, i) => i).filter((i) => samples[i]?.status !== "passed");
+    const many = samples.length > 20;
+    const state = { which: many && failing.length > 0 ? "failing" : "all", shown: COMPLETIONS_STEP };
+    const list = h("div", { class: "completions" });
+    const draw = () => {
+      let indices = state.which === "failing" ? failing : samples.map((_, i) => i);
+      if (openIndex >= 0 && openIndex < samples.length && !indices.includes(openIndex))
+        indices = [...indices, openIndex].sort((a, b) => a - b);
+      const visible = indices.slice(0, state.shown);
+      const more = indices.length - visible.length;
+      list.replaceChildren(
+        ...visible.map((i) => completionDetails(samples[i] || {}, i, i === openIndex)),
+        ...(more > 0
+          ? [
+              h(
+                "button",
+                { type: "button", onclick: () => ((state.shown += COMPLETIONS_STEP), draw()) },
+                `Show ${Math.min(more, COMPLETIONS_STEP)} more (${more} not shown)`,
+              ),
+            ]
+          : []),
+      );
+    };
+    draw();
+    const counted = Object.entries(counts)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${n} ${k}`)
+      .join(", ");
+    const chooser = many
+      ? h(
+          "label",
+          {},
+          " Show ",
+          h(
+            "select",
+            {
+              name: "completions",
+              onchange: (ev) => {
+                state.which = ev.target.value;
+                state.shown = COMPLETIONS_STEP;
+                draw();
+              },
+            },
+            h("option", { value: "failing", selected: state.which === "failing" }, `the ${failing.length} not passed`),
+            h("option", { value: "all", selected: state.which === "all" }, `all ${samples.length}`),
+          ),
+        )
+      : null;
+    return [h("p", { class: "muted" }, `${counted}.`, chooser), list];
+  }
+
   async function viewItem(key, id, query) {
-    const { summary, item } = await api("/api/item", [["run", key], ["id", id]]);
+    const { summary, item } = await api("/api/item", [
+      ["run", key],
+      ["id", id],
+    ]);
     const row = item.row;
     document.title = `${id} — ${summary.run_id} — a2a-bench view`;
     const wanted = query.get("sample");
     const samples = Array.isArray(row.samples) ? row.samples : [];
     const firstFailing = samples.findIndex((s) => s && s.status !== "passed");
     const openIndex = wanted !== null ? Number(wanted) : firstFailing === -1 ? 0 : firstFailing;
-    const others = Object.fromEntries(Object.entries(row).filter(([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith("trajectory")));
-    const sent = textSections(row, SENT_KEYS, "Sent to the participant");
+    const others = Object.fromEntries(
+      Object.entries(row).filter(([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith("trajectory")),
+    );
+    const sent = textSections(row, SENT_KEYS, null);
     const nav = h(
       "p",
       { class: "item-nav" },
-      item.prev !== null ? h("a", { href: hrefItem(key, item.prev) }, "‹ previous item") : h("span", { class: "muted" }, "‹ previous item"),
+      item.prev !== null
+        ? h("a", { href: hrefItem(key, item.prev) }, "‹ previous item")
+        : h("span", { class: "muted" }, "‹ previous item"),
       ` · item ${item.index + 1} of ${item.total} · `,
-      item.next !== null ? h("a", { href: hrefItem(key, item.next) }, "next item ›") : h("span", { class: "muted" }, "next item ›"),
+      item.next !== null
+        ? h("a", { href: hrefItem(key, item.next) }, "next item ›")
+        : h("span", { class: "muted" }, "next item ›"),
     );
     const content = [
       breadcrumb(h("a", { href: hrefRun(key) }, summary.key), h("span", {}, id)),
       h("header", { class: "page-head" }, h("h1", {}, id), badge(row.status, row.passed)),
       nav,
-      h("section", { class: "verdict" }, h("h2", {}, "Verdict"), kv(row, [...VERDICT_KEYS, "elapsed_seconds", "n", "num_correct"]), usageLine(row.usage)),
+      h(
+        "section",
+        { class: "verdict" },
+        h("h2", {}, "Verdict"),
+        kv(row, [...VERDICT_KEYS, "elapsed_seconds", "n", "num_correct"]),
+        usageLine(row.usage),
+      ),
       h(
         "section",
         {},
@@ -717,7 +973,7 @@
           h(
             "p",
             { class: "muted" },
-            `This run's files do not record the question sent for this item; it is the dataset's item ${id} (dataset ${summary.benchmark ?? ""} of the run, see run_metadata.json).`,
+            `This run's files do not record the question sent for this item: it is the prompt of ${id} in the run's dataset (its path and sha256 are in results.json and run_metadata.json).`,
           ),
       ),
     ];
@@ -727,14 +983,27 @@
           "section",
           {},
           h("h2", {}, `Answers and test output (${samples.length} completion${samples.length === 1 ? "" : "s"})`),
-          samples.map((s, i) => completionDetails(s || {}, i, i === openIndex)),
+          completionList(samples, openIndex),
         ),
       );
     } else {
-      content.push(h("section", {}, h("h2", {}, "Answer and test output"), textSections(row, ANSWER_KEYS, "Answer") || h("p", { class: "muted" }, "No answer text in this row."), textSections(row, OUTPUT_KEYS, "Test output")));
+      const answer = textSections(row, ANSWER_KEYS, "Answer");
+      const output = textSections(row, OUTPUT_KEYS, "Test output");
+      // An interactive item's answer is its trajectory (below); say "none" only when there is nothing at all.
+      if (answer || output || item.trajectories.length === 0)
+        content.push(
+          h(
+            "section",
+            {},
+            h("h2", {}, "Answer and test output"),
+            answer || h("p", { class: "muted" }, "No answer text in this row."),
+            output,
+          ),
+        );
     }
     for (const t of item.trajectories) content.push(await trajectorySection(key, t));
-    if (Object.keys(others).length) content.push(h("section", {}, h("h2", {}, "Other fields"), textBlock(JSON.stringify(others, null, 2))));
+    if (Object.keys(others).length)
+      content.push(h("section", {}, h("h2", {}, "Other fields"), textBlock(JSON.stringify(others, null, 2))));
     content.push(fileLinks(key, item.files, "Item files"), fileLinks(key, summary.files, "Run files"));
     return content;
   }
@@ -752,7 +1021,10 @@
     const shownBytes = pick(turn, ["output_shown_bytes", "shown_bytes"]);
     if (!flag && typeof total !== "number") return null;
     if (!flag) return null;
-    const sizes = typeof total === "number" ? ` (${typeof shownBytes === "number" ? `${fmtInt(shownBytes)} of ` : ""}${fmtInt(total)} bytes)` : "";
+    const sizes =
+      typeof total === "number"
+        ? ` (${typeof shownBytes === "number" ? `${fmtInt(shownBytes)} of ` : ""}${fmtInt(total)} bytes)`
+        : "";
     return `Output truncated${sizes}: only part of it was kept.`;
   }
 
@@ -766,7 +1038,36 @@
     const duration = pick(turn, ["duration_ms", "elapsed_ms"]);
     const started = pick(turn, ["started_at", "ts", "time"]);
     const message = pick(turn, ["message", "thought", "text"]);
-    const known = new Set(["turn", "index", "step", "command", "cmd", "action", "exit_code", "exitCode", "status", "output", "stdout", "stderr", "output_truncated", "truncated", "output_bytes", "output_total_bytes", "total_bytes", "output_shown_bytes", "shown_bytes", "duration_ms", "elapsed_ms", "started_at", "ts", "time", "usage", "message", "thought", "text"]);
+    const known = new Set([
+      "turn",
+      "index",
+      "step",
+      "command",
+      "cmd",
+      "action",
+      "exit_code",
+      "exitCode",
+      "status",
+      "output",
+      "stdout",
+      "stderr",
+      "output_truncated",
+      "truncated",
+      "output_bytes",
+      "output_total_bytes",
+      "total_bytes",
+      "output_shown_bytes",
+      "shown_bytes",
+      "duration_ms",
+      "elapsed_ms",
+      "started_at",
+      "ts",
+      "time",
+      "usage",
+      "message",
+      "thought",
+      "text",
+    ]);
     const rest = Object.fromEntries(Object.entries(turn).filter(([k]) => !known.has(k)));
     const timing = [
       typeof duration === "number" ? `took ${fmtSeconds(duration / 1000)}` : null,
@@ -794,12 +1095,24 @@
   async function trajectorySection(key, t) {
     const title = `Trajectory${t.sample !== null ? ` of completion ${t.sample}` : ""}`;
     try {
-      const tr = await api("/api/trajectory", [["run", key], ["path", t.path]]);
+      const tr = await api("/api/trajectory", [
+        ["run", key],
+        ["path", t.path],
+      ]);
       return h(
         "section",
         { class: "trajectory" },
         h("h2", {}, `${title} (${tr.turns.length} turn${tr.turns.length === 1 ? "" : "s"})`),
-        h("p", { class: "muted small" }, "From ", inlined ? h("code", {}, t.path) : h("a", { href: hrefRaw(key, t.path), target: "_blank", rel: "noopener" }, t.path), tr.partial_tail ? " — its last line is still being written and is not shown." : "", tr.bad_lines ? ` — ${tr.bad_lines} unreadable line(s) skipped.` : ""),
+        h(
+          "p",
+          { class: "muted small" },
+          "From ",
+          inlined
+            ? h("code", {}, t.path)
+            : h("a", { href: hrefRaw(key, t.path), target: "_blank", rel: "noopener" }, t.path),
+          tr.partial_tail ? " — its last line is still being written and is not shown." : "",
+          tr.bad_lines ? ` — ${tr.bad_lines} unreadable line(s) skipped.` : "",
+        ),
         h("ol", { class: "turns" }, tr.turns.map(turnView)),
       );
     } catch (err) {
@@ -821,26 +1134,60 @@
   }
 
   async function viewCompare(a, b) {
-    const { a: sa, b: sb, compare } = await api("/api/compare", [["a", a], ["b", b]]);
+    const {
+      a: sa,
+      b: sb,
+      compare,
+    } = await api("/api/compare", [
+      ["a", a],
+      ["b", b],
+    ]);
     document.title = `${sa.run_id} vs ${sb.run_id} — a2a-bench view`;
     const head = (s, label) =>
-      h("div", { class: "side" }, h("h2", {}, `${label}: `, h("a", { href: hrefRun(s.key) }, s.key)), h("p", {}, s.benchmark ?? "", " · ", s.participant ?? "—", " · ", s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "no score", " · ", badge(s.status)));
+      h(
+        "div",
+        { class: "side" },
+        h("h2", {}, `${label}: `, h("a", { href: hrefRun(s.key) }, s.key)),
+        h(
+          "p",
+          {},
+          s.benchmark ?? "",
+          " · ",
+          s.participant ?? "—",
+          " · ",
+          s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "no score",
+          " · ",
+          badge(s.status),
+        ),
+      );
     const rows = compare.differing.map((d) =>
       h("tr", {}, h("td", {}, d.id), verdictCell(a, d.id, d.a), verdictCell(b, d.id, d.b)),
     );
     return [
       breadcrumb(h("span", {}, "Compare")),
-      h("header", { class: "page-head" }, h("h1", {}, "Two runs side by side"), h("a", { href: hrefCompare(b, a) }, "swap")),
+      h(
+        "header",
+        { class: "page-head" },
+        h("h1", {}, "Two runs side by side"),
+        h("a", { href: hrefCompare(b, a) }, "swap"),
+      ),
       h("div", { class: "sides" }, head(sa, "A"), head(sb, "B")),
       h(
         "p",
         {},
         `${fmtInt(compare.differing.length - compare.only_a - compare.only_b)} item(s) with a different verdict, ${fmtInt(compare.same)} the same`,
-        compare.only_a || compare.only_b ? `, ${fmtInt(compare.only_a)} only in A, ${fmtInt(compare.only_b)} only in B` : "",
+        compare.only_a || compare.only_b
+          ? `, ${fmtInt(compare.only_a)} only in A, ${fmtInt(compare.only_b)} only in B`
+          : "",
         ".",
       ),
       rows.length
-        ? h("table", { class: "grid", id: "compare-table" }, h("thead", {}, h("tr", {}, h("th", {}, "Item"), h("th", {}, "A"), h("th", {}, "B"))), h("tbody", {}, rows))
+        ? h(
+            "table",
+            { class: "grid", id: "compare-table" },
+            h("thead", {}, h("tr", {}, h("th", {}, "Item"), h("th", {}, "A"), h("th", {}, "B"))),
+            h("tbody", {}, rows),
+          )
         : h("p", { class: "empty" }, "Every item has the same verdict in both runs."),
     ];
   }
