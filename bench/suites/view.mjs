@@ -19,7 +19,14 @@ import { measureReported, summary } from "../lib/stats.mjs";
 import { writeSyntheticRun } from "../lib/synthetic-view-run.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const TARGET_MS = 1000;
 
 /**
@@ -31,12 +38,16 @@ async function firstPaint(browser, url, route) {
   try {
     await page.goto(url);
     const painted = await page.waitForFunction(
-      (r) => (document.body.dataset.ready === r && document.querySelector("figure.chart-box svg") ? performance.now() : null),
+      (r) =>
+        document.body.dataset.ready === r && document.querySelector("figure.chart-box svg") ? performance.now() : null,
       route,
       { timeout: 30_000, polling: "raf" },
     );
     const paintMs = await painted.jsonValue();
-    await page.waitForFunction(() => document.querySelector("#items-table tbody tr"), null, { timeout: 30_000, polling: "raf" });
+    await page.waitForFunction(() => document.querySelector("#items-table tbody tr"), null, {
+      timeout: 30_000,
+      polling: "raf",
+    });
     return { paintMs, tableMs: await page.evaluate(() => performance.now()) };
   } finally {
     await page.close();
@@ -79,7 +90,8 @@ export async function runView(ctx) {
         figures: `first paint median ${run.median.toFixed(0)} ms (min ${run.min.toFixed(0)}, max ${run.max.toFixed(0)}, ${run.samples.length} runs); table drawn median ${table.median.toFixed(0)} ms (min ${table.min.toFixed(0)}, max ${table.max.toFixed(0)}); runs list ${list.median.toFixed(0)} ms`,
         target: `≤ ${TARGET_MS} ms`,
         met: run.median <= TARGET_MS,
-        limit: "first paint: page + script load and the run's small files (run_metadata.json, events.jsonl: aggregate and item times). The table: the server reads and parses results.json on the request (no index, no cache: the files are read as they are), then sends a compact table (strings interned, one small tuple per completion); the browser sorts/filters that in memory and draws 100 rows",
+        limit:
+          "first paint: page + script load and the run's small files (run_metadata.json, events.jsonl: aggregate and item times). The table: the server reads and parses results.json on the request (no index, no cache: the files are read as they are), then sends a compact table (strings interned, one small tuple per completion); the browser sorts/filters that in memory and draws 100 rows",
       },
     ];
   } finally {
@@ -94,7 +106,11 @@ async function firstPaint2(browser, base) {
   const page = await browser.newPage();
   try {
     await page.goto(base);
-    await page.waitForFunction(() => document.body.dataset.ready === "#/" && document.querySelector("#runs-table tbody tr"), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.body.dataset.ready === "#/" && document.querySelector("#runs-table tbody tr"),
+      null,
+      { timeout: 30_000 },
+    );
     return await page.evaluate(() => performance.now());
   } finally {
     await page.close();

@@ -34,7 +34,8 @@ Exit: 0 stopped by SIGINT/SIGTERM or export written, 1 cannot listen or write, 2
 async function assertDirs(dirs: readonly string[]): Promise<void> {
   for (const d of dirs) {
     const st = await stat(d).catch(() => null);
-    if (!st?.isDirectory()) throw new UsageError(`${d} is not a directory (give run directories or a results/ directory)`);
+    if (!st?.isDirectory())
+      throw new UsageError(`${d} is not a directory (give run directories or a results/ directory)`);
   }
 }
 
@@ -55,7 +56,8 @@ export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
   const { port } = server.address() as AddressInfo;
   const shown = args.host.includes(":") ? `[${args.host}]` : args.host;
   io.stdout.write(`a2a-bench view: http://${shown}:${port}/ (${args.dirs.join(", ")}); Ctrl-C stops\n`);
-  if (!loopback) io.stderr.write(`a2a-bench view: listening on ${args.host}: anyone who reaches it can read these runs\n`);
+  if (!loopback)
+    io.stderr.write(`a2a-bench view: listening on ${args.host}: anyone who reaches it can read these runs\n`);
   return new Promise<number>((resolve) => {
     const stop = (): void => {
       process.removeListener("SIGINT", stop);

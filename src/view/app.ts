@@ -82,8 +82,7 @@ async function sendRaw(res: ServerResponse, dirs: readonly string[], q: URLSearc
 
 async function route(req: IncomingMessage, res: ServerResponse, o: Required<ViewAppOptions>): Promise<void> {
   if (!hostAllowed(req, o.allowedHosts)) return send(res, 403, "text/plain; charset=utf-8", "unknown Host\n");
-  if (req.method !== "GET" && req.method !== "HEAD")
-    return send(res, 405, "text/plain; charset=utf-8", "only GET\n");
+  if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain; charset=utf-8", "only GET\n");
   const url = new URL(req.url ?? "/", "http://viewer.invalid");
   switch (url.pathname) {
     case "/":

@@ -35,7 +35,12 @@ const sha256 = (text: string): string => `'sha256-${createHash("sha256").update(
 
 type Data = Record<string, ApiAnswer>;
 
-async function put(data: Data, roots: readonly string[], route: string, params: Array<[string, string]>): Promise<ApiAnswer> {
+async function put(
+  data: Data,
+  roots: readonly string[],
+  route: string,
+  params: Array<[string, string]>,
+): Promise<ApiAnswer> {
   const answer = await answerApi(roots, route, new URLSearchParams(params));
   data[dataKey(route, params)] = answer;
   return answer;
@@ -53,14 +58,26 @@ export async function collectExportData(roots: readonly string[]): Promise<Data>
     for (const tuple of table?.items ?? []) {
       const id = table!.strings[tuple[0]!];
       if (id === undefined) continue;
-      const item = await put(data, roots, "/api/item", [["run", run], ["id", id]]);
+      const item = await put(data, roots, "/api/item", [
+        ["run", run],
+        ["id", id],
+      ]);
       const found = (item.body as { item?: { trajectories: Array<{ path: string }> } }).item;
-      for (const t of found?.trajectories ?? []) await put(data, roots, "/api/trajectory", [["run", run], ["path", t.path]]);
+      for (const t of found?.trajectories ?? [])
+        await put(data, roots, "/api/trajectory", [
+          ["run", run],
+          ["path", t.path],
+        ]);
     }
   }
   const comparable = keys.slice(0, MAX_EXPORT_COMPARE_RUNS);
   for (const a of comparable)
-    for (const b of comparable) if (a !== b) await put(data, roots, "/api/compare", [["a", a], ["b", b]]);
+    for (const b of comparable)
+      if (a !== b)
+        await put(data, roots, "/api/compare", [
+          ["a", a],
+          ["b", b],
+        ]);
   return data;
 }
 

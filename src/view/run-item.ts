@@ -75,7 +75,10 @@ async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files"
   const files = new Set<string>();
   const trajectories: RunItem["trajectories"] = [];
   const samples = Array.isArray(row["samples"]) ? row["samples"] : [];
-  const owners: Array<[number | null, Obj]> = [[null, row], ...samples.map((s, i): [number, Obj] => [i, isObj(s) ? s : {}])];
+  const owners: Array<[number | null, Obj]> = [
+    [null, row],
+    ...samples.map((s, i): [number, Obj] => [i, isObj(s) ? s : {}]),
+  ];
   for (const [sample, o] of owners) {
     for (const [key, value] of pathValues(o)) {
       const found = await inRun(root, value);

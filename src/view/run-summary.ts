@@ -148,7 +148,8 @@ export async function summarizeRun(ref: RunRef, now = Date.now()): Promise<RunSu
   return {
     key: ref.key,
     run_id: str(meta["run_id"]) ?? str(started["run_id"]) ?? str(results["run_id"]) ?? basename(ref.dir),
-    benchmark: str(meta["benchmark"]) ?? str(started["benchmark"]) ?? str(results["benchmark"]) ?? str(identity["benchmark"]),
+    benchmark:
+      str(meta["benchmark"]) ?? str(started["benchmark"]) ?? str(results["benchmark"]) ?? str(identity["benchmark"]),
     participant: participantOf(config, meta["agent"] ?? identity["agent"]),
     started_at: num(timings["started_at_unix_seconds"]) ?? facts.firstTs,
     finished_at: num(timings["finished_at_unix_seconds"]),

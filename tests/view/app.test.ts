@@ -106,7 +106,7 @@ describe("view app: the API reads the files as they are", () => {
   test("the runs: a finished one and one still being written (its cut last event line skipped)", async () => {
     const r = await get("/api/runs");
     expect(r.status).toBe(200);
-    const runs = (JSON.parse(r.body) as { runs: Array<Record<string, any>> }).runs;
+    const runs = (JSON.parse(r.body) as { runs: Array<Record<string, unknown> & { key: string }> }).runs;
     const byKey = Object.fromEntries(runs.map((x) => [x.key, x]));
     expect(Object.keys(byKey).sort()).toEqual(["humaneval/live", "interactive/traj"]);
     expect(byKey["interactive/traj"]).toMatchObject({

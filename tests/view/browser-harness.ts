@@ -33,6 +33,12 @@ export async function startViewer(dirs: string[]): Promise<{ base: string; close
   };
 }
 
+/** The page's globals the tests read (this project compiles without the DOM library). */
+export interface PageGlobals {
+  document: { body: { dataset: Record<string, string | undefined> } };
+  __pwned?: unknown;
+}
+
 /** What a page did that it must not: script errors, dialogs, requests to another origin. */
 export interface PageWatch {
   dialogs: string[];
@@ -63,5 +69,5 @@ export async function watchedPage(browser: Browser, origin: string | null): Prom
 export async function open(page: Page, url: string): Promise<void> {
   const route = (new URL(url).hash || "#/").split("?")[0]!;
   await page.goto(url);
-  await page.waitForFunction((r) => document.body.dataset["ready"] === r, route);
+  await page.waitForFunction((r) => (globalThis as unknown as PageGlobals).document.body.dataset["ready"] === r, route);
 }

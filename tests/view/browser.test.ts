@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { HOSTILE_ANSWER, makeHumanEvalRun, makeLargeRun, makeTrajectoryRun } from "./fixture-runs.js";
-import { launchChromium, open, startViewer, watchedPage, type PageWatch } from "./browser-harness.js";
+import { launchChromium, open, startViewer, watchedPage, type PageGlobals, type PageWatch } from "./browser-harness.js";
 import { writeExport } from "../../src/view/export-page.js";
 
 let tmp: string;
@@ -85,7 +85,10 @@ describe("a2a-bench view in chromium", () => {
 
     await page.selectOption('select[name="status"]', "failed");
     await expect.poll(() => rowsOf(page, "#items-table").count()).toBe(2);
-    expect(await page.locator("#items-table tbody td:first-child").allInnerTexts()).toEqual(["A2ABench/1", "A2ABench/3"]);
+    expect(await page.locator("#items-table tbody td:first-child").allInnerTexts()).toEqual([
+      "A2ABench/1",
+      "A2ABench/3",
+    ]);
     const shared = page.url();
     expect(shared).toContain("status=failed");
 
@@ -110,10 +113,9 @@ describe("a2a-bench view in chromium", () => {
     // The shared URL opens the same filtered view in a fresh page.
     const other = (await newPage()).page;
     await open(other, shared);
-    await expect.poll(() => other.locator("#items-table tbody td:first-child").allInnerTexts()).toEqual([
-      "A2ABench/1",
-      "A2ABench/3",
-    ]);
+    await expect
+      .poll(() => other.locator("#items-table tbody td:first-child").allInnerTexts())
+      .toEqual(["A2ABench/1", "A2ABench/3"]);
     expect(await other.locator('select[name="status"]').inputValue()).toBe("failed");
   });
 
@@ -121,7 +123,9 @@ describe("a2a-bench view in chromium", () => {
     const { page } = await newPage();
     await open(page, `${viewer.base}#/run/${MIXED}`);
     await page.getByRole("link", { name: "A2ABench/2" }).click();
-    await page.waitForFunction(() => document.body.dataset["ready"]?.startsWith("#/item/"));
+    await page.waitForFunction(() =>
+      (globalThis as unknown as PageGlobals).document.body.dataset["ready"]?.startsWith("#/item/"),
+    );
     expect(page.url()).toContain("#/item/humaneval%2Fmixed/A2ABench%2F2");
     const verdict = await page.locator("section.verdict").innerText();
     expect(verdict).toContain("model_syntax_error");
@@ -130,7 +134,7 @@ describe("a2a-bench view in chromium", () => {
     const answer = page.locator("details[open] pre.text").first();
     expect(await answer.innerText()).toBe(HOSTILE_ANSWER);
     expect(await page.locator("details[open]").innerText()).toContain("stderr_tail");
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__pwned)).toBeUndefined();
     expect(await page.locator("#app img, #app script").count()).toBe(0);
     // The other completion renders when opened.
     await page.locator("details:not([open]) > summary").first().click();
@@ -150,13 +154,17 @@ describe("a2a-bench view in chromium", () => {
     await page.getByRole("checkbox", { name: "select humaneval/mixed to compare" }).check();
     await page.getByRole("checkbox", { name: "select humaneval/gold to compare" }).check();
     await page.getByRole("button", { name: "Compare the two selected runs" }).click();
-    await page.waitForFunction(() => document.body.dataset["ready"]?.startsWith("#/compare/"));
+    await page.waitForFunction(() =>
+      (globalThis as unknown as PageGlobals).document.body.dataset["ready"]?.startsWith("#/compare/"),
+    );
     expect(await page.locator("#compare-table tbody td:first-child").allInnerTexts()).toEqual([
       "A2ABench/1",
       "A2ABench/2",
       "A2ABench/3",
     ]);
-    expect(await page.locator("main, #app").first().innerText()).toContain("3 item(s) with a different verdict, 9 the same");
+    expect(await page.locator("main, #app").first().innerText()).toContain(
+      "3 item(s) with a different verdict, 9 the same",
+    );
     const row = await page.locator("#compare-table tbody tr").first().innerText();
     expect(row).toMatch(/failed[\s\S]*passed/);
   });
@@ -234,7 +242,7 @@ describe("a2a-bench view in chromium", () => {
     await expect.poll(() => rowsOf(page, "#runs-table").count()).toBe(3);
     await open(page, `${url}#/item/${MIXED}/A2ABench%2F2`);
     expect(await page.locator("details[open] pre.text").first().innerText()).toBe(HOSTILE_ANSWER);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__pwned)).toBeUndefined();
     await open(page, `${url}#/run/${MIXED}?status=failed`);
     await expect.poll(() => rowsOf(page, "#items-table").count()).toBe(2);
     await open(page, `${url}#/compare/${MIXED}/humaneval%2Fgold`);

@@ -19,11 +19,7 @@ export const TRAJECTORY_FIXTURE = fileURLToPath(new URL("../fixtures/view/trajec
  * 12-problem set: each problem with its reference completion, plus a wrong one for the problems
  * numbered in `wrong` and the hostile answer for those in `hostile`.
  */
-export function makeHumanEvalRun(
-  root: string,
-  runId: string,
-  opts: { wrong: number[]; hostile: number[] },
-): string {
+export function makeHumanEvalRun(root: string, runId: string, opts: { wrong: number[]; hostile: number[] }): string {
   const problems = SAMPLE_PROBLEMS;
   const lines: string[] = [];
   problems.forEach((p, i) => {

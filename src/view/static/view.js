@@ -575,7 +575,6 @@
     ];
   }
 
-  // eslint-disable-next-line max-lines-per-function -- one table with its controls
   function runBody(summary, table, state, rerender) {
     const all = tableRows(table, state.unit);
     const statuses = [...new Set(all.map((r) => r.status).filter(Boolean))].sort();
