@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../util/package-root.js";
+import { BenchError, errorMessage } from "../util/errors.js";
 
 /** Where the browser code lives (plain files, shipped with the package). */
 export const STATIC_DIR = join(packageRoot, "src", "view", "static");
@@ -34,10 +35,17 @@ export interface StaticAssets {
 
 /** The browser code and style, read from the package. */
 export function loadAssets(): StaticAssets {
-  return {
-    script: readFileSync(join(STATIC_DIR, "view.js"), "utf8"),
-    style: readFileSync(join(STATIC_DIR, "view.css"), "utf8"),
-  };
+  try {
+    return {
+      script: readFileSync(join(STATIC_DIR, "view.js"), "utf8"),
+      style: readFileSync(join(STATIC_DIR, "view.css"), "utf8"),
+    };
+  } catch (err) {
+    throw new BenchError(
+      "E_VIEW_ASSETS",
+      `the viewer's page files are missing (${STATIC_DIR}: ${errorMessage(err)}); they ship with the package ("files" in package.json)`,
+    );
+  }
 }
 
 /** The served page: the shell that loads /assets/view.{css,js}. */
