@@ -43,15 +43,18 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  try {
+    await browser?.close();
+    await viewer?.close();
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   // Nothing a participant wrote ran, on any page, in any test.
   for (const { watch } of pages) {
     expect(watch.dialogs).toEqual([]);
     expect(watch.errors).toEqual([]);
     expect(watch.foreign).toEqual([]);
   }
-  await browser?.close();
-  await viewer?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe("a2a-bench view in chromium", () => {
