@@ -122,6 +122,12 @@
     return `${(s / 60).toFixed(1)} min`;
   }
   const fmtInt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : "—");
+  /** A run's headline score; a run with status error has none. */
+  function scoreText(s) {
+    if (s.status === "error") return "no score (status error)";
+    return s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "—";
+  }
+  const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
   function statusClass(status, passed) {
     if (passed === true || status === "passed" || status === "ok" || status === "RESOLVED_FULL") return "good";
@@ -211,8 +217,8 @@
     const counts = new Array(bins).fill(0);
     for (const v of xs) counts[Math.min(bins - 1, Math.floor(((v - lo) / span) * bins))]++;
     const top = Math.max(...counts);
-    // One bin holding most values would flatten the rest to nothing: then the counts are drawn on a log scale.
-    const log = bins > 1 && top > xs.length / 2;
+    // One bin holding most of many values would flatten the rest to nothing: then the counts are drawn on a log scale.
+    const log = xs.length >= 50 && top > xs.length / 2;
     const scale = (c) => (log ? Math.log10(1 + c) / Math.log10(1 + top) : c / top);
     const pad = { l: 14 + 7 * String(top).length, r: 10, t: 8, b: 30 };
     const plotW = width - pad.l - pad.r;
@@ -279,9 +285,15 @@
           "td",
           {},
           badge(r.status),
-          r.error ? h("div", { class: "small" }, `${r.error.code}: ${r.error.message}`) : null,
+          r.error
+            ? h(
+                "div",
+                { class: "small", title: `${r.error.code}: ${r.error.message}` },
+                clip(`${r.error.code}: ${r.error.message}`, 120),
+              )
+            : null,
         ),
-        h("td", { class: "num" }, r.headline ? `${r.headline.label} ${fmtPct(r.headline.value)}` : "—"),
+        h("td", { class: "num" }, scoreText(r)),
         h(
           "td",
           {},
@@ -350,7 +362,7 @@
       ["Started", fmtDate(s.started_at)],
       ["Finished", fmtDate(s.finished_at)],
       ["Status", badge(s.status)],
-      ["Score", s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "—"],
+      ["Score", scoreText(s)],
       [
         "Isolation",
         s.isolation ? `${s.isolation.level}${s.isolation.backend ? ` (${s.isolation.backend})` : ""}` : "—",
@@ -438,10 +450,16 @@
       const bars = Object.entries(pak).map(([k, v]) => ({
         label: k,
         value: v,
-        text: v === null ? "n/a (k > n)" : fmtPct(v),
+        text: v === null ? "n/a" : fmtPct(v),
         cls: "good",
       }));
-      charts.push(barChart("pass@k", bars, 1));
+      const figure = barChart("pass@k", bars, 1);
+      const notes = Array.isArray(agg.pass_at_k_notes) ? agg.pass_at_k_notes : [];
+      append(
+        figure,
+        notes.map((n) => h("p", { class: "chart-note" }, String(n))),
+      );
+      charts.push(figure);
     } else {
       const passed = rows.filter((r) => r.passed).length;
       charts.push(
@@ -577,6 +595,11 @@
 
   function runBody(summary, table, state, rerender) {
     const all = tableRows(table, state.unit);
+    if (all.length === 0)
+      return [
+        chartsOf(table.aggregate, all, state.unit),
+        h("p", { class: "empty" }, "No item of this run has finished."),
+      ];
     const statuses = [...new Set(all.map((r) => r.status).filter(Boolean))].sort();
     const modes = [...new Set(all.map((r) => r.mode).filter(Boolean))].sort();
     const needle = state.q.toLowerCase();
@@ -1147,17 +1170,7 @@
         "div",
         { class: "side" },
         h("h2", {}, `${label}: `, h("a", { href: hrefRun(s.key) }, s.key)),
-        h(
-          "p",
-          {},
-          s.benchmark ?? "",
-          " · ",
-          s.participant ?? "—",
-          " · ",
-          s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "no score",
-          " · ",
-          badge(s.status),
-        ),
+        h("p", {}, s.benchmark ?? "", " · ", s.participant ?? "—", " · ", scoreText(s), " · ", badge(s.status)),
       );
     const rows = compare.differing.map((d) =>
       h("tr", {}, h("td", {}, d.id), verdictCell(a, d.id, d.a), verdictCell(b, d.id, d.b)),
