@@ -5,7 +5,7 @@
  * prints a table and writes BENCHMARKS.md atomically: the hand-written method
  * preface from bench/preface.md, then the measured rows.
  *
- * Usage: node bench/run.mjs [--quick] [--only humaneval,message-send,green,swebench,swebench-container] [--out FILE]
+ * Usage: node bench/run.mjs [--quick] [--only humaneval,message-send,green,swebench,swebench-container,view] [--out FILE]
  */
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -20,6 +20,7 @@ const SUITES = {
   green: async (ctx) => (await import("./suites/green.mjs")).runGreen(ctx),
   swebench: async (ctx) => (await import("./suites/swebench.mjs")).runSwebench(ctx),
   "swebench-container": async (ctx) => (await import("./suites/swebench-container.mjs")).runSwebenchContainer(ctx),
+  view: async (ctx) => (await import("./suites/view.mjs")).runView(ctx),
 };
 
 /** Pure argument parsing (strict): unknown flags are usage errors. */

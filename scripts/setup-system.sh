@@ -39,6 +39,8 @@ elif ! command -v python3 >/dev/null 2>&1; then
 fi
 command -v git >/dev/null 2>&1 || need git "git, which checks out SWE-bench repositories"
 command -v curl >/dev/null 2>&1 || need curl "curl (the Docker HEALTHCHECK, the JSON-RPC examples in docs/)"
+# The run viewer's end-to-end tests drive Debian's chromium headless (playwright-core downloads no browser).
+command -v chromium >/dev/null 2>&1 || need chromium "chromium, the headless browser of the viewer's end-to-end tests (a2a-bench view)"
 
 if [ ${#missing[@]} -eq 0 ]; then
   [ "$mode" = --check ] || echo "setup: system packages present"

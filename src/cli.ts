@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   preflight: async () => (await import("./cli/preflight.js")).command,
   scenario: async () => (await import("./cli/scenario.js")).command,
   swebench: async () => (await import("./cli/swebench.js")).command,
+  view: async () => (await import("./cli/view.js")).command,
 };
 
 async function topHelp(): Promise<string> {

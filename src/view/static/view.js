@@ -1,0 +1,1235 @@
+// @ts-nocheck
+/*
+ * a2a-bench view: the browser side. Plain script, no library, no network
+ * beyond the viewer's own /api and /raw routes (or, in an exported page, the
+ * JSON inlined in #a2a-view-data).
+ *
+ * Rule of this file: data from the run files (ids, answers, reasons, outputs:
+ * all of it possibly written by an adversarial participant) only ever enters
+ * the page as text — text nodes, textContent, or attribute values we build
+ * with encodeURIComponent. There is no innerHTML here.
+ *
+ * Routes (the hash, so any view can be shared and reopened):
+ *   #/                                   the runs
+ *   #/run/<key>?unit=&status=&mode=&q=&sort=&desc=&page=
+ *   #/item/<key>/<id>?sample=<i>
+ *   #/compare/<key a>/<key b>?show=
+ */
+"use strict";
+(() => {
+  const PAGE_SIZE = 100;
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const dataElement = document.getElementById("a2a-view-data");
+  const inlined = dataElement ? JSON.parse(dataElement.textContent || "{}") : null;
+  const app = document.getElementById("app");
+
+  // ---- data ---------------------------------------------------------------
+
+  /** An API answer: fetched from the viewer, or looked up in the exported page. */
+  async function api(route, params) {
+    const key = `${route}?${new URLSearchParams(params).toString()}`;
+    if (inlined) {
+      const answer = inlined[key];
+      if (!answer) throw new Error("this exported page does not hold that view");
+      if (answer.status !== 200) throw new Error(answer.body.error || `status ${answer.status}`);
+      return answer.body;
+    }
+    const res = await fetch(key, { headers: { accept: "application/json" } });
+    const body = await res.json().catch(() => ({ error: res.statusText }));
+    if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+    return body;
+  }
+
+  /** The last run table fetched (paging, sorting and filtering do not fetch again). */
+  let tableCache = null;
+
+  // ---- DOM helpers (text only) -------------------------------------------
+
+  function append(el, children) {
+    for (const c of children.flat(Infinity)) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+
+  /** An element; string children become text nodes; `on*` attributes become listeners. */
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") el.className = v;
+      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else if (k === "value") el.value = v;
+      else el.setAttribute(k, v === true ? "" : String(v));
+    }
+    return append(el, children);
+  }
+
+  function svg(tag, attrs, ...children) {
+    const el = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+    return append(el, children);
+  }
+
+  // ---- routes --------------------------------------------------------------
+
+  const enc = encodeURIComponent;
+  const hrefRuns = () => "#/";
+  const hrefRun = (key, query) => `#/run/${enc(key)}${query ? `?${new URLSearchParams(query)}` : ""}`;
+  const hrefItem = (key, id, sample) =>
+    `#/item/${enc(key)}/${enc(id)}${sample === undefined || sample === null ? "" : `?sample=${sample}`}`;
+  const hrefCompare = (a, b) => `#/compare/${enc(a)}/${enc(b)}`;
+  const hrefRaw = (key, path) =>
+    `/raw?${new URLSearchParams([
+      ["run", key],
+      ["path", path],
+    ])}`;
+
+  function parseHash() {
+    const hash = location.hash.replace(/^#/, "") || "/";
+    const q = hash.indexOf("?");
+    const path = q === -1 ? hash : hash.slice(0, q);
+    const query = new URLSearchParams(q === -1 ? "" : hash.slice(q + 1));
+    const parts = path.split("/").filter((p) => p !== "");
+    let decoded;
+    try {
+      decoded = parts.map((p) => decodeURIComponent(p));
+    } catch {
+      decoded = [];
+    }
+    return { parts: decoded, query };
+  }
+
+  /** Replace the hash's query without a new history entry or a re-render. */
+  function setQuery(query) {
+    const base = location.hash.split("?")[0];
+    const s = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== "" && v !== null && v !== undefined));
+    history.replaceState(null, "", `${base}${s.toString() ? `?${s}` : ""}`);
+  }
+
+  // ---- formatting ----------------------------------------------------------
+
+  function fmtDate(unix) {
+    if (typeof unix !== "number") return "—";
+    return `${new Date(unix * 1000).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+  }
+  const fmtPct = (v) => (typeof v === "number" ? `${(v * 100).toFixed(1)} %` : "—");
+  function fmtSeconds(s) {
+    if (typeof s !== "number") return "—";
+    if (s < 1) return `${Math.round(s * 1000)} ms`;
+    if (s < 120) return `${s.toFixed(s < 10 ? 2 : 1)} s`;
+    return `${(s / 60).toFixed(1)} min`;
+  }
+  const fmtInt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : "—");
+  /** A run's headline score; a run with status error has none. */
+  function scoreText(s) {
+    if (s.status === "error") return "no score (status error)";
+    return s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "—";
+  }
+  const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+  function statusClass(status, passed) {
+    if (passed === true || status === "passed" || status === "ok" || status === "RESOLVED_FULL") return "good";
+    if (status === "running") return "live";
+    if (status === "timeout" || status === "incomplete") return "warn";
+    if (typeof status === "string" && status.startsWith("infrastructure")) return "bad-infra";
+    return "bad";
+  }
+  const badge = (text, passed) => h("span", { class: `badge ${statusClass(text, passed)}` }, text ?? "—");
+
+  function breadcrumb(...links) {
+    const nav = h("nav", { class: "crumbs" }, h("a", { href: hrefRuns() }, "Runs"));
+    for (const l of links) append(nav, [" › ", l]);
+    return nav;
+  }
+
+  function errorBox(message) {
+    return h("div", { class: "error-box", role: "alert" }, h("strong", {}, "Cannot show this view: "), message);
+  }
+
+  /** A block of participant or program text, shown literally; `note` marks a cut. */
+  function textBlock(text, note) {
+    const pre = h("pre", { class: "text" });
+    pre.textContent = typeof text === "string" ? text : JSON.stringify(text, null, 2);
+    if (pre.textContent === "") append(pre, [h("span", { class: "muted" }, "(empty)")]);
+    return note ? [pre, h("p", { class: "trunc" }, note)] : pre;
+  }
+
+  // ---- charts (inline SVG) -----------------------------------------------
+
+  /** Horizontal bars: [{label, value, text}], value in [0, max]. */
+  function barChart(title, rows, max) {
+    const rowH = 22;
+    // Room for the longest label (at most 24 characters are shown), about 7 px a character at 12 px.
+    const labelW = Math.min(24, Math.max(6, ...rows.map((r) => r.label.length))) * 8 + 12;
+    const width = 380;
+    const barW = width - labelW - 70;
+    const height = Math.max(rowH * rows.length + 8, 30);
+    const chart = svg("svg", {
+      class: "chart",
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      role: "img",
+      "aria-label": title,
+    });
+    if (rows.length === 0) append(chart, [svg("text", { x: 4, y: 18, class: "axis" }, "nothing to draw")]);
+    rows.forEach((r, i) => {
+      const y = 4 + i * rowH;
+      const w = max > 0 && typeof r.value === "number" ? Math.max(1, (r.value / max) * barW) : 0;
+      const label = r.label.length > 24 ? `${r.label.slice(0, 23)}…` : r.label;
+      append(chart, [
+        svg("text", { x: labelW - 6, y: y + 14, "text-anchor": "end", class: "label" }, label),
+        svg("rect", { x: labelW, y: y + 3, width: w, height: rowH - 8, class: `bar ${r.cls || ""}` }),
+        svg("text", { x: labelW + w + 5, y: y + 14, class: "value" }, r.text),
+        svg("title", {}, `${r.label}: ${r.text}`),
+      ]);
+    });
+    return h("figure", { class: "chart-box" }, h("figcaption", {}, title), chart);
+  }
+
+  /** A histogram of `values` (seconds) in up to 24 bins. */
+  function histogram(title, values) {
+    const width = 380;
+    const height = 150;
+    const chart = svg("svg", {
+      class: "chart",
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      role: "img",
+      "aria-label": title,
+    });
+    const xs = values.filter((v) => typeof v === "number" && Number.isFinite(v));
+    if (xs.length === 0) {
+      append(chart, [svg("text", { x: 4, y: 18, class: "axis" }, "no times recorded")]);
+      return h("figure", { class: "chart-box" }, h("figcaption", {}, title), chart);
+    }
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of xs) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    const bins = Math.min(24, Math.max(1, Math.ceil(Math.sqrt(xs.length))));
+    const span = hi - lo || 1;
+    const counts = new Array(bins).fill(0);
+    for (const v of xs) counts[Math.min(bins - 1, Math.floor(((v - lo) / span) * bins))]++;
+    const top = Math.max(...counts);
+    // One bin holding most of many values would flatten the rest to nothing: then the counts are drawn on a log scale.
+    const log = xs.length >= 50 && top > xs.length / 2;
+    const scale = (c) => (log ? Math.log10(1 + c) / Math.log10(1 + top) : c / top);
+    const pad = { l: 14 + 7 * String(top).length, r: 10, t: 8, b: 30 };
+    const plotW = width - pad.l - pad.r;
+    const plotH = height - pad.t - pad.b;
+    const bw = plotW / bins;
+    counts.forEach((c, i) => {
+      const bh = top > 0 ? scale(c) * plotH : 0;
+      const from = lo + (span * i) / bins;
+      append(chart, [
+        svg(
+          "rect",
+          { x: pad.l + i * bw + 1, y: pad.t + plotH - bh, width: Math.max(1, bw - 2), height: bh, class: "bar" },
+          svg("title", {}, `${fmtSeconds(from)} – ${fmtSeconds(from + span / bins)}: ${c}`),
+        ),
+      ]);
+    });
+    append(chart, [
+      svg("line", { x1: pad.l, y1: pad.t + plotH, x2: width - pad.r, y2: pad.t + plotH, class: "axis-line" }),
+      svg("text", { x: pad.l, y: height - 10, class: "axis" }, fmtSeconds(lo)),
+      svg("text", { x: width - pad.r, y: height - 10, "text-anchor": "end", class: "axis" }, fmtSeconds(hi)),
+      svg("text", { x: pad.l - 4, y: pad.t + 10, "text-anchor": "end", class: "axis" }, fmtInt(top)),
+      svg("text", { x: pad.l - 4, y: pad.t + plotH, "text-anchor": "end", class: "axis" }, "0"),
+    ]);
+    const caption = `${title} (${fmtInt(xs.length)}; median ${fmtSeconds(median(xs))}${log ? "; counts on a log scale" : ""})`;
+    return h("figure", { class: "chart-box" }, h("figcaption", {}, caption), chart);
+  }
+
+  function median(xs) {
+    const s = [...xs].sort((a, b) => a - b);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  }
+
+  // ---- views: the runs ---------------------------------------------------
+
+  async function viewRuns() {
+    const { runs } = await api("/api/runs", []);
+    document.title = "Runs — a2a-bench view";
+    const picked = new Set();
+    const compareButton = h("button", { type: "button", disabled: true }, "Compare the two selected runs");
+    compareButton.addEventListener("click", () => {
+      const [a, b] = [...picked];
+      location.hash = hrefCompare(a, b);
+    });
+    const onPick = (key) => (ev) => {
+      if (ev.target.checked) picked.add(key);
+      else picked.delete(key);
+      compareButton.disabled = picked.size !== 2;
+    };
+    const rows = runs.map((r) =>
+      h(
+        "tr",
+        {},
+        h(
+          "td",
+          {},
+          h("input", { type: "checkbox", "aria-label": `select ${r.key} to compare`, onchange: onPick(r.key) }),
+        ),
+        h("td", {}, h("a", { href: hrefRun(r.key) }, r.key)),
+        h("td", {}, r.benchmark ?? "—"),
+        h("td", { class: "wrap" }, r.participant ?? "—"),
+        h("td", { class: "nowrap" }, fmtDate(r.started_at)),
+        h(
+          "td",
+          {},
+          badge(r.status),
+          r.error
+            ? h(
+                "div",
+                { class: "small", title: `${r.error.code}: ${r.error.message}` },
+                clip(`${r.error.code}: ${r.error.message}`, 120),
+              )
+            : null,
+        ),
+        h("td", { class: "num" }, scoreText(r)),
+        h(
+          "td",
+          {},
+          r.isolation ? r.isolation.level : "—",
+          r.isolation && r.isolation.warnings.length
+            ? h("span", { class: "warn-text", title: r.isolation.warnings.join("\n") }, " ⚠")
+            : null,
+        ),
+        h(
+          "td",
+          { class: "num" },
+          `${fmtInt(r.items.done)}${r.items.selected !== null ? ` / ${fmtInt(r.items.selected)}` : ""}`,
+          h("div", { class: "small" }, `${fmtInt(r.items.passed)} passed`),
+        ),
+      ),
+    );
+    const table =
+      runs.length === 0
+        ? h(
+            "p",
+            { class: "empty" },
+            "No runs here yet. A run directory holds results.json, checkpoint.json, run_metadata.json or events.jsonl.",
+          )
+        : h(
+            "table",
+            { class: "grid", id: "runs-table" },
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                [
+                  "",
+                  "Run",
+                  "Benchmark",
+                  "Participant",
+                  "Started",
+                  "Status",
+                  "Score",
+                  "Isolation",
+                  "Items done / selected",
+                ].map((t) => h("th", {}, t)),
+              ),
+            ),
+            h("tbody", {}, rows),
+          );
+    return [
+      h(
+        "header",
+        { class: "page-head" },
+        h("h1", {}, "Runs"),
+        h("p", { class: "muted" }, `${runs.length} run${runs.length === 1 ? "" : "s"}, newest first`),
+      ),
+      table,
+      runs.length > 1 ? h("p", {}, compareButton) : null,
+    ];
+  }
+
+  // ---- views: one run -------------------------------------------------------
+
+  function runHeader(s, extra) {
+    const facts = [
+      ["Benchmark", s.benchmark ?? "—"],
+      ["Participant", s.participant ?? "—"],
+      ["Started", fmtDate(s.started_at)],
+      ["Finished", fmtDate(s.finished_at)],
+      ["Status", badge(s.status)],
+      ["Score", scoreText(s)],
+      [
+        "Isolation",
+        s.isolation ? `${s.isolation.level}${s.isolation.backend ? ` (${s.isolation.backend})` : ""}` : "—",
+      ],
+      [
+        "Items",
+        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed`,
+      ],
+    ];
+    return h(
+      "section",
+      { class: "run-head" },
+      h(
+        "dl",
+        { class: "facts" },
+        facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
+      ),
+      s.error ? h("p", { class: "error-box" }, `${s.error.code}: ${s.error.message}`) : null,
+      s.isolation && s.isolation.warnings.length
+        ? h(
+            "ul",
+            { class: "warn-text" },
+            s.isolation.warnings.map((w) => h("li", {}, w)),
+          )
+        : null,
+      s.status === "running"
+        ? h("p", { class: "live-note" }, "This run is still being written: reload to see the items finished since.")
+        : null,
+      s.events && s.events.partial_tail
+        ? h("p", { class: "muted small" }, "events.jsonl ends in a line still being written; it is skipped.")
+        : null,
+      extra,
+      fileLinks(s.key, s.files, "Run files"),
+    );
+  }
+
+  function fileLinks(key, files, title) {
+    if (!files || files.length === 0) return null;
+    return h(
+      "p",
+      { class: "files" },
+      `${title}: `,
+      files.map((f, i) => [
+        i ? " · " : "",
+        inlined
+          ? h("code", { title: "raw files are not part of an exported page" }, f)
+          : h("a", { href: hrefRaw(key, f), target: "_blank", rel: "noopener" }, f),
+      ]),
+    );
+  }
+
+  /** The table's rows as plain objects, per unit. */
+  function tableRows(table, unit) {
+    const S = table.strings;
+    const str = (i) => (i >= 0 ? S[i] : null);
+    if (unit === "completions")
+      return table.completions.map((c) => ({
+        id: S[table.items[c[0]][0]],
+        sample: c[1],
+        status: str(c[2]),
+        passed: c[3] === 1,
+        mode: str(c[4]),
+        time: c[5] === null ? null : c[5] / 1000,
+        reason: str(c[6]),
+      }));
+    return table.items.map((t) => ({
+      id: S[t[0]],
+      sample: null,
+      status: str(t[1]),
+      passed: t[2] === 1,
+      mode: str(t[3]),
+      time: t[4],
+      reason: str(t[5]),
+      n: t[6],
+      correct: t[7],
+    }));
+  }
+
+  /** The three charts, from the aggregate and the rows ({passed, mode, time}) at hand. */
+  function chartsOf(aggregate, rows, unit) {
+    const agg = aggregate || {};
+    const charts = [];
+    const pak = agg.pass_at_k;
+    if (pak && typeof pak === "object") {
+      const bars = Object.entries(pak).map(([k, v]) => ({
+        label: k,
+        value: v,
+        text: v === null ? "n/a" : fmtPct(v),
+        cls: "good",
+      }));
+      const figure = barChart("pass@k", bars, 1);
+      const notes = Array.isArray(agg.pass_at_k_notes) ? agg.pass_at_k_notes : [];
+      append(
+        figure,
+        notes.map((n) => h("p", { class: "chart-note" }, String(n))),
+      );
+      charts.push(figure);
+    } else {
+      const passed = rows.filter((r) => r.passed).length;
+      charts.push(
+        barChart(
+          "Passed",
+          [
+            {
+              label: "passed",
+              value: rows.length ? passed / rows.length : 0,
+              text: `${passed} / ${rows.length}`,
+              cls: "good",
+            },
+          ],
+          1,
+        ),
+      );
+    }
+    let modes = agg.failure_modes;
+    if (!modes || typeof modes !== "object") {
+      modes = {};
+      for (const r of rows) if (r.mode) modes[r.mode] = (modes[r.mode] || 0) + 1;
+    }
+    const modeBars = Object.entries(modes)
+      .filter(([, n]) => typeof n === "number" && n > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => ({
+        label: k,
+        value: n,
+        text: fmtInt(n),
+        cls: k.startsWith("infrastructure") ? "infra" : "bad",
+      }));
+    charts.push(barChart("Failure modes", modeBars, Math.max(1, ...modeBars.map((b) => b.value))));
+    charts.push(
+      histogram(
+        unit === "completions" ? "Time per completion (sandbox)" : "Time per item",
+        rows.map((r) => r.time),
+      ),
+    );
+    return h("div", { class: "charts" }, charts);
+  }
+
+  const COLUMNS = [
+    { key: "id", label: "Item" },
+    { key: "sample", label: "#", units: ["completions"] },
+    { key: "status", label: "Status" },
+    { key: "mode", label: "Failure mode" },
+    { key: "time", label: "Time" },
+    { key: "correct", label: "Passed / n", units: ["items"] },
+    { key: "reason", label: "Reason" },
+  ];
+
+  function compareBy(key) {
+    return (a, b) => {
+      const x = a[key];
+      const y = b[key];
+      if (x === y) return 0;
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      if (typeof x === "number" && typeof y === "number") return x - y;
+      return String(x).localeCompare(String(y), "en", { numeric: true });
+    };
+  }
+
+  /**
+   * The run view paints in two steps: the header and charts from the run's
+   * small files (/api/run-head), then the table once the rows are read
+   * (/api/run) — a run of 32,800 completions shows at once.
+   */
+  async function viewRun(key, query) {
+    const cached = tableCache && tableCache.key === key ? tableCache.answer : null;
+    const table = cached ? null : api("/api/run", [["run", key]]);
+    table?.catch(() => {}); // reported where it is awaited
+    const head = cached ? null : await api("/api/run-head", [["run", key]]);
+    const summary = cached ? cached.summary : head.summary;
+    document.title = `${summary.run_id} — a2a-bench view`;
+    const state = {
+      unit: query.get("unit") === "completions" ? "completions" : "items",
+      status: query.get("status") || "",
+      mode: query.get("mode") || "",
+      q: query.get("q") || "",
+      sort: query.get("sort") || "",
+      desc: query.get("desc") === "1",
+      page: Math.max(0, Number(query.get("page") || 0) | 0),
+    };
+    const body = h("div", { id: "run-body" });
+    const source = h("p", { class: "muted small" }, "Reading the rows…");
+    const reload = inlined
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              tableCache = null;
+              void render();
+            },
+          },
+          "Reload",
+        );
+    const fill = (answer) => {
+      tableCache = { key, answer };
+      if (!answer.table.completions.length) state.unit = "items";
+      source.textContent = `Rows read from ${answer.table.source}.`;
+      const renderBody = () => {
+        setQuery({ ...state, desc: state.desc ? "1" : "", page: state.page || "" });
+        body.replaceChildren(...runBody(summary, answer.table, state, renderBody));
+      };
+      renderBody();
+      document.body.dataset.table = key;
+    };
+    delete document.body.dataset.table;
+    if (cached) fill(cached);
+    else {
+      const times = head.item_times.map((t) => ({ time: t }));
+      const n = summary.items.selected ?? summary.items.done;
+      body.replaceChildren(
+        chartsOf(head.aggregate, times, "items"),
+        h("p", { class: "loading" }, `Loading the table of ${fmtInt(n)} items…`),
+      );
+      const seq = renderSeq;
+      table.then(
+        (answer) => (seq === renderSeq ? fill(answer) : (tableCache = { key, answer })),
+        (err) => body.replaceChildren(errorBox(err.message)),
+      );
+    }
+    return [
+      breadcrumb(h("span", {}, summary.key)),
+      h("header", { class: "page-head" }, h("h1", {}, summary.run_id), reload),
+      runHeader(summary, source),
+      body,
+    ];
+  }
+
+  function runBody(summary, table, state, rerender) {
+    const all = tableRows(table, state.unit);
+    if (all.length === 0)
+      return [
+        chartsOf(table.aggregate, all, state.unit),
+        h("p", { class: "empty" }, "No item of this run has finished."),
+      ];
+    const statuses = [...new Set(all.map((r) => r.status).filter(Boolean))].sort();
+    const modes = [...new Set(all.map((r) => r.mode).filter(Boolean))].sort();
+    const needle = state.q.toLowerCase();
+    let rows = all.filter(
+      (r) =>
+        (!state.status || r.status === state.status) &&
+        (!state.mode || (state.mode === "(none)" ? !r.mode : r.mode === state.mode)) &&
+        (!needle || r.id.toLowerCase().includes(needle)),
+    );
+    if (state.sort) {
+      rows = [...rows].sort(compareBy(state.sort));
+      if (state.desc) rows.reverse();
+    }
+    const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+    state.page = Math.min(state.page, pages - 1);
+    const shown = rows.slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE);
+    const set = (patch) => () => {
+      Object.assign(state, patch);
+      rerender();
+    };
+    const select = (label, name, values, extra) =>
+      h(
+        "label",
+        {},
+        `${label} `,
+        h(
+          "select",
+          {
+            name,
+            onchange: (ev) => {
+              state[name] = ev.target.value;
+              state.page = 0;
+              rerender();
+            },
+          },
+          h("option", { value: "" }, "all"),
+          [...values, ...(extra || [])].map((v) => h("option", { value: v, selected: state[name] === v }, v)),
+        ),
+      );
+    let timer = null;
+    const search = h("input", {
+      type: "search",
+      name: "q",
+      placeholder: "item id contains…",
+      value: state.q,
+      oninput: (ev) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          state.q = ev.target.value;
+          state.page = 0;
+          rerender();
+          const again = document.querySelector('input[name="q"]');
+          if (again) {
+            again.focus();
+            again.setSelectionRange(again.value.length, again.value.length);
+          }
+        }, 150);
+      },
+    });
+    const controls = h(
+      "div",
+      { class: "controls" },
+      table.completions.length > 0
+        ? h(
+            "label",
+            {},
+            "Show ",
+            h(
+              "select",
+              {
+                name: "unit",
+                onchange: (ev) => {
+                  state.unit = ev.target.value;
+                  state.page = 0;
+                  state.status = "";
+                  state.mode = "";
+                  rerender();
+                },
+              },
+              h(
+                "option",
+                { value: "items", selected: state.unit === "items" },
+                `items (${fmtInt(table.items.length)})`,
+              ),
+              h(
+                "option",
+                { value: "completions", selected: state.unit === "completions" },
+                `completions (${fmtInt(table.completions.length)})`,
+              ),
+            ),
+          )
+        : null,
+      select("Status", "status", statuses),
+      select("Failure mode", "mode", modes, ["(none)"]),
+      h("label", {}, "Search ", search),
+    );
+    const columns = COLUMNS.filter((c) => !c.units || c.units.includes(state.unit));
+    const head = h(
+      "tr",
+      {},
+      columns.map((c) => {
+        const active = state.sort === c.key;
+        return h(
+          "th",
+          { "aria-sort": active ? (state.desc ? "descending" : "ascending") : "none" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "sort",
+              onclick: set({ sort: c.key, desc: active ? !state.desc : false, page: 0 }),
+            },
+            c.label,
+            active ? (state.desc ? " ▼" : " ▲") : "",
+          ),
+        );
+      }),
+    );
+    const cell = (c, r) => {
+      switch (c.key) {
+        case "id":
+          return h("td", {}, h("a", { href: hrefItem(summary.key, r.id, r.sample) }, r.id));
+        case "sample":
+          return h("td", { class: "num" }, String(r.sample));
+        case "status":
+          return h("td", {}, badge(r.status, r.passed));
+        case "mode":
+          return h("td", {}, r.mode ?? "");
+        case "time":
+          return h("td", { class: "num" }, fmtSeconds(r.time));
+        case "correct":
+          return h("td", { class: "num" }, r.n ? `${r.correct} / ${r.n}` : "");
+        default:
+          return h("td", { class: "reason" }, r.reason ?? "");
+      }
+    };
+    const pager = () =>
+      h(
+        "div",
+        { class: "pager" },
+        h(
+          "button",
+          { type: "button", disabled: state.page === 0, onclick: set({ page: state.page - 1 }) },
+          "‹ Previous",
+        ),
+        h(
+          "span",
+          { class: "page-info" },
+          rows.length === 0
+            ? "no rows match"
+            : `${fmtInt(state.page * PAGE_SIZE + 1)}–${fmtInt(state.page * PAGE_SIZE + shown.length)} of ${fmtInt(rows.length)}${rows.length !== all.length ? ` (filtered from ${fmtInt(all.length)})` : ""}`,
+        ),
+        h(
+          "button",
+          { type: "button", disabled: state.page >= pages - 1, onclick: set({ page: state.page + 1 }) },
+          "Next ›",
+        ),
+      );
+    return [
+      chartsOf(table.aggregate, all, state.unit),
+      controls,
+      pager(),
+      h(
+        "table",
+        { class: "grid", id: "items-table" },
+        h("thead", {}, head),
+        h(
+          "tbody",
+          {},
+          shown.map((r) =>
+            h(
+              "tr",
+              {},
+              columns.map((c) => cell(c, r)),
+            ),
+          ),
+        ),
+      ),
+      pager(),
+    ];
+  }
+
+  // ---- views: one item ---------------------------------------------------
+
+  /** Row keys shown in their own sections (the rest go to "Other fields"). */
+  const SENT_KEYS = ["prompt", "sent", "request", "input", "problem_statement", "question", "instruction"];
+  const ANSWER_KEYS = ["completion", "answer", "reply", "reply_tail", "model_patch", "patch", "response"];
+  const OUTPUT_KEYS = [
+    "test_output",
+    "output",
+    "output_tail",
+    "stdout_tail",
+    "stderr_tail",
+    "stdout",
+    "stderr",
+    "log",
+    "apply_log",
+  ];
+  const VERDICT_KEYS = [
+    "status",
+    "passed",
+    "failure_mode",
+    "reason",
+    "error",
+    "exception",
+    "exit_code",
+    "signal",
+    "timed_out",
+    "limit_breach",
+  ];
+  const HIDDEN_KEYS = new Set([
+    "id",
+    "samples",
+    "elapsed_seconds",
+    "n",
+    "num_correct",
+    "usage",
+    ...SENT_KEYS,
+    ...ANSWER_KEYS,
+    ...OUTPUT_KEYS,
+    ...VERDICT_KEYS,
+  ]);
+
+  function kv(o, keys) {
+    const present = keys.filter((k) => o[k] !== undefined && o[k] !== null && o[k] !== "");
+    if (present.length === 0) return null;
+    return h(
+      "dl",
+      { class: "facts" },
+      present.map((k) => [
+        h("dt", {}, k),
+        h(
+          "dd",
+          {},
+          k === "status" ? badge(o[k], o.passed) : typeof o[k] === "object" ? JSON.stringify(o[k]) : String(o[k]),
+        ),
+      ]),
+    );
+  }
+
+  function textSections(o, keys, heading) {
+    const present = keys.filter((k) => typeof o[k] === "string" || (o[k] && typeof o[k] === "object"));
+    if (present.length === 0) return null;
+    return h(
+      "section",
+      {},
+      heading ? h("h3", {}, heading) : null,
+      present.map((k) => [h("h4", {}, k), textBlock(o[k])]),
+    );
+  }
+
+  function usageLine(usage) {
+    if (!usage || typeof usage !== "object") return null;
+    const parts = Object.entries(usage)
+      .filter(([, v]) => typeof v === "number" || typeof v === "string")
+      .map(([k, v]) => `${k} ${typeof v === "number" ? fmtInt(v) : v}`);
+    return parts.length ? h("p", { class: "usage" }, "Self-reported usage: ", parts.join(" · ")) : null;
+  }
+
+  function completionDetails(sample, i, open) {
+    const summaryLine = h(
+      "summary",
+      {},
+      `Completion ${i} `,
+      badge(sample.status, sample.status === "passed"),
+      sample.failure_mode ? ` ${sample.failure_mode}` : "",
+      typeof sample.duration_ms === "number" ? ` · ${fmtSeconds(sample.duration_ms / 1000)}` : "",
+    );
+    const details = h("details", { class: "completion", id: `completion-${i}` }, summaryLine);
+    let filled = false;
+    const fill = () => {
+      if (filled) return;
+      filled = true;
+      append(details, [
+        kv(sample, [...VERDICT_KEYS, "completion_kind", "duration_ms", "agent_seconds", "rounds", "calls", "executed"]),
+        usageLine(sample.usage),
+        textSections(sample, ANSWER_KEYS, "Answer (as run)"),
+        textSections(sample, OUTPUT_KEYS, "Test output"),
+      ]);
+    };
+    details.addEventListener("toggle", fill);
+    if (open) {
+      details.open = true;
+      fill();
+    }
+    return details;
+  }
+
+  /** Completions shown at once; more are added on request. */
+  const COMPLETIONS_STEP = 50;
+
+  /**
+   * The completions of an item: a count per status, then (for many) only the
+   * ones that did not pass unless all are asked for, 50 at a time, each
+   * drawn only when opened. The one named in the URL is always shown.
+   */
+  function completionList(samples, openIndex) {
+    const counts = {};
+    for (const s of samples) counts[s?.status ?? "?"] = (counts[s?.status ?? "?"] || 0) + 1;
+    const failing = samples.map((s, i) => i).filter((i) => samples[i]?.status !== "passed");
+    const many = samples.length > 20;
+    const state = { which: many && failing.length > 0 ? "failing" : "all", shown: COMPLETIONS_STEP };
+    const list = h("div", { class: "completions" });
+    const draw = () => {
+      let indices = state.which === "failing" ? failing : samples.map((_, i) => i);
+      if (openIndex >= 0 && openIndex < samples.length && !indices.includes(openIndex))
+        indices = [...indices, openIndex].sort((a, b) => a - b);
+      const visible = indices.slice(0, state.shown);
+      const more = indices.length - visible.length;
+      list.replaceChildren(
+        ...visible.map((i) => completionDetails(samples[i] || {}, i, i === openIndex)),
+        ...(more > 0
+          ? [
+              h(
+                "button",
+                { type: "button", onclick: () => ((state.shown += COMPLETIONS_STEP), draw()) },
+                `Show ${Math.min(more, COMPLETIONS_STEP)} more (${more} not shown)`,
+              ),
+            ]
+          : []),
+      );
+    };
+    draw();
+    const counted = Object.entries(counts)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${n} ${k}`)
+      .join(", ");
+    const chooser = many
+      ? h(
+          "label",
+          {},
+          " Show ",
+          h(
+            "select",
+            {
+              name: "completions",
+              onchange: (ev) => {
+                state.which = ev.target.value;
+                state.shown = COMPLETIONS_STEP;
+                draw();
+              },
+            },
+            h("option", { value: "failing", selected: state.which === "failing" }, `the ${failing.length} not passed`),
+            h("option", { value: "all", selected: state.which === "all" }, `all ${samples.length}`),
+          ),
+        )
+      : null;
+    return [h("p", { class: "muted" }, `${counted}.`, chooser), list];
+  }
+
+  async function viewItem(key, id, query) {
+    const { summary, item } = await api("/api/item", [
+      ["run", key],
+      ["id", id],
+    ]);
+    const row = item.row;
+    document.title = `${id} — ${summary.run_id} — a2a-bench view`;
+    const wanted = query.get("sample");
+    const samples = Array.isArray(row.samples) ? row.samples : [];
+    const firstFailing = samples.findIndex((s) => s && s.status !== "passed");
+    const openIndex = wanted !== null ? Number(wanted) : firstFailing === -1 ? 0 : firstFailing;
+    const others = Object.fromEntries(
+      Object.entries(row).filter(([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith("trajectory")),
+    );
+    const sent = textSections(row, SENT_KEYS, null);
+    const nav = h(
+      "p",
+      { class: "item-nav" },
+      item.prev !== null
+        ? h("a", { href: hrefItem(key, item.prev) }, "‹ previous item")
+        : h("span", { class: "muted" }, "‹ previous item"),
+      ` · item ${item.index + 1} of ${item.total} · `,
+      item.next !== null
+        ? h("a", { href: hrefItem(key, item.next) }, "next item ›")
+        : h("span", { class: "muted" }, "next item ›"),
+    );
+    const content = [
+      breadcrumb(h("a", { href: hrefRun(key) }, summary.key), h("span", {}, id)),
+      h("header", { class: "page-head" }, h("h1", {}, id), badge(row.status, row.passed)),
+      nav,
+      h(
+        "section",
+        { class: "verdict" },
+        h("h2", {}, "Verdict"),
+        kv(row, [...VERDICT_KEYS, "elapsed_seconds", "n", "num_correct"]),
+        usageLine(row.usage),
+      ),
+      h(
+        "section",
+        {},
+        h("h2", {}, "Sent to the participant"),
+        sent ||
+          h(
+            "p",
+            { class: "muted" },
+            `This run's files do not record the question sent for this item: it is the prompt of ${id} in the run's dataset (its path and sha256 are in results.json and run_metadata.json).`,
+          ),
+      ),
+    ];
+    if (samples.length > 0) {
+      content.push(
+        h(
+          "section",
+          {},
+          h("h2", {}, `Answers and test output (${samples.length} completion${samples.length === 1 ? "" : "s"})`),
+          completionList(samples, openIndex),
+        ),
+      );
+    } else {
+      const answer = textSections(row, ANSWER_KEYS, "Answer");
+      const output = textSections(row, OUTPUT_KEYS, "Test output");
+      // An interactive item's answer is its trajectory (below); say "none" only when there is nothing at all.
+      if (answer || output || item.trajectories.length === 0)
+        content.push(
+          h(
+            "section",
+            {},
+            h("h2", {}, "Answer and test output"),
+            answer || h("p", { class: "muted" }, "No answer text in this row."),
+            output,
+          ),
+        );
+    }
+    for (const t of item.trajectories) content.push(await trajectorySection(key, t));
+    if (Object.keys(others).length)
+      content.push(h("section", {}, h("h2", {}, "Other fields"), textBlock(JSON.stringify(others, null, 2))));
+    content.push(fileLinks(key, item.files, "Item files"), fileLinks(key, summary.files, "Run files"));
+    return content;
+  }
+
+  // ---- trajectory ----------------------------------------------------------
+
+  function pick(o, keys) {
+    for (const k of keys) if (o[k] !== undefined && o[k] !== null) return o[k];
+    return undefined;
+  }
+
+  function truncationNote(turn) {
+    const flag = pick(turn, ["output_truncated", "truncated"]);
+    const total = pick(turn, ["output_bytes", "output_total_bytes", "total_bytes"]);
+    const shownBytes = pick(turn, ["output_shown_bytes", "shown_bytes"]);
+    if (!flag && typeof total !== "number") return null;
+    if (!flag) return null;
+    const sizes =
+      typeof total === "number"
+        ? ` (${typeof shownBytes === "number" ? `${fmtInt(shownBytes)} of ` : ""}${fmtInt(total)} bytes)`
+        : "";
+    return `Output truncated${sizes}: only part of it was kept.`;
+  }
+
+  function turnView(turn, i) {
+    if (!turn || typeof turn !== "object") return h("li", { class: "turn" }, textBlock(JSON.stringify(turn)));
+    const n = pick(turn, ["turn", "index", "step"]) ?? i + 1;
+    const command = pick(turn, ["command", "cmd", "action"]);
+    const exit = pick(turn, ["exit_code", "exitCode", "status"]);
+    const output = pick(turn, ["output", "stdout"]);
+    const stderr = turn.stderr;
+    const duration = pick(turn, ["duration_ms", "elapsed_ms"]);
+    const started = pick(turn, ["started_at", "ts", "time"]);
+    const message = pick(turn, ["message", "thought", "text"]);
+    const known = new Set([
+      "turn",
+      "index",
+      "step",
+      "command",
+      "cmd",
+      "action",
+      "exit_code",
+      "exitCode",
+      "status",
+      "output",
+      "stdout",
+      "stderr",
+      "output_truncated",
+      "truncated",
+      "output_bytes",
+      "output_total_bytes",
+      "total_bytes",
+      "output_shown_bytes",
+      "shown_bytes",
+      "duration_ms",
+      "elapsed_ms",
+      "started_at",
+      "ts",
+      "time",
+      "usage",
+      "message",
+      "thought",
+      "text",
+    ]);
+    const rest = Object.fromEntries(Object.entries(turn).filter(([k]) => !known.has(k)));
+    const timing = [
+      typeof duration === "number" ? `took ${fmtSeconds(duration / 1000)}` : null,
+      started !== undefined ? `started ${typeof started === "number" ? fmtDate(started) : String(started)}` : null,
+    ].filter(Boolean);
+    return h(
+      "li",
+      { class: "turn" },
+      h(
+        "div",
+        { class: "turn-head" },
+        h("strong", {}, `Turn ${n}`),
+        exit !== undefined ? [" · exit ", badge(String(exit), exit === 0)] : null,
+        timing.length ? ` · ${timing.join(" · ")}` : null,
+      ),
+      message !== undefined ? [h("h4", {}, "Message"), textBlock(message)] : null,
+      command !== undefined ? [h("h4", {}, "Command"), textBlock(command)] : null,
+      output !== undefined ? [h("h4", {}, "Output"), textBlock(output, truncationNote(turn))] : null,
+      stderr !== undefined ? [h("h4", {}, "Stderr"), textBlock(stderr)] : null,
+      usageLine(turn.usage),
+      Object.keys(rest).length ? [h("h4", {}, "Other fields"), textBlock(JSON.stringify(rest, null, 2))] : null,
+    );
+  }
+
+  async function trajectorySection(key, t) {
+    const title = `Trajectory${t.sample !== null ? ` of completion ${t.sample}` : ""}`;
+    try {
+      const tr = await api("/api/trajectory", [
+        ["run", key],
+        ["path", t.path],
+      ]);
+      return h(
+        "section",
+        { class: "trajectory" },
+        h("h2", {}, `${title} (${tr.turns.length} turn${tr.turns.length === 1 ? "" : "s"})`),
+        h(
+          "p",
+          { class: "muted small" },
+          "From ",
+          inlined
+            ? h("code", {}, t.path)
+            : h("a", { href: hrefRaw(key, t.path), target: "_blank", rel: "noopener" }, t.path),
+          tr.partial_tail ? " — its last line is still being written and is not shown." : "",
+          tr.bad_lines ? ` — ${tr.bad_lines} unreadable line(s) skipped.` : "",
+        ),
+        h("ol", { class: "turns" }, tr.turns.map(turnView)),
+      );
+    } catch (err) {
+      return h("section", {}, h("h2", {}, title), errorBox(err.message));
+    }
+  }
+
+  // ---- views: two runs -----------------------------------------------------
+
+  function verdictCell(key, id, v) {
+    if (!v) return h("td", { class: "muted" }, "not in this run");
+    return h(
+      "td",
+      {},
+      h("a", { href: hrefItem(key, id) }, badge(v.status, v.passed)),
+      v.n ? ` ${v.correct} / ${v.n}` : "",
+      v.reason ? h("div", { class: "small reason" }, v.reason) : null,
+    );
+  }
+
+  async function viewCompare(a, b) {
+    const {
+      a: sa,
+      b: sb,
+      compare,
+    } = await api("/api/compare", [
+      ["a", a],
+      ["b", b],
+    ]);
+    document.title = `${sa.run_id} vs ${sb.run_id} — a2a-bench view`;
+    const head = (s, label) =>
+      h(
+        "div",
+        { class: "side" },
+        h("h2", {}, `${label}: `, h("a", { href: hrefRun(s.key) }, s.key)),
+        h("p", {}, s.benchmark ?? "", " · ", s.participant ?? "—", " · ", scoreText(s), " · ", badge(s.status)),
+      );
+    const rows = compare.differing.map((d) =>
+      h("tr", {}, h("td", {}, d.id), verdictCell(a, d.id, d.a), verdictCell(b, d.id, d.b)),
+    );
+    return [
+      breadcrumb(h("span", {}, "Compare")),
+      h(
+        "header",
+        { class: "page-head" },
+        h("h1", {}, "Two runs side by side"),
+        h("a", { href: hrefCompare(b, a) }, "swap"),
+      ),
+      h("div", { class: "sides" }, head(sa, "A"), head(sb, "B")),
+      h(
+        "p",
+        {},
+        `${fmtInt(compare.differing.length - compare.only_a - compare.only_b)} item(s) with a different verdict, ${fmtInt(compare.same)} the same`,
+        compare.only_a || compare.only_b
+          ? `, ${fmtInt(compare.only_a)} only in A, ${fmtInt(compare.only_b)} only in B`
+          : "",
+        ".",
+      ),
+      rows.length
+        ? h(
+            "table",
+            { class: "grid", id: "compare-table" },
+            h("thead", {}, h("tr", {}, h("th", {}, "Item"), h("th", {}, "A"), h("th", {}, "B"))),
+            h("tbody", {}, rows),
+          )
+        : h("p", { class: "empty" }, "Every item has the same verdict in both runs."),
+    ];
+  }
+
+  // ---- router --------------------------------------------------------------
+
+  let renderSeq = 0;
+  async function render() {
+    const seq = ++renderSeq;
+    const route = location.hash.split("?")[0] || "#/";
+    delete document.body.dataset.ready;
+    const { parts, query } = parseHash();
+    let content;
+    try {
+      if (parts[0] === "run" && parts.length === 2) content = await viewRun(parts[1], query);
+      else if (parts[0] === "item" && parts.length === 3) content = await viewItem(parts[1], parts[2], query);
+      else if (parts[0] === "compare" && parts.length === 3) content = await viewCompare(parts[1], parts[2]);
+      else content = await viewRuns();
+    } catch (err) {
+      content = [breadcrumb(), errorBox(err && err.message ? err.message : String(err))];
+    }
+    if (seq !== renderSeq) return; // a newer navigation won
+    app.replaceChildren(...[content].flat(Infinity).filter(Boolean));
+    // Tests (and the bench) wait for this: the route drawn, once it is drawn.
+    document.body.dataset.ready = route;
+    const wanted = query.get("sample");
+    if (parts[0] === "item" && wanted !== null) document.getElementById(`completion-${wanted}`)?.scrollIntoView();
+    else window.scrollTo(0, 0);
+  }
+
+  window.addEventListener("hashchange", () => void render());
+  void render();
+})();
