@@ -57,6 +57,8 @@ COPY --from=prod-deps /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY schemas schemas
 COPY scenario_smi scenario_smi
+# The run viewer's page files (a2a-bench view serves them as they are).
+COPY src/view/static src/view/static
 # The only place the agents write (GREEN_RESULTS_DIR defaults to ./results); everything else stays root-owned.
 RUN mkdir -p /app/results && chown node:node /app/results
 EXPOSE 9009

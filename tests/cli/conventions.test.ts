@@ -26,6 +26,7 @@ describe("a2a-bench CLI conventions (built dist)", () => {
       ["-V"],
       ["run", "--version"],
       ["smoke", "--version"],
+      ["view", "--version"],
       ["validate-bundle", "--version"],
       ["green", "--version"],
       ["scenario", "--version"],

@@ -14,6 +14,7 @@ import { parsePreflightArgs } from "../../src/cli/preflight.js";
 import { parsePurpleArgs } from "../../src/cli/purple.js";
 import { parseScenarioArgs } from "../../src/cli/scenario.js";
 import { parseSmokeArgs } from "../../src/cli/smoke.js";
+import { parseViewArgs } from "../../src/view/args.js";
 import { parseSwebenchArgs } from "../../src/cli/swebench.js";
 import { parseValidateArgs } from "../../src/cli/validate-bundle.js";
 import type { CliCommand } from "../../src/cli/types.js";
@@ -48,6 +49,7 @@ const PARSERS: Record<string, (argv: string[]) => void> = {
   smoke: (argv) => void parseSmokeArgs(argv),
   preflight: (argv) => void parsePreflightArgs(argv),
   swebench: (argv) => void parseSwebenchArgs(argv),
+  view: (argv) => void parseViewArgs(argv),
 };
 
 const packageJson = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
