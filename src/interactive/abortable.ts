@@ -20,7 +20,8 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promi
       },
       (err: unknown) => {
         signal.removeEventListener("abort", onAbort);
-        reject(err as Error);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the promise's own rejection, passed on unchanged
+        reject(err);
       },
     );
   });
