@@ -21,7 +21,7 @@
 import type { Message, Task } from "@a2a-js/sdk";
 import { textPart, userMessage } from "../a2a/parts.js";
 import { addUsage, type TokenUsage } from "../a2a/usage.js";
-import { errorMessage } from "../util/errors.js";
+import { assertNever, errorMessage } from "../util/errors.js";
 import { untilAborted } from "./abortable.js";
 import { decodeReply, type Action } from "./decode.js";
 import type { CommandOutcome, EpisodeEnvironment } from "./episode-environment.js";
@@ -246,6 +246,8 @@ class Episode {
         return this.invalid(turn, action.reason, line);
       case "exec":
         return this.exec(turn, action, line);
+      default:
+        return assertNever(action, "action");
     }
   }
 
