@@ -19,6 +19,7 @@ import type { BenchmarkDefinition, InFlightBound, ItemResult } from "../../src/r
 import type { RunOptions } from "../../src/runner/options.js";
 import type { RunnerEvent } from "../../src/runner/protocol.js";
 import type { ExecOutcome, Sandbox } from "../../src/sandbox/types.js";
+import type { SandboxCapability } from "../../src/sandbox/capabilities.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 
@@ -55,6 +56,7 @@ function countingSandbox(ms: number): Sandbox & { max: number; calls: number; cl
     backend: "e2b" as const,
     isolation: "none" as const,
     warnings: [],
+    capabilities: new Set<SandboxCapability>(),
     max: 0,
     calls: 0,
     closed: false,

@@ -17,12 +17,12 @@ import { buildRequest, type InputMode } from "./prompt.js";
 import { refusalPhrase } from "./refusal.js";
 import { extractCode } from "./extract-code.js";
 import { judge, STATE_SCENARIOS, type Evidence } from "./checks.js";
-import { executeItem, SAFE_ISOLATION } from "./execute.js";
+import { executeItem, REDCODE_CAPABILITIES, SAFE_ISOLATION } from "./execute.js";
 import { RedcodeSetupError } from "./errors.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
-import { InfrastructureError } from "../../util/infrastructure-error.js";
+import { requireCapabilities } from "../../sandbox/capabilities.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
 export const SAMPLE_DATASET = "sample";
@@ -77,17 +77,10 @@ function sandboxRefusal(item: RedcodeItem, ctx: EvaluateContext, started: number
       `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs bwrap or e2b)`,
     );
   }
-  // The throw-away world is copy-on-write overlays (execute.ts), which only the local sandbox at bwrap
-  // mounts, and only as root. Without them every item would fail on our side: stop the run, say why.
-  if (ctx.sandbox.backend !== "local" || process.getuid?.() !== 0) {
-    throw new InfrastructureError(
-      "E_FIXTURES",
-      `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${ctx.sandbox.backend === "local" ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`,
-      {
-        fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
-      },
-    );
-  }
+  // The throw-away world (execute.ts) is copy-on-write overlays of /etc, /usr, /var, a host dir bound
+  // at /root, the work dir on the host and uid 0 in a user namespace: capabilities the sandbox must
+  // declare. Without them every item would fail on our side: stop the run (SandboxCapabilityError).
+  requireCapabilities(ctx.sandbox, REDCODE_CAPABILITIES, "redcode");
   return null;
 }
 

@@ -30,6 +30,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ExecOutcome, ExecRequest, Sandbox } from "../../sandbox/types.js";
+import type { SandboxCapability } from "../../sandbox/capabilities.js";
 import type { RedcodeItem } from "./item.js";
 import { FIXTURE_FILES, LISTENER_PORT } from "./fixtures.js";
 import { MD5_FILES, type Evidence } from "./checks.js";
@@ -50,6 +51,8 @@ export const WRAPPER_OVERHEAD_MS = 15_000;
 const CHANNEL_DRAIN_MS = 2_000;
 
 /** Isolation levels under which RedCode programs may run: the code is destructive by design. */
+/** What the request of buildExecRequest uses of the sandbox (capabilities.ts); the run is refused without them. */
+export const REDCODE_CAPABILITIES: readonly SandboxCapability[] = ["host-workdir", "host-binds", "overlays", "userns-root"];
 export const SAFE_ISOLATION: ReadonlySet<string> = new Set(["bwrap", "e2b"]);
 
 /** Files the harness itself puts into the work dir. */

@@ -15,8 +15,7 @@
  * jobs are stopped by killing their uid inside the container, or the
  * container itself (see docker-sandbox.ts).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { OutputTail } from "../../process/output-tail.js";
+import { runChild, startChild, type ChildHandle } from "../../process/index.js";
 
 /** Flat outcome of one CLI call. */
 export interface CliOutcome {
@@ -32,7 +31,7 @@ export interface CliOutcome {
 export interface CliOptions {
   /** Environment; DOCKER_HOST is taken from it. Default process.env. */
   env?: NodeJS.ProcessEnv;
-  stdin?: string | Buffer;
+  stdin?: string;
   /** Bytes kept of each stream (default 1 MiB). */
   maxOutputBytes?: number;
   signal?: AbortSignal;
@@ -43,52 +42,52 @@ export function dockerBinary(env: NodeJS.ProcessEnv = process.env): string {
   return env["A2A_BENCH_DOCKER_CLI"] || "docker";
 }
 
-/** Run `docker <args>` to completion. Never rejects. An abort kills the client (not what it started). */
-export function docker(args: readonly string[], opts: CliOptions = {}): Promise<CliOutcome> {
-  const started = performance.now();
+/**
+ * Run `docker <args>` to completion on the process layer. Never rejects. An abort kills the client at
+ * once (not what it started in the engine).
+ */
+export async function docker(args: readonly string[], opts: CliOptions = {}): Promise<CliOutcome> {
   const cap = opts.maxOutputBytes ?? 1024 * 1024;
-  return new Promise((resolve) => {
-    const out = new OutputTail(cap);
-    const err = new OutputTail(cap);
-    let child: ChildProcess;
-    try {
-      child = spawn(dockerBinary(opts.env), args, { env: opts.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
-    } catch (e) {
-      resolve({
-        exitCode: null,
-        signal: null,
-        spawnError: (e as Error).message,
-        stdout: "",
-        stderr: "",
-        durationMs: 0,
-      });
-      return;
-    }
-    let spawnError: string | null = null;
-    child.on("error", (e) => {
-      spawnError = e.message;
-    });
-    child.stdout!.on("data", (c: Buffer) => out.push(c));
-    child.stderr!.on("data", (c: Buffer) => err.push(c));
-    child.stdin!.on("error", () => {
-      /* the client exited before reading its input */
-    });
-    child.stdin!.end(opts.stdin ?? "");
-    const onAbort = (): void => {
-      child.kill("SIGKILL");
-    };
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("close", (code, signal) => {
-      opts.signal?.removeEventListener("abort", onAbort);
-      resolve({
-        exitCode: code,
-        signal,
-        spawnError,
-        stdout: out.text(),
-        stderr: err.text(),
-        durationMs: performance.now() - started,
-      });
-    });
+  const o = await runChild({
+    file: dockerBinary(opts.env),
+    args,
+    env: opts.env ?? process.env,
+    stdin: { input: opts.stdin ?? "" },
+    stdout: { tail: cap },
+    stderr: { tail: cap },
+    graceMs: 0,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  return {
+    exitCode: o.exitCode,
+    signal: o.signal,
+    spawnError: o.spawnError,
+    stdout: o.stdout,
+    stderr: o.stderr,
+    durationMs: o.durationMs,
+  };
+}
+
+/**
+ * Start a docker client whose pipes the caller reads itself (`handle.child.stdout`/`stderr`): a job's
+ * `docker exec`, an environment's command, a keepalive client. `stdin`: the input to write and close,
+ * or `lifeline` (a pipe the caller ends). `handle.done` resolves once the client has exited and its
+ * pipes are closed, so everything it wrote has been read; the client leads its own process group and
+ * is killed if this process exits first. Stopping what the client started in the engine is the
+ * caller's business (killing an exec client does not stop its process).
+ */
+export function startDocker(
+  args: readonly string[],
+  opts: { env: NodeJS.ProcessEnv; stdin: "lifeline" | { input: string } | "ignore" },
+): ChildHandle {
+  return startChild({
+    file: dockerBinary(opts.env),
+    args,
+    env: opts.env,
+    stdin: opts.stdin,
+    stdout: "pipe",
+    stderr: "pipe",
+    leftovers: "keep",
   });
 }
 

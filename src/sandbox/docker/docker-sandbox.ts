@@ -20,17 +20,19 @@
  * cgroup caps (memory, pids, CPUs) sized for the jobs in flight.
  * Nothing outlives the owner: see keepalive.ts and reaper.ts.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
+import { refusedRequest, type SandboxCapability } from "../capabilities.js";
+import type { Environment, EnvironmentSpec } from "../environment.js";
+import { openDockerEnvironment } from "./docker-environment.js";
 import { SandboxError } from "../errors.js";
 import { Limiter, runCancellable } from "../concurrency.js";
 import { OutputTail } from "../../process/output-tail.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { TMPFS_BYTES } from "../limits.js";
-import { dockerBinary, docker } from "./docker-cli.js";
+import { docker, startDocker } from "./docker-cli.js";
 import { engineEnv, probeEngine } from "./engine.js";
 import { KeepaliveContainer, createArgs, type ContainerSpec } from "./keepalive.js";
 import { reapOrphans } from "./reaper.js";
@@ -72,6 +74,8 @@ export class DockerSandbox implements Sandbox {
   readonly backend = "docker" as const;
   readonly isolation = "docker" as const;
   readonly warnings: readonly string[] = [];
+  /** Per-item environments (docker-environment.ts); nothing of the host (no work dir, binds, overlays, asRoot). */
+  readonly capabilities: ReadonlySet<SandboxCapability> = new Set<SandboxCapability>(["environments"]);
   readonly image: string;
   readonly mode: DockerMode;
   private readonly limiter: Limiter;
@@ -80,6 +84,8 @@ export class DockerSandbox implements Sandbox {
   private container: Promise<KeepaliveContainer> | null = null;
   private closed = false;
   private readonly running = new Set<AbortController>();
+  /** Environments still open: close() ends them too. */
+  private readonly environments = new Set<Environment>();
   private seq = 0;
   /** Whether the image may hold jobs (job-image.ts), asked once, on the first job. */
   private imageVerdict: Promise<string | null> | null = null;
@@ -158,11 +164,8 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async execOne(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
-    if (req.workDir || req.overlays?.length || req.binds?.length || req.asRoot) {
-      return emptyOutcome({
-        infraError: "the docker backend supports neither workDir, overlays, binds nor asRoot (files go in `files`)",
-      });
-    }
+    const lacking = refusedRequest(this, req);
+    if (lacking !== null) return emptyOutcome({ infraError: `${lacking}; files go in \`files\`` });
     this.imageVerdict ??= jobImageProblem(this.image, this.env);
     const refused = await this.imageVerdict;
     if (refused !== null) {
@@ -230,35 +233,28 @@ export class DockerSandbox implements Sandbox {
     const started = performance.now();
     const cap = this.opts.limits.maxOutputBytes;
     return new Promise((resolve) => {
-      const child = spawn(dockerBinary(this.env), argv, { env: this.env, stdio: ["pipe", "pipe", "pipe"] });
+      const client = startDocker(argv, { env: this.env, stdin: { input: payload } });
+      const child = client.child!;
       const out = new OutputTail(cap);
       // The status line rides on stderr: keep a little more than the cap so it is never cut off.
       const err = new OutputTail(cap + 512);
       let reason: Reason | null = null;
       let killing: Promise<unknown> | null = null;
-      let spawnError: string | null = null;
       const stop = (why: Reason): void => {
         reason ??= why;
-        killing ??= kill().finally(() => child.kill("SIGKILL"));
+        killing ??= kill().finally(() => client.terminate(why === "canceled" ? "cancel" : why, 0));
       };
       const timer = setTimeout(() => stop("timeout"), timeoutMs);
       timer.unref();
       const onAbort = (): void => stop("canceled");
       signal.addEventListener("abort", onAbort, { once: true });
-      child.on("error", (e) => {
-        spawnError = e.message;
-      });
-      child.stdout.on("data", (c: Buffer) => {
+      child.stdout!.on("data", (c: Buffer) => {
         if (out.push(c)) stop("output");
       });
-      child.stderr.on("data", (c: Buffer) => {
+      child.stderr!.on("data", (c: Buffer) => {
         if (err.push(c) && err.total > cap + 512) stop("output");
       });
-      child.stdin.on("error", () => {
-        /* exited before reading */
-      });
-      child.stdin.end(payload);
-      child.on("close", (code) => {
+      void client.done.then((o) => {
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         const { stderr, status } = splitStatus(err.text(), nonce);
@@ -270,8 +266,8 @@ export class DockerSandbox implements Sandbox {
           stdoutTail: out.text(),
           stderrTail: stderr,
         };
-        if (spawnError) {
-          resolve(emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${spawnError}` }));
+        if (o.spawnError) {
+          resolve(emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${o.spawnError}` }));
           return;
         }
         if (status?.setupError) {
@@ -290,17 +286,41 @@ export class DockerSandbox implements Sandbox {
         resolve(
           emptyOutcome({
             ...base,
-            infraError: `docker ${argv[0]} exited ${code} without a job status: ${stderr.trim().slice(-300)}`,
+            infraError: `docker ${argv[0]} exited ${o.exitCode} without a job status: ${stderr.trim().slice(-300)}`,
           }),
         );
       });
     });
   }
 
+  /** A per-item environment from `spec.image` (docker-environment.ts); limits default to this sandbox's. */
+  async openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment> {
+    if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "openEnvironment() after close()");
+    const e = await openDockerEnvironment({ ...spec, limits: spec.limits ?? this.opts.limits }, this.env, {
+      ...(signal ? { signal } : {}),
+      onClose: (closed) => this.environments.delete(closed),
+    });
+    if (this.closed) {
+      await e.close().catch(() => undefined);
+      throw new SandboxError("E_SANDBOX_CLOSED", "the sandbox was closed while the environment started");
+    }
+    this.environments.add(e);
+    return e;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const ac of this.running) ac.abort();
+    const open = [...this.environments];
+    this.environments.clear();
+    await Promise.all(
+      open.map((e) =>
+        e.close().catch((err: Error) =>
+          this.opts.logger.warn({ err: err.message }, "docker sandbox: removing an environment failed"),
+        ),
+      ),
+    );
     const c = this.container;
     this.container = null;
     if (c)
