@@ -3,8 +3,9 @@
  * or stream its output, time it out, cancel it with an AbortSignal (SIGTERM →
  * named grace → SIGKILL of the whole group), record the first termination
  * reason, and end in one flat outcome record. Used by the green runner
- * supervisor, the local sandbox, SPARC's package tools, SWE-bench's git calls
- * and the scenario manager.
+ * supervisor, the local sandbox and its fork server and probes, SPARC's
+ * package tools, SWE-bench's git calls, preflight, RedCode and the scenario
+ * manager.
  *
  * Why our own thin layer on node:child_process and not execa. execa 9 (the
  * last line that runs on our Node 20; 10 needs 22) is the model for the shape
@@ -30,17 +31,34 @@
  * dependency; this module is a few small files, one concern each, as execa's
  * lib/ is.
  *
- * Module map: spawn-child.ts (start, supervise, terminate), capture.ts
- * (stdout/stderr modes), line-splitter.ts, output-tail.ts, outcome.ts (the
- * record), grace.ts (named waits), kill-group.ts (group signals and waits),
- * stop-group.ts (stop a group we hold no handle for), proc-scan.ts (the /proc
- * reader), exit-cleanup.ts (kill our groups when we exit).
+ * Module map (one concern each):
+ * - spawn-child.ts: start, supervise and end one child (startChild, runChild);
+ *   a long-lived child spoken to over pipes is the same call with
+ *   `stdin: "pipe"` and stdout as lines.
+ * - run-command.ts: a short trusted command to completion with execFile's
+ *   defaults (runCommand).
+ * - terminate.ts: first reason, SIGTERM → named grace → SIGKILL, stopWork.
+ * - stdin.ts, capture.ts (stdout/stderr modes, byte counts), line-splitter.ts,
+ *   output-tail.ts: what goes in and what is kept.
+ * - outcome.ts: the flat record (ProcessOutcome), describeOutcome, succeeded.
+ * - options.ts: options checked once at the entry (ProcessOptionError).
+ * - grace.ts: the named waits.
+ * - kill-group.ts (group signals and waits), stop-group.ts (stop a group we
+ *   hold no handle for), proc-scan.ts (the /proc reader), exit-cleanup.ts
+ *   (kill our groups when we exit).
+ *
+ * This directory is the only importer of node:child_process under src/
+ * (tests/process/single-door.test.ts holds every other file to it).
  */
 export { startChild, runChild, canceledOutcome } from "./spawn-child.js";
-export type { ChildOptions, ChildHandle, LeftoverPolicy } from "./spawn-child.js";
-export type { Capture } from "./capture.js";
-export { describeOutcome } from "./outcome.js";
+export type { ChildOptions, ChildHandle, LeaderExit, LeftoverPolicy } from "./spawn-child.js";
+export { runCommand, COMMAND_OUTPUT_BYTES, type CommandOptions } from "./run-command.js";
+export { Terminator, type StopWork } from "./terminate.js";
+export type { StdinMode } from "./stdin.js";
+export type { Capture, StderrCapture } from "./capture.js";
+export { describeOutcome, succeeded } from "./outcome.js";
 export type { ProcessOutcome, RunnerOutcome, TerminationReason } from "./outcome.js";
+export { ProcessOptionError } from "./options.js";
 export { DEFAULT_GRACE_MS, LEFTOVER_GRACE_MS, KILL_REAP_MS, PIPE_DRAIN_MS, GROUP_POLL_MS } from "./grace.js";
 export { signalGroup, groupAlive, waitGroupGone, killGroupsSync } from "./kill-group.js";
 export { stopGroup, type StopOutcome } from "./stop-group.js";

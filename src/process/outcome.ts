@@ -30,15 +30,26 @@ export interface ProcessOutcome {
   durationMs: number;
   /** Captured stdout: all of it or its tail, per the capture mode; "" when streamed as lines or not captured. */
   stdout: string;
-  /** Captured stderr, as `stdout`. */
+  /** Captured stderr, as `stdout` ("" when merged into stdout). */
   stderr: string;
+  /**
+   * Bytes the child wrote to stdout, kept or not (stdout and stderr when
+   * merged); more than `stdout` holds when a tail was cut.
+   * 0 where we do not read the stream ("ignore", "pipe").
+   */
+  stdoutBytes: number;
+  /** Bytes the child wrote to stderr, as `stdoutBytes` (0 when merged into stdout). */
+  stderrBytes: number;
 }
 
 /**
  * The green runner's outcome: the record without byte captures (its output is
  * streamed as lines), plus the last lines of non-event output.
  */
-export type RunnerOutcome = Omit<ProcessOutcome, "stdout" | "stderr" | "outputLimitExceeded"> & {
+export type RunnerOutcome = Omit<
+  ProcessOutcome,
+  "stdout" | "stderr" | "stdoutBytes" | "stderrBytes" | "outputLimitExceeded"
+> & {
   /** Last lines of non-event output (stdout + stderr), oldest first. */
   outputTail: string[];
 };
@@ -51,4 +62,9 @@ export function describeOutcome(
   const how = o.signal ? `killed by ${o.signal}` : `exit code ${o.exitCode ?? "unknown"}`;
   if (o.terminationReason) return `${how} after ${o.terminationReason}${o.isForcefullyTerminated ? " (forced)" : ""}`;
   return how;
+}
+
+/** It ran and exited 0 on its own: started, not terminated by us, no signal. */
+export function succeeded(o: Pick<ProcessOutcome, "spawnError" | "exitCode" | "terminationReason">): boolean {
+  return o.spawnError === null && o.terminationReason === null && o.exitCode === 0;
 }

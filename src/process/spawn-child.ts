@@ -3,18 +3,32 @@
  *
  * - `detached: true` makes the child a group leader; every termination signals
  *   the whole group, so grandchildren die with it.
- * - terminate(reason): SIGTERM to the group, SIGKILL after the grace (at once
- *   with a grace of 0); the first reason wins; the kill timer is unref'd and
- *   cleared as soon as the group is gone. Timeout and the caller's AbortSignal
- *   go through the same path.
+ * - Termination (timeout, the caller's AbortSignal, output over its cap,
+ *   terminate()) goes through one {@link Terminator}: first reason wins,
+ *   SIGTERM → grace → SIGKILL, timers unref'd.
  * - After the leader ends, what is left of its group is dealt with per
  *   `leftovers`, and the group is registered to be killed if we exit first.
+ *
+ * The same call serves a run to completion (runChild, or run-command.ts for a
+ * short tool) and a long-lived child spoken to over pipes (`stdin: "pipe"`,
+ * stdout as lines: a fork server, a keepalive client).
  */
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { attachCapture, stdioFor, type Capture, type CaptureSink } from "./capture.js";
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
+import {
+  attachCapture,
+  checkCapture,
+  stdioFor,
+  type Capture,
+  type CaptureSink,
+  type StderrCapture,
+} from "./capture.js";
+import { attachStdin, stdinStdio, type StdinMode } from "./stdin.js";
+import { Terminator, type StopWork } from "./terminate.js";
 import { signalGroup, groupAlive, waitGroupGone } from "./kill-group.js";
 import { killOnParentExit, forgetGroup } from "./exit-cleanup.js";
 import { DEFAULT_GRACE_MS, KILL_REAP_MS, LEFTOVER_GRACE_MS, PIPE_DRAIN_MS } from "./grace.js";
+import { checkFile, checkMs, ProcessOptionError } from "./options.js";
 import type { ProcessOutcome, TerminationReason } from "./outcome.js";
 
 /**
@@ -34,15 +48,12 @@ export interface ChildOptions {
   args: readonly string[];
   cwd?: string;
   env: NodeJS.ProcessEnv;
-  /**
-   * `ignore` (default); `lifeline`: an open pipe we never write, so the child
-   * sees EOF when we die, even by SIGKILL; `{ input }`: written, then closed.
-   */
-  stdin?: "ignore" | "lifeline" | { input: string };
+  /** Default "ignore". See {@link StdinMode}. */
+  stdin?: StdinMode;
   /** Default "ignore". */
   stdout?: Capture;
-  /** Default "ignore". */
-  stderr?: Capture;
+  /** Default "ignore"; "stdout" merges it into stdout's capture in arrival order. */
+  stderr?: StderrCapture;
   /** Wall-clock limit, ms; none by default. */
   timeoutMs?: number;
   /** SIGTERM → SIGKILL grace for timeout, cancel and output overflow, ms; default {@link DEFAULT_GRACE_MS}; 0 = SIGKILL at once. */
@@ -58,6 +69,18 @@ export interface ChildOptions {
    * whose start-up cost matters (setsid makes each spawn measurably slower).
    */
   ownGroup?: boolean;
+  /**
+   * For a child that is only a client of the work (a `docker exec`/`docker run`
+   * client): awaited on termination before the child is signalled, e.g.
+   * `docker kill`. Its failure does not stop the signals.
+   */
+  stopWork?: StopWork;
+}
+
+/** How the leader itself ended (before leftovers and pipes are dealt with). */
+export interface LeaderExit {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 export interface ChildHandle {
@@ -65,6 +88,10 @@ export interface ChildHandle {
   readonly pid: number | undefined;
   /** The Node child; undefined when the signal was already aborted (nothing was started). */
   readonly child: ChildProcess | undefined;
+  /** The pipe to write with `stdin: "pipe"` (or "lifeline", to close it early); null otherwise. */
+  readonly stdin: Writable | null;
+  /** Resolves when the leader exits (or fails to start), before leftovers and pipes; never rejects. */
+  readonly exited: Promise<LeaderExit>;
   /** Resolves once the child and its group are dealt with. Never rejects. */
   readonly done: Promise<ProcessOutcome>;
   /** Terminate the group (first reason wins); resolves with the outcome. */
@@ -73,30 +100,32 @@ export interface ChildHandle {
   readonly running: boolean;
 }
 
-interface Ending {
-  code: number | null;
-  signal: NodeJS.Signals | null;
+interface Ending extends LeaderExit {
   spawnError: string | null;
-}
-
-function stdioOf(o: ChildOptions): StdioOptions {
-  const stdin = o.stdin === undefined || o.stdin === "ignore" ? "ignore" : "pipe";
-  return [stdin, stdioFor(o.stdout ?? "ignore"), stdioFor(o.stderr ?? "ignore")];
 }
 
 /** Resolves at the leader's exit ("sweep") or at exit plus closed pipes (otherwise); a spawn failure ends it too. */
 function endingOf(child: ChildProcess, policy: LeftoverPolicy): Promise<Ending> {
   return new Promise((resolve) => {
-    child.on("error", (err) => resolve({ code: null, signal: null, spawnError: err.message }));
-    child.once(policy === "sweep" ? "exit" : "close", (code: number | null, signal: NodeJS.Signals | null) =>
-      resolve({ code, signal, spawnError: null }),
+    child.on("error", (err) => resolve({ exitCode: null, signal: null, spawnError: err.message }));
+    child.once(policy === "sweep" ? "exit" : "close", (exitCode: number | null, signal: NodeJS.Signals | null) =>
+      resolve({ exitCode, signal, spawnError: null }),
     );
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<LeaderExit> {
+  return new Promise((resolve) => {
+    child.once("error", () => resolve({ exitCode: null, signal: null }));
+    child.once("exit", (exitCode: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode, signal }));
   });
 }
 
 class ChildRun implements ChildHandle {
   readonly child: ChildProcess;
   readonly pid: number | undefined;
+  readonly stdin: Writable | null;
+  readonly exited: Promise<LeaderExit>;
   readonly done: Promise<ProcessOutcome>;
   private readonly startedAtMs = Date.now();
   private readonly t0 = performance.now();
@@ -104,26 +133,41 @@ class ChildRun implements ChildHandle {
   private readonly ownGroup: boolean;
   private readonly out: CaptureSink;
   private readonly err: CaptureSink;
-  private reason: TerminationReason | null = null;
-  private forced = false;
-  private isRunning = true;
-  private graceInEffect: number;
-  private killTimer: NodeJS.Timeout | undefined;
+  private readonly term: Terminator;
+  private leaderRunning = true;
+  /** The ending (exit for "sweep", exit and closed pipes otherwise) was seen: terminate() no longer signals. */
+  private ended = false;
   private timeoutTimer: NodeJS.Timeout | undefined;
   private readonly onAbort = (): void => void this.terminate("cancel");
 
   constructor(private readonly o: ChildOptions) {
     this.ownGroup = o.ownGroup ?? true;
     this.policy = this.ownGroup ? (o.leftovers ?? "sweep") : "keep";
-    this.graceInEffect = o.graceMs ?? DEFAULT_GRACE_MS;
-    this.child = spawn(o.file, o.args, { cwd: o.cwd, env: o.env, detached: this.ownGroup, stdio: stdioOf(o) });
+    const stdin = o.stdin ?? "ignore";
+    const stderr = o.stderr ?? "ignore";
+    this.child = spawn(o.file, o.args, {
+      cwd: o.cwd,
+      env: o.env,
+      detached: this.ownGroup,
+      stdio: [stdinStdio(stdin), stdioFor(o.stdout ?? "ignore"), stdioFor(stderr)],
+    });
     this.pid = this.child.pid;
+    this.term = new Terminator((sig) => this.signal(sig), o.graceMs ?? DEFAULT_GRACE_MS, o.stopWork);
     if (this.pid !== undefined && this.ownGroup) killOnParentExit(this.pid);
     const ending = endingOf(this.child, this.policy);
-    this.writeStdin();
+    this.exited = exitOf(this.child).then((e) => {
+      this.leaderRunning = false;
+      return e;
+    });
+    this.stdin = attachStdin(this.child.stdin, stdin);
     const overflow = (): void => void this.terminate("output");
-    this.out = attachCapture(this.child.stdout, o.stdout ?? "ignore", overflow);
-    this.err = attachCapture(this.child.stderr, o.stderr ?? "ignore", overflow);
+    const merged = stderr === "stdout";
+    this.out = attachCapture(
+      merged ? [this.child.stdout, this.child.stderr] : [this.child.stdout],
+      o.stdout ?? "ignore",
+      overflow,
+    );
+    this.err = merged ? attachCapture([], "ignore", overflow) : attachCapture([this.child.stderr], stderr, overflow);
     if (o.timeoutMs !== undefined) {
       this.timeoutTimer = setTimeout(() => void this.terminate("timeout"), o.timeoutMs);
       this.timeoutTimer.unref();
@@ -133,31 +177,13 @@ class ChildRun implements ChildHandle {
   }
 
   get running(): boolean {
-    return this.isRunning;
+    return this.leaderRunning;
   }
 
-  terminate(reason: TerminationReason, graceMs = this.o.graceMs ?? DEFAULT_GRACE_MS): Promise<ProcessOutcome> {
-    if (!this.isRunning || this.pid === undefined) return this.done;
-    this.reason ??= reason;
-    if (this.killTimer === undefined && !this.forced) {
-      this.graceInEffect = graceMs;
-      if (graceMs <= 0) {
-        this.forceKill();
-      } else {
-        this.signal("SIGTERM");
-        this.killTimer = setTimeout(() => this.forceKill(), graceMs);
-        this.killTimer.unref();
-      }
-    }
+  terminate(reason: TerminationReason, graceMs?: number): Promise<ProcessOutcome> {
+    if (this.ended || this.pid === undefined) return this.done;
+    this.term.terminate(reason, graceMs);
     return this.done;
-  }
-
-  private writeStdin(): void {
-    const stdin = this.child.stdin;
-    if (!stdin) return;
-    // The child may close stdin early; a write error (EPIPE) is its business.
-    stdin.on("error", () => {});
-    if (typeof this.o.stdin === "object") stdin.end(this.o.stdin.input);
   }
 
   /** Signal the group (or, without its own group, the child alone). */
@@ -167,18 +193,14 @@ class ChildRun implements ChildHandle {
     else this.child.kill(sig);
   }
 
-  private forceKill(): void {
-    this.forced = true;
-    this.signal("SIGKILL");
-  }
-
   private async settle(ending: Promise<Ending>): Promise<ProcessOutcome> {
     const end = await ending;
-    this.isRunning = false;
+    this.ended = true;
+    this.leaderRunning = false;
     const started = this.pid !== undefined && end.spawnError === null;
     if (started && this.policy === "sweep") await this.sweep(this.pid);
     if (started && this.policy === "kill-after-close") signalGroup(this.pid, "SIGKILL");
-    clearTimeout(this.killTimer);
+    this.term.clear();
     clearTimeout(this.timeoutTimer);
     this.o.signal?.removeEventListener("abort", this.onAbort);
     if (this.policy === "sweep") await this.drainPipes();
@@ -190,10 +212,11 @@ class ChildRun implements ChildHandle {
   private async sweep(pid: number): Promise<void> {
     if (!groupAlive(pid)) return;
     // After terminate() the kill timer already runs; otherwise start a short TERM → KILL.
-    if (!this.reason) signalGroup(pid, "SIGTERM");
-    const wait = this.reason ? this.graceInEffect + KILL_REAP_MS : LEFTOVER_GRACE_MS;
+    const terminating = this.term.reason !== null;
+    if (!terminating) signalGroup(pid, "SIGTERM");
+    const wait = terminating ? this.term.graceInEffect + KILL_REAP_MS : LEFTOVER_GRACE_MS;
     if (!(await waitGroupGone(pid, wait))) {
-      this.forceKill();
+      this.term.forceKill();
       await waitGroupGone(pid, KILL_REAP_MS);
     }
   }
@@ -210,14 +233,14 @@ class ChildRun implements ChildHandle {
   }
 
   private outcome(end: Ending): ProcessOutcome {
-    const reason = this.reason;
+    const reason = this.term.reason;
     return {
-      exitCode: end.code,
+      exitCode: end.exitCode,
       signal: end.signal,
       terminationReason: reason,
       timedOut: reason === "timeout",
       isCanceled: reason === "cancel" || reason === "shutdown",
-      isForcefullyTerminated: this.forced,
+      isForcefullyTerminated: this.term.forced,
       outputLimitExceeded: reason === "output",
       spawnError: end.spawnError,
       startedAtMs: this.startedAtMs,
@@ -225,6 +248,8 @@ class ChildRun implements ChildHandle {
       durationMs: Math.round(performance.now() - this.t0),
       stdout: this.out.text(),
       stderr: this.err.text(),
+      stdoutBytes: this.out.bytes(),
+      stderrBytes: this.err.bytes(),
     };
   }
 }
@@ -246,19 +271,41 @@ export function canceledOutcome(): ProcessOutcome {
     durationMs: 0,
     stdout: "",
     stderr: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
   };
 }
 
-/** Start and supervise a child; never throws for a start failure (it ends in `spawnError`). */
+/** Throws ProcessOptionError naming the first option that cannot work. */
+function checkOptions(o: ChildOptions): void {
+  checkFile(o.file);
+  if (!Array.isArray(o.args) || !o.args.every((a) => typeof a === "string"))
+    throw new ProcessOptionError(`args must be an array of strings`);
+  checkMs("timeoutMs", o.timeoutMs);
+  checkMs("graceMs", o.graceMs);
+  checkCapture("stdout", o.stdout ?? "ignore");
+  checkCapture("stderr", o.stderr ?? "ignore");
+  if (o.stderr === "stdout" && (o.stdout ?? "ignore") === "ignore")
+    throw new ProcessOptionError(`stderr "stdout" needs a stdout capture other than "ignore"`);
+  if (o.stderr === "stdout" && o.stdout === "pipe")
+    throw new ProcessOptionError(`stderr "stdout" cannot merge into a stdout the caller reads itself ("pipe")`);
+}
+
+/**
+ * Start and supervise a child. Never throws for a start failure (it ends in
+ * `spawnError`); throws {@link ProcessOptionError} for an option that cannot work.
+ */
 export function startChild(options: ChildOptions): ChildHandle {
+  checkOptions(options);
   if (options.signal?.aborted) {
     const done = Promise.resolve(canceledOutcome());
-    return { pid: undefined, child: undefined, done, terminate: () => done, running: false };
+    const exited = Promise.resolve({ exitCode: null, signal: null });
+    return { pid: undefined, child: undefined, stdin: null, exited, done, terminate: () => done, running: false };
   }
   return new ChildRun(options);
 }
 
-/** Run a child to its end: {@link startChild}'s outcome. Never rejects. */
+/** Run a child to its end: {@link startChild}'s outcome. Never rejects for the child's failure. */
 export function runChild(options: ChildOptions): Promise<ProcessOutcome> {
   return startChild(options).done;
 }

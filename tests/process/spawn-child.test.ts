@@ -138,6 +138,73 @@ describe("startChild / runChild", () => {
     expect(alive(Number(o.stdout))).toBe(false);
   });
 
+  test("a long-lived child over pipes: we write lines, read its answers, and exited resolves before done", async () => {
+    const answers: string[] = [];
+    const h = startChild({
+      file: node,
+      args: [
+        "-e",
+        "require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => { if (l === 'bye') process.exit(7); console.log('echo ' + l); })",
+      ],
+      env,
+      stdin: "pipe",
+      stdout: { lines: (l) => answers.push(l) },
+      stderr: { tail: 1_000 },
+    });
+    expect(h.running).toBe(true);
+    h.stdin!.write("one\n");
+    h.stdin!.write("two\n");
+    while (answers.length < 2) await new Promise((r) => setTimeout(r, 10));
+    expect(answers).toEqual(["echo one", "echo two"]);
+    h.stdin!.write("bye\n");
+    expect(await h.exited).toEqual({ exitCode: 7, signal: null });
+    expect(h.running).toBe(false);
+    const o = await h.done;
+    expect(o).toMatchObject({ exitCode: 7, terminationReason: null, stdoutBytes: "echo one\necho two\n".length });
+  });
+
+  test("stderr merged into stdout keeps arrival order in one tail", async () => {
+    const o = await runChild({
+      file: node,
+      args: [
+        "-e", // Spaced out: two pipes have no order between them within one read of the event loop.
+        "const w = (s, t, x) => setTimeout(() => s.write(x), t); w(process.stdout, 0, '1 '); w(process.stderr, 80, '2 '); w(process.stdout, 160, '3')",
+      ],
+      env,
+      stdout: { tail: 100 },
+      stderr: "stdout",
+    });
+    expect(o).toMatchObject({ stdout: "1 2 3", stderr: "", stdoutBytes: 5, stderrBytes: 0 });
+  });
+
+  test("stopWork runs before the group is signalled, and a terminate() after the end changes nothing", async () => {
+    const events: string[] = [];
+    const h = startChild({
+      file: node,
+      args: [fixture("no-killable.mjs")],
+      env,
+      stdout: "pipe",
+      graceMs: 0,
+      stopWork: async (reason) => {
+        events.push(`stop-work ${reason}`);
+        await new Promise((r) => setTimeout(r, 30));
+      },
+    });
+    await firstLine(h);
+    void h.exited.then((e) => events.push(`exited ${e.signal}`));
+    const o = await h.terminate("shutdown");
+    expect(events).toEqual(["stop-work shutdown", "exited SIGKILL"]);
+    expect(o).toMatchObject({ terminationReason: "shutdown", isCanceled: true, isForcefullyTerminated: true });
+    expect(await h.terminate("timeout")).toBe(o);
+  });
+
+  test("options that cannot work are refused at the entry, naming the option", () => {
+    expect(() => startChild({ file: "", args: [], env })).toThrow(/file must be a non-empty string/);
+    expect(() => startChild({ file: node, args: [], env, graceMs: Number.NaN })).toThrow(/graceMs/);
+    expect(() => startChild({ file: node, args: [], env, stdout: { tail: 0 } })).toThrow(/stdout.tail/);
+    expect(() => startChild({ file: node, args: [], env, stderr: "stdout" })).toThrow(/stderr "stdout"/);
+  });
+
   test("a command that does not exist ends in spawnError, not a throw", async () => {
     const o = await runChild({ file: "/nonexistent/tool", args: [], env });
     expect(o.spawnError).toMatch(/ENOENT/);

@@ -68,7 +68,10 @@ export function spawnRunner(options: SpawnRunnerOptions): RunnerHandle {
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
   });
   const done: Promise<RunnerOutcome> = child.done.then(
-    ({ stdout: _o, stderr: _e, outputLimitExceeded: _l, ...rest }) => ({ ...rest, outputTail: tail.toArray() }),
+    ({ stdout: _o, stderr: _e, stdoutBytes: _ob, stderrBytes: _eb, outputLimitExceeded: _l, ...rest }) => ({
+      ...rest,
+      outputTail: tail.toArray(),
+    }),
   );
   return {
     pid: child.pid,
