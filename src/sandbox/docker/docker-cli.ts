@@ -15,9 +15,15 @@
  * jobs are stopped by killing their uid inside the container, or the
  * container itself (see docker-sandbox.ts).
  */
-import { runChild, startChild, type ChildHandle } from "../../process/index.js";
+import { runCommand } from "../../process/index.js";
 
-/** Flat outcome of one CLI call. */
+/**
+ * Limit of one CLI call, ms, unless the caller names its own: every call here is an engine round trip
+ * (create, cp, rm, inspect, kill) or a build of a small image; ten minutes means the engine is stuck.
+ */
+export const DOCKER_CLI_TIMEOUT_MS = 600_000;
+
+/** Flat outcome of one CLI call (a projection of the process layer's record). */
 export interface CliOutcome {
   exitCode: number | null;
   signal: string | null;
@@ -25,6 +31,9 @@ export interface CliOutcome {
   spawnError: string | null;
   stdout: string;
   stderr: string;
+  /** Bytes the CLI wrote to stdout, kept or not (more than `stdout` holds when it was cut to its tail). */
+  stdoutBytes: number;
+  timedOut: boolean;
   durationMs: number;
 }
 
@@ -32,8 +41,10 @@ export interface CliOptions {
   /** Environment; DOCKER_HOST is taken from it. Default process.env. */
   env?: NodeJS.ProcessEnv;
   stdin?: string;
-  /** Bytes kept of each stream (default 1 MiB). */
+  /** Bytes kept of each stream (the tail; default 1 MiB). */
   maxOutputBytes?: number;
+  /** Default {@link DOCKER_CLI_TIMEOUT_MS}. */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -43,19 +54,16 @@ export function dockerBinary(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * Run `docker <args>` to completion on the process layer. Never rejects. An abort kills the client at
- * once (not what it started in the engine).
+ * Run `docker <args>` to completion on the process layer. Never rejects. A timeout or an abort kills
+ * the client at once (not what it started in the engine).
  */
 export async function docker(args: readonly string[], opts: CliOptions = {}): Promise<CliOutcome> {
-  const cap = opts.maxOutputBytes ?? 1024 * 1024;
-  const o = await runChild({
-    file: dockerBinary(opts.env),
-    args,
+  const o = await runCommand(dockerBinary(opts.env), args, {
+    timeoutMs: opts.timeoutMs ?? DOCKER_CLI_TIMEOUT_MS,
     env: opts.env ?? process.env,
-    stdin: { input: opts.stdin ?? "" },
-    stdout: { tail: cap },
-    stderr: { tail: cap },
-    graceMs: 0,
+    input: opts.stdin ?? "",
+    maxOutputBytes: opts.maxOutputBytes ?? 1024 * 1024,
+    overflow: "tail",
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   return {
@@ -64,35 +72,15 @@ export async function docker(args: readonly string[], opts: CliOptions = {}): Pr
     spawnError: o.spawnError,
     stdout: o.stdout,
     stderr: o.stderr,
+    stdoutBytes: o.stdoutBytes,
+    timedOut: o.timedOut,
     durationMs: o.durationMs,
   };
-}
-
-/**
- * Start a docker client whose pipes the caller reads itself (`handle.child.stdout`/`stderr`): a job's
- * `docker exec`, an environment's command, a keepalive client. `stdin`: the input to write and close,
- * or `lifeline` (a pipe the caller ends). `handle.done` resolves once the client has exited and its
- * pipes are closed, so everything it wrote has been read; the client leads its own process group and
- * is killed if this process exits first. Stopping what the client started in the engine is the
- * caller's business (killing an exec client does not stop its process).
- */
-export function startDocker(
-  args: readonly string[],
-  opts: { env: NodeJS.ProcessEnv; stdin: "lifeline" | { input: string } | "ignore" },
-): ChildHandle {
-  return startChild({
-    file: dockerBinary(opts.env),
-    args,
-    env: opts.env,
-    stdin: opts.stdin,
-    stdout: "pipe",
-    stderr: "pipe",
-    leftovers: "keep",
-  });
 }
 
 /** One line saying why a CLI call failed (for infraError / error messages). */
 export function cliFailure(what: string, r: CliOutcome): string {
   if (r.spawnError) return `${what}: cannot run the docker CLI: ${r.spawnError}`;
+  if (r.timedOut) return `${what}: the docker CLI did not answer within its limit`;
   return `${what}: docker exited ${r.exitCode ?? r.signal}: ${r.stderr.trim().slice(-500) || r.stdout.trim().slice(-500)}`;
 }

@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { TMPFS_BYTES } from "../limits.js";
 import { SandboxError } from "../errors.js";
-import { OutputTail } from "../../process/output-tail.js";
+import { runChild } from "../../process/index.js";
 import type { SandboxLimits } from "../types.js";
 import {
   ENVIRONMENT_OUTPUT_BYTES,
@@ -32,15 +32,13 @@ import {
   type EnvironmentSpec,
 } from "../environment.js";
 import { KeepaliveContainer } from "./keepalive.js";
-import { cliFailure, docker, startDocker } from "./docker-cli.js";
+import { cliFailure, docker, dockerBinary } from "./docker-cli.js";
 import { probeEngine } from "./engine.js";
 
 /** Processes beyond the per-program limit (a shell, an environment's activation, git, the exec shim). */
 const PIDS_SLACK = 32;
 /** Bytes of a file readFile returns at most (beyond it: an error, never a cut file). */
 export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
-
-type Stop = "timeout" | "canceled";
 
 class DockerEnvironment implements Environment {
   private ended: string | null = null;
@@ -54,54 +52,43 @@ class DockerEnvironment implements Environment {
     return this.c.id;
   }
 
-  exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
-    const t0 = performance.now();
-    const none = { output: "", exitCode: null, timedOut: false, durationMs: 0 };
-    if (o.signal?.aborted) return Promise.resolve({ ...none, isCanceled: true });
-    if (this.ended !== null) return Promise.resolve({ ...none, isCanceled: false, infraError: this.ended });
-    return new Promise((resolve) => {
-      const client = startDocker(["exec", this.c.id, ...argv], { env: this.env, stdin: "ignore" });
-      const child = client.child!;
+  async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
+    if (this.ended !== null && !o.signal?.aborted)
+      return { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0, infraError: this.ended };
+    const r = await runChild({
+      file: dockerBinary(this.env),
+      args: ["exec", this.c.id, ...argv],
+      env: this.env,
       // One tail for both streams: the output in arrival order.
-      const out = new OutputTail(o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES);
-      let reason: Stop | null = null;
-      const stop = (why: Stop): void => {
-        reason ??= why;
+      stdout: { tail: o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES },
+      stderr: "stdout",
+      timeoutMs: o.timeoutMs,
+      graceMs: 0,
+      ...(o.signal ? { signal: o.signal } : {}),
+      // The command runs in the container, not in the client: the container is killed first.
+      stopWork: (why) => {
         this.ended ??= `the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`;
-        // The command runs in the container, not in the client: kill the container.
-        void docker(["kill", this.c.id], { env: this.env }).finally(() =>
-          client.terminate(why === "timeout" ? "timeout" : "cancel", 0),
-        );
-      };
-      const timer = setTimeout(() => stop("timeout"), o.timeoutMs);
-      timer.unref();
-      const onAbort = (): void => stop("canceled");
-      o.signal?.addEventListener("abort", onAbort, { once: true });
-      child.stdout!.on("data", (b: Buffer) => out.push(b));
-      child.stderr!.on("data", (b: Buffer) => out.push(b));
-      void client.done.then((r) => {
-        clearTimeout(timer);
-        o.signal?.removeEventListener("abort", onAbort);
-        resolve({
-          output: out.text(),
-          exitCode: reason ? null : r.exitCode,
-          timedOut: reason === "timeout",
-          isCanceled: reason === "canceled",
-          ...(r.spawnError ? { infraError: `cannot run the docker CLI: ${r.spawnError}` } : {}),
-          durationMs: performance.now() - t0,
-        });
-      });
+        return docker(["kill", this.c.id], { env: this.env });
+      },
     });
+    return {
+      output: r.stdout,
+      exitCode: r.terminationReason !== null ? null : r.exitCode,
+      timedOut: r.timedOut,
+      isCanceled: r.isCanceled,
+      ...(r.spawnError ? { infraError: `cannot run the docker CLI: ${r.spawnError}` } : {}),
+      durationMs: r.durationMs,
+    };
   }
 
   async readFile(path: string): Promise<string> {
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
     const r = await docker(["exec", this.c.id, "cat", "--", path], {
       env: this.env,
-      maxOutputBytes: READ_FILE_MAX_BYTES + 1,
+      maxOutputBytes: READ_FILE_MAX_BYTES,
     });
     if (r.exitCode !== 0) throw new SandboxError("E_SANDBOX_SETUP", cliFailure(`reading ${path}`, r));
-    if (Buffer.byteLength(r.stdout) > READ_FILE_MAX_BYTES)
+    if (r.stdoutBytes > READ_FILE_MAX_BYTES)
       throw new SandboxError("E_SANDBOX_SETUP", `reading ${path}: larger than ${READ_FILE_MAX_BYTES} bytes`);
     return r.stdout;
   }

@@ -29,10 +29,10 @@ import type { Environment, EnvironmentSpec } from "../environment.js";
 import { openDockerEnvironment } from "./docker-environment.js";
 import { SandboxError } from "../errors.js";
 import { Limiter, runCancellable } from "../concurrency.js";
-import { OutputTail } from "../../process/output-tail.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { TMPFS_BYTES } from "../limits.js";
-import { docker, startDocker } from "./docker-cli.js";
+import { docker, dockerBinary } from "./docker-cli.js";
+import { runChild } from "../../process/index.js";
 import { engineEnv, probeEngine } from "./engine.js";
 import { KeepaliveContainer, createArgs, type ContainerSpec } from "./keepalive.js";
 import { reapOrphans } from "./reaper.js";
@@ -67,8 +67,6 @@ export interface DockerSandboxOptions {
 
 const INTERPRETER = { python: ["/usr/bin/python3", "-B"], bash: ["/bin/bash"], node: ["/usr/bin/node"] } as const;
 const EXT = { python: "py", bash: "sh", node: "js" } as const;
-
-type Reason = "timeout" | "output" | "canceled";
 
 export class DockerSandbox implements Sandbox {
   readonly backend = "docker" as const;
@@ -221,8 +219,8 @@ export class DockerSandbox implements Sandbox {
     return this.supervise(argv, JSON.stringify(payload), nonce, req.timeoutMs, signal, kill);
   }
 
-  /** Run one job's docker client: output capped, timeout and abort kill the job, first reason wins. */
-  private supervise(
+  /** Run one job's docker client: output capped, timeout and abort kill the job (then the client), first reason wins. */
+  private async supervise(
     argv: string[],
     payload: string,
     nonce: string,
@@ -230,66 +228,39 @@ export class DockerSandbox implements Sandbox {
     signal: AbortSignal,
     kill: () => Promise<unknown>,
   ): Promise<ExecOutcome> {
-    const started = performance.now();
     const cap = this.opts.limits.maxOutputBytes;
-    return new Promise((resolve) => {
-      const client = startDocker(argv, { env: this.env, stdin: { input: payload } });
-      const child = client.child!;
-      const out = new OutputTail(cap);
+    const o = await runChild({
+      file: dockerBinary(this.env),
+      args: argv,
+      env: this.env,
+      stdin: { input: payload },
+      stdout: { tail: cap, stopWhenFull: true },
       // The status line rides on stderr: keep a little more than the cap so it is never cut off.
-      const err = new OutputTail(cap + 512);
-      let reason: Reason | null = null;
-      let killing: Promise<unknown> | null = null;
-      const stop = (why: Reason): void => {
-        reason ??= why;
-        killing ??= kill().finally(() => client.terminate(why === "canceled" ? "cancel" : why, 0));
-      };
-      const timer = setTimeout(() => stop("timeout"), timeoutMs);
-      timer.unref();
-      const onAbort = (): void => stop("canceled");
-      signal.addEventListener("abort", onAbort, { once: true });
-      child.stdout!.on("data", (c: Buffer) => {
-        if (out.push(c)) stop("output");
-      });
-      child.stderr!.on("data", (c: Buffer) => {
-        if (err.push(c) && err.total > cap + 512) stop("output");
-      });
-      void client.done.then((o) => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        const { stderr, status } = splitStatus(err.text(), nonce);
-        const base = {
-          timedOut: reason === "timeout",
-          isCanceled: reason === "canceled",
-          outputLimitExceeded: reason === "output",
-          durationMs: performance.now() - started,
-          stdoutTail: out.text(),
-          stderrTail: stderr,
-        };
-        if (o.spawnError) {
-          resolve(emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${o.spawnError}` }));
-          return;
-        }
-        if (status?.setupError) {
-          resolve(emptyOutcome({ ...base, infraError: `job setup in the container: ${status.setupError}` }));
-          return;
-        }
-        if (status) {
-          resolve(emptyOutcome({ ...base, exitCode: status.exitCode, signal: status.signal }));
-          return;
-        }
-        if (reason) {
-          resolve(emptyOutcome({ ...base, signal: "SIGKILL" }));
-          return;
-        }
-        // No status line and we did not stop it: the engine or the container failed (exit 125-127 are the CLI's own).
-        resolve(
-          emptyOutcome({
-            ...base,
-            infraError: `docker ${argv[0]} exited ${o.exitCode} without a job status: ${stderr.trim().slice(-300)}`,
-          }),
-        );
-      });
+      stderr: { tail: cap + 512, stopWhenFull: true },
+      timeoutMs,
+      graceMs: 0,
+      signal,
+      // Killing the client would leave the job running: the job (or its container) goes first.
+      stopWork: kill,
+    });
+    const { stderr, status } = splitStatus(o.stderr, nonce);
+    const base = {
+      timedOut: o.timedOut,
+      isCanceled: o.isCanceled,
+      outputLimitExceeded: o.outputLimitExceeded,
+      durationMs: o.durationMs,
+      stdoutTail: o.stdout,
+      stderrTail: stderr,
+    };
+    if (o.spawnError) return emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${o.spawnError}` });
+    if (status?.setupError)
+      return emptyOutcome({ ...base, infraError: `job setup in the container: ${status.setupError}` });
+    if (status) return emptyOutcome({ ...base, exitCode: status.exitCode, signal: status.signal });
+    if (o.terminationReason !== null) return emptyOutcome({ ...base, signal: "SIGKILL" });
+    // No status line and we did not stop it: the engine or the container failed (exit 125-127 are the CLI's own).
+    return emptyOutcome({
+      ...base,
+      infraError: `docker ${argv[0]} exited ${o.exitCode} without a job status: ${stderr.trim().slice(-300)}`,
     });
   }
 
