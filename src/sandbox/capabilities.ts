@@ -17,13 +17,7 @@ import type { ExecRequest, Sandbox } from "./types.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
 
 /** Every capability, in the order docs list them. */
-export const SANDBOX_CAPABILITIES = [
-  "environments",
-  "host-workdir",
-  "host-binds",
-  "overlays",
-  "userns-root",
-] as const;
+export const SANDBOX_CAPABILITIES = ["environments", "host-workdir", "host-binds", "overlays", "userns-root"] as const;
 
 /**
  * One capability:
@@ -71,7 +65,8 @@ export function requireCapabilities(
   needed: readonly SandboxCapability[],
   caller: string,
 ): void {
-  for (const c of needed) if (!sandbox.capabilities.has(c)) throw new SandboxCapabilityError(sandbox.backend, c, caller);
+  for (const c of needed)
+    if (!sandbox.capabilities.has(c)) throw new SandboxCapabilityError(sandbox.backend, c, caller);
 }
 
 /** The capabilities one request uses (none for a plain program with files, env and stdin). */

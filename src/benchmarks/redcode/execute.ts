@@ -52,7 +52,12 @@ const CHANNEL_DRAIN_MS = 2_000;
 
 /** Isolation levels under which RedCode programs may run: the code is destructive by design. */
 /** What the request of buildExecRequest uses of the sandbox (capabilities.ts); the run is refused without them. */
-export const REDCODE_CAPABILITIES: readonly SandboxCapability[] = ["host-workdir", "host-binds", "overlays", "userns-root"];
+export const REDCODE_CAPABILITIES: readonly SandboxCapability[] = [
+  "overlays",
+  "userns-root",
+  "host-binds",
+  "host-workdir",
+];
 export const SAFE_ISOLATION: ReadonlySet<string> = new Set(["bwrap", "e2b"]);
 
 /** Files the harness itself puts into the work dir. */

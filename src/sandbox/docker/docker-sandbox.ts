@@ -287,9 +287,11 @@ export class DockerSandbox implements Sandbox {
     this.environments.clear();
     await Promise.all(
       open.map((e) =>
-        e.close().catch((err: Error) =>
-          this.opts.logger.warn({ err: err.message }, "docker sandbox: removing an environment failed"),
-        ),
+        e
+          .close()
+          .catch((err: Error) =>
+            this.opts.logger.warn({ err: err.message }, "docker sandbox: removing an environment failed"),
+          ),
       ),
     );
     const c = this.container;

@@ -344,11 +344,7 @@ async function runTests(
     exitCode: run.exitCode,
     timedOut: run.timedOut,
     canceled: run.isCanceled || ctx.signal.aborted,
-    ...(run.infraError
-      ? { infraError: run.infraError }
-      : engineGone
-        ? { infraError: engineGone }
-        : {}),
+    ...(run.infraError ? { infraError: run.infraError } : engineGone ? { infraError: engineGone } : {}),
     strictTests: ctx.options.strict_tests === true,
     timeoutSeconds: timeoutS,
   });
