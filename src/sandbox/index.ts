@@ -90,3 +90,10 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
 export type { Sandbox, SandboxLimits, ExecRequest, ExecOutcome, IsolationLevel } from "./types.js";
 export { SandboxError } from "./errors.js";
 export { DEFAULT_LIMITS } from "./limits.js";
+export {
+  SANDBOX_CAPABILITIES,
+  SandboxCapabilityError,
+  requireCapabilities,
+  type SandboxCapability,
+} from "./capabilities.js";
+export { environmentsOf, type Environment, type EnvironmentSpec } from "./environment.js";
