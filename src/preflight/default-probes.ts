@@ -13,7 +13,7 @@ import type { BenchmarkName } from "../request-config/config.js";
 import type { RunOptions } from "../runner/options.js";
 import { createSandbox } from "../sandbox/index.js";
 import type { DatasetLoader, ParticipantProbe, SandboxProber, ToolFinding, ToolProber } from "./checks.js";
-import { execFile } from "node:child_process";
+import { runCommand, succeeded } from "../process/index.js";
 import { resolveCommand } from "./resolve-command.js";
 import { createA2AParticipant } from "../a2a/participant-client.js";
 
@@ -51,16 +51,16 @@ export const probeSandbox: SandboxProber = async (backend) => {
   }
 };
 
+/** Bound on one import check, ms (pytest's import takes a few hundred ms cold). */
+const IMPORT_CHECK_TIMEOUT_MS = 20_000;
+
 /** Whether `python` can import `module` (the interpreter the local sandbox runs is the python3 on PATH). */
-function canImport(python: string, module: string, env: NodeJS.ProcessEnv): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(
-      python,
-      ["-c", `import ${module}; print(${module}.__file__)`],
-      { env, encoding: "utf8", timeout: 20_000 },
-      (err, out) => resolve(err ? null : out.trim()),
-    );
+async function canImport(python: string, module: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const o = await runCommand(python, ["-c", `import ${module}; print(${module}.__file__)`], {
+    env,
+    timeoutMs: IMPORT_CHECK_TIMEOUT_MS,
   });
+  return succeeded(o) ? o.stdout.trim() : null;
 }
 
 /** The tools each benchmark needs on this host (local sandbox), looked up on `env.PATH`. */

@@ -21,8 +21,8 @@ export function stdinStdio(mode: StdinMode): "ignore" | "pipe" {
 }
 
 /**
- * Prepare the child's end of stdin: write and close an input; for `pipe`,
- * return the stream the caller writes. A child that closes stdin early makes
+ * Prepare the child's end of stdin: write and close an input; for `pipe`
+ * (and `lifeline`, to close it early) return the stream the caller holds. A child that closes stdin early makes
  * our writes fail with EPIPE: that is its business (its exit tells the rest).
  */
 export function attachStdin(stream: Writable | null, mode: StdinMode): Writable | null {
@@ -32,5 +32,5 @@ export function attachStdin(stream: Writable | null, mode: StdinMode): Writable 
     stream.end(mode.input);
     return null;
   }
-  return mode === "pipe" ? stream : null;
+  return stream; // "pipe" and "lifeline" (its owner may close it early)
 }

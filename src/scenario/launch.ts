@@ -5,7 +5,6 @@
  * and removes the pid file; the process layer KILLs the groups if the
  * launcher exits without stopping them.
  */
-import type { ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Scenario, ScenarioAgent } from "./spec.js";
@@ -23,7 +22,14 @@ import { inspectPidFile } from "./state.js";
 import { isPortFree } from "./port-check.js";
 import { prefixLines } from "./prefix-lines.js";
 import { waitForCard, CARD_WAIT_MS } from "./wait-card.js";
-import { procInfo, startChild, stopGroup, DEFAULT_GRACE_MS, type StopOutcome } from "../process/index.js";
+import {
+  procInfo,
+  startChild,
+  stopGroup,
+  DEFAULT_GRACE_MS,
+  type ChildHandle,
+  type StopOutcome,
+} from "../process/index.js";
 
 export interface LaunchOptions {
   /** Where prefixed agent logs go. */
@@ -45,7 +51,8 @@ export interface LaunchOptions {
 /** An agent we started. */
 export interface LaunchedAgent {
   agent: ScenarioAgent;
-  child: ChildProcess;
+  /** The agent's process on the process layer (its group is left to stop()). */
+  handle: ChildHandle;
   pid: number;
 }
 
@@ -127,7 +134,7 @@ async function startAgent(
   }
   prefixLines(child.stdout!, options.log, `[${agent.name}] `);
   prefixLines(child.stderr!, options.log, `[${agent.name}] `);
-  return { agent, child, pid };
+  return { agent, handle: run, pid };
 }
 
 /** Wait for every agent's card; an agent that exits first aborts its wait with its exit status. */
@@ -199,8 +206,8 @@ function stopper(
     stopped ??= (async () => {
       const outcomes = await Promise.all(
         launched.map((l) =>
-          exits.has(l.agent.name) && l.child.exitCode !== null
-            ? stopGroup(l.pid, 0) // leader gone; still sweep any member left in its group
+          (exits.get(l.agent.name)?.exitCode ?? null) !== null
+            ? stopGroup(l.pid, 0) // leader exited with a code; still sweep any member left in its group
             : stopGroup(l.pid, graceMs),
         ),
       );
@@ -231,7 +238,7 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
       if (!agent.command) continue;
       const l = await startAgent(agent, { ...baseEnv, ...agentEnv.get(agent.name), ...secretEnv }, options);
       launched.push(l);
-      l.child.once("exit", (exitCode, signal) => {
+      void l.handle.exited.then(({ exitCode, signal }) => {
         const e = { name: agent.name, exitCode, signal };
         exits.set(agent.name, e);
         resolveFirst(e);

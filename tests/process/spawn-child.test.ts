@@ -1,8 +1,4 @@
 import { describe, expect, test } from "vitest";
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { packageRoot } from "../../src/util/package-root.js";
 import { groupAlive, runChild, startChild } from "../../src/process/index.js";
 import { alive, firstLine, fixture } from "./helpers.js";
 
@@ -219,19 +215,5 @@ describe("startChild / runChild", () => {
     expect(h.pid).toBeUndefined();
     const o = await h.done;
     expect(o).toMatchObject({ isCanceled: true, exitCode: null, durationMs: 0 });
-  });
-
-  // Uses the built dist/ (npm test builds first): a plain node parent cannot load .ts on Node 20.
-  test("a child is killed when its parent exits", async () => {
-    const layer = pathToFileURL(join(packageRoot, "dist", "process", "index.js")).href;
-    const parent = spawn(node, [fixture("parent-exits.mjs"), layer], { stdio: ["ignore", "pipe", "inherit"] });
-    const childPid = await new Promise<number>((resolve, reject) => {
-      parent.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
-      parent.once("error", reject);
-    });
-    await new Promise((r) => parent.once("exit", r));
-    const end = Date.now() + 2_000;
-    while (alive(childPid) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    expect(alive(childPid)).toBe(false);
   });
 });

@@ -6,29 +6,30 @@
  * real sys.prefix and sys.base_prefix); this module asks once per process and
  * returns read-only binds that put those directories back on top.
  */
-import { execFile } from "node:child_process";
+import { runCommand, succeeded } from "../../process/index.js";
+
+/** Bound on the interpreter question, ms (a pyenv shim starts in ~85 ms). */
+const PROBE_TIMEOUT_MS = 10_000;
 
 let cached: Promise<string[]> | null = null;
 
+async function askPrefixes(): Promise<string[]> {
+  const code = "import sys,os;print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
+  const o = await runCommand("python3", ["-I", "-c", code], { timeoutMs: PROBE_TIMEOUT_MS });
+  if (!succeeded(o)) return [];
+  return [
+    ...new Set(
+      o.stdout
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("/")),
+    ),
+  ];
+}
+
 /** Real prefixes of the host's python3 (cached; never rejects: [] when python3 cannot be run). */
 export function pythonPrefixes(): Promise<string[]> {
-  cached ??= new Promise((resolve) => {
-    const code = "import sys,os;print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
-    execFile("python3", ["-I", "-c", code], { encoding: "utf8", timeout: 10_000 }, (err, out) => {
-      resolve(
-        err
-          ? []
-          : [
-              ...new Set(
-                out
-                  .trim()
-                  .split("\n")
-                  .filter((l) => l.startsWith("/")),
-              ),
-            ],
-      );
-    });
-  });
+  cached ??= askPrefixes();
   return cached;
 }
 

@@ -7,8 +7,8 @@
  * it with `infraError`, never as a program failure). A job's result is
  * judged only from its own result line.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
+import { startChild, type ChildHandle, type ProcessOutcome } from "../../process/index.js";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, SandboxLimits } from "../types.js";
 import { emptyOutcome } from "./run-process.js";
@@ -18,6 +18,8 @@ import type { LaunchCommand } from "./launch-command.js";
 export const SERVER_GRACE_MS = 5_000;
 /** Runs of one job when servers die under it: the first, plus one re-run on a fresh server. */
 export const MAX_ATTEMPTS = 2;
+/** Bytes of the server's own stderr kept for the message of its death (the message quotes the last 500). */
+const SERVER_STDERR_TAIL_BYTES = 2_000;
 
 export interface ForkJob {
   code: string;
@@ -52,7 +54,7 @@ interface ResultLine {
 }
 
 export class ForkServer {
-  private child: ChildProcessWithoutNullStreams | null = null;
+  private server: ChildHandle | null = null;
   private ready: Promise<void> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -68,48 +70,56 @@ export class ForkServer {
   private start(): Promise<void> {
     const cmd = this.command();
     this.starts++;
-    const child = spawn(cmd.file, cmd.args, {
+    // Its own group (a job's processes are in it too), killed with us; once the server has exited and its
+    // pipes are closed, whatever is left of the group is SIGKILLed at once.
+    const server = startChild({
+      file: cmd.file,
+      args: cmd.args,
       cwd: cmd.spawnCwd,
       env: this.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdin: "pipe",
+      // Read here, not as capped lines: a result line carries a job's capped output, JSON-escaped (several
+      // MiB with large caps); the server bounds its own lines.
+      stdout: "pipe",
+      stderr: { tail: SERVER_STDERR_TAIL_BYTES },
+      leftovers: "kill-after-close",
     });
-    this.child = child;
-    const stderr: string[] = [];
-    child.stderr.setEncoding("utf8").on("data", (s: string) => {
-      if (stderr.length < 50) stderr.push(s);
-    });
-    child.stdin.on("error", () => {
-      /* handled by exit */
-    });
-    const lines = createInterface({ input: child.stdout });
+    this.server = server;
     this.ready = new Promise((resolve, reject) => {
-      lines.on("line", (line) => {
-        let msg: ResultLine & { ready?: boolean };
-        try {
-          msg = JSON.parse(line) as ResultLine & { ready?: boolean };
-        } catch {
-          return;
-        }
-        if (msg.ready) return resolve();
-        this.settle(msg.id, { kind: "result", line: msg });
-      });
-      child.on("error", (e) => reject(e));
-      child.on("close", (code, sig) => {
-        if (this.child === child) {
-          this.child = null;
+      const stdout = server.child?.stdout;
+      if (stdout)
+        createInterface({ input: stdout }).on("line", (line) => {
+          let msg: ResultLine & { ready?: boolean };
+          try {
+            msg = JSON.parse(line) as ResultLine & { ready?: boolean };
+          } catch {
+            return;
+          }
+          if (msg.ready) return resolve();
+          this.settle(msg.id, { kind: "result", line: msg });
+        });
+      void server.done.then((o) => {
+        if (this.server === server) {
+          this.server = null;
           this.ready = null;
         }
-        const why = `fork server exited (code ${code}, signal ${sig})${stderr.length ? `: ${stderr.join("").slice(-500)}` : ""}`;
+        if (o.spawnError !== null) return reject(new Error(o.spawnError));
+        const why = this.deathMessage(o);
         reject(new Error(why));
         for (const id of [...this.pending.keys()]) this.settle(id, { kind: "server-died", why });
-        if (this.pending.size === 0 && code !== 0 && sig !== "SIGKILL") this.logger.warn({ why }, "fork server died");
+        if (this.pending.size === 0 && o.exitCode !== 0 && o.signal !== "SIGKILL")
+          this.logger.warn({ why }, "fork server died");
       });
     });
     this.ready.catch(() => {
       /* surfaced per job */
     });
     return this.ready;
+  }
+
+  private deathMessage(o: ProcessOutcome): string {
+    const stderr = o.stderr.slice(-500);
+    return `fork server exited (code ${o.exitCode}, signal ${o.signal})${stderr ? `: ${stderr}` : ""}`;
   }
 
   private toOutcome(m: ResultLine): ExecOutcome {
@@ -167,12 +177,12 @@ export class ForkServer {
         outcome: emptyOutcome({ infraError: `fork server did not start: ${(e as Error).message}` }),
       };
     }
-    const child = this.child;
-    if (!child) return { kind: "server-died", why: "fork server is gone" };
+    const stdin = this.server?.stdin;
+    if (!stdin) return { kind: "server-died", why: "fork server is gone" };
     const id = this.nextId++;
     const attempt = await new Promise<Attempt>((resolve) => {
       const onAbort = (): void => {
-        child.stdin.write(JSON.stringify({ op: "cancel", id }) + "\n");
+        stdin.write(JSON.stringify({ op: "cancel", id }) + "\n");
       };
       const watchdog = setTimeout(() => {
         // The server missed a deadline it enforces itself: it is wedged. Restart it.
@@ -188,36 +198,28 @@ export class ForkServer {
         watchdog,
       });
       signal?.addEventListener("abort", onAbort, { once: true });
-      child.stdin.write(JSON.stringify({ op: "run", id, ...job, stdin: job.stdin ?? null }) + "\n");
+      stdin.write(JSON.stringify({ op: "run", id, ...job, stdin: job.stdin ?? null }) + "\n");
     });
     if (attempt.kind === "server-died")
       return signal?.aborted ? { kind: "outcome", outcome: emptyOutcome({ isCanceled: true }) } : attempt;
     return { kind: "outcome", outcome: this.toOutcome(attempt.line) };
   }
 
-  /** Kill the server (and, through its sandbox, every job). Pending jobs settle with infraError. */
+  /** Kill the server's group at once (and, through its sandbox, every job). Pending jobs settle with infraError. */
   kill(): void {
-    const c = this.child;
-    if (c?.pid) {
-      try {
-        process.kill(-c.pid, "SIGKILL");
-      } catch {
-        /* gone */
-      }
-    }
+    void this.server?.terminate("shutdown", 0);
   }
 
   /** Kill and wait for the server to be gone. */
   async close(): Promise<void> {
-    const c = this.child;
-    if (!c) return;
-    const gone = new Promise<void>((r) => c.once("close", () => r()));
+    const server = this.server;
+    if (!server) return;
     this.kill();
-    await gone;
+    await server.done;
   }
 
   /** Pid of the running server process (tests use it to simulate a crash). */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.server?.pid;
   }
 }

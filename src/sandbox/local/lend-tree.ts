@@ -10,23 +10,20 @@
  * `-L` never follows them, so a link the program planted cannot redirect the
  * chown outside the tree.
  */
-import { execFile } from "node:child_process";
 import { lstat } from "node:fs/promises";
+import { describeOutcome, runCommand, succeeded } from "../../process/index.js";
 import { SandboxError } from "../errors.js";
 
-function chownTree(path: string, uid: number, gid: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile("chown", ["-R", "-h", `${uid}:${gid}`, "--", path], { timeout: 120_000 }, (err, _stdout, stderr) => {
-      if (err)
-        reject(
-          new SandboxError(
-            "E_SANDBOX_SETUP",
-            `chown -R ${uid}:${gid} ${path} failed: ${String(stderr).trim() || err.message}`,
-          ),
-        );
-      else resolve();
-    });
-  });
+/** Bound on one recursive chown, ms: a large tree on a slow disk, far above the ~20 ms of a worktree. */
+const CHOWN_TIMEOUT_MS = 120_000;
+
+async function chownTree(path: string, uid: number, gid: number): Promise<void> {
+  const o = await runCommand("chown", ["-R", "-h", `${uid}:${gid}`, "--", path], { timeoutMs: CHOWN_TIMEOUT_MS });
+  if (!succeeded(o))
+    throw new SandboxError(
+      "E_SANDBOX_SETUP",
+      `chown -R ${uid}:${gid} ${path} failed: ${o.stderr.trim() || describeOutcome(o)}`,
+    );
 }
 
 /** Chown `path` recursively to uid/gid; returns the function that restores the previous owner. */

@@ -4,11 +4,11 @@
  * `true` run), never inferred from a binary merely existing. The probes are
  * child processes run concurrently (they are on every run's start-up path).
  */
-import { execFile } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { IsolationLevel } from "../types.js";
 import { SandboxError } from "../errors.js";
+import { runCommand, succeeded } from "../../process/index.js";
 
 export type LocalIsolation = Exclude<IsolationLevel, "e2b" | "docker">;
 
@@ -48,11 +48,12 @@ function which(name: string): string | null {
   return null;
 }
 
+/** Bound on one probe run, ms (each takes milliseconds; a loaded host may take seconds). */
+const PROBE_TIMEOUT_MS = 10_000;
+
 /** Run `file args`; resolves exit status 0 → true (never rejects). */
-function works(file: string, args: string[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000 }, (err) => resolve(err === null));
-  });
+async function works(file: string, args: string[]): Promise<boolean> {
+  return succeeded(await runCommand(file, args, { timeoutMs: PROBE_TIMEOUT_MS }));
 }
 
 /** The host's python3, resolved once per process (a pyenv shim costs ~85 ms a start; the HumanEval checker shares it). */
@@ -73,14 +74,10 @@ async function probePython(): Promise<{ python: string; pythonPrefixes: string[]
   // Not -S: in a virtual environment it is site that sets sys.prefix to the environment.
   const code =
     "import sys,os;print(os.path.realpath(sys.executable));print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
-  const stdout = await new Promise<string | null>((resolve) => {
-    execFile(which("python3") ?? "python3", ["-I", "-c", code], { encoding: "utf8", timeout: 10_000 }, (err, out) =>
-      resolve(err ? null : out),
-    );
-  });
-  if (stdout === null)
+  const o = await runCommand(which("python3") ?? "python3", ["-I", "-c", code], { timeoutMs: PROBE_TIMEOUT_MS });
+  if (!succeeded(o))
     throw new SandboxError("E_SANDBOX_UNAVAILABLE", "python3 not found on PATH (the local sandbox needs it)");
-  const [exe, prefix, basePrefix] = stdout.trim().split("\n");
+  const [exe, prefix, basePrefix] = o.stdout.trim().split("\n");
   return { python: exe!, pythonPrefixes: [...new Set([prefix!, basePrefix!])] };
 }
 
