@@ -200,6 +200,25 @@ describe("planLanes / gateSandbox", () => {
     expect(inner.max).toBe(2);
     expect(gated.isolation).toBe(inner.isolation);
   });
+
+  it("gateSandbox keeps the backend's capabilities and its environments (a benchmark asking for them is not refused)", async () => {
+    const plain = gateSandbox(countingSandbox(1), 2);
+    expect(plain.capabilities.size).toBe(0);
+    expect(plain.openEnvironment).toBeUndefined();
+    const opened: string[] = [];
+    const inner: Sandbox = {
+      ...countingSandbox(1),
+      capabilities: new Set<SandboxCapability>(["environments"]),
+      openEnvironment: async (spec) => {
+        opened.push(spec.image);
+        throw new Error("no engine here");
+      },
+    };
+    const gated = gateSandbox(inner, 1);
+    expect([...gated.capabilities]).toEqual(["environments"]);
+    await expect(gated.openEnvironment!({ image: "img", owner: "o" })).rejects.toThrow("no engine here");
+    expect(opened).toEqual(["img"]);
+  });
 });
 
 describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
