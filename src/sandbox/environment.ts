@@ -47,7 +47,10 @@ export interface EnvironmentExecOptions {
 
 /** Flat outcome of one command in an environment, the same shape on success and failure. */
 export interface EnvironmentExecOutcome {
-  /** stdout and stderr as they arrived, interleaved (bounded tail). */
+  /**
+   * stdout and stderr interleaved as they arrived here (bounded tail): each stream keeps its order, the
+   * two only their arrival order; a command that needs exact order merges them itself (`2>&1`).
+   */
   output: string;
   /** Exit code; null when the command was stopped (timeout, abort) or never ran. */
   exitCode: number | null;
