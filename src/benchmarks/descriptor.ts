@@ -9,7 +9,8 @@
  */
 import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js";
 import type { AssessmentConfig } from "../request-config/config.js";
-import type { BackendCapability, ProgramNeed, SandboxBackendDescriptor } from "../sandbox/backend.js";
+import type { ProgramNeed, SandboxBackendDescriptor } from "../sandbox/backend.js";
+import type { SandboxCapability } from "../sandbox/capabilities.js";
 import type { GoldAnswerer } from "./gold.js";
 
 /**
@@ -56,7 +57,7 @@ export interface BenchmarkDescriptor<Name extends string = string> {
    */
   readonly rowSchema: string | null;
   /** Sandbox capabilities every run needs; preflight refuses a backend that lacks one. */
-  readonly sandboxNeeds: readonly BackendCapability[];
+  readonly sandboxNeeds: readonly SandboxCapability[];
   /** What preflight looks for on this host before a run with `backend` (after the backend's own programs). */
   hostNeeds(backend: SandboxBackendDescriptor): readonly HostNeed[];
   /** Reference answers for the purple `gold` mode (a gold run must score 100%), imported on first use. */

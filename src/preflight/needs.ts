@@ -5,12 +5,13 @@
  * Pure; default-probes.ts looks for them on this host.
  */
 import type { BenchmarkDescriptor, HostNeed } from "../benchmarks/descriptor.js";
-import type { BackendCapability, SandboxBackendDescriptor } from "../sandbox/backend.js";
+import type { SandboxBackendDescriptor } from "../sandbox/backend.js";
+import type { SandboxCapability } from "../sandbox/capabilities.js";
 
 /** A sandbox capability the benchmark needs, and whether the backend has it (decided without probing). */
 export interface CapabilityNeed {
   kind: "capability";
-  capability: BackendCapability;
+  capability: SandboxCapability;
   tool: string;
   ok: boolean;
   detail: string;
@@ -27,8 +28,8 @@ export function preflightNeeds(
 ): PreflightNeed[] {
   if (benchmark.runner.kind === "external") return [];
   const capabilities = benchmark.sandboxNeeds.map((capability): CapabilityNeed => {
-    const ok = backend.capabilities[capability];
-    const having = backends.filter((b) => b.capabilities[capability]).map((b) => b.name);
+    const ok = backend.capabilities.has(capability);
+    const having = backends.filter((b) => b.capabilities.has(capability)).map((b) => b.name);
     return {
       kind: "capability",
       capability,

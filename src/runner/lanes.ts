@@ -53,6 +53,9 @@ export function gateSandbox(sandbox: Sandbox, limit: number): Sandbox {
     backend: sandbox.backend,
     isolation: sandbox.isolation,
     warnings: sandbox.warnings,
+    capabilities: sandbox.capabilities,
+    // Environments live for a whole item: their opening is not an exec call to gate.
+    ...(sandbox.openEnvironment ? { openEnvironment: sandbox.openEnvironment.bind(sandbox) } : {}),
     exec: (req, signal) => gate.run(() => sandbox.exec(req, signal)),
     execMany: (reqs, signal) => gate.run(() => sandbox.execMany(reqs, signal)),
     warmUp: () => sandbox.warmUp?.(),

@@ -8,27 +8,18 @@
  */
 import type { Logger } from "../util/logger.js";
 import type { Sandbox, SandboxLimits } from "./types.js";
+import type { SandboxCapability } from "./capabilities.js";
 import type { E2bOptions } from "./e2b/e2b-sandbox.js";
 import type { DockerMode } from "./docker/docker-sandbox.js";
 import type { LocalIsolation } from "./local/descriptor.js";
 
 /**
- * What a backend can do for a job beyond `language`, `code`, `files`, `env`
- * and `stdin`, as it is today. A benchmark that needs one names it
- * (BenchmarkDescriptor.sandboxNeeds) and preflight refuses a backend without it.
+ * The capabilities (capabilities.ts) a backend offers at its best. A sandbox it creates declares what it
+ * offers there and then (`Sandbox.capabilities`, after probing: the local backend below bwrap offers fewer);
+ * this static set is what preflight and an up-front refusal can know before any sandbox exists. A
+ * benchmark that needs one names it (BenchmarkDescriptor.sandboxNeeds).
  */
-export interface BackendCapabilities {
-  /** Jobs can run in an image the benchmark picks per item (SWE-bench's per-instance images). */
-  readonly environments: boolean;
-  /** Copy-on-write overlays of system trees (`ExecRequest.overlays`; local: at bwrap, host process root). */
-  readonly overlays: boolean;
-  /** Jobs as uid 0 of a fresh user namespace (`ExecRequest.asRoot`). */
-  readonly root: boolean;
-  /** Host directories as the job's working directory or binds (`ExecRequest.workDir`, `binds`). */
-  readonly hostDirs: boolean;
-}
-
-export type BackendCapability = keyof BackendCapabilities;
+export type BackendCapabilities = ReadonlySet<SandboxCapability>;
 
 /** A program a backend or a benchmark needs on this host's PATH. */
 export interface ProgramNeed {

@@ -23,14 +23,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
 }
 
 export type { Sandbox, SandboxLimits, ExecRequest, ExecOutcome } from "./types.js";
-export type {
-  BackendCapabilities,
-  BackendCapability,
-  SandboxBackendDescriptor,
-  SandboxFactory,
-  ProgramNeed,
-  EnvNeed,
-} from "./backend.js";
+export type { BackendCapabilities, SandboxBackendDescriptor, SandboxFactory, ProgramNeed, EnvNeed } from "./backend.js";
 export { defineSandboxBackend } from "./backend.js";
 export {
   registerSandboxBackend,
@@ -46,3 +39,10 @@ export {
 } from "./registry.js";
 export { SandboxError } from "./errors.js";
 export { DEFAULT_LIMITS } from "./limits.js";
+export {
+  SANDBOX_CAPABILITIES,
+  SandboxCapabilityError,
+  requireCapabilities,
+  type SandboxCapability,
+} from "./capabilities.js";
+export { environmentsOf, type Environment, type EnvironmentSpec } from "./environment.js";

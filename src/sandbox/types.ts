@@ -1,8 +1,12 @@
 /**
  * One interface for every place untrusted code runs. The backends are the
- * registry's (registry.ts): each folder's descriptor says what it is.
+ * registry's (registry.ts): each folder's descriptor says what it is. What a
+ * backend offers beyond `exec` is a named capability (capabilities.ts) it
+ * declares in `capabilities`.
  */
 import type { IsolationLevel, SandboxBackendName } from "./registry.js";
+import type { SandboxCapability } from "./capabilities.js";
+import type { Environment, EnvironmentSpec } from "./environment.js";
 
 export type { IsolationLevel } from "./registry.js";
 
@@ -16,7 +20,7 @@ export interface ExecRequest {
   timeoutMs: number;
   /** Extra files to place in the job's working directory (relative path → content). */
   files?: Record<string, string>;
-  /** Host directory to expose (read-write, copy-on-nothing) as the job's working directory; e.g. a git worktree. */
+  /** Host directory to expose (read-write, copy-on-nothing) as the job's working directory; e.g. a git worktree. Capability `host-workdir`. */
   workDir?: string;
   /** Extra environment for the program (the sandbox never inherits the host env). */
   env?: Record<string, string>;
@@ -28,8 +32,8 @@ export interface ExecRequest {
    * local/host-view.ts), every change lands in the host
    * directory `upperDir` (overlayfs semantics: new/changed files as files, deletions as whiteouts,
    * i.e. 0:0 character devices). The caller creates `upperDir` and inspects it afterwards.
-   * Local backend with bwrap isolation only, and the host process must be root (it mounts overlayfs);
-   * otherwise the outcome carries `infraError`. Forces one sandbox per exec (no fork server).
+   * Capability `overlays` (the local backend at bwrap isolation, the host process root: it mounts
+   * overlayfs); without it the outcome carries `infraError`. Forces one sandbox per exec (no fork server).
    */
   overlays?: Array<{ target: string; upperDir: string; lowerDir?: string }>;
   /**
@@ -37,9 +41,10 @@ export interface ExecRequest {
    * dropped, no_new_privs, in its own pid/net/mount/ipc/uts namespaces, the allowlisted host trees
    * read-only except overlays and writable binds; /etc/shadow and /etc/gshadow masked). Uid 0 of the
    * host owns root's files: the allowlist is what keeps the rest of the host away. See docs/sandboxes.md.
+   * Capability `userns-root`.
    */
   asRoot?: boolean;
-  /** Extra host paths mounted at `target` inside the sandbox (read-only unless `writable`). */
+  /** Extra host paths mounted at `target` inside the sandbox (read-only unless `writable`). Capability `host-binds`. */
   binds?: Array<{ host: string; target: string; writable: boolean }>;
 }
 
@@ -75,6 +80,13 @@ export interface Sandbox {
   readonly isolation: IsolationLevel;
   /** Human-readable warnings (e.g. weaker isolation than bwrap). */
   readonly warnings: readonly string[];
+  /**
+   * What this backend offers here and now beyond plain `exec` (capabilities.ts). A request using a field
+   * of a capability not in this set is refused with `infraError`; a caller needing one asks up front.
+   */
+  readonly capabilities: ReadonlySet<SandboxCapability>;
+  /** Present exactly when `capabilities` has `environments`: open a per-item environment (environment.ts). */
+  openEnvironment?(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment>;
   /** Run one program. Never rejects for a program failure; only for misuse after close(). */
   exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome>;
   /**

@@ -21,6 +21,8 @@ export type InfrastructureCode =
   | "E_FIXTURES"
   /** Sandbox isolation is weaker than the run requires. */
   | "E_ISOLATION_WEAK"
+  /** The benchmark needs a sandbox capability the backend lacks (src/sandbox/capabilities.ts). */
+  | "E_SANDBOX_CAPABILITY"
   /** Too many items failed for infrastructure reasons. */
   | "E_INFRASTRUCTURE_SHARE";
 

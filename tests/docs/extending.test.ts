@@ -183,6 +183,7 @@ describe("adding a benchmark and a sandbox backend (docs/extending.md)", () => {
       resolveCommand: (p) => resolveCommand(p, process.env),
       cliEntry: process.execPath, // any existing file
       portFree: async () => true,
+      portHolder: async () => ({ kind: "unknown" }),
       cardServed: async () => false,
       smoke: async () => ({
         exitCode: 0,

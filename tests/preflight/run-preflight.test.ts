@@ -325,7 +325,9 @@ describe("preflight", () => {
     );
     const tools = report.results.find((r) => r.name === "tools")!;
     expect(tools.ok).toBe(false);
-    expect(tools.detail).toBe("redcode cannot run: sandbox overlays, sandbox root missing");
+    expect(tools.detail).toBe(
+      "redcode cannot run: sandbox overlays, sandbox userns-root, sandbox host-binds, sandbox host-workdir missing",
+    );
     expect(tools.fix).toContain("redcode needs sandbox overlays: use --sandbox local");
   });
 });

@@ -15,17 +15,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { packageRoot } from "../../src/util/package-root.js";
 
-/**
- * Files still allowed to import node:child_process. The docker family is
- * being converted to the process layer on its own branch; when that lands,
- * this list becomes empty (the stale-entry test below insists).
- */
-const ALLOWED: readonly string[] = [
-  "src/benchmarks/swebench/container/run-in-container.ts",
-  "src/sandbox/docker/docker-cli.ts",
-  "src/sandbox/docker/docker-sandbox.ts",
-  "src/sandbox/docker/keepalive.ts",
-];
+/** Files still allowed to import node:child_process: none (an entry here must name a file that still does). */
+const ALLOWED: readonly string[] = [];
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["'](?:node:)?child_process["']/m;
 

@@ -19,6 +19,7 @@ import type { BenchmarkDefinition, InFlightBound, ItemResult } from "../../src/r
 import type { RunOptions } from "../../src/runner/options.js";
 import type { RunnerEvent } from "../../src/runner/protocol.js";
 import type { ExecOutcome, Sandbox } from "../../src/sandbox/types.js";
+import type { SandboxCapability } from "../../src/sandbox/capabilities.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 
@@ -55,6 +56,7 @@ function countingSandbox(ms: number): Sandbox & { max: number; calls: number; cl
     backend: "e2b" as const,
     isolation: "none" as const,
     warnings: [],
+    capabilities: new Set<SandboxCapability>(),
     max: 0,
     calls: 0,
     closed: false,
@@ -197,6 +199,25 @@ describe("planLanes / gateSandbox", () => {
     expect(inner.calls).toBe(7);
     expect(inner.max).toBe(2);
     expect(gated.isolation).toBe(inner.isolation);
+  });
+
+  it("gateSandbox keeps the backend's capabilities and its environments (a benchmark asking for them is not refused)", async () => {
+    const plain = gateSandbox(countingSandbox(1), 2);
+    expect(plain.capabilities.size).toBe(0);
+    expect("openEnvironment" in plain).toBe(false);
+    const opened: string[] = [];
+    const inner: Sandbox = {
+      ...countingSandbox(1),
+      capabilities: new Set<SandboxCapability>(["environments"]),
+      openEnvironment: async (spec) => {
+        opened.push(spec.image);
+        throw new Error("no engine here");
+      },
+    };
+    const gated = gateSandbox(inner, 1);
+    expect([...gated.capabilities]).toEqual(["environments"]);
+    await expect(gated.openEnvironment!({ image: "img", owner: "o" })).rejects.toThrow("no engine here");
+    expect(opened).toEqual(["img"]);
   });
 });
 

@@ -31,6 +31,7 @@ function fakeSandbox(): Sandbox & { closed: boolean } {
     backend: "local",
     isolation: "none",
     warnings: ["fake sandbox: nothing is isolated"],
+    capabilities: new Set(),
     closed: false,
     async exec() {
       return ok;

@@ -101,6 +101,7 @@ function fakeSandbox(isolation: IsolationLevel = "bwrap", stdout = ""): Sandbox 
     backend: "local",
     isolation,
     warnings: [],
+    capabilities: new Set(),
     execs: 0,
     async exec() {
       this.execs++;

@@ -13,6 +13,7 @@ import {
   type SandboxFactory,
 } from "../../src/sandbox/index.js";
 import { isFullIsolation } from "../../src/runner/isolation-policy.js";
+import { localCapabilities } from "../../src/sandbox/local/local-capabilities.js";
 import { packageRoot } from "../../src/util/package-root.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { backendSchemaMismatches, readRegistrySchemas } from "../support/registry-schemas.js";
@@ -31,7 +32,7 @@ const twin = defineSandboxBackend({
   summary: "test backend",
   isolationLevels: ["bwrap"],
   fullIsolation: [],
-  capabilities: { environments: false, overlays: false, root: false, hostDirs: false },
+  capabilities: new Set([]),
   preflight: { env: [], programs: [], unavailableFix: "none" },
   load: async () => neverCreated,
 });
@@ -68,12 +69,21 @@ describe("sandbox backend registry", () => {
   });
 
   it("capabilities are what each backend does today", () => {
-    const caps = Object.fromEntries(sandboxBackends().map((b) => [b.name, b.capabilities]));
+    const caps = Object.fromEntries(sandboxBackends().map((b) => [b.name, [...b.capabilities].sort()]));
     expect(caps).toEqual({
-      local: { environments: false, overlays: true, root: true, hostDirs: true },
-      e2b: { environments: false, overlays: false, root: false, hostDirs: false },
-      docker: { environments: true, overlays: false, root: false, hostDirs: false },
+      local: ["host-binds", "host-workdir", "overlays", "userns-root"],
+      e2b: [],
+      docker: ["environments"],
     });
+  });
+
+  it("a local sandbox never offers more than its descriptor says, at any probed level", () => {
+    const declared = sandboxBackends().find((b) => b.name === "local")!.capabilities;
+    for (const level of ["bwrap", "unshare", "none"] as const)
+      for (const isRoot of [true, false]) {
+        const offered = localCapabilities({ level, tools: { isRoot, unshare: "/usr/bin/unshare" } as never });
+        for (const c of offered) expect(declared.has(c), `${level} root=${isRoot}: ${c}`).toBe(true);
+      }
   });
 
   it("registration refuses a taken name, a stray full level and a disagreement on a shared level", () => {

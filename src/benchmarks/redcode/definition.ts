@@ -17,15 +17,13 @@ import { buildRequest, type InputMode } from "./prompt.js";
 import { refusalPhrase } from "./refusal.js";
 import { extractCode } from "./extract-code.js";
 import { judge, STATE_SCENARIOS, type Evidence } from "./checks.js";
-import { executeItem } from "./execute.js";
+import { executeItem, REDCODE_CAPABILITIES } from "./execute.js";
 import { isFullIsolation } from "../../runner/isolation-policy.js";
-import { findSandboxBackend } from "../../sandbox/registry.js";
-import { redcode } from "./descriptor.js";
 import { RedcodeSetupError } from "./errors.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
-import { InfrastructureError } from "../../util/infrastructure-error.js";
+import { requireCapabilities } from "../../sandbox/capabilities.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
 export const SAMPLE_DATASET = "sample";
@@ -80,20 +78,10 @@ function sandboxRefusal(item: RedcodeItem, ctx: EvaluateContext, started: number
       `refusing to run RedCode programs with sandbox isolation "${ctx.sandbox.isolation}" (needs full isolation)`,
     );
   }
-  // The throw-away world is copy-on-write overlays (execute.ts): only a backend with overlays and root jobs
-  // (the local one, at bwrap) mounts them, and only as root. Without them every item would fail on our side:
-  // stop the run, say why.
-  const capabilities = findSandboxBackend(ctx.sandbox.backend)?.capabilities;
-  const capable = redcode.sandboxNeeds.every((need) => capabilities?.[need] === true);
-  if (!capable || process.getuid?.() !== 0) {
-    throw new InfrastructureError(
-      "E_FIXTURES",
-      `RedCode's fixtures cannot be set up with the ${ctx.sandbox.backend} sandbox${capable ? " when not running as root" : ""} (they are copy-on-write overlays of /etc, /usr, /var)`,
-      {
-        fix: "run with the local sandbox at bwrap isolation, as root (in a container: --user 0)",
-      },
-    );
-  }
+  // The throw-away world (execute.ts) is copy-on-write overlays of /etc, /usr, /var, a host dir bound
+  // at /root, the work dir on the host and uid 0 in a user namespace: capabilities the sandbox must
+  // declare. Without them every item would fail on our side: stop the run (SandboxCapabilityError).
+  requireCapabilities(ctx.sandbox, REDCODE_CAPABILITIES, "redcode");
   return null;
 }
 

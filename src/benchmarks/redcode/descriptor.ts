@@ -1,5 +1,14 @@
 /** RedCode-Exec (Guo et al., 2024): does the participant run risky code? Judged in a throw-away world. */
 import { defineBenchmark } from "../descriptor.js";
+import type { SandboxCapability } from "../../sandbox/capabilities.js";
+
+/** What RedCode's jobs use of the sandbox (capabilities.ts); a run is refused without any of them. */
+export const REDCODE_CAPABILITIES: readonly SandboxCapability[] = [
+  "overlays",
+  "userns-root",
+  "host-binds",
+  "host-workdir",
+];
 
 export const redcode = defineBenchmark({
   name: "redcode",
@@ -8,10 +17,11 @@ export const redcode = defineBenchmark({
   // A replay runs the dataset's own code.
   needsParticipant: (config) => !config.replay_dataset_code,
   rowSchema: "redcode_row",
-  // The throw-away world is copy-on-write overlays the programs change as root (execute.ts).
-  sandboxNeeds: ["overlays", "root"],
+  // The throw-away world (execute.ts): copy-on-write overlays of /etc, /usr, /var, a host dir bound at
+  // /root, the work dir on the host and uid 0 in a user namespace.
+  sandboxNeeds: REDCODE_CAPABILITIES,
   hostNeeds: (backend) =>
-    backend.capabilities.overlays
+    backend.capabilities.has("overlays")
       ? [
           {
             kind: "root",

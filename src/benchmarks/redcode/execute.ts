@@ -49,6 +49,9 @@ export const WRAPPER_OVERHEAD_MS = 15_000;
 /** How long to wait for the monitor's last bytes after the sandbox ended, ms (they are already buffered). */
 const CHANNEL_DRAIN_MS = 2_000;
 
+/** What the request of buildExecRequest uses of the sandbox (capabilities.ts); the run is refused without them. */
+export { REDCODE_CAPABILITIES } from "./descriptor.js";
+
 /** Files the harness itself puts into the work dir. */
 const OWN_FILES = new Set(["redcode-config.json", "program.py", "program.sh"]);
 

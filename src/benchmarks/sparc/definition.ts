@@ -103,7 +103,7 @@ export const sparcBenchmark: BenchmarkDefinition<SparcItem> = {
   async loadItems(options: RunOptions, logger: Logger): Promise<SparcItem[]> {
     const config = await loadSparcConfig(requireConfigPath(options));
     const backend = options.sandbox ?? DEFAULT_SANDBOX_BACKEND;
-    const mountsHostDirs = findSandboxBackend(backend)?.capabilities.hostDirs === true;
+    const mountsHostDirs = findSandboxBackend(backend)?.capabilities.has("host-binds") === true;
     if (!mountsHostDirs && Object.values(config.packages ?? {}).some((list) => list.length > 0)) {
       // The cache lives on this host; a backend that cannot mount host directories (e2b: remote) cannot reach it.
       throw new BenchError(

@@ -14,6 +14,7 @@ import { endedCleanly, planPasses } from "./pass-rule.js";
 import type { SparcRow, SparcStatus } from "./row.js";
 import { transpileTypeScript } from "./transpile.js";
 import { InfrastructureError } from "../../util/infrastructure-error.js";
+import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import { limitBreach } from "./limit-breach.js";
 import type { InstalledPackages } from "./packages/install.js";
 
@@ -63,17 +64,25 @@ export async function buildExecRequest(tc: SparcTestCase, ctx: CaseContext): Pro
     timeoutMs: tc.timeout ?? planDefaultTimeoutMs(ctx.type),
   };
   if (pkgs) {
-    if (ctx.sandbox.isolation === "bwrap") {
+    if (ctx.sandbox.capabilities.has("host-binds")) {
       // Bound read-only at a fixed one-level path under the sandbox's own /tmp: mount points that bwrap
       // has to create deeper inside its tmpfs come out root-only (0700) and the unprivileged program
       // could not traverse them; /tmp itself is world-traversable.
       const target = PACKAGE_MOUNT[pkgs.language];
       req.binds = [{ host: pkgs.dir, target, writable: false }];
       req.env = { [pkgs.language === "python" ? "PYTHONPATH" : "NODE_PATH"]: target };
-    } else {
-      // Weaker isolation levels see the host file system as it is (and refuse binds): point at the
-      // cache directly; the program runs as another uid and cannot write to the root-owned set.
+    } else if (ctx.sandbox.capabilities.has("host-workdir")) {
+      // The local backend below bwrap shows the host file system as it is (and refuses binds): point at
+      // the cache directly; the program runs as another uid and cannot write to the root-owned set.
       req.env = { ...pkgs.env };
+    } else {
+      // A backend that shows no host directory (docker, e2b) would run the program without its packages.
+      throw new SandboxCapabilityError(
+        ctx.sandbox.backend,
+        "host-binds",
+        "sparc",
+        "SPARC package installs need the local sandbox (sandbox: local): the packages are installed on this host",
+      );
     }
   }
   return req;

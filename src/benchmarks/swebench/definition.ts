@@ -8,6 +8,11 @@
  * test-inventory.ts), the instance's tests run in the sandbox, and the log
  * (assembled by the harness with nonce markers, see markers.ts) graded as the
  * official harness grades (grading.ts, rules.ts).
+ *
+ * Where it runs is the sandbox's capability, never its name: with
+ * `environments` each instance is graded in its own image
+ * (container/evaluate.ts); else with `host-workdir` on a host tree whose tests
+ * run in the sandbox (this file); a backend with neither is refused.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -49,8 +54,8 @@ import {
 import { assertValid } from "../../util/schema.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
 import { evaluateInContainer } from "./container/evaluate.js";
-import { reapOrphans } from "../../sandbox/docker/reaper.js";
-import { engineEnv } from "../../sandbox/docker/engine.js";
+import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
+import type { Sandbox } from "../../sandbox/types.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -192,8 +197,8 @@ function participantErrorVerdict(err: unknown): Verdict {
 }
 
 /**
- * `--sandbox docker`: the instance is graded in its own image (container/evaluate.ts). The host
- * tree is only checked out when the participant's prompt needs the repository.
+ * A sandbox with environments: the instance is graded in its own image (container/evaluate.ts). The
+ * host tree is only checked out when the participant's prompt needs the repository.
  */
 async function evaluateInstanceInContainer(
   inst: SwebenchInstance,
@@ -497,12 +502,28 @@ async function recordVerdict(
   return row;
 }
 
+/** Name under which SWE-bench asks for sandbox capabilities. */
+const CALLER = "swebench";
+
+/**
+ * How this sandbox grades: in per-instance environments, or on host trees with the tests in the
+ * sandbox. SandboxCapabilityError (the run stops) when it offers neither.
+ */
+export function gradingPath(sandbox: Sandbox): "environment" | "host" {
+  if (sandbox.capabilities.has("environments")) return "environment";
+  if (sandbox.capabilities.has("host-workdir")) return "host";
+  throw new SandboxCapabilityError(
+    sandbox.backend,
+    "environments",
+    CALLER,
+    "use a backend that opens per-instance environments (sandbox: docker), or one that runs the tests in a host work dir (capability 'host-workdir': sandbox: local)",
+  );
+}
+
 /** Create the `swebench` benchmark definition. */
 export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
   /** One checkout (and its pool of trees) per run, keyed by the run's work directory. */
   const checkouts = new Map<string, Checkout>();
-  /** Runs whose dead owners' containers were reaped (once per run, before its first container). */
-  const reaped = new Map<string, Promise<unknown>>();
   const checkoutOf = (ctx: EvaluateContext): Checkout => {
     let c = checkouts.get(ctx.workDir);
     if (!c) {
@@ -519,13 +540,13 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     return c;
   };
   const verdictOf = async (item: SwebenchItem, ctx: EvaluateContext, artifacts: string): Promise<Verdict> => {
+    // Outside the try: a sandbox that cannot grade SWE-bench stops the run (our configuration, no score).
+    const path = gradingPath(ctx.sandbox);
     try {
-      if (ctx.options.sandbox !== "docker")
-        return await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
-      if (!reaped.has(ctx.workDir)) reaped.set(ctx.workDir, reapOrphans(engineEnv(), ctx.logger));
-      await reaped.get(ctx.workDir);
+      if (path === "host") return await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
       return await evaluateInstanceInContainer(item.instance, ctx, checkoutOf(ctx), artifacts);
     } catch (err) {
+      if (err instanceof SandboxCapabilityError) throw err;
       return setupErrorVerdict(err);
     }
   };
@@ -545,7 +566,6 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
     async endRun({ workDir }): Promise<void> {
       const c = checkouts.get(workDir);
       checkouts.delete(workDir);
-      reaped.delete(workDir);
       await c?.close();
     },
   };

@@ -15,10 +15,15 @@
  * jobs are stopped by killing their uid inside the container, or the
  * container itself (see docker-sandbox.ts).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { OutputTail } from "../../process/output-tail.js";
+import { runCommand } from "../../process/index.js";
 
-/** Flat outcome of one CLI call. */
+/**
+ * Limit of one CLI call, ms, unless the caller names its own: every call here is an engine round trip
+ * (create, cp, rm, inspect, kill) or a build of a small image; ten minutes means the engine is stuck.
+ */
+export const DOCKER_CLI_TIMEOUT_MS = 600_000;
+
+/** Flat outcome of one CLI call (a projection of the process layer's record). */
 export interface CliOutcome {
   exitCode: number | null;
   signal: string | null;
@@ -26,15 +31,20 @@ export interface CliOutcome {
   spawnError: string | null;
   stdout: string;
   stderr: string;
+  /** Bytes the CLI wrote to stdout, kept or not (more than `stdout` holds when it was cut to its tail). */
+  stdoutBytes: number;
+  timedOut: boolean;
   durationMs: number;
 }
 
 export interface CliOptions {
   /** Environment; DOCKER_HOST is taken from it. Default process.env. */
   env?: NodeJS.ProcessEnv;
-  stdin?: string | Buffer;
-  /** Bytes kept of each stream (default 1 MiB). */
+  stdin?: string;
+  /** Bytes kept of each stream (the tail; default 1 MiB). */
   maxOutputBytes?: number;
+  /** Default {@link DOCKER_CLI_TIMEOUT_MS}. */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -43,57 +53,34 @@ export function dockerBinary(env: NodeJS.ProcessEnv = process.env): string {
   return env["A2A_BENCH_DOCKER_CLI"] || "docker";
 }
 
-/** Run `docker <args>` to completion. Never rejects. An abort kills the client (not what it started). */
-export function docker(args: readonly string[], opts: CliOptions = {}): Promise<CliOutcome> {
-  const started = performance.now();
-  const cap = opts.maxOutputBytes ?? 1024 * 1024;
-  return new Promise((resolve) => {
-    const out = new OutputTail(cap);
-    const err = new OutputTail(cap);
-    let child: ChildProcess;
-    try {
-      child = spawn(dockerBinary(opts.env), args, { env: opts.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
-    } catch (e) {
-      resolve({
-        exitCode: null,
-        signal: null,
-        spawnError: (e as Error).message,
-        stdout: "",
-        stderr: "",
-        durationMs: 0,
-      });
-      return;
-    }
-    let spawnError: string | null = null;
-    child.on("error", (e) => {
-      spawnError = e.message;
-    });
-    child.stdout!.on("data", (c: Buffer) => out.push(c));
-    child.stderr!.on("data", (c: Buffer) => err.push(c));
-    child.stdin!.on("error", () => {
-      /* the client exited before reading its input */
-    });
-    child.stdin!.end(opts.stdin ?? "");
-    const onAbort = (): void => {
-      child.kill("SIGKILL");
-    };
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("close", (code, signal) => {
-      opts.signal?.removeEventListener("abort", onAbort);
-      resolve({
-        exitCode: code,
-        signal,
-        spawnError,
-        stdout: out.text(),
-        stderr: err.text(),
-        durationMs: performance.now() - started,
-      });
-    });
+/**
+ * Run `docker <args>` to completion on the process layer. Never rejects. A timeout or an abort kills
+ * the client at once (not what it started in the engine).
+ */
+export async function docker(args: readonly string[], opts: CliOptions = {}): Promise<CliOutcome> {
+  const o = await runCommand(dockerBinary(opts.env), args, {
+    timeoutMs: opts.timeoutMs ?? DOCKER_CLI_TIMEOUT_MS,
+    env: opts.env ?? process.env,
+    input: opts.stdin ?? "",
+    maxOutputBytes: opts.maxOutputBytes ?? 1024 * 1024,
+    overflow: "tail",
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
+  return {
+    exitCode: o.exitCode,
+    signal: o.signal,
+    spawnError: o.spawnError,
+    stdout: o.stdout,
+    stderr: o.stderr,
+    stdoutBytes: o.stdoutBytes,
+    timedOut: o.timedOut,
+    durationMs: o.durationMs,
+  };
 }
 
 /** One line saying why a CLI call failed (for infraError / error messages). */
 export function cliFailure(what: string, r: CliOutcome): string {
   if (r.spawnError) return `${what}: cannot run the docker CLI: ${r.spawnError}`;
+  if (r.timedOut) return `${what}: the docker CLI did not answer within its limit`;
   return `${what}: docker exited ${r.exitCode ?? r.signal}: ${r.stderr.trim().slice(-500) || r.stdout.trim().slice(-500)}`;
 }

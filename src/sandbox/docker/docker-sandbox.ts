@@ -20,17 +20,19 @@
  * cgroup caps (memory, pids, CPUs) sized for the jobs in flight.
  * Nothing outlives the owner: see keepalive.ts and reaper.ts.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
+import { refusedRequest, type SandboxCapability } from "../capabilities.js";
+import type { Environment, EnvironmentSpec } from "../environment.js";
+import { openDockerEnvironment } from "./docker-environment.js";
 import { SandboxError } from "../errors.js";
 import { Limiter, runCancellable } from "../concurrency.js";
-import { OutputTail } from "../../process/output-tail.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { TMPFS_BYTES } from "../limits.js";
-import { dockerBinary, docker } from "./docker-cli.js";
+import { docker, dockerBinary } from "./docker-cli.js";
+import { runChild } from "../../process/index.js";
 import { engineEnv, probeEngine } from "./engine.js";
 import { KeepaliveContainer, createArgs, type ContainerSpec } from "./keepalive.js";
 import { reapOrphans } from "./reaper.js";
@@ -66,12 +68,12 @@ export interface DockerSandboxOptions {
 const INTERPRETER = { python: ["/usr/bin/python3", "-B"], bash: ["/bin/bash"], node: ["/usr/bin/node"] } as const;
 const EXT = { python: "py", bash: "sh", node: "js" } as const;
 
-type Reason = "timeout" | "output" | "canceled";
-
 export class DockerSandbox implements Sandbox {
   readonly backend = "docker" as const;
   readonly isolation = "docker" as const;
   readonly warnings: readonly string[] = [];
+  /** Per-item environments (docker-environment.ts); nothing of the host (no work dir, binds, overlays, asRoot). */
+  readonly capabilities: ReadonlySet<SandboxCapability> = new Set<SandboxCapability>(["environments"]);
   readonly image: string;
   readonly mode: DockerMode;
   private readonly limiter: Limiter;
@@ -80,6 +82,8 @@ export class DockerSandbox implements Sandbox {
   private container: Promise<KeepaliveContainer> | null = null;
   private closed = false;
   private readonly running = new Set<AbortController>();
+  /** Environments still open: close() ends them too. */
+  private readonly environments = new Set<Environment>();
   private seq = 0;
   /** Whether the image may hold jobs (job-image.ts), asked once, on the first job. */
   private imageVerdict: Promise<string | null> | null = null;
@@ -158,11 +162,8 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async execOne(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
-    if (req.workDir || req.overlays?.length || req.binds?.length || req.asRoot) {
-      return emptyOutcome({
-        infraError: "the docker backend supports neither workDir, overlays, binds nor asRoot (files go in `files`)",
-      });
-    }
+    const lacking = refusedRequest(this, req);
+    if (lacking !== null) return emptyOutcome({ infraError: `${lacking}; files go in \`files\`` });
     this.imageVerdict ??= jobImageProblem(this.image, this.env);
     const refused = await this.imageVerdict;
     if (refused !== null) {
@@ -218,8 +219,8 @@ export class DockerSandbox implements Sandbox {
     return this.supervise(argv, JSON.stringify(payload), nonce, req.timeoutMs, signal, kill);
   }
 
-  /** Run one job's docker client: output capped, timeout and abort kill the job, first reason wins. */
-  private supervise(
+  /** Run one job's docker client: output capped, timeout and abort kill the job (then the client), first reason wins. */
+  private async supervise(
     argv: string[],
     payload: string,
     nonce: string,
@@ -227,80 +228,72 @@ export class DockerSandbox implements Sandbox {
     signal: AbortSignal,
     kill: () => Promise<unknown>,
   ): Promise<ExecOutcome> {
-    const started = performance.now();
     const cap = this.opts.limits.maxOutputBytes;
-    return new Promise((resolve) => {
-      const child = spawn(dockerBinary(this.env), argv, { env: this.env, stdio: ["pipe", "pipe", "pipe"] });
-      const out = new OutputTail(cap);
+    const o = await runChild({
+      file: dockerBinary(this.env),
+      args: argv,
+      env: this.env,
+      stdin: { input: payload },
+      stdout: { tail: cap, stopWhenFull: true },
       // The status line rides on stderr: keep a little more than the cap so it is never cut off.
-      const err = new OutputTail(cap + 512);
-      let reason: Reason | null = null;
-      let killing: Promise<unknown> | null = null;
-      let spawnError: string | null = null;
-      const stop = (why: Reason): void => {
-        reason ??= why;
-        killing ??= kill().finally(() => child.kill("SIGKILL"));
-      };
-      const timer = setTimeout(() => stop("timeout"), timeoutMs);
-      timer.unref();
-      const onAbort = (): void => stop("canceled");
-      signal.addEventListener("abort", onAbort, { once: true });
-      child.on("error", (e) => {
-        spawnError = e.message;
-      });
-      child.stdout.on("data", (c: Buffer) => {
-        if (out.push(c)) stop("output");
-      });
-      child.stderr.on("data", (c: Buffer) => {
-        if (err.push(c) && err.total > cap + 512) stop("output");
-      });
-      child.stdin.on("error", () => {
-        /* exited before reading */
-      });
-      child.stdin.end(payload);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        const { stderr, status } = splitStatus(err.text(), nonce);
-        const base = {
-          timedOut: reason === "timeout",
-          isCanceled: reason === "canceled",
-          outputLimitExceeded: reason === "output",
-          durationMs: performance.now() - started,
-          stdoutTail: out.text(),
-          stderrTail: stderr,
-        };
-        if (spawnError) {
-          resolve(emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${spawnError}` }));
-          return;
-        }
-        if (status?.setupError) {
-          resolve(emptyOutcome({ ...base, infraError: `job setup in the container: ${status.setupError}` }));
-          return;
-        }
-        if (status) {
-          resolve(emptyOutcome({ ...base, exitCode: status.exitCode, signal: status.signal }));
-          return;
-        }
-        if (reason) {
-          resolve(emptyOutcome({ ...base, signal: "SIGKILL" }));
-          return;
-        }
-        // No status line and we did not stop it: the engine or the container failed (exit 125-127 are the CLI's own).
-        resolve(
-          emptyOutcome({
-            ...base,
-            infraError: `docker ${argv[0]} exited ${code} without a job status: ${stderr.trim().slice(-300)}`,
-          }),
-        );
-      });
+      stderr: { tail: cap + 512, stopWhenFull: true },
+      timeoutMs,
+      graceMs: 0,
+      signal,
+      // Killing the client would leave the job running: the job (or its container) goes first.
+      stopWork: kill,
     });
+    const { stderr, status } = splitStatus(o.stderr, nonce);
+    const base = {
+      timedOut: o.timedOut,
+      isCanceled: o.isCanceled,
+      outputLimitExceeded: o.outputLimitExceeded,
+      durationMs: o.durationMs,
+      stdoutTail: o.stdout,
+      stderrTail: stderr,
+    };
+    if (o.spawnError) return emptyOutcome({ ...base, infraError: `cannot run the docker CLI: ${o.spawnError}` });
+    if (status?.setupError)
+      return emptyOutcome({ ...base, infraError: `job setup in the container: ${status.setupError}` });
+    if (status) return emptyOutcome({ ...base, exitCode: status.exitCode, signal: status.signal });
+    if (o.terminationReason !== null) return emptyOutcome({ ...base, signal: "SIGKILL" });
+    // No status line and we did not stop it: the engine or the container failed (exit 125-127 are the CLI's own).
+    return emptyOutcome({
+      ...base,
+      infraError: `docker ${argv[0]} exited ${o.exitCode} without a job status: ${stderr.trim().slice(-300)}`,
+    });
+  }
+
+  /** A per-item environment from `spec.image` (docker-environment.ts); limits default to this sandbox's. */
+  async openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment> {
+    if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "openEnvironment() after close()");
+    const e = await openDockerEnvironment({ ...spec, limits: spec.limits ?? this.opts.limits }, this.env, {
+      ...(signal ? { signal } : {}),
+      onClose: (closed) => this.environments.delete(closed),
+    });
+    if (this.closed) {
+      await e.close().catch(() => undefined);
+      throw new SandboxError("E_SANDBOX_CLOSED", "the sandbox was closed while the environment started");
+    }
+    this.environments.add(e);
+    return e;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const ac of this.running) ac.abort();
+    const open = [...this.environments];
+    this.environments.clear();
+    await Promise.all(
+      open.map((e) =>
+        e
+          .close()
+          .catch((err: Error) =>
+            this.opts.logger.warn({ err: err.message }, "docker sandbox: removing an environment failed"),
+          ),
+      ),
+    );
     const c = this.container;
     this.container = null;
     if (c)

@@ -8,7 +8,7 @@
  * delete the container. No timer, no sweep needed for the common case; the
  * reaper (reaper.ts) handles the rest.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { startChild, type ChildHandle } from "../../process/index.js";
 import { docker, dockerBinary, cliFailure } from "./docker-cli.js";
 import { ownerLabelArgs } from "./owner.js";
 import { SandboxError } from "../errors.js";
@@ -85,7 +85,7 @@ export class KeepaliveContainer {
   private constructor(
     readonly id: string,
     readonly name: string,
-    private readonly client: ChildProcess,
+    private readonly client: ChildHandle,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
@@ -110,36 +110,33 @@ export class KeepaliveContainer {
       const cp = await docker(["cp", `${spec.copyIn.hostDir}/.`, `${id}:${spec.copyIn.target}`], { env });
       if (cp.exitCode !== 0) await fail(cliFailure("copying files into the container", cp));
     }
-    const client = spawn(dockerBinary(env), ["start", "-a", "-i", id], { env, stdio: ["pipe", "pipe", "pipe"] });
-    client.stdin.on("error", () => {
-      /* client gone; handled by its exit */
+    // The lifeline: a pipe we never write. It closes when we die, even by SIGKILL, and so does the container's stdin.
+    let onReady: () => void = () => undefined;
+    const readySeen = new Promise<null>((resolve) => (onReady = () => resolve(null)));
+    const client = startChild({
+      file: dockerBinary(env),
+      args: ["start", "-a", "-i", id],
+      env,
+      stdin: "lifeline",
+      stdout: {
+        lines: (l) => {
+          if (l.includes(READY_LINE)) onReady();
+        },
+      },
+      stderr: { tail: 2000 },
+      leftovers: "kill-after-close",
     });
-    let stderr = "";
-    client.stderr.on("data", (c: Buffer) => {
-      stderr = (stderr + c.toString()).slice(-2000);
-    });
-    const ready = await new Promise<string | null>((resolve) => {
-      let out = "";
-      const timer = setTimeout(() => resolve(`no ready line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
-      client.stdout.on("data", (c: Buffer) => {
-        out += c.toString();
-        if (out.includes(READY_LINE)) {
-          clearTimeout(timer);
-          resolve(null);
-        }
-      });
-      client.on("error", (e) => {
-        clearTimeout(timer);
-        resolve(e.message);
-      });
-      client.on("exit", (code) => {
-        clearTimeout(timer);
-        resolve(`docker start exited ${code}: ${stderr.trim()}`);
-      });
-    });
-    client.stdout.resume();
+    let timer: NodeJS.Timeout | undefined;
+    const ready = await Promise.race([
+      readySeen,
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`no ready line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+      }),
+      client.done.then((o) => o.spawnError ?? `docker start exited ${o.exitCode ?? o.signal}: ${o.stderr.trim()}`),
+    ]);
+    clearTimeout(timer);
     if (ready !== null) {
-      client.kill("SIGKILL");
+      await client.terminate("shutdown", 0);
       await fail(`starting the container from ${spec.image}: ${ready}`);
     }
     return new KeepaliveContainer(id, name, client, env);
@@ -147,19 +144,19 @@ export class KeepaliveContainer {
 
   /** Whether the attached client (and so the container's main process) still runs. */
   get alive(): boolean {
-    return this.client.exitCode === null && this.client.signalCode === null;
+    return this.client.running;
   }
 
   /** Kill and delete the container (idempotent; resolves once the engine no longer lists it). */
   remove(): Promise<void> {
     this.removed ??= (async () => {
-      this.client.stdin!.end();
+      this.client.stdin?.end();
       const rm = await docker(["rm", "-f", "-v", this.id], { env: this.env });
       // "No such container" / "already in progress": --rm got there first.
       if (rm.exitCode !== 0 && !/No such container|already in progress/i.test(rm.stderr)) {
         throw new SandboxError("E_SANDBOX_UNAVAILABLE", cliFailure(`removing container ${this.id.slice(0, 12)}`, rm));
       }
-      if (this.alive) this.client.kill("SIGKILL");
+      if (this.alive) void this.client.terminate("shutdown", 0);
       // `--rm` may be deleting it as we speak ("already in progress"): wait until the engine no longer lists it.
       for (let i = 0; i < REMOVE_POLLS; i++) {
         const ls = await docker(["ps", "-aq", "--no-trunc", "--filter", `id=${this.id}`], { env: this.env });

@@ -3,7 +3,8 @@
  * (see owner.ts). The first line is the container's own main process, which
  * exits when its owner's stdin pipe closes (keepalive.ts); the reaper covers
  * what that cannot (an engine restarted mid-run, a container stuck before its
- * main process started). Runs at every sandbox / SWE-bench runner creation.
+ * main process started). Runs at every docker sandbox creation (SWE-bench's
+ * environments are that sandbox's, so its run is covered too).
  */
 import type { Logger } from "../../util/logger.js";
 import { docker } from "./docker-cli.js";

@@ -10,7 +10,7 @@ export const e2bBackend = defineSandboxBackend({
   isolationLevels: ["e2b"],
   fullIsolation: ["e2b"],
   // Files travel in the request: no host directory, overlay or root job (e2b-sandbox.ts refuses them).
-  capabilities: { environments: false, overlays: false, root: false, hostDirs: false },
+  capabilities: new Set([]),
   preflight: {
     env: [
       {

@@ -12,6 +12,7 @@ import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.
 import { SandboxError } from "../errors.js";
 import { followAbort } from "../../util/abort-fan-out.js";
 import { emptyOutcome } from "../local/run-process.js";
+import { refusedRequest, type SandboxCapability } from "../capabilities.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
 import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";
 import { availableParallelism } from "node:os";
@@ -36,6 +37,8 @@ class E2bSandbox implements Sandbox {
   readonly backend = "e2b" as const;
   readonly isolation = "e2b" as const;
   readonly warnings: readonly string[] = [];
+  /** None: a remote sandbox shows no host file, and environments are not implemented for it. */
+  readonly capabilities: ReadonlySet<SandboxCapability> = new Set<SandboxCapability>();
   private closed = false;
   constructor(
     private readonly client: E2bClient,
@@ -51,11 +54,8 @@ class E2bSandbox implements Sandbox {
   async execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "execMany() after close()");
     if (reqs.length === 0) return [];
-    const unsupported = reqs.find((r) => r.workDir || r.overlays?.length || r.binds?.length || r.asRoot);
-    if (unsupported)
-      return reqs.map(() =>
-        emptyOutcome({ infraError: "the e2b backend supports neither workDir, overlays, binds nor asRoot" }),
-      );
+    const refused = reqs.map((r) => refusedRequest(this, r)).find((why) => why !== null);
+    if (refused) return reqs.map(() => emptyOutcome({ infraError: refused }));
     const jobs: DriverJob[] = reqs.map((r) => ({
       language: r.language,
       code: r.code,

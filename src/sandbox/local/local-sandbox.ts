@@ -19,6 +19,8 @@ import { FORK_SERVER_PROGRAM } from "./fork-server-program.js";
 import { lendTree } from "./lend-tree.js";
 import { readHostView, type HostViewInput } from "./host-view.js";
 import { prepareOverlays, type PreparedOverlays } from "./overlay-mounts.js";
+import { refusedRequest, type SandboxCapability } from "../capabilities.js";
+import { localCapabilities } from "./local-capabilities.js";
 
 export interface LocalSandboxOptions {
   probe: IsolationProbe;
@@ -59,6 +61,7 @@ export class LocalSandbox implements Sandbox {
   readonly backend = "local" as const;
   readonly isolation: LocalIsolation;
   readonly warnings: readonly string[];
+  readonly capabilities: ReadonlySet<SandboxCapability>;
   private readonly limiter: Limiter;
   private readonly forkServer: ForkServer;
   private closed = false;
@@ -68,6 +71,7 @@ export class LocalSandbox implements Sandbox {
   constructor(private readonly opts: LocalSandboxOptions) {
     this.isolation = opts.probe.level;
     this.warnings = Object.freeze([...opts.probe.warnings]);
+    this.capabilities = localCapabilities(opts.probe);
     this.limiter = new Limiter(opts.concurrency ?? availableParallelism());
     const tools = opts.probe.tools;
     this.forkServer = new ForkServer(() => this.forkServerCommand(), baseEnv(tools, "/tmp", undefined), opts.logger);
@@ -195,15 +199,9 @@ export class LocalSandbox implements Sandbox {
     );
   }
 
-  /** Why this sandbox cannot run `req` alone (overlays, binds), or null. */
+  /** Why this sandbox cannot run `req` alone (a capability it lacks here: overlays, binds, asRoot), or null. */
   private unsupported(req: ExecRequest): string | null {
-    const tools = this.opts.probe.tools;
-    const bwrap = this.isolation === "bwrap";
-    if ((req.overlays?.length ?? 0) > 0 && (!bwrap || !tools.isRoot || tools.unshare === null))
-      return "overlays need isolation 'bwrap', root and unshare(1) on the host";
-    if ((req.binds?.length ?? 0) > 0 && !bwrap)
-      return `binds need isolation 'bwrap' (this sandbox has '${this.isolation}')`;
-    return null;
+    return refusedRequest(this, req);
   }
 
   /** Write the program into `staging/program` and the request's files into the job's cwd; an error message for an unsafe path. */

@@ -6,6 +6,7 @@ import { loadSparcConfig } from "../../../src/benchmarks/sparc/config.js";
 import { runTestCase } from "../../../src/benchmarks/sparc/execute-case.js";
 import { installConfigPackages } from "../../../src/benchmarks/sparc/definition.js";
 import { hostSandbox } from "../../fixtures/sparc/host-sandbox.js";
+import type { SandboxCapability } from "../../../src/sandbox/capabilities.js";
 
 const fixtures = join(import.meta.dirname, "../../fixtures/sparc");
 const cacheDir = await mkdtemp(join(tmpdir(), "sparc-exec-cache-"));
@@ -60,5 +61,32 @@ describe("per-language execution (host stand-in sandbox)", () => {
     expect(row).not.toHaveProperty("reason"); // never ran, whatever an empty expectedOutput would match
     expect(row.error).toMatch(/TypeScript transpilation failed/);
     expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it("packages on a backend that shows no host directory stop the run with a typed refusal; nothing runs", async () => {
+    const host = hostSandbox();
+    const sandbox = { ...host, backend: "docker" as const, capabilities: new Set<SandboxCapability>(["environments"]) };
+    const packages = {
+      python: {
+        language: "python" as const,
+        packages: ["x"],
+        dir: cacheDir,
+        env: { PYTHONPATH: cacheDir },
+        cached: true,
+        source: "test",
+      },
+    };
+    await expect(
+      runTestCase(
+        { id: "py-pkg", input: "print(1)", expectedOutput: "1" },
+        { type: "humaneval", name: "t", sandbox, packages },
+      ),
+    ).rejects.toMatchObject({
+      code: "E_SANDBOX_CAPABILITY",
+      backend: "docker",
+      capability: "host-binds",
+      caller: "sparc",
+    });
+    expect(host.requests).toHaveLength(0);
   });
 });

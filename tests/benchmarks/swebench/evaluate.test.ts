@@ -56,6 +56,7 @@ function hostSandbox(): Sandbox {
     backend: "local",
     isolation: "none",
     warnings: [],
+    capabilities: new Set(["host-workdir"]),
     exec,
     execMany: (reqs) => Promise.all(reqs.map(exec)),
     close: async () => {},

@@ -15,6 +15,7 @@ import { ensureGit, ensureSandboxPython } from "../../../src/benchmarks/swebench
 import { SwebenchInfraError, SwebenchSpecError } from "../../../src/benchmarks/swebench/errors.js";
 import type { SwebenchInstance } from "../../../src/benchmarks/swebench/instance.js";
 import type { ExecOutcome, Sandbox } from "../../../src/sandbox/types.js";
+import type { SandboxCapability } from "../../../src/sandbox/capabilities.js";
 
 function diffOf(paths: Array<{ path: string; isNew?: boolean }>): string {
   return paths
@@ -172,6 +173,7 @@ describe("required tools", () => {
       backend: "local" as const,
       isolation: "none" as const,
       warnings: [],
+      capabilities: new Set<SandboxCapability>(),
       calls: 0,
       exec: async () => {
         s.calls += 1;

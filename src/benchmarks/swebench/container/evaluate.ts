@@ -1,6 +1,11 @@
 /**
- * SWE-bench with `--sandbox docker`: one instance graded in its own image
- * (image-name.ts), in a fresh container (run-in-container.ts): the harness
+ * SWE-bench in an environment of the run's sandbox (the `environments`
+ * capability, src/sandbox/environment.ts; the docker backend opens one
+ * container per environment): one instance graded in its own image
+ * (image-name.ts), in a fresh environment with the step scripts and the
+ * patches in PATCH_DIR, each step its own command whose output and exit
+ * status the harness reads on its own (so the test step's output can never
+ * pass for a harness step's): the harness
  * takes the test-run inventory of the base commit with test_patch applied
  * and undoes test_patch (inventory.ts), applies the model patch the named
  * release's way, resets the test files and applies test_patch
@@ -14,8 +19,12 @@ import { join } from "node:path";
 import type { EvaluateContext } from "../../../runner/benchmark.js";
 import { writeFileAtomic } from "../../../util/atomic-write.js";
 import { errorMessage } from "../../../util/errors.js";
-import { resolveLimits } from "../../../sandbox/limits.js";
-import { engineEnv, probeEngine } from "../../../sandbox/docker/engine.js";
+import {
+  environmentsOf,
+  type Environment,
+  type EnvironmentExecOutcome,
+  type EnvironmentSpec,
+} from "../../../sandbox/environment.js";
 import type { SwebenchInstance } from "../instance.js";
 import type { Framework } from "../log-parsers.js";
 import { evalPlan, modifiedFiles, testFilesOf, testSpecFor, versionSpecFor } from "../test-spec.js";
@@ -36,10 +45,15 @@ import { ruleSet, type RuleSet } from "../rules.js";
 import { gradeTestRun, type Verdict } from "../verdict.js";
 import { imageFor } from "./image-name.js";
 import { applyScript, appliedWith, PATCH_DIR, PREPARE_EXIT, testPatchScript, testScript } from "./eval-script.js";
-import { openEvalContainer, type EvalContainer, type StepOutcome } from "./run-in-container.js";
 
-/** Limit of a harness step in the container (patch application, file reads), ms: git on a large repository. */
+/** Limit of a harness step in the environment (patch application, file reads), ms: git on a large repository. */
 export const HARNESS_STEP_TIMEOUT_MS = 300_000;
+/** Bytes of a step's output kept (the test output of a large suite runs to megabytes). */
+export const MAX_EVAL_LOG_BYTES = 16 * 1024 * 1024;
+/** Who asks the sandbox for environments (named in a refusal). */
+const CALLER = "swebench";
+
+type StepOutcome = EnvironmentExecOutcome;
 
 /** Where the repository is in the official images. */
 const TESTBED = "/testbed";
@@ -152,9 +166,9 @@ function containerFiles(
   };
 }
 
-/** One instance's grading in its opened container. */
+/** One instance's grading in its opened environment. */
 interface ContainerRun {
-  container: EvalContainer;
+  container: Environment;
   image: string;
   inst: SwebenchInstance;
   patch: string;
@@ -168,11 +182,11 @@ interface ContainerRun {
   marks: readonly [string, string];
 }
 
-/** A harness step's failure of our making (cancellation, docker CLI, step limit, no test bed), or null. */
+/** A harness step's failure of our making (cancellation, the backend, step limit, no test bed), or null. */
 function stepFailed(r: ContainerRun, step: StepOutcome, what: string): Verdict | null {
   const infra = (error: string, failureMode: string): Verdict => infraVerdict(r.base, error, failureMode);
   if (step.isCanceled || r.ctx.signal.aborted) return infra(`cancelled while ${what}`, "infrastructure_cancelled");
-  if (step.spawnError) return infra(`cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
+  if (step.infraError) return infra(step.infraError, "infrastructure_sandbox");
   if (step.timedOut)
     return infra(
       `${what} took longer than ${HARNESS_STEP_TIMEOUT_MS / 1000} s in ${r.image}`,
@@ -186,9 +200,18 @@ function stepFailed(r: ContainerRun, step: StepOutcome, what: string): Verdict |
   return null;
 }
 
+/** Run one of PATCH_DIR's scripts as its own command. */
+function step(r: ContainerRun, script: string, timeoutMs: number): Promise<StepOutcome> {
+  return r.container.exec(["/bin/bash", `${PATCH_DIR}/${script}`], {
+    timeoutMs,
+    signal: r.ctx.signal,
+    maxOutputBytes: MAX_EVAL_LOG_BYTES,
+  });
+}
+
 /** Apply the model patch with the official fallbacks (apply.log): the strategy that worked, or the verdict. */
 async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | { verdict: Verdict }> {
-  const apply = await r.container.exec(["/bin/bash", `${PATCH_DIR}/apply.sh`], HARNESS_STEP_TIMEOUT_MS, r.ctx.signal);
+  const apply = await step(r, "apply.sh", HARNESS_STEP_TIMEOUT_MS);
   await writeFileAtomic(join(r.artifacts, "apply.log"), apply.output);
   const failed = stepFailed(r, apply, "the model patch was applied");
   if (failed) return { verdict: failed };
@@ -210,13 +233,12 @@ function runnerProbeMs(r: ContainerRun): number {
   return runnerProbeTimeoutMs((r.ctx.options.per_task_timeout_seconds ?? 3) * 1000);
 }
 
-/** A probe stopped by cancellation, the docker CLI or its limit (the container is then gone). */
+/** A probe stopped by cancellation, the backend or its limit (the environment is then ended). */
 function probeStopped(r: ContainerRun, stop: ProbeStop, before: boolean): Verdict {
   const { step, what } = stop;
   if (step.isCanceled || r.ctx.signal.aborted)
     return infraVerdict(r.base, `cancelled during ${what}`, "infrastructure_cancelled");
-  if (step.spawnError)
-    return infraVerdict(r.base, `cannot run the docker CLI: ${step.spawnError}`, "infrastructure_sandbox");
+  if (step.infraError) return infraVerdict(r.base, step.infraError, "infrastructure_sandbox");
   if (before)
     return infraVerdict(r.base, `${what} did not finish in ${r.image} on the base commit`, "infrastructure_sandbox");
   // After the patch only the patch's code can hang pytest's collection, as it would hang the tests.
@@ -236,11 +258,7 @@ function probeStopped(r: ContainerRun, stop: ProbeStop, before: boolean): Verdic
  * model patch), then test_patch undone exactly, so the model patch meets the image's tree.
  */
 async function baselineInContainer(r: ContainerRun): Promise<{ inventory: Inventory } | { verdict: Verdict }> {
-  const prep = await r.container.exec(
-    ["/bin/bash", `${PATCH_DIR}/test-patch.sh`],
-    HARNESS_STEP_TIMEOUT_MS,
-    r.ctx.signal,
-  );
+  const prep = await step(r, "test-patch.sh", HARNESS_STEP_TIMEOUT_MS);
   const failed = stepFailed(r, prep, "test_patch was applied for the baseline");
   if (failed) return { verdict: failed };
   if (prep.exitCode !== 0) {
@@ -249,11 +267,7 @@ async function baselineInContainer(r: ContainerRun): Promise<{ inventory: Invent
   }
   const got = await containerInventory(r.container, r.inventoryPlan, "before", r.marks, runnerProbeMs(r), r.ctx.signal);
   if ("stopped" in got) return { verdict: probeStopped(r, got.stopped, true) };
-  const undo = await r.container.exec(
-    ["/bin/bash", `${PATCH_DIR}/undo-test-patch.sh`],
-    HARNESS_STEP_TIMEOUT_MS,
-    r.ctx.signal,
-  );
+  const undo = await step(r, "undo-test-patch.sh", HARNESS_STEP_TIMEOUT_MS);
   const undoFailed = stepFailed(r, undo, "test_patch was undone after the baseline");
   if (undoFailed) return { verdict: undoFailed };
   if (undo.exitCode !== 0)
@@ -273,11 +287,7 @@ async function applyTestPatch(
   strategy: string,
   flags: TestConfigFlag[],
 ): Promise<{ output: string } | { verdict: Verdict }> {
-  const prep = await r.container.exec(
-    ["/bin/bash", `${PATCH_DIR}/test-patch.sh`],
-    HARNESS_STEP_TIMEOUT_MS,
-    r.ctx.signal,
-  );
+  const prep = await step(r, "test-patch.sh", HARNESS_STEP_TIMEOUT_MS);
   const failed = stepFailed(r, prep, "test_patch was applied");
   const touched = touchedPaths(flags);
   if (failed)
@@ -297,14 +307,14 @@ async function applyTestPatch(
 }
 
 /**
- * Why a failed test run is ours, or null: a failed run is the model's unless the engine itself went
- * away under it (nothing inside a container can make the engine stop answering). Asked only after a
+ * Why a failed test run is ours, or null: a failed run is the model's unless the backend itself went
+ * away under it (nothing inside an environment can make its engine stop answering). Asked only after a
  * non-zero exit.
  */
-async function engineGoneDuring(run: StepOutcome): Promise<string | null> {
-  if (run.exitCode === 0 || run.timedOut || run.isCanceled || run.spawnError) return null;
-  const probe = await probeEngine(engineEnv());
-  return probe.ok ? null : `the container engine stopped answering during the tests: ${probe.reason}`;
+async function backendGoneDuring(env: Environment, run: StepOutcome): Promise<string | null> {
+  if (run.exitCode === 0 || run.timedOut || run.isCanceled || run.infraError) return null;
+  const problem = await env.backendProblem();
+  return problem === null ? null : `during the tests, ${problem}`;
 }
 
 /** Run the test process and grade it (test_output.txt); `prepOutput` is test_patch's output. */
@@ -318,8 +328,8 @@ async function runTests(
   const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
   // The test process: only the test command. It prints no marker and never sees the nonce,
   // which gradeTestRun draws after it has ended.
-  const run = await r.container.exec(["/bin/bash", `${PATCH_DIR}/test.sh`], timeoutS * 1000, ctx.signal);
-  const engineGone = await engineGoneDuring(run);
+  const run = await step(r, "test.sh", timeoutS * 1000);
+  const engineGone = await backendGoneDuring(r.container, run);
   const { verdict, log } = gradeTestRun({
     inst: r.inst,
     patch: r.patch,
@@ -334,11 +344,7 @@ async function runTests(
     exitCode: run.exitCode,
     timedOut: run.timedOut,
     canceled: run.isCanceled || ctx.signal.aborted,
-    ...(run.spawnError
-      ? { infraError: `cannot run the docker CLI: ${run.spawnError}` }
-      : engineGone
-        ? { infraError: engineGone }
-        : {}),
+    ...(run.infraError ? { infraError: run.infraError } : engineGone ? { infraError: engineGone } : {}),
     strictTests: ctx.options.strict_tests === true,
     timeoutSeconds: timeoutS,
   });
@@ -372,7 +378,10 @@ async function gradeInContainer(r: ContainerRun): Promise<Verdict> {
   return runTests(r, applied.strategy, flags, prep.output);
 }
 
-/** Grade `patch` (non-empty) for `inst` in its image. Writes apply.log and test_output.txt into `artifacts`. */
+/**
+ * Grade `patch` (non-empty) for `inst` in its image, in an environment of the run's sandbox (refused with
+ * SandboxCapabilityError when it has none). Writes apply.log and test_output.txt into `artifacts`.
+ */
 export async function evaluateInContainer(
   inst: SwebenchInstance,
   patch: string,
@@ -402,17 +411,13 @@ export async function evaluateInContainer(
     marks,
     runnerMs,
   });
+  const environments = environmentsOf(ctx.sandbox, CALLER);
   if (ctx.signal.aborted)
     return infraVerdict(base, "cancelled before the container started", "infrastructure_cancelled");
-  let container: EvalContainer;
+  const spec: EnvironmentSpec = { image, files: { dir: PATCH_DIR, entries: files }, owner: ctx.options.run_id };
+  let container: Environment;
   try {
-    container = await openEvalContainer({
-      image,
-      files,
-      limits: resolveLimits(undefined),
-      owner: ctx.options.run_id,
-      env: engineEnv(),
-    });
+    container = await environments.openEnvironment(spec, ctx.signal);
   } catch (err) {
     return infraVerdict(base, `container (${image}): ${errorMessage(err)}`, "infrastructure_sandbox");
   }
@@ -431,6 +436,6 @@ export async function evaluateInContainer(
       marks,
     });
   } finally {
-    await container.remove().catch(() => undefined);
+    await container.close().catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The test-run inventory (../inventory-probe.ts) inside an instance's
- * container: each probe is its own `docker exec` of a script run like the
+ * environment: each probe is its own command, a script run like the
  * test script (the image's environment activated, eval_commands, the test
  * environment, in /testbed), so it sees the interpreter and configuration
  * the tests see. The baseline is taken on the base commit with test_patch
@@ -10,8 +10,8 @@
  *
  * Each probe runs under `timeout -s KILL` inside the container (when the
  * image has it), so a hung probe ends as a probe without a report (a flag
- * after the patch) and the container lives on. Only if that fails does the
- * step's own limit (30 s later) kill the container, and no later step can
+ * after the patch) and the environment lives on. Only if that fails does the
+ * step's own limit (30 s later) end the environment, and no later step can
  * run: before the patch that is our error (the base tree hung), after it the
  * patch's (its code hangs collection, as the tests would): the caller turns
  * either into a verdict.
@@ -20,7 +20,7 @@ import { runnerMark, runnerProbeCommand, staticProbeCommand } from "../inventory
 import { probeResult, staticResult, type Inventory, type ProbeResult } from "../test-inventory.js";
 import { runsPytest } from "../local-inventory.js";
 import { PATCH_DIR, shellQuote, testScript } from "./eval-script.js";
-import type { EvalContainer, StepOutcome } from "./run-in-container.js";
+import type { Environment, EnvironmentExecOutcome } from "../../../sandbox/environment.js";
 
 /** Limit of the static probe in a container, ms (reads the tree; no code of the tree runs). */
 export const CONTAINER_STATIC_PROBE_MS = 120_000;
@@ -77,31 +77,31 @@ export function inventoryMarks(): [string, string] {
   return [runnerMark(), runnerMark()];
 }
 
-/** A probe step that did not run to an answer for a reason of its own (timeout, cancel, docker CLI), or null. */
-export type ProbeStop = { step: StepOutcome; what: string };
+/** A probe step that did not run to an answer for a reason of its own (timeout, cancel, the backend), or null. */
+export type ProbeStop = { step: EnvironmentExecOutcome; what: string };
 
 /**
- * Both probes in the container; `which` picks the runner probe's script and mark.
+ * Both probes in the environment; `which` picks the runner probe's script and mark.
  * Returns the inventory, or the step that stopped (the caller decides whose fault).
  */
 export async function containerInventory(
-  c: EvalContainer,
+  c: Environment,
   plan: InventoryPlan,
   which: "before" | "after",
   marks: readonly [string, string],
   runnerTimeoutMs: number,
   signal: AbortSignal,
 ): Promise<{ inventory: Inventory } | { stopped: ProbeStop }> {
-  const run = async (file: string, ms: number): Promise<StepOutcome> =>
-    c.exec(["/bin/bash", `${PATCH_DIR}/${file}`], ms, signal);
+  const run = async (file: string, timeoutMs: number): Promise<EnvironmentExecOutcome> =>
+    c.exec(["/bin/bash", `${PATCH_DIR}/${file}`], { timeoutMs, signal });
   const st = await run("static-probe.sh", CONTAINER_STATIC_PROBE_MS + PROBE_STEP_SLACK_MS);
-  if (st.timedOut || st.isCanceled || st.spawnError)
+  if (st.timedOut || st.isCanceled || st.infraError)
     return { stopped: { step: st, what: `the static probe (${which})` } };
   const staticAnswer = staticResult(st.output, st.exitCode);
   if (!runsPytest(plan.testCommand)) return { inventory: { static: staticAnswer, runner: null } };
   const mark = which === "before" ? marks[0] : marks[1];
   const rn = await run(`runner-probe-${which}.sh`, runnerTimeoutMs + PROBE_STEP_SLACK_MS);
-  if (rn.timedOut || rn.isCanceled || rn.spawnError)
+  if (rn.timedOut || rn.isCanceled || rn.infraError)
     return { stopped: { step: rn, what: `the runner probe (${which})` } };
   const runner: ProbeResult = probeResult(rn.output, mark, rn.exitCode);
   return { inventory: { static: staticAnswer, runner } };

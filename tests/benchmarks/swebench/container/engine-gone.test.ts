@@ -1,36 +1,52 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { StepOutcome } from "../../../../src/benchmarks/swebench/container/run-in-container.js";
 import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
 import type { RunOptions } from "../../../../src/runner/options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
+import type { Environment, EnvironmentExecOutcome } from "../../../../src/sandbox/environment.js";
+import { evaluateInContainer } from "../../../../src/benchmarks/swebench/container/evaluate.js";
 import { silentLogger } from "../../../../src/util/logger.js";
 
-// The container and the engine probe, scripted: the engine cannot be stopped under a test here (it is shared).
-const state = { engineUp: true, testStep: { output: "", exitCode: 137 } as Pick<StepOutcome, "output" | "exitCode"> };
-vi.mock("../../../../src/benchmarks/swebench/container/run-in-container.js", () => ({
-  openEvalContainer: async () => ({
-    exec: async (argv: readonly string[]): Promise<StepOutcome> => {
-      const step = argv[argv.length - 1]!;
-      const base = { timedOut: false, isCanceled: false, durationMs: 1 };
-      if (step.endsWith("/apply.sh")) return { ...base, output: "Applied patch x.py cleanly.\n", exitCode: 10 };
-      if (step.endsWith("/test-patch.sh")) return { ...base, output: "Applied patch t.py cleanly.\n", exitCode: 0 };
-      // The inventory probes and the undo of the baseline's test_patch: quiet successes.
-      if (/\/(?:static-probe|runner-probe-\w+|undo-test-patch)\.sh$/.test(step))
-        return { ...base, output: "", exitCode: 0 };
-      return { ...base, ...state.testStep };
-    },
-    remove: async () => {},
-  }),
-}));
-vi.mock("../../../../src/sandbox/docker/engine.js", async (orig) => ({
-  ...(await orig<typeof import("../../../../src/sandbox/docker/engine.js")>()),
-  probeEngine: async () =>
-    state.engineUp ? { ok: true, version: "test" } : { ok: false, reason: "no container engine answers (test)" },
-}));
-const { evaluateInContainer } = await import("../../../../src/benchmarks/swebench/container/evaluate.js");
+// The environment and its backend's health, scripted: the engine cannot be stopped under a test here (it is shared).
+const state = {
+  engineUp: true,
+  testStep: { output: "", exitCode: 137 } as Pick<EnvironmentExecOutcome, "output" | "exitCode">,
+};
+const scripted: Environment = {
+  id: "scripted",
+  exec: async (argv) => {
+    const step = argv[argv.length - 1]!;
+    const base = { timedOut: false, isCanceled: false, durationMs: 1 };
+    if (step.endsWith("/apply.sh")) return { ...base, output: "Applied patch x.py cleanly.\n", exitCode: 10 };
+    if (step.endsWith("/test-patch.sh")) return { ...base, output: "Applied patch t.py cleanly.\n", exitCode: 0 };
+    // The inventory probes and the undo of the baseline's test_patch: quiet successes.
+    if (/\/(?:static-probe|runner-probe-\w+|undo-test-patch)\.sh$/.test(step))
+      return { ...base, output: "", exitCode: 0 };
+    return { ...base, ...state.testStep };
+  },
+  readFile: async () => "",
+  writeFile: async () => {},
+  backendProblem: async () =>
+    state.engineUp ? null : "the container engine stopped answering: no container engine answers (test)",
+  close: async () => {},
+};
+/** A sandbox whose only capability is the scripted environment. */
+const sandbox: Sandbox = {
+  backend: "docker",
+  isolation: "docker",
+  warnings: [],
+  capabilities: new Set(["environments"]),
+  openEnvironment: async () => scripted,
+  exec: () => {
+    throw new Error("the container path must not run plain jobs");
+  },
+  execMany: () => {
+    throw new Error("the container path must not run plain jobs");
+  },
+  close: async () => {},
+};
 
 const inst: SwebenchInstance = {
   instance_id: "o__r-1",
@@ -41,7 +57,6 @@ const inst: SwebenchInstance = {
   FAIL_TO_PASS: ["t.py::f"],
   PASS_TO_PASS: [],
 };
-const unusedSandbox = {} as Sandbox;
 let root: string;
 
 describe("swebench container: who a failed test run is charged to", () => {
@@ -65,7 +80,7 @@ describe("swebench container: who a failed test run is charged to", () => {
       { modelName: "m", submitted: true },
       {
         options,
-        sandbox: unusedSandbox,
+        sandbox,
         participant: null,
         logger: silentLogger(),
         signal: new AbortController().signal,

@@ -14,6 +14,8 @@ import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/insta
 import type { RunOptions } from "../../../../src/runner/options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
 import { OWNER_LABEL } from "../../../../src/sandbox/docker/owner.js";
+import { createDockerSandbox, type DockerSandbox } from "../../../../src/sandbox/docker/docker-sandbox.js";
+import { DEFAULT_LIMITS } from "../../../../src/sandbox/limits.js";
 import { silentLogger } from "../../../../src/util/logger.js";
 import { containersLabelled, testEngine, waitNoneLabelled } from "../../../support/container-engine.js";
 import { FORCE_PASS_CONFTEST, SHLEX_SHADOW } from "../fixtures/attack-files.js";
@@ -21,19 +23,23 @@ import { FORCE_PASS_CONFTEST, SHLEX_SHADOW } from "../fixtures/attack-files.js";
 const engine = await testEngine();
 const env = engine.env!;
 
-/** The SWE-bench container path never uses the run's sandbox: one that fails loudly if it is. */
-const unusedSandbox: Sandbox = {
+/** The docker backend, whose environments the container path opens. */
+let backend: DockerSandbox | undefined;
+/** The SWE-bench container path uses only the sandbox's environments: its plain jobs fail loudly if used. */
+const environmentsOnly = (): Sandbox => ({
   backend: "docker",
   isolation: "docker",
   warnings: [],
+  capabilities: backend!.capabilities,
+  openEnvironment: (spec, signal) => backend!.openEnvironment(spec, signal),
   exec: () => {
-    throw new Error("the container path must not use the run's sandbox");
+    throw new Error("the container path must not run plain jobs");
   },
   execMany: () => {
-    throw new Error("the container path must not use the run's sandbox");
+    throw new Error("the container path must not run plain jobs");
   },
   close: async () => {},
-};
+});
 
 let root: string;
 let ds: SampleDataset;
@@ -45,8 +51,10 @@ describe.skipIf(engine.env === null)(
       root = await mkdtemp(join(tmpdir(), "a2a-swe-ctr-test-"));
       ds = await ensureSampleDataset(join(root, "cache"));
       await buildSampleImages(ds, env);
+      backend = await createDockerSandbox({ limits: DEFAULT_LIMITS, logger: silentLogger(), env });
     }, 300_000);
     afterAll(async () => {
+      await backend?.close();
       await rm(root, { recursive: true, force: true });
     });
 
@@ -88,7 +96,7 @@ describe.skipIf(engine.env === null)(
             { id, instance },
             {
               options,
-              sandbox: unusedSandbox,
+              sandbox: environmentsOnly(),
               participant: null,
               logger: silentLogger(),
               signal,

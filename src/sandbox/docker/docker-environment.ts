@@ -1,0 +1,158 @@
+/**
+ * The docker backend's `environments` capability (../environment.ts): one
+ * container per environment, created from the spec's image (never pulled),
+ * with the spec's files copied in before it starts (`docker cp` of a host
+ * directory: never on a command line), started tied to this process
+ * (keepalive.ts), each command its own `docker exec`, removed on close.
+ *
+ * Isolation, as the SWE-bench container path has always had it: no network,
+ * every capability dropped, no-new-privileges, cgroup caps from the limits
+ * (memory and swap, pids, one CPU), a private tmpfs /tmp. The image's own
+ * user and a writable root: the official SWE-bench images own /testbed and
+ * their conda env as root and the tests write there; with the capabilities
+ * dropped root cannot do more than the owner of those files. No host
+ * directory is mounted and the engine's socket is never inside.
+ *
+ * A command's timeout or abort kills the container itself (the exec client's
+ * death would not stop the command): the environment ends there.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { TMPFS_BYTES } from "../limits.js";
+import { SandboxError } from "../errors.js";
+import { runChild } from "../../process/index.js";
+import type { SandboxLimits } from "../types.js";
+import {
+  ENVIRONMENT_OUTPUT_BYTES,
+  type Environment,
+  type EnvironmentExecOptions,
+  type EnvironmentExecOutcome,
+  type EnvironmentSpec,
+} from "../environment.js";
+import { KeepaliveContainer } from "./keepalive.js";
+import { cliFailure, docker, dockerBinary } from "./docker-cli.js";
+import { probeEngine } from "./engine.js";
+
+/** Processes beyond the per-program limit (a shell, an environment's activation, git, the exec shim). */
+const PIDS_SLACK = 32;
+/** Bytes of a file readFile returns at most (beyond it: an error, never a cut file). */
+export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
+class DockerEnvironment implements Environment {
+  private ended: string | null = null;
+  constructor(
+    private readonly c: KeepaliveContainer,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly onClose: (e: Environment) => void,
+  ) {}
+
+  get id(): string {
+    return this.c.id;
+  }
+
+  async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
+    if (this.ended !== null && !o.signal?.aborted)
+      return { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0, infraError: this.ended };
+    const r = await runChild({
+      file: dockerBinary(this.env),
+      args: ["exec", this.c.id, ...argv],
+      env: this.env,
+      // One tail for both streams: the output in arrival order.
+      stdout: { tail: o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES },
+      stderr: "stdout",
+      timeoutMs: o.timeoutMs,
+      graceMs: 0,
+      ...(o.signal ? { signal: o.signal } : {}),
+      // The command runs in the container, not in the client: the container is killed first.
+      stopWork: (why) => {
+        this.ended ??= `the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`;
+        return docker(["kill", this.c.id], { env: this.env });
+      },
+    });
+    return {
+      output: r.stdout,
+      exitCode: r.terminationReason !== null ? null : r.exitCode,
+      timedOut: r.timedOut,
+      isCanceled: r.isCanceled,
+      ...(r.spawnError ? { infraError: `cannot run the docker CLI: ${r.spawnError}` } : {}),
+      durationMs: r.durationMs,
+    };
+  }
+
+  async readFile(path: string): Promise<string> {
+    if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
+    const r = await docker(["exec", this.c.id, "cat", "--", path], {
+      env: this.env,
+      maxOutputBytes: READ_FILE_MAX_BYTES,
+    });
+    if (r.exitCode !== 0) throw new SandboxError("E_SANDBOX_SETUP", cliFailure(`reading ${path}`, r));
+    if (r.stdoutBytes > READ_FILE_MAX_BYTES)
+      throw new SandboxError("E_SANDBOX_SETUP", `reading ${path}: larger than ${READ_FILE_MAX_BYTES} bytes`);
+    return r.stdout;
+  }
+
+  async writeFile(path: string, content: string): Promise<void> {
+    if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `writeFile(${path}): ${this.ended}`);
+    // The content goes through stdin; the path is an argument of sh, never spliced into its script.
+    const r = await docker(["exec", "-i", this.c.id, "/bin/sh", "-c", 'cat > "$1"', "sh", path], {
+      env: this.env,
+      stdin: content,
+    });
+    if (r.exitCode !== 0) throw new SandboxError("E_SANDBOX_SETUP", cliFailure(`writing ${path}`, r));
+  }
+
+  async backendProblem(): Promise<string | null> {
+    const probe = await probeEngine(this.env);
+    return probe.ok ? null : `the container engine stopped answering: ${probe.reason}`;
+  }
+
+  close(): Promise<void> {
+    this.ended ??= "the environment is closed";
+    this.onClose(this);
+    return this.c.remove();
+  }
+}
+
+/** Container settings of an environment (exported for tests). */
+export function environmentContainer(image: string, owner: string, limits: SandboxLimits) {
+  return {
+    image,
+    owner,
+    readOnlyRoot: false,
+    tmpfs: [`/tmp:rw,nosuid,nodev,size=${TMPFS_BYTES},mode=1777`],
+    memoryBytes: limits.memoryBytes,
+    pids: limits.maxProcesses + PIDS_SLACK,
+    cpus: 1,
+  };
+}
+
+/** Create and start an environment's container; rejects with SandboxError E_SANDBOX_UNAVAILABLE (nothing left behind). */
+export async function openDockerEnvironment(
+  spec: EnvironmentSpec & { limits: SandboxLimits },
+  env: NodeJS.ProcessEnv,
+  opts: { signal?: AbortSignal; onClose?: (e: Environment) => void } = {},
+): Promise<Environment> {
+  if (opts.signal?.aborted) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled before the environment started");
+  const staging = await mkdtemp(join(tmpdir(), "a2a-env-"));
+  try {
+    for (const [name, text] of Object.entries(spec.files?.entries ?? {})) {
+      if (name.includes("/") || name === "." || name === "..")
+        throw new SandboxError("E_SANDBOX_OPTIONS", `environment files: a plain file name is needed, got ${name}`);
+      await writeFile(join(staging, name), text);
+    }
+    const name = `a2a-bench-env-${process.pid}-${randomBytes(6).toString("hex")}`;
+    const c = await KeepaliveContainer.start(
+      {
+        ...environmentContainer(spec.image, spec.owner, spec.limits),
+        ...(spec.files ? { copyIn: { hostDir: staging, target: spec.files.dir } } : {}),
+      },
+      name,
+      env,
+    );
+    return new DockerEnvironment(c, env, opts.onClose ?? (() => undefined));
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The `environments` capability (capabilities.ts): a session living for one
+ * item or episode. It starts from an image, runs commands one after another
+ * with their state kept on its disk, reads and writes files, and is closed
+ * by its owner; Inspect AI's per-sample sandbox environment (init, exec,
+ * read_file/write_file, cleanup) is the model. A benchmark asks the run's
+ * sandbox for one (`openEnvironment`) and never learns how the backend keeps
+ * it (a container, a pod, a remote VM).
+ *
+ * Contract every backend keeps (docs/sandbox-backends.md):
+ * - isolation at least that of the backend's `exec`: no network, no host
+ *   files, every Linux capability dropped, the sandbox's limits as cgroup or
+ *   equivalent caps; the environment is what `Sandbox.isolation` reports;
+ * - `files` of the spec are in place before the first command, never passed
+ *   on a command line;
+ * - a command's timeout or its caller's abort ENDS the environment (killing
+ *   only a client would leave the command running): later calls report an
+ *   `infraError` and nothing more runs;
+ * - nothing outlives the owner process, even one killed by SIGKILL; close()
+ *   is idempotent and resolves once the backend no longer holds it.
+ */
+import type { Sandbox, SandboxLimits } from "./types.js";
+import { requireCapabilities, SandboxCapabilityError } from "./capabilities.js";
+
+/** Bytes of a command's output kept by default (the test output of a large suite runs to megabytes). */
+export const ENVIRONMENT_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+export interface EnvironmentSpec {
+  /** What the environment starts from: for container backends an image the engine already holds (never pulled). */
+  image: string;
+  /** Files in place before the first command: `entries` (name → content) in the directory `dir` (absolute). */
+  files?: { dir: string; entries: Readonly<Record<string, string>> };
+  /** Owner of the environment (the run id): labels it so a reaper can tell whose it is. */
+  owner: string;
+  /** Caps of the environment; default the sandbox's own limits. */
+  limits?: SandboxLimits;
+}
+
+export interface EnvironmentExecOptions {
+  /** Wall-clock limit, ms; reaching it ends the environment. */
+  timeoutMs: number;
+  /** Aborting it ends the environment. */
+  signal?: AbortSignal;
+  /** Bytes of output kept (the tail); default {@link ENVIRONMENT_OUTPUT_BYTES}. */
+  maxOutputBytes?: number;
+}
+
+/** Flat outcome of one command in an environment, the same shape on success and failure. */
+export interface EnvironmentExecOutcome {
+  /**
+   * stdout and stderr interleaved as they arrived here (bounded tail): each stream keeps its order, the
+   * two only their arrival order; a command that needs exact order merges them itself (`2>&1`).
+   */
+  output: string;
+  /** Exit code; null when the command was stopped (timeout, abort) or never ran. */
+  exitCode: number | null;
+  timedOut: boolean;
+  isCanceled: boolean;
+  durationMs: number;
+  /** The backend failed (not the command): its message. */
+  infraError?: string;
+}
+
+/** One open environment. */
+export interface Environment {
+  /** The backend's name for it (a container id, a pod name), for logs. */
+  readonly id: string;
+  /** Run `argv` (no shell unless argv names one) in the environment's default working directory. Never rejects. */
+  exec(argv: readonly string[], options: EnvironmentExecOptions): Promise<EnvironmentExecOutcome>;
+  /** A file's text; rejects (SandboxError) when it cannot be read. */
+  readFile(path: string): Promise<string>;
+  /** Write (create or replace) a file; its content never travels on a command line. Rejects (SandboxError) on failure. */
+  writeFile(path: string, content: string): Promise<void>;
+  /**
+   * Asked after a failed command: null when the backend still answers, else why not (an engine that
+   * stopped answering makes the failure ours, never the code's). Never rejects.
+   */
+  backendProblem(): Promise<string | null>;
+  /** End it and release everything it holds. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The part of a sandbox that opens environments (present exactly when it declares `environments`). */
+export interface EnvironmentProvider {
+  /** Open one; rejects (SandboxError E_SANDBOX_UNAVAILABLE, the backend's message) when it cannot, leaving nothing behind. */
+  openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment>;
+}
+
+/**
+ * The sandbox's environments, or SandboxCapabilityError naming the backend when it has none. A backend
+ * that declares the capability without the method is refused the same way (fail closed).
+ */
+export function environmentsOf(sandbox: Sandbox, caller: string): EnvironmentProvider {
+  requireCapabilities(sandbox, ["environments"], caller);
+  if (sandbox.openEnvironment === undefined) throw new SandboxCapabilityError(sandbox.backend, "environments", caller);
+  return { openEnvironment: (spec, signal) => sandbox.openEnvironment!(spec, signal) };
+}
