@@ -4,9 +4,10 @@
  * and the green agent's request check (which must not refuse a request for
  * lacking a participant the run would never ask).
  */
-import type { RunOptions } from "../runner/options.js";
+import type { AssessmentConfig } from "../request-config/config.js";
 
-export type ParticipantConfig = Pick<RunOptions, "predictions" | "replay_dataset_code"> & { benchmark: string };
+// The request config as given (the green agent asks before resolving) or resolved: both carry these keys.
+export type ParticipantConfig = Pick<AssessmentConfig, "predictions" | "replay_dataset_code"> & { benchmark: string };
 
 export function benchmarkNeedsParticipant(config: ParticipantConfig): boolean {
   switch (config.benchmark) {

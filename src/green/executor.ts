@@ -274,7 +274,7 @@ export class GreenExecutor implements AgentExecutor {
     const { settings, logger } = this.o;
     const { config, workDir, configPath } = admitted;
     const runId = config.run_id;
-    const runnerCtx = { runId, workDir, configPath, requireFullIsolation: !settings.allowWeakIsolation };
+    const runnerCtx = { workDir, configPath, requireFullIsolation: !settings.allowWeakIsolation };
     const { command, args } = this.o.runnerCommand(config, runnerCtx);
     pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, {
       ...progress.snapshot("starting"),

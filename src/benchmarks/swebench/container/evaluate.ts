@@ -207,7 +207,7 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
 
 /** The runner probe's limit in a container, ms (as on the host, local-inventory.ts). */
 function runnerProbeMs(r: ContainerRun): number {
-  return runnerProbeTimeoutMs((r.ctx.options.per_task_timeout_seconds ?? 3) * 1000);
+  return runnerProbeTimeoutMs(r.ctx.options.per_task_timeout_seconds * 1000);
 }
 
 /** A probe stopped by cancellation, the docker CLI or its limit (the container is then gone). */
@@ -315,7 +315,7 @@ async function runTests(
   prepOutput: string,
 ): Promise<Verdict> {
   const { ctx, plan } = r;
-  const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
+  const timeoutS = ctx.options.per_task_timeout_seconds;
   // The test process: only the test command. It prints no marker and never sees the nonce,
   // which gradeTestRun draws after it has ended.
   const run = await r.container.exec(["/bin/bash", `${PATCH_DIR}/test.sh`], timeoutS * 1000, ctx.signal);
@@ -339,7 +339,7 @@ async function runTests(
       : engineGone
         ? { infraError: engineGone }
         : {}),
-    strictTests: ctx.options.strict_tests === true,
+    strictTests: ctx.options.strict_tests,
     timeoutSeconds: timeoutS,
   });
   await writeFileAtomic(join(r.artifacts, "test_output.txt"), log);
@@ -396,7 +396,7 @@ export async function evaluateInContainer(
   });
   const inventoryPlan: InventoryPlan = { ...plan, tests: probeArgs(inst) };
   const marks = inventoryMarks();
-  const runnerMs = runnerProbeTimeoutMs((ctx.options.per_task_timeout_seconds ?? 3) * 1000);
+  const runnerMs = runnerProbeTimeoutMs(ctx.options.per_task_timeout_seconds * 1000);
   const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules), {
     plan: inventoryPlan,
     marks,

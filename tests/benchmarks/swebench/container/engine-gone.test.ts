@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StepOutcome } from "../../../../src/benchmarks/swebench/container/run-in-container.js";
 import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
-import type { RunOptions } from "../../../../src/runner/options.js";
+import { testRunOptions } from "../../../support/run-options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
 import { silentLogger } from "../../../../src/util/logger.js";
 
@@ -52,13 +52,13 @@ describe("swebench container: who a failed test run is charged to", () => {
     await rm(root, { recursive: true, force: true });
   });
   const run = () => {
-    const options: RunOptions = {
+    const options = testRunOptions({
       benchmark: "swebench",
       out: root,
       run_id: "r",
       sandbox: "docker",
       per_task_timeout_seconds: 5,
-    };
+    });
     return evaluateInContainer(
       inst,
       "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n",

@@ -12,6 +12,7 @@ import {
 } from "../../../../src/benchmarks/swebench/container/sample-images.js";
 import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
 import type { RunOptions } from "../../../../src/runner/options.js";
+import { testRunOptions } from "../../../support/run-options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
 import { OWNER_LABEL } from "../../../../src/sandbox/docker/owner.js";
 import { silentLogger } from "../../../../src/util/logger.js";
@@ -69,7 +70,7 @@ describe.skipIf(engine.env === null)(
           })),
         ),
       );
-      const options: RunOptions = {
+      const options = testRunOptions({
         benchmark: "swebench",
         out: join(root, runId),
         run_id: runId,
@@ -79,7 +80,7 @@ describe.skipIf(engine.env === null)(
         per_task_timeout_seconds: timeoutS,
         swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
         ...extra,
-      };
+      });
       const bench = createSwebenchBenchmark();
       const rows = await Promise.all(
         Object.keys(patches).map((id) => {
