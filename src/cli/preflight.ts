@@ -8,6 +8,7 @@ import { defaultScenarioDir } from "../util/package-root.js";
 import type { BenchmarkName } from "../request-config/config.js";
 import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";
 import { parseUsage } from "../util/parse-usage.js";
+import { schemaDefault } from "../request-config/schema.js";
 
 const BENCHMARKS: readonly BenchmarkName[] = ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"];
 
@@ -50,7 +51,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
   const benchmark = v.benchmark ?? "humaneval";
   if (!(BENCHMARKS as readonly string[]).includes(benchmark))
     throw new UsageError(`--benchmark must be one of ${BENCHMARKS.join(", ")}, got "${benchmark}"`);
-  const sandbox = v.sandbox ?? "local";
+  const sandbox = v.sandbox ?? schemaDefault<string>("sandbox");
   if (sandbox !== "local" && sandbox !== "e2b")
     throw new UsageError(`--sandbox must be local or e2b, got "${sandbox}"`);
   if (v.samples !== undefined && !/^[1-9]\d*$/.test(v.samples))
@@ -61,7 +62,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
   return {
     scenarioDir: v.scenario ?? defaultScenarioDir,
     benchmark: benchmark as BenchmarkName,
-    dataset: v.dataset ?? "sample",
+    dataset: v.dataset ?? schemaDefault<string>("dataset"),
     sandbox,
     smokeSamples: v.samples === undefined ? 2 : Number(v.samples),
     ...(v.agent !== undefined ? { agent: v.agent } : {}),
