@@ -221,7 +221,7 @@ export class GreenExecutor implements AgentExecutor {
     }
     let workDir: string;
     try {
-      workDir = await createRunDir(settings.resultsRoot, config.run_id, config.resume === true);
+      workDir = await createRunDir(settings.resultsRoot, config.run_id, config.resume);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_RUN_EXISTS") return void pub.rejected([err.message]);
       throw err;

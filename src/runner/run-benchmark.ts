@@ -145,7 +145,10 @@ export async function executeRun(
 /** Refuse options the run cannot honour, before anything is loaded; whether the run asks a participant. */
 function checkRunnable(def: BenchmarkDefinition<BenchmarkItem>, options: RunOptions): boolean {
   if (options.shard_index >= options.num_shards) {
-    throw new BenchError("E_OPTIONS", `shard_index ${options.shard_index} must be below num_shards ${options.num_shards}`);
+    throw new BenchError(
+      "E_OPTIONS",
+      `shard_index ${options.shard_index} must be below num_shards ${options.num_shards}`,
+    );
   }
   const needsParticipant = def.needsParticipant(options);
   if (needsParticipant && !options.agent) {

@@ -6,13 +6,7 @@
  * deprecated aliases of `runSparcConfig`. The package entry (`src/index.ts`)
  * re-exports these.
  */
-export {
-  runSparcConfig,
-  runHumanEval,
-  runSWEBench,
-  runRedCode,
-  PLAN_CONFIG_FILE,
-} from "./run-sparc-config.js";
+export { runSparcConfig, runHumanEval, runSWEBench, runRedCode, PLAN_CONFIG_FILE } from "./run-sparc-config.js";
 export { installPackages, type InstallPackagesOptions } from "./install-packages.js";
 export type {
   BenchmarkConfig,
