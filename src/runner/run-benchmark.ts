@@ -13,6 +13,12 @@
  * A failure there, an InfrastructureError from an item, or too many items
  * failed on our side (run-verdict.ts) end the run with status `error`, the
  * reason in results.json, and exit code 3 — never a score.
+ *
+ * Two entries: {@link executeRun}, the engine itself, takes a resolved
+ * RunOptions and a benchmark definition that its caller resolved and looked up
+ * once (the CLI does, to show progress and keep its exit codes);
+ * {@link runBenchmark}, the library's, does both from a request config and
+ * turns a run without a score into an InfrastructureError.
  */
 import { mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
