@@ -78,7 +78,7 @@ export type SchemaDefaultedKey =
  * A config after {@link resolveConfig}: the schema's defaults applied and the
  * values every run needs fixed, so the green agent, the runner child, the
  * engine, results.json and the evaluation bundle all hold the same object.
- * Code that reads a resolved config never restates a default (`?? 3`): the
+ * Code that reads a resolved config never restates a default with `??`: the
  * type says the value is there.
  */
 export type ResolvedConfig = AssessmentConfig &
