@@ -1,13 +1,42 @@
 /**
- * The package entry (`import { ... } from "a2a-bench"`): exactly the names the table in
- * docs/architecture.md ("Library (the package entry)") lists, no more. Everything else is internal and may change without notice;
- * tests import internals from their own modules. `tests/docs/library-exports.test.ts` keeps this list and that
- * table equal.
+ * The package entry (`import { ... } from "a2a-bench"`): exactly the names docs/library.md's export table
+ * lists, no more. Everything else is internal and may change without notice; tests import internals from
+ * their own modules. `tests/docs/library-exports.test.ts` keeps this list and that table equal.
  */
 
-// SPARC 2.0 plan facade (docs/benchmarks/sparc.md, "Library API").
+// The engine: run a benchmark from a request config (docs/library.md "Running a benchmark").
+export { runBenchmark, type RunBenchmarkOptions, type BenchmarkRun, type RunPaths } from "./runner/run-benchmark.js";
+export type { AssessmentConfig, ResolvedConfig, BenchmarkName } from "./request-config/config.js";
+export type { RunOptions } from "./runner/options.js";
+export type { ProgressReporter } from "./runner/progress.js";
+export type { RunnerEvent } from "./runner/protocol.js";
+
+// The benchmark registry and the plug-in contract (docs/library.md "Benchmarks").
+export { getBenchmark, knownBenchmarks, registerBenchmark } from "./benchmarks/index.js";
+export { defineBenchmark, type BenchmarkDescriptor } from "./benchmarks/descriptor.js";
+export { registerSandboxBackend } from "./sandbox/registry.js";
+export { defineSandboxBackend, type SandboxBackendDescriptor } from "./sandbox/backend.js";
+export type {
+  BenchmarkDefinition,
+  BenchmarkItem,
+  EvaluateContext,
+  ItemResult,
+  DatasetInfo,
+  RunEndContext,
+} from "./runner/benchmark.js";
+export type { Participant } from "./a2a/participant.js";
+
+// Results and bundles (docs/library.md "Results").
+export type { ResultsDocument, ResultRow, ResultsError, ResultsAggregate } from "./results-file/document.js";
+export type { EvaluationBundle } from "./bundle/build.js";
+
+// Errors (docs/library.md "Errors"): InfrastructureError means our side failed, the run has no score.
+export { BenchError, ValidationError, UsageError } from "./util/errors.js";
+export { InfrastructureError, type InfrastructureCode } from "./util/infrastructure-error.js";
+
+// SPARC 2.0 configs (docs/library.md "SPARC configs").
 export {
-  runBenchmark,
+  runSparcConfig,
   runHumanEval,
   runSWEBench,
   runRedCode,
@@ -25,7 +54,6 @@ export {
   type TestCase,
   type TestResult,
 } from "./sparc-plan/index.js";
-export { BenchError, ValidationError } from "./util/errors.js";
 
 // Sandbox (docs/sandboxes.md).
 export {

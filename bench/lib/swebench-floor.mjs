@@ -22,6 +22,7 @@ const { testSpecFor } = await imp("benchmarks/swebench/test-spec.js");
 const { createSandbox } = await imp("sandbox/index.js");
 const { probeIsolation } = await imp("sandbox/local/probe.js");
 const { silentLogger } = await imp("util/logger.js");
+const { resolveRunOptions } = await imp("runner/options.js");
 
 /**
  * Measure the pieces for the sample set `ds` with predictions file `preds`,
@@ -33,14 +34,11 @@ export async function measureFloor(ds, preds, tmp, { runs = 5 } = {}) {
   try {
     // The runner's own per-instance evaluation (worktree, both patches, sandboxed tests, grading, artifacts, removal).
     const bench = createSwebenchBenchmark();
-    const options = {
-      benchmark: "swebench",
-      out: join(tmp, "floor-out"),
-      run_id: "floor",
-      dataset: "sample",
-      predictions: preds,
-      per_task_timeout_seconds: 60,
-    };
+    // Resolved as every entry resolves a run's options (the schema's defaults applied).
+    const options = resolveRunOptions(
+      { benchmark: "swebench", run_id: "floor", dataset: "sample", predictions: preds, per_task_timeout_seconds: 60 },
+      { out: join(tmp, "floor-out") },
+    );
     let n = 0;
     out.evaluate = await measureReported(
       async () => {

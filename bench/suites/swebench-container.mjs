@@ -32,6 +32,7 @@ const { createSandbox } = await imp("sandbox/index.js");
 const { DEFAULT_LIMITS } = await imp("sandbox/limits.js");
 const { engineEnv, probeEngine } = await imp("sandbox/docker/engine.js");
 const { silentLogger } = await imp("util/logger.js");
+const { resolveRunOptions } = await imp("runner/options.js");
 
 const ms = (x) => `${x.toFixed(0)} ms`;
 
@@ -57,18 +58,20 @@ export async function runSwebenchContainer(ctx) {
     /** One run of the embedded set through `evaluate`, `concurrency` instances at a time; wall ms. */
     const setRun = async (sandbox, concurrency) => {
       const runId = `bench-${k++}`;
-      const options = {
-        benchmark: "swebench",
-        out: join(tmp, runId),
-        run_id: runId,
-        dataset: "sample",
-        predictions: preds,
-        repos_dir: ds.reposDir,
-        sandbox,
-        per_task_timeout_seconds: 60,
-        concurrency,
-        swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
-      };
+      const options = resolveRunOptions(
+        {
+          benchmark: "swebench",
+          run_id: runId,
+          dataset: "sample",
+          predictions: preds,
+          repos_dir: ds.reposDir,
+          sandbox,
+          per_task_timeout_seconds: 60,
+          concurrency,
+          swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
+        },
+        { out: join(tmp, runId) },
+      );
       const bench = createSwebenchBenchmark();
       const workDir = join(tmp, runId, "work");
       const queue = [...ds.instances];

@@ -7,14 +7,10 @@ import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import type { BenchmarkName } from "../request-config/config.js";
 import { benchmarkNames } from "../benchmarks/index.js";
-import {
-  DEFAULT_SANDBOX_BACKEND,
-  fullIsolationLevels,
-  sandboxBackendNames,
-  type SandboxBackendName,
-} from "../sandbox/registry.js";
+import { fullIsolationLevels, sandboxBackendNames, type SandboxBackendName } from "../sandbox/registry.js";
 import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";
 import { parseUsage } from "../util/parse-usage.js";
+import { schemaDefault } from "../request-config/schema.js";
 
 export const usage = `Usage: a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH] [--sandbox S] [--samples N]
                           [--agent URL] [--allow-weak-isolation]
@@ -30,7 +26,7 @@ Ends with ready_for_full_run=true|false; exit 0 only when true.
   --scenario DIR    scenario directory (default: the package's scenario_smi/)
   --benchmark B     ${benchmarkNames().join("|")} (default humaneval)
   --dataset PATH    sample | humaneval-full | a data file (default sample)
-  --sandbox S       ${sandboxBackendNames().join(" | ")} (default ${DEFAULT_SANDBOX_BACKEND})
+  --sandbox S       ${sandboxBackendNames().join(" | ")} (default ${schemaDefault<string>("sandbox")})
   --samples N       items in the smoke assessment (default 2)
   --agent URL       participant to check (its agent card, under the URL's path)
   --allow-weak-isolation  weak sandbox isolation is a warning, not a ✗ (as with \`green --allow-weak-isolation\`)
@@ -55,7 +51,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
   const benchmark = v.benchmark ?? "humaneval";
   if (!benchmarkNames().includes(benchmark))
     throw new UsageError(`--benchmark must be one of ${benchmarkNames().join(", ")}, got "${benchmark}"`);
-  const sandbox = v.sandbox ?? DEFAULT_SANDBOX_BACKEND;
+  const sandbox = v.sandbox ?? schemaDefault<string>("sandbox");
   if (!sandboxBackendNames().includes(sandbox))
     throw new UsageError(`--sandbox must be one of ${sandboxBackendNames().join(", ")}, got "${sandbox}"`);
   if (v.samples !== undefined && !/^[1-9]\d*$/.test(v.samples))
@@ -66,7 +62,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
   return {
     scenarioDir: v.scenario ?? defaultScenarioDir,
     benchmark: benchmark as BenchmarkName,
-    dataset: v.dataset ?? "sample",
+    dataset: v.dataset ?? schemaDefault<string>("dataset"),
     sandbox: sandbox as SandboxBackendName,
     smokeSamples: v.samples === undefined ? 2 : Number(v.samples),
     ...(v.agent !== undefined ? { agent: v.agent } : {}),

@@ -9,11 +9,11 @@
  */
 import { fstatSync } from "node:fs";
 import type { CliCommand, CliIo } from "./types.js";
-import { parseRunArgs, readConfigFile, resolveRunOptions, usageText, type ParsedRunArgs } from "../runner/run-args.js";
+import { parseRunArgs, readConfigFile, resolveRunArgs, usageText, type ParsedRunArgs } from "../runner/run-args.js";
 import { getBenchmark } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
 import {
-  runBenchmark,
+  executeRun,
   EXIT_INFRASTRUCTURE,
   EXIT_INTERRUPTED,
   type RunDependencies,
@@ -21,7 +21,7 @@ import {
 } from "../runner/run-benchmark.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
 import { isFullIsolation, weakIsolationWarning } from "../runner/isolation-policy.js";
-import { sandboxHiddenPaths } from "../runner/sandbox-hidden-paths.js";
+import { openRunParticipant, openRunSandbox } from "../runner/run-dependencies.js";
 import {
   barReporter,
   chooseDisplayMode,
@@ -35,27 +35,13 @@ import {
 import { TerminalBar } from "../util/terminal-bar.js";
 import { readableSummaryLine } from "../runner/summary-line.js";
 import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
-import { createA2AParticipant } from "../a2a/participant-client.js";
 import { maxReplyBytes } from "../a2a/reply-limit.js";
 import { UsageError, errorMessage } from "../util/errors.js";
 import type { RunOptions } from "../runner/options.js";
-import type { Sandbox } from "../sandbox/types.js";
 import type { Logger } from "../util/logger.js";
 
 /** After a stop, how long pending handles (sockets, timers) may keep the process alive, ms. */
 export const STOP_GRACE_MS = 2000;
-
-async function openSandbox(options: RunOptions, logger: Logger): Promise<Sandbox> {
-  // Imported lazily so `run --help` does not load the sandbox backends.
-  const { createSandbox } = await import("../sandbox/index.js");
-  return createSandbox({
-    backend: options.sandbox ?? "local",
-    logger,
-    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-    docker: { owner: options.run_id },
-    hiddenPaths: sandboxHiddenPaths(options),
-  });
-}
 
 /** The option the green agent's operator sets to let A2A requests run below full isolation. */
 const GREEN_WEAK_ISOLATION_OPT_IN =
@@ -174,20 +160,14 @@ function runDependencies(
 ): Pick<RunDependencies, "createSandbox" | "createParticipant" | "requireFullIsolation"> {
   return {
     createSandbox: async (o) => {
-      const sandbox = await openSandbox(o, logger);
+      const sandbox = await openRunSandbox(o, logger);
       // Visible on the terminal, not only in the log (with --require-full-isolation the run refuses instead).
       if (!isFullIsolation(sandbox.isolation) && args.requireFullIsolation !== true)
         io.stderr.write(weakIsolationWarning(sandbox.isolation) + "\n");
       return sandbox;
     },
     ...(args.requireFullIsolation ? { requireFullIsolation: { optIn: GREEN_WEAK_ISOLATION_OPT_IN } } : {}),
-    createParticipant: (o) =>
-      createA2AParticipant({
-        url: o.agent,
-        timeoutMs: (o.agent_timeout_seconds ?? 120) * 1000,
-        maxReplyBytes: replyCap(o, io.env),
-        logger,
-      }),
+    createParticipant: (o) => openRunParticipant(o, logger, io.env),
   };
 }
 
@@ -202,15 +182,16 @@ function replyCap(options: RunOptions, env: NodeJS.ProcessEnv): number {
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseRunArgs(argv);
-  await getBenchmark(args.benchmark); // unknown benchmark → usage error with the known list, before anything else
+  // Looked up once: an unknown benchmark is a usage error with the known list, before anything else.
+  const def = await getBenchmark(args.benchmark);
   const fileConfig = args.configFile ? await readConfigFile(args.configFile) : {};
-  const options = resolveRunOptions(args, fileConfig);
+  // Resolved once; the green agent's config file is resolved already and keeps its run id.
+  const options = resolveRunArgs(args, fileConfig);
   replyCap(options, io.env); // a bad env setting is refused before anything runs
-  const def = await getBenchmark(options.benchmark);
   // The output directory: a run already there is continued (--resume) or replaced (--force), never silently overwritten.
   const outState = inspectOutDir(options.out);
-  assertOutDirUsable(options.out, outState, { resume: options.resume === true, force: args.force === true });
-  if (args.force === true && options.resume !== true) clearRunFiles(options.out, outState);
+  assertOutDirUsable(options.out, outState, { resume: options.resume, force: args.force === true });
+  if (args.force === true && !options.resume) clearRunFiles(options.out, outState);
   const mode = chooseDisplayMode(io.stdout, io.env, args.json === true, args.events === true);
   const { progress, logger, collector } = openDisplay(mode, io);
   // The bar and plain displays end with one line for people; --json and --events print for programs.
@@ -226,7 +207,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const stops = watchStops(logger);
   let finished = false;
   try {
-    const outcome = await runBenchmark(def, options, {
+    const outcome = await executeRun(def, options, {
       logger,
       progress,
       signal: stops.signal,

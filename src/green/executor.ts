@@ -221,7 +221,7 @@ export class GreenExecutor implements AgentExecutor {
     }
     let workDir: string;
     try {
-      workDir = await createRunDir(settings.resultsRoot, config.run_id, config.resume === true);
+      workDir = await createRunDir(settings.resultsRoot, config.run_id, config.resume);
     } catch (err) {
       if (err instanceof BenchError && err.code === "E_RUN_EXISTS") return void pub.rejected([err.message]);
       throw err;
@@ -274,7 +274,7 @@ export class GreenExecutor implements AgentExecutor {
     const { settings, logger } = this.o;
     const { config, workDir, configPath } = admitted;
     const runId = config.run_id;
-    const runnerCtx = { runId, workDir, configPath, requireFullIsolation: !settings.allowWeakIsolation };
+    const runnerCtx = { workDir, configPath, requireFullIsolation: !settings.allowWeakIsolation };
     const { command, args } = this.o.runnerCommand(config, runnerCtx);
     pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, {
       ...progress.snapshot("starting"),

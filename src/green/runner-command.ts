@@ -3,6 +3,10 @@
  * only the benchmark; the program comes from the operator: our own CLI
  * (`a2a-bench run <benchmark>`) or, for `smi-inhabit`, the command in env
  * GREEN_SMI_INHABIT_COMMAND (default `smi-inhabit` on PATH).
+ *
+ * The resolved config crosses the process boundary once, as the config file:
+ * the built-in runner reads its run id, defaults and participant there, so the
+ * command line carries none of them again.
  */
 import { join } from "node:path";
 import { isExternalBenchmark as isExternalRunner } from "../benchmarks/index.js";
@@ -10,7 +14,6 @@ import type { ResolvedConfig } from "../request-config/config.js";
 import { cliEntry } from "../util/package-root.js";
 
 export interface RunnerContext {
-  runId: string;
   /** The task's work dir (also the runner's cwd and `--out`). */
   workDir: string;
   /** `<workDir>/config.json`: the resolved config (the participant under test is its `agent`). */
@@ -32,8 +35,8 @@ export const DEFAULT_SMI_INHABIT_COMMAND = "smi-inhabit";
 
 /**
  * The built-in runner: `<node> <entry> run <benchmark> --config-file <workDir>/config.json
- * --out <workDir> --run-id <run_id> [--require-full-isolation]`. The config file is the resolved
- * config, participant (`agent`) included; the runner checks it once and changes nothing.
+ * --out <workDir> [--require-full-isolation]`. The config file is the resolved config, run id and
+ * participant (`agent`) included; the runner checks it once and changes nothing.
  */
 export function builtinRunnerCommand(entry: string = cliEntry, execPath: string = process.execPath): RunnerCommandFn {
   return (config, ctx) => ({
@@ -47,8 +50,6 @@ export function builtinRunnerCommand(entry: string = cliEntry, execPath: string 
       ctx.configPath,
       "--out",
       ctx.workDir,
-      "--run-id",
-      ctx.runId,
       ...(ctx.requireFullIsolation ? ["--require-full-isolation"] : []),
     ],
   });
@@ -69,8 +70,8 @@ export function smiInhabitCommand(program: string): RunnerCommandFn {
     add("--per-package-timeout-seconds", config.per_package_timeout_seconds);
     add("--max-plan-attempts", config.max_plan_attempts);
     add("--out", join(ctx.workDir, "results.json"));
-    add("--run-id", ctx.runId);
-    add("--samples", config.samples ?? config.num_instances);
+    add("--run-id", config.run_id);
+    add("--samples", config.samples); // resolved: `num_instances` already copied into it
     return { command: program, args };
   };
 }

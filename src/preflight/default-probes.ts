@@ -12,7 +12,7 @@ import { preflightNeeds } from "./needs.js";
 import { silentLogger } from "../util/logger.js";
 import { BenchError, assertNever } from "../util/errors.js";
 import type { BenchmarkName } from "../request-config/config.js";
-import type { RunOptions } from "../runner/options.js";
+import { resolveRunOptions } from "../runner/options.js";
 import { createSandbox } from "../sandbox/index.js";
 import type { DatasetLoader, ParticipantProbe, SandboxProber, ToolFinding, ToolProber } from "./checks.js";
 import { runCommand, succeeded } from "../process/index.js";
@@ -24,7 +24,7 @@ export const loadDatasetItems: DatasetLoader = async (benchmark: BenchmarkName, 
   const def = await getBenchmark(benchmark);
   const scratch = mkdtempSync(join(tmpdir(), "a2a-preflight-"));
   try {
-    const options: RunOptions = { benchmark, dataset, out: scratch, run_id: "preflight" };
+    const options = resolveRunOptions({ benchmark, dataset, run_id: "preflight" }, { out: scratch });
     return (await def.loadItems(options, silentLogger())).length;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

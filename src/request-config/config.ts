@@ -55,15 +55,45 @@ export interface AssessmentConfig {
 }
 
 /**
- * A config after {@link resolveConfig}: the schema's defaults applied and the
- * values every run needs fixed, so the green agent, the runner, results.json
- * and the evaluation bundle all hold the same object.
+ * Keys to which the schema gives a `default`: Ajv (`useDefaults`) fills them in
+ * {@link resolveConfig}, so every resolved config has them. Kept equal to the
+ * schema's defaults by tests/request-config/resolve.test.ts.
  */
-export interface ResolvedConfig extends AssessmentConfig {
-  /** The run id (generated when absent from the request). */
-  run_id: string;
-  /** Sandbox calls at once; default: this host's available parallelism. */
-  concurrency: number;
-  /** Questions to the participant at once; default `PARTICIPANT_LANES_PER_SLOT × concurrency`. */
-  participant_concurrency: number;
-}
+export type SchemaDefaultedKey =
+  | "dataset"
+  | "seed"
+  | "n"
+  | "k"
+  | "per_task_timeout_seconds"
+  | "agent_timeout_seconds"
+  | "max_infrastructure_failure_share"
+  | "sandbox"
+  | "resume"
+  | "swebench_image_template"
+  | "checkout"
+  | "strict_tests"
+  | "swebench_rules"
+  | "input_mode"
+  | "replay_dataset_code"
+  | "sparc_metrics";
+
+/**
+ * A config after {@link resolveConfig}: the schema's defaults applied and the
+ * values every run needs fixed, so the green agent, the runner child, the
+ * engine, results.json and the evaluation bundle all hold the same object.
+ * Code that reads a resolved config never restates a default with `??`: the
+ * type says the value is there.
+ */
+export type ResolvedConfig = AssessmentConfig &
+  Required<Pick<AssessmentConfig, SchemaDefaultedKey>> & {
+    /** The run id (generated when absent from the request): the one name of the run in every process. */
+    run_id: string;
+    /** This shard's index; 0 when the request does not shard. */
+    shard_index: number;
+    /** Number of shards; 1 when the request does not shard. */
+    num_shards: number;
+    /** Sandbox calls at once; default: this host's available parallelism. */
+    concurrency: number;
+    /** Questions to the participant at once; default `PARTICIPANT_LANES_PER_SLOT × concurrency`. */
+    participant_concurrency: number;
+  };

@@ -1,8 +1,10 @@
 /**
  * The one validator and resolver of the request config. Ajv checks a config
  * against `schemas/assessment_request.schema.json` and applies its defaults;
- * then the values every run needs fixed are derived (run id, concurrency,
- * participant_concurrency, `samples` from its alias `num_instances`).
+ * then the values every run needs fixed are derived (run id, shard,
+ * concurrency, participant_concurrency, `samples` from its alias
+ * `num_instances`). This is the one place defaults are applied: code that
+ * holds a {@link ResolvedConfig} reads them, it never restates them.
  * Resolving is idempotent: a resolved config comes back unchanged, so the
  * runner may check the file the green agent wrote without changing it.
  *
@@ -14,7 +16,7 @@
 import { availableParallelism } from "node:os";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { createAjv } from "../util/schema.js";
-import type { AssessmentConfig, ResolvedConfig } from "./config.js";
+import type { AssessmentConfig, ResolvedConfig, SchemaDefaultedKey } from "./config.js";
 import { generateRunId } from "./run-id.js";
 import { configSchema } from "./schema.js";
 
@@ -51,7 +53,8 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Confi
   const value: unknown = structuredClone(raw);
   const validate = configValidator();
   if (!validate(value)) return { ok: false, errors: [...(validate.errors ?? [])] };
-  const config = value as AssessmentConfig;
+  // Ajv applied every schema default in place (useDefaults).
+  const config = value as AssessmentConfig & Required<Pick<AssessmentConfig, SchemaDefaultedKey>>;
   const concurrency = config.concurrency ?? availableParallelism();
   const samples = config.samples ?? config.num_instances;
   return {
@@ -60,6 +63,9 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Confi
       ...config,
       ...(samples === undefined ? {} : { samples }),
       run_id: config.run_id ?? (options.newRunId ?? generateRunId)(config.benchmark),
+      // Not sharded unless the request says so (the schema has no default: its table shows none).
+      shard_index: config.shard_index ?? 0,
+      num_shards: config.num_shards ?? 1,
       concurrency,
       participant_concurrency: config.participant_concurrency ?? PARTICIPANT_LANES_PER_SLOT * concurrency,
     },

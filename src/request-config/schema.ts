@@ -28,3 +28,10 @@ export function configSchema(): Record<string, unknown> {
 export function configProperties(): Record<string, ConfigPropertySchema> {
   return configSchema()["properties"] as Record<string, ConfigPropertySchema>;
 }
+
+/** The schema's default of `key` (for a command whose own flag stands for that key, e.g. preflight's `--dataset`). */
+export function schemaDefault<T>(key: string): T {
+  const value = configProperties()[key]?.default;
+  if (value === undefined) throw new Error(`schemas/${CONFIG_SCHEMA_FILE}: "${key}" has no default`);
+  return value as T;
+}

@@ -10,7 +10,6 @@ import { Limiter } from "../sandbox/concurrency.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { BenchmarkDefinition, BenchmarkItem } from "./benchmark.js";
 import type { RunOptions } from "./options.js";
-import { PARTICIPANT_LANES_PER_SLOT } from "../request-config/resolve.js";
 
 export interface LanePlan {
   /** Items evaluated at once (pool lanes). */
@@ -19,25 +18,15 @@ export interface LanePlan {
   sandboxCalls: number | null;
 }
 
-/** `participant_concurrency`, or its default for `concurrency`. */
-export function participantConcurrency(options: RunOptions): number {
-  return options.participant_concurrency ?? PARTICIPANT_LANES_PER_SLOT * sandboxConcurrency(options);
-}
-
-/** `concurrency`; 1 when absent (the CLI and the green agent always resolve it, to the cores by default). */
-export function sandboxConcurrency(options: RunOptions): number {
-  return options.concurrency ?? 1;
-}
-
 /** The lane plan for `def` with `options` (see {@link BenchmarkDefinition.inFlight}). */
 export function planLanes(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
   needsParticipant: boolean,
 ): LanePlan {
-  const slots = sandboxConcurrency(options);
+  const slots = options.concurrency;
   if (def.inFlight !== "participant" || !needsParticipant) return { items: slots, sandboxCalls: null };
-  const items = participantConcurrency(options);
+  const items = options.participant_concurrency;
   return items > slots ? { items, sandboxCalls: slots } : { items, sandboxCalls: null };
 }
 

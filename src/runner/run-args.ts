@@ -1,6 +1,6 @@
 /**
  * The runner CLI's boundary: `a2a-bench run` arguments and config file →
- * RunOptions, checked once. The parseArgs table is generated from
+ * RunOptions (runner/options.ts), checked once. The parseArgs table is generated from
  * `schemas/assessment_request.schema.json` (snake_case key → `--kebab-case`
  * flag), arrays are comma lists (`--k 1,10`), flag strings are converted to
  * the schema's types here, and the merged config (flags over the file) goes
@@ -9,7 +9,6 @@
  * again changes nothing.
  */
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { formatAjvErrors } from "../util/schema.js";
@@ -18,7 +17,7 @@ import { parseUsage } from "../util/parse-usage.js";
 import { resolveConfig } from "../request-config/resolve.js";
 import { configProperties } from "../request-config/schema.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
-import type { RunOptions } from "./options.js";
+import { defaultRunOut, type RunOptions } from "./options.js";
 
 /** snake_case → kebab-case. */
 export function flagName(key: string): string {
@@ -135,7 +134,7 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
 
 /**
  * Read a config file: a JSON object of snake_case keys. Its values are checked
- * with the flags, once, by {@link resolveRunOptions}.
+ * with the flags, once, by {@link resolveRunArgs}.
  */
 export async function readConfigFile(path: string): Promise<Record<string, unknown>> {
   let text: string;
@@ -186,8 +185,10 @@ function typedFlags(flags: Record<string, unknown>): Record<string, unknown> {
  * id, concurrency, participant_concurrency; see request-config/resolve.ts) and
  * add the output directory. Every problem is listed in one UsageError: the
  * file's worded as before (`--config-file F: /seed: ...`), the flags' by flag.
+ * The config file the green agent writes is resolved already: its run id is
+ * the run's (the green agent passes no other).
  */
-export function resolveRunOptions(
+export function resolveRunArgs(
   args: ParsedRunArgs,
   fileConfig: Record<string, unknown> = {},
   cwd = process.cwd(),
@@ -207,7 +208,7 @@ export function resolveRunOptions(
     key: (key) => `--${flagName(key)}`,
   });
   if (conflicts.length > 0) throw new UsageError(conflicts.join("; "));
-  return { ...config, out: args.out ?? join(cwd, "results", config.benchmark, config.run_id) };
+  return { ...config, out: args.out ?? defaultRunOut(config, cwd) };
 }
 
 /** The config key an error is about (a top-level key, or the unknown key named). */

@@ -13,6 +13,12 @@
  * A failure there, an InfrastructureError from an item, or too many items
  * failed on our side (run-verdict.ts) end the run with status `error`, the
  * reason in results.json, and exit code 3 — never a score.
+ *
+ * Two entries: {@link executeRun}, the engine itself, takes a resolved
+ * RunOptions and a benchmark definition that its caller resolved and looked up
+ * once (the CLI does, to show progress and keep its exit codes);
+ * {@link runBenchmark}, the library's, does both from a request config and
+ * turns a run without a score into an InfrastructureError.
  */
 import { mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
@@ -29,7 +35,11 @@ import {
   type ResultsDocument,
 } from "../results-file/document.js";
 import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult } from "./benchmark.js";
-import type { RunOptions } from "./options.js";
+import { resolveRunOptions, type RunOptions } from "./options.js";
+import type { AssessmentConfig } from "../request-config/config.js";
+import { getBenchmark } from "../benchmarks/index.js";
+import { openRunParticipant, openRunSandbox } from "./run-dependencies.js";
+import { silentLogger } from "../util/logger.js";
 import type { Participant } from "../a2a/participant.js";
 import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
@@ -43,7 +53,7 @@ import { runPool } from "./pool.js";
 import { hostInfo } from "./run-metadata.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
 import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
-import { DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE, countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
+import { countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
 import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
 import { countParticipantErrors } from "./participant-failure.js";
 
@@ -114,8 +124,13 @@ function recordedConfig(options: RunOptions): Record<string, unknown> {
   return config;
 }
 
-/** Evaluate `def` with `options`; see the module note. Throws BenchError for setup failures. */
-export async function runBenchmark(
+/**
+ * The engine: evaluate `def` with the resolved `options` (see the module note).
+ * Callers resolve the config and look the benchmark up once and pass both in
+ * (the CLI, {@link runBenchmark}). Throws BenchError for setup failures, and
+ * InfrastructureError when our side fails before the first item.
+ */
+export async function executeRun(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
   deps: RunDependencies,
@@ -135,10 +150,10 @@ export async function runBenchmark(
 
 /** Refuse options the run cannot honour, before anything is loaded; whether the run asks a participant. */
 function checkRunnable(def: BenchmarkDefinition<BenchmarkItem>, options: RunOptions): boolean {
-  if ((options.shard_index ?? 0) >= (options.num_shards ?? 1)) {
+  if (options.shard_index >= options.num_shards) {
     throw new BenchError(
       "E_OPTIONS",
-      `shard_index ${options.shard_index} must be below num_shards ${options.num_shards ?? 1}`,
+      `shard_index ${options.shard_index} must be below num_shards ${options.num_shards}`,
     );
   }
   const needsParticipant = def.needsParticipant(options);
@@ -171,13 +186,13 @@ async function prepareRun(
   const dataset: DatasetInfo = def.describeDataset
     ? await def.describeDataset(options)
     : {
-        path: options.dataset ?? "sample",
+        path: options.dataset,
         sha256: createHash("sha256")
           .update(allItems.map((i) => i.id).join("\n"))
           .digest("hex"),
       };
   const selected = selectItems(allItems, {
-    seed: options.seed ?? 0,
+    seed: options.seed,
     samples: options.samples,
     shardIndex: options.shard_index,
     numShards: options.num_shards,
@@ -187,13 +202,13 @@ async function prepareRun(
     benchmark: def.name,
     dataset: dataset.path,
     dataset_sha256: dataset.sha256,
-    seed: options.seed ?? 0,
+    seed: options.seed,
     agent: options.agent ?? null,
     samples: options.samples ?? null,
-    n: options.n ?? 1,
-    k: options.k ?? [1],
-    shard_index: options.shard_index ?? 0,
-    num_shards: options.num_shards ?? 1,
+    n: options.n,
+    k: options.k,
+    shard_index: options.shard_index,
+    num_shards: options.num_shards,
   };
   const resumed: ItemResult[] = [];
   if (options.resume) {
@@ -352,12 +367,9 @@ async function finishRun(
     // The participant's failed replies (counted in the score), shown apart so an operator sees trouble.
     ...(r.participant ? { participant_errors: countParticipantErrors(failureModes) } : {}),
   };
-  const verdict = judgeRun(
-    sorted,
-    options.max_infrastructure_failure_share ?? DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE,
-    r.stops.stoppedBy,
-    { participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set() },
-  );
+  const verdict = judgeRun(sorted, options.max_infrastructure_failure_share, r.stops.stoppedBy, {
+    participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
+  });
   if (verdict.error)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
   const results: ResultsDocument = {
@@ -504,4 +516,77 @@ async function runOpened(
     return { exitCode: EXIT_INTERRUPTED, interrupted: true, paths };
   }
   return finishRun({ ...r, sandbox }, startedAt, sandboxSound, deps.progress);
+}
+
+/** {@link runBenchmark}'s choices beside the config. Every one is optional. */
+export interface RunBenchmarkOptions {
+  /** Output directory (relative to `cwd`); default `<cwd>/results/<benchmark>/<run_id>`. */
+  out?: string;
+  /** Base of a relative `out`; default `process.cwd()`. */
+  cwd?: string;
+  /** The run's structured log; default silent. */
+  logger?: Logger;
+  /** Progress of the run as events (see runner/progress.ts, e.g. `eventLineReporter(stream)`). */
+  progress?: ProgressReporter;
+  /** Aborting stops the run: no new item, the checkpoint written; the call rejects with `E_INTERRUPTED`. */
+  signal?: AbortSignal;
+  /** Refuse to run below full isolation (bwrap, e2b, docker): the run ends with status error, no score. */
+  requireFullIsolation?: boolean;
+  /** Environment for the participant's reply cap; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** The run's sandbox; default the one `config.sandbox` names (runner/run-dependencies.ts). */
+  createSandbox?: RunDependencies["createSandbox"];
+  /** The participant; default an A2A client of `config.agent`. */
+  createParticipant?: RunDependencies["createParticipant"];
+}
+
+/** A run that ended with a score. */
+export interface BenchmarkRun {
+  /** The resolved options the run used (the config as results.json records it, plus `out`). */
+  options: RunOptions;
+  /** results.json's content: status `ok`, rows and aggregate. */
+  results: ResultsDocument;
+  paths: RunPaths;
+}
+
+/**
+ * Run a benchmark: the library's entry to the engine. `config` is a request
+ * config (schemas/assessment_request.schema.json; the same keys as the green
+ * agent's `config` and `a2a-bench run`'s flags): it is checked and resolved
+ * once, the benchmark looked up once in the registry, and the engine
+ * ({@link executeRun}) runs with the real sandbox and an A2A participant
+ * unless `options` gives others.
+ *
+ * Resolves to the scored run. Rejects with ValidationError (a bad config, every
+ * problem listed), UsageError (a benchmark no plug-in is registered for),
+ * InfrastructureError when our side failed — the run has no score, and
+ * results.json (when written) says why — and BenchError `E_INTERRUPTED` when
+ * `signal` stopped it (its checkpoint is kept for `resume`).
+ */
+export async function runBenchmark(config: AssessmentConfig, options: RunBenchmarkOptions = {}): Promise<BenchmarkRun> {
+  const run = resolveRunOptions(config, {
+    ...(options.out !== undefined ? { out: options.out } : {}),
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+  });
+  const def = await getBenchmark(run.benchmark);
+  const logger = options.logger ?? silentLogger();
+  const outcome = await executeRun(def, run, {
+    logger,
+    createSandbox: options.createSandbox ?? ((o) => openRunSandbox(o, logger)),
+    createParticipant: options.createParticipant ?? ((o) => openRunParticipant(o, logger, options.env)),
+    ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.requireFullIsolation ? { requireFullIsolation: { optIn: "run without requireFullIsolation" } } : {}),
+  });
+  if (outcome.interrupted) {
+    throw new BenchError("E_INTERRUPTED", `the run was stopped; its checkpoint is ${outcome.paths.checkpoint}`);
+  }
+  if (outcome.error || !outcome.results) {
+    const error = outcome.error ?? { code: "E_INFRASTRUCTURE_SHARE" as const, message: "the run wrote no results" };
+    throw new InfrastructureError(
+      error.code,
+      `run ${run.run_id} ended with status error, no score: ${error.message} (${outcome.paths.results})`,
+    );
+  }
+  return { options: run, results: outcome.results, paths: outcome.paths };
 }

@@ -7,17 +7,19 @@
  * them did, the run's status is `error` and it carries the reason.
  */
 import type { ItemResult } from "./benchmark.js";
-import { InfrastructureError, isInfrastructureFailureMode } from "../util/infrastructure-error.js";
+import {
+  InfrastructureError,
+  isInfrastructureFailureMode,
+  type InfrastructureCode,
+} from "../util/infrastructure-error.js";
 
-/**
- * Default of the config key `max_infrastructure_failure_share` (schemas/assessment_request.schema.json):
- * a run where more than 10 % of the items failed on our side is an error. Why 10 %: a stray sandbox
- * hiccup should not void a long run, but a tenth of the items missing moves a score by up to ten points.
- */
-export const DEFAULT_MAX_INFRASTRUCTURE_FAILURE_SHARE = 0.1;
+// The share limit is the config key `max_infrastructure_failure_share`, default 0.1 in
+// schemas/assessment_request.schema.json (the one place it is stated). Why 10 %: a stray sandbox hiccup
+// should not void a long run, but a tenth of the items missing moves a score by up to ten points.
 
 export interface RunError {
-  code: string;
+  /** What failed on our side (the InfrastructureError's code). */
+  code: InfrastructureCode;
   message: string;
 }
 

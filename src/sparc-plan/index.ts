@@ -1,10 +1,12 @@
 /**
- * The SPARC 2.0 plan's library facade: the plan's function and type names (`runBenchmark`,
- * `runHumanEval`, `BenchmarkConfig`, ...) over a2a-bench's runner core, so code written against the
- * plan compiles against a2a-bench. The package entry (`src/index.ts`) re-exports what
- * docs/benchmarks/sparc.md documents of it.
+ * SPARC 2.0 configs as a library: run a plan-shaped BenchmarkConfig
+ * (`runSparcConfig`) and install its packages (`installPackages`), with the
+ * plan's type names (`BenchmarkConfig`, `BenchmarkResult`, ...). The plan's
+ * per-type runners (`runHumanEval`, `runSWEBench`, `runRedCode`) stay as
+ * deprecated aliases of `runSparcConfig`. The package entry (`src/index.ts`)
+ * re-exports these.
  */
-export { runBenchmark, runHumanEval, runSWEBench, runRedCode, runSparc, PLAN_CONFIG_FILE } from "./run-benchmark.js";
+export { runSparcConfig, runHumanEval, runSWEBench, runRedCode, PLAN_CONFIG_FILE } from "./run-sparc-config.js";
 export { installPackages, type InstallPackagesOptions } from "./install-packages.js";
 export type {
   BenchmarkConfig,

@@ -14,7 +14,7 @@ import { createHumanEvalBenchmark } from "../../src/benchmarks/humaneval/definit
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
-import type { RunOptions } from "../../src/runner/options.js";
+import { testRunOptions } from "../support/run-options.js";
 import type { ServedApp } from "../../src/a2a/serve.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
@@ -45,7 +45,7 @@ afterAll(async () => {
 beforeEach(() => api.reset());
 
 async function evaluate(n: number) {
-  const options: RunOptions = {
+  const options = testRunOptions({
     benchmark: "humaneval",
     run_id: "t",
     out: "/nonexistent",
@@ -53,7 +53,7 @@ async function evaluate(n: number) {
     n,
     k: [1],
     per_task_timeout_seconds: 3,
-  };
+  });
   const participant = createA2AParticipant({ url: purple.url, timeoutMs: 20_000, logger: silentLogger() });
   try {
     return await createHumanEvalBenchmark().evaluate(

@@ -1,4 +1,10 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ResolvedConfig } from "../../src/request-config/config.js";
+import { readSchema } from "../../src/util/schema.js";
+import { packageRoot } from "../../src/util/package-root.js";
+import { schemaKeys, type KeyFlags } from "../support/schema-keys.js";
 import { PARTICIPANT_LANES_PER_SLOT, checkConfig, resolveConfig } from "../../src/request-config/resolve.js";
 
 describe("the request config's one resolver", () => {
@@ -37,3 +43,69 @@ describe("the request config's one resolver", () => {
     expect(checkConfig({ benchmark: "nope" })).toHaveLength(1);
   });
 });
+
+/** The schema's properties that carry a `default`, with it. */
+function schemaDefaults(): Record<string, unknown> {
+  const props = readSchema("assessment_request.schema.json")["properties"] as Record<string, { default?: unknown }>;
+  return Object.fromEntries(
+    Object.entries(props)
+      .filter(([, p]) => p.default !== undefined)
+      .map(([k, p]) => [k, p.default]),
+  );
+}
+
+describe("defaults live in one place: the schema, applied by the one resolver", () => {
+  it("a minimal config resolves to every default the schema states, and the values a run must fix", () => {
+    const r = resolveConfig({ benchmark: "redcode" }, { newRunId: () => "rid" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(Object.keys(schemaDefaults()).length).toBeGreaterThan(10);
+    for (const [key, value] of Object.entries(schemaDefaults())) expect(r.config, key).toHaveProperty(key, value);
+    expect(r.config).toMatchObject({ run_id: "rid", shard_index: 0, num_shards: 1 });
+    expect(r.config.concurrency).toBeGreaterThanOrEqual(1);
+    expect(r.config.participant_concurrency).toBe(PARTICIPANT_LANES_PER_SLOT * r.config.concurrency);
+  });
+
+  it("ResolvedConfig requires exactly the schema's defaulted keys plus the derived ones (the type says they are there)", () => {
+    // Checked by the compiler: every declared key of ResolvedConfig, `true` where it is required.
+    const flags = {
+      benchmark: true,
+      ...{ dataset: true, seed: true, n: true, k: true, per_task_timeout_seconds: true, agent_timeout_seconds: true },
+      ...{ max_infrastructure_failure_share: true, sandbox: true, resume: true, swebench_image_template: true },
+      ...{ checkout: true, strict_tests: true, swebench_rules: true, input_mode: true, replay_dataset_code: true },
+      ...{ sparc_metrics: true, run_id: true, shard_index: true, num_shards: true, concurrency: true },
+      ...{ participant_concurrency: true, agent: false, samples: false, num_instances: false },
+      ...{ max_participant_reply_bytes: false, swebench_images: false, predictions: false, repos_dir: false },
+      ...{ scenarios: false, languages: false, sparc_config: false, sparc_package_cache_dir: false },
+      ...{ sparc_npm_registry: false, sparc_pip_index_url: false, corpus_root: false, package_ids_file: false },
+      ...{ simulation_mode: false, rpc_url: false, per_package_timeout_seconds: false, max_plan_attempts: false },
+    } satisfies KeyFlags<ResolvedConfig>;
+    const required = Object.keys(flags).filter((k) => flags[k as keyof typeof flags]);
+    const derived = ["benchmark", "run_id", "shard_index", "num_shards", "concurrency", "participant_concurrency"];
+    expect(required.sort()).toEqual([...Object.keys(schemaDefaults()), ...derived].sort());
+    expect(Object.keys(flags).sort()).toEqual(schemaKeys(readSchema("assessment_request.schema.json")).properties);
+  });
+
+  it("no module reading a resolved config restates a schema default with `??` (besides the behavioural checks above)", () => {
+    const restated: string[] = [];
+    const defaults = Object.entries(schemaDefaults()).filter(([, v]) => typeof v !== "boolean");
+    for (const file of sourceFiles(join(packageRoot, "src"))) {
+      if (file.endsWith(join("request-config", "resolve.ts"))) continue; // the one resolve step
+      const text = readFileSync(file, "utf8");
+      for (const [key, value] of defaults) {
+        const literal = JSON.stringify(value).replace(/[[\]]/g, "\\$&");
+        const re = new RegExp(`\\.${key}\\s*\\?\\?\\s*(${literal}|${literal.replace(/"/g, "'")})(?![\\d.])`);
+        if (re.test(text)) restated.push(`${relative(packageRoot, file)}: ${key} ?? ${JSON.stringify(value)}`);
+      }
+      if (/\.(per_task_timeout_seconds|agent_timeout_seconds)\s*\?\?/.test(text))
+        restated.push(`${relative(packageRoot, file)}: a timeout default`);
+    }
+    expect(restated).toEqual([]);
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}

@@ -12,11 +12,12 @@ import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
 import type { ServedApp } from "../../src/a2a/serve.js";
 import { createA2AParticipant } from "../../src/a2a/participant-client.js";
-import { runBenchmark } from "../../src/runner/run-benchmark.js";
-import { gateSandbox, participantConcurrency, planLanes } from "../../src/runner/lanes.js";
+import { executeRun } from "../../src/runner/run-benchmark.js";
+import { gateSandbox, planLanes } from "../../src/runner/lanes.js";
 import { PARTICIPANT_LANES_PER_SLOT } from "../../src/request-config/resolve.js";
 import type { BenchmarkDefinition, InFlightBound, ItemResult } from "../../src/runner/benchmark.js";
 import type { RunOptions } from "../../src/runner/options.js";
+import { testRunOptions } from "../support/run-options.js";
 import type { RunnerEvent } from "../../src/runner/protocol.js";
 import type { ExecOutcome, Sandbox } from "../../src/sandbox/types.js";
 import type { SandboxCapability } from "../../src/sandbox/capabilities.js";
@@ -127,17 +128,18 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
-  benchmark: "humaneval",
-  run_id: "r1",
-  out: dir,
-  seed: 0,
-  n: 1,
-  k: [1],
-  concurrency: 2,
-  agent: agent.url,
-  ...over,
-});
+const opts = (over: Partial<RunOptions> = {}): RunOptions =>
+  testRunOptions({
+    benchmark: "humaneval",
+    run_id: "r1",
+    out: dir,
+    seed: 0,
+    n: 1,
+    k: [1],
+    concurrency: 2,
+    agent: agent.url,
+    ...over,
+  });
 const deps = (
   sandbox: Sandbox,
   events: RunnerEvent[] = [],
@@ -166,7 +168,8 @@ describe("planLanes / gateSandbox", () => {
       items: 6,
       sandboxCalls: 2,
     });
-    expect(participantConcurrency(opts({ concurrency: 3 }))).toBe(3 * PARTICIPANT_LANES_PER_SLOT);
+    // participant_concurrency resolved from concurrency (request-config/resolve.ts): 4 lanes per slot.
+    expect(planLanes(def("participant"), opts({ concurrency: 3 }), true).items).toBe(3 * PARTICIPANT_LANES_PER_SLOT);
     // No gate needed when the lanes do not exceed the sandbox slots.
     expect(planLanes(def("participant"), opts({ concurrency: 4, participant_concurrency: 2 }), true)).toEqual({
       items: 2,
@@ -221,11 +224,11 @@ describe("planLanes / gateSandbox", () => {
   });
 });
 
-describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
+describe("executeRun with participant lanes (slow A2A stand-in)", () => {
   it("overlaps participant requests up to participant_concurrency while sandbox calls stay at concurrency", async () => {
     const sandbox = countingSandbox(10);
     const events: RunnerEvent[] = [];
-    const out = await runBenchmark(
+    const out = await executeRun(
       askThenScore(18, "participant"),
       opts({ concurrency: 2, participant_concurrency: 6 }),
       deps(sandbox, events),
@@ -248,7 +251,7 @@ describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
 
   it("a benchmark without inFlight keeps one request per sandbox slot", async () => {
     const sandbox = countingSandbox(5);
-    await runBenchmark(askThenScore(6, undefined), opts({ concurrency: 2, participant_concurrency: 6 }), deps(sandbox));
+    await executeRun(askThenScore(6, undefined), opts({ concurrency: 2, participant_concurrency: 6 }), deps(sandbox));
     expect(purple.answered).toBe(6);
     expect(purple.max).toBe(2);
   });
@@ -260,7 +263,7 @@ describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
     const stopAt7 = (e: RunnerEvent): void => {
       if (e.event === "task_finished" && e.done === 7) controller.abort();
     };
-    const out = await runBenchmark(
+    const out = await executeRun(
       askThenScore(40, "participant"),
       opts({ participant_concurrency: 8 }),
       deps(sandbox, events, controller.signal, stopAt7),
@@ -274,7 +277,7 @@ describe("runBenchmark with participant lanes (slow A2A stand-in)", () => {
     expect(ck.rows.map((r) => r.id).sort()).toEqual([...finished].sort());
 
     const again: RunnerEvent[] = [];
-    const done = await runBenchmark(
+    const done = await executeRun(
       askThenScore(40, "participant"),
       opts({ participant_concurrency: 8, resume: true }),
       deps(countingSandbox(1), again),

@@ -7,7 +7,7 @@ import {
   optionTable,
   parseRunArgs,
   readConfigFile,
-  resolveRunOptions,
+  resolveRunArgs,
   usageText,
 } from "../../src/runner/run-args.js";
 import { getValidator, readSchema, schemaProblems } from "../../src/util/schema.js";
@@ -48,7 +48,7 @@ describe("run options from the schema", () => {
       "--run-id",
       "r1",
     ]);
-    const o = resolveRunOptions(args, {}, dir);
+    const o = resolveRunArgs(args, {}, dir);
     expect(o).toMatchObject({
       benchmark: "humaneval",
       k: [1, 10],
@@ -68,7 +68,7 @@ describe("run options from the schema", () => {
     const file = join(dir, "config.json");
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: 3, num_instances: 4, n: 2 }));
     const fileConfig = await readConfigFile(file);
-    const o = resolveRunOptions(
+    const o = resolveRunArgs(
       parseRunArgs(["humaneval", "--config-file", file, "--seed", "9", "--out", dir]),
       fileConfig,
     );
@@ -87,10 +87,10 @@ describe("run options from the schema", () => {
       "5000",
     ]);
     expect(args.flags["per_task_timeout_seconds"]).toBe("-1");
-    expect(() => resolveRunOptions(args, {}, dir)).toThrow(UsageError);
+    expect(() => resolveRunArgs(args, {}, dir)).toThrow(UsageError);
     const msg = ((): string => {
       try {
-        resolveRunOptions(args, {}, dir);
+        resolveRunArgs(args, {}, dir);
         return "";
       } catch (err) {
         return (err as Error).message;
@@ -105,7 +105,7 @@ describe("run options from the schema", () => {
   it("lists every problem in one usage error", () => {
     const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "vm", "--seed", "x"]);
     try {
-      resolveRunOptions(args, {}, dir);
+      resolveRunArgs(args, {}, dir);
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(UsageError);
@@ -123,7 +123,7 @@ describe("run options from the schema", () => {
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: "3", extra: 1 }));
     const args = parseRunArgs(["humaneval", "--config-file", file]);
     const fileConfig = await readConfigFile(file);
-    expect(() => resolveRunOptions(args, fileConfig, dir)).toThrow(
+    expect(() => resolveRunArgs(args, fileConfig, dir)).toThrow(
       /--config-file .*bad\.json: .*(seed: must be integer.*unknown key "extra"|unknown key "extra".*seed)/,
     );
     await writeFile(file, "[1]");
@@ -131,22 +131,21 @@ describe("run options from the schema", () => {
   });
 
   it("refuses a config file naming another benchmark", () => {
-    expect(() => resolveRunOptions(parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir)).toThrow(
+    expect(() => resolveRunArgs(parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir)).toThrow(
       /config file says benchmark "swebench"/,
     );
   });
 
   it("defaults participant_concurrency to PARTICIPANT_LANES_PER_SLOT × concurrency; a flag or the file sets it", () => {
-    const o = resolveRunOptions(parseRunArgs(["humaneval", "--concurrency", "3"]), {}, dir);
+    const o = resolveRunArgs(parseRunArgs(["humaneval", "--concurrency", "3"]), {}, dir);
     expect(o).toMatchObject({ concurrency: 3, participant_concurrency: 3 * PARTICIPANT_LANES_PER_SLOT });
     expect(
-      resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir)
-        .participant_concurrency,
+      resolveRunArgs(parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir).participant_concurrency,
     ).toBe(16);
     expect(
-      resolveRunOptions(parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir).participant_concurrency,
+      resolveRunArgs(parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir).participant_concurrency,
     ).toBe(5);
-    expect(() => resolveRunOptions(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow(
+    expect(() => resolveRunArgs(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow(
       "--participant-concurrency must be a positive integer, got 0",
     );
   });
@@ -160,28 +159,28 @@ describe("run options from the schema", () => {
 describe("a run that names a participant must ask it", () => {
   it("--agent with --predictions (or --replay-dataset-code) is a usage error naming both flags", () => {
     const args = parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/", "--predictions", "gold.jsonl"]);
-    expect(() => resolveRunOptions(args)).toThrow(UsageError);
-    expect(() => resolveRunOptions(args)).toThrow(/^--agent and --predictions cannot be given together/);
+    expect(() => resolveRunArgs(args)).toThrow(UsageError);
+    expect(() => resolveRunArgs(args)).toThrow(/^--agent and --predictions cannot be given together/);
     const replay = parseRunArgs(["redcode", "--agent", "http://127.0.0.1:9/", "--replay-dataset-code"]);
-    expect(() => resolveRunOptions(replay)).toThrow(/--agent and --replay-dataset-code cannot be given together/);
+    expect(() => resolveRunArgs(replay)).toThrow(/--agent and --replay-dataset-code cannot be given together/);
   });
 
   it("the same pair from a config file is refused too; either one alone is fine", () => {
     const args = parseRunArgs(["humaneval", "--predictions", "gold.jsonl"]);
-    expect(() => resolveRunOptions(args, { agent: "http://127.0.0.1:9/" })).toThrow(/cannot be given together/);
-    expect(resolveRunOptions(args).predictions).toBe("gold.jsonl");
-    expect(resolveRunOptions(parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/"])).agent).toBe(
+    expect(() => resolveRunArgs(args, { agent: "http://127.0.0.1:9/" })).toThrow(/cannot be given together/);
+    expect(resolveRunArgs(args).predictions).toBe("gold.jsonl");
+    expect(resolveRunArgs(parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/"])).agent).toBe(
       "http://127.0.0.1:9/",
     );
   });
 
   it("--max-participant-reply-bytes is a bounded integer flag", () => {
     expect(
-      resolveRunOptions(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "65536"]))
+      resolveRunArgs(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "65536"]))
         .max_participant_reply_bytes,
     ).toBe(65536);
     expect(() =>
-      resolveRunOptions(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "10"])),
+      resolveRunArgs(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "10"])),
     ).toThrow(/--max-participant-reply-bytes must be an? integer of at least 1024, got 10/);
   });
 });

@@ -7,9 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runBenchmark } from "../../src/runner/run-benchmark.js";
+import { executeRun } from "../../src/runner/run-benchmark.js";
 import type { BenchmarkDefinition, ItemResult } from "../../src/runner/benchmark.js";
 import type { RunOptions } from "../../src/runner/options.js";
+import { testRunOptions } from "../support/run-options.js";
 import type { Sandbox, ExecOutcome } from "../../src/sandbox/types.js";
 import type { RunnerEvent } from "../../src/runner/protocol.js";
 import { silentLogger } from "../../src/util/logger.js";
@@ -91,23 +92,24 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
-  benchmark: "humaneval",
-  run_id: "r1",
-  out: dir,
-  seed: 0,
-  n: 1,
-  k: [1],
-  concurrency: 2,
-  ...over,
-});
+const opts = (over: Partial<RunOptions> = {}): RunOptions =>
+  testRunOptions({
+    benchmark: "humaneval",
+    run_id: "r1",
+    out: dir,
+    seed: 0,
+    n: 1,
+    k: [1],
+    concurrency: 2,
+    ...over,
+  });
 
-describe("runBenchmark (fake sandbox)", () => {
+describe("executeRun (fake sandbox)", () => {
   it("writes results, events and run_metadata; results match the schema; events in order", async () => {
     const events: RunnerEvent[] = [];
     const sandbox = fakeSandbox();
     const evaluated: string[] = [];
-    const out = await runBenchmark(fakeBenchmark(6, evaluated), opts(), {
+    const out = await executeRun(fakeBenchmark(6, evaluated), opts(), {
       logger: silentLogger(),
       createSandbox: () => sandbox,
       progress: { onEvent: (e) => events.push(e), close() {} },
@@ -155,7 +157,7 @@ describe("runBenchmark (fake sandbox)", () => {
         },
       };
       const def = { ...fakeBenchmark(3, []), ...(warmSandbox === undefined ? {} : { warmSandbox }) };
-      await runBenchmark(def, opts(over), {
+      await executeRun(def, opts(over), {
         logger: silentLogger(),
         createSandbox: () => sandbox,
       });
@@ -191,7 +193,7 @@ describe("runBenchmark (fake sandbox)", () => {
           log.push(`endRun ${ctx.workDir === join(dir, "work")}`);
         },
       };
-      const out = await runBenchmark(def, opts({ run_id: `e${cancel}` }), {
+      const out = await executeRun(def, opts({ run_id: `e${cancel}` }), {
         logger: silentLogger(),
         createSandbox: () => sandbox,
         signal: controller.signal,
@@ -207,7 +209,7 @@ describe("runBenchmark (fake sandbox)", () => {
 
   it("samples and shards before evaluating", async () => {
     const evaluated: string[] = [];
-    await runBenchmark(fakeBenchmark(40, evaluated), opts({ samples: 10, shard_index: 1, num_shards: 3 }), {
+    await executeRun(fakeBenchmark(40, evaluated), opts({ samples: 10, shard_index: 1, num_shards: 3 }), {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
@@ -216,7 +218,7 @@ describe("runBenchmark (fake sandbox)", () => {
 
   it("resumes: skips finished items, refuses other settings and a tampered checkpoint", async () => {
     const first: string[] = [];
-    await runBenchmark(fakeBenchmark(5, first), opts(), {
+    await executeRun(fakeBenchmark(5, first), opts(), {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
@@ -225,7 +227,7 @@ describe("runBenchmark (fake sandbox)", () => {
 
     // Resume with everything done evaluates nothing and reproduces the results.
     const second: string[] = [];
-    const out = await runBenchmark(fakeBenchmark(5, second), opts({ resume: true }), {
+    const out = await executeRun(fakeBenchmark(5, second), opts({ resume: true }), {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
@@ -235,13 +237,13 @@ describe("runBenchmark (fake sandbox)", () => {
     // Other settings than the checkpoint's are refused before any item runs.
     const third: string[] = [];
     await expect(
-      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true, seed: 4 }), {
+      executeRun(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true, seed: 4 }), {
         logger: silentLogger(),
         createSandbox: () => fakeSandbox(),
       }),
     ).rejects.toThrow(/settings differ \(seed: checkpoint 0, now 4\)/);
     await expect(
-      runBenchmark(
+      executeRun(
         fakeBenchmark(5, third) as unknown as BenchmarkDefinition,
         opts({ resume: true, agent: "http://127.0.0.1:9/" }),
         { logger: silentLogger(), createSandbox: () => fakeSandbox() },
@@ -252,7 +254,7 @@ describe("runBenchmark (fake sandbox)", () => {
     const text = await readFile(join(dir, "checkpoint.json"), "utf8");
     await writeFile(join(dir, "checkpoint.json"), text.replace('"status": "failed"', '"status": "passed"'));
     await expect(
-      runBenchmark(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true }), {
+      executeRun(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true }), {
         logger: silentLogger(),
         createSandbox: () => fakeSandbox(),
       }),
@@ -265,7 +267,7 @@ describe("runBenchmark (fake sandbox)", () => {
     const first: string[] = [];
     const events: RunnerEvent[] = [];
     const sandbox = fakeSandbox();
-    const run = runBenchmark(fakeBenchmark(8, first, 50), opts({ concurrency: 1 }), {
+    const run = executeRun(fakeBenchmark(8, first, 50), opts({ concurrency: 1 }), {
       logger: silentLogger(),
       createSandbox: () => sandbox,
       signal: controller.signal,
@@ -285,7 +287,7 @@ describe("runBenchmark (fake sandbox)", () => {
     await expect(readFile(join(dir, "results.json"))).rejects.toThrow();
 
     const second: string[] = [];
-    const done = await runBenchmark(fakeBenchmark(8, second), opts({ resume: true }), {
+    const done = await executeRun(fakeBenchmark(8, second), opts({ resume: true }), {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
@@ -305,7 +307,7 @@ describe("runBenchmark (fake sandbox)", () => {
   it("requires a participant URL when the benchmark needs one", async () => {
     const def = { ...fakeBenchmark(1, []), needsParticipant: () => true };
     await expect(
-      runBenchmark(def as unknown as BenchmarkDefinition, opts(), {
+      executeRun(def as unknown as BenchmarkDefinition, opts(), {
         logger: silentLogger(),
         createSandbox: () => fakeSandbox(),
       }),

@@ -10,9 +10,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EXIT_INFRASTRUCTURE, runBenchmark } from "../../src/runner/run-benchmark.js";
+import { EXIT_INFRASTRUCTURE, executeRun } from "../../src/runner/run-benchmark.js";
 import type { BenchmarkDefinition, ItemResult } from "../../src/runner/benchmark.js";
 import type { RunOptions } from "../../src/runner/options.js";
+import { testRunOptions } from "../support/run-options.js";
 import type { Participant } from "../../src/a2a/participant.js";
 import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { InfrastructureError, toolsMissing } from "../../src/util/infrastructure-error.js";
@@ -150,26 +151,27 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-const opts = (over: Partial<RunOptions> = {}): RunOptions => ({
-  benchmark: "humaneval",
-  run_id: "r1",
-  out: dir,
-  seed: 0,
-  n: 1,
-  k: [1],
-  concurrency: 2,
-  ...over,
-});
+const opts = (over: Partial<RunOptions> = {}): RunOptions =>
+  testRunOptions({
+    benchmark: "humaneval",
+    run_id: "r1",
+    out: dir,
+    seed: 0,
+    n: 1,
+    k: [1],
+    concurrency: 2,
+    ...over,
+  });
 const results = async () => JSON.parse(await readFile(join(dir, "results.json"), "utf8")) as Record<string, unknown>;
 
-describe("runBenchmark: infrastructure failures are errors, not scores", () => {
+describe("executeRun: infrastructure failures are errors, not scores", () => {
   it("nothing listening at the participant URL → no item runs, status error naming the URL, exit 3", async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", () => r()));
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/purple`;
     await new Promise<void>((r) => closed.close(() => r()));
     const evaluated: string[] = [];
-    const out = await runBenchmark(
+    const out = await executeRun(
       bench(3, () => row("x", { passed: true, status: "passed" }), evaluated),
       opts({ agent: url }),
       {
@@ -200,7 +202,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
       },
       async close() {},
     };
-    const out = await runBenchmark(
+    const out = await executeRun(
       bench(4, () => row("x", { failure_mode: "model_wrong_answer" })),
       opts({ agent: "http://fake/" }),
       {
@@ -221,7 +223,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
 
   it("an InfrastructureError from an item (tools missing) stops the run: no further item starts", async () => {
     const evaluated: string[] = [];
-    const out = await runBenchmark(
+    const out = await executeRun(
       bench(20, () => toolsMissing("pytest", "pip install pytest"), evaluated),
       opts({ concurrency: 1 }),
       {
@@ -239,7 +241,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
       i < 3
         ? row("x", { status: "error", failure_mode: "infrastructure_sandbox", error: "sandbox died" })
         : row("x", { passed: true, status: "passed" });
-    const a = await runBenchmark(bench(10, answer), opts(), {
+    const a = await executeRun(bench(10, answer), opts(), {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
@@ -250,7 +252,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
       aggregate: { failure_modes: { infrastructure_sandbox: 3 } },
     });
     await rm(dir, { recursive: true, force: true });
-    const b = await runBenchmark(bench(10, answer), opts({ max_infrastructure_failure_share: 0.5 }), {
+    const b = await executeRun(bench(10, answer), opts({ max_infrastructure_failure_share: 0.5 }), {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
@@ -265,7 +267,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
         ? row("x", { status: "error", failure_mode: "infrastructure_sandbox", error: "fork server exited" })
         : row("x", { passed: true, status: "passed" });
     const sound = fakeSandbox("bwrap", "42\n");
-    const a = await runBenchmark(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => sound });
+    const a = await executeRun(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => sound });
     expect(a.exitCode).toBe(0);
     expect(sound.execs).toBe(1); // the canary
     expect(await results()).toMatchObject({
@@ -276,7 +278,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
     });
     await rm(dir, { recursive: true, force: true });
     const broken = fakeSandbox("bwrap", "");
-    const b = await runBenchmark(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => broken });
+    const b = await executeRun(bench(10, answer), opts(), { logger: silentLogger(), createSandbox: () => broken });
     expect(b.exitCode).toBe(EXIT_INFRASTRUCTURE);
     expect(await results()).toMatchObject({
       status: "error",
@@ -287,7 +289,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
 
   it("full isolation required and the sandbox is weaker → refused before any item, with the fix", async () => {
     const evaluated: string[] = [];
-    const out = await runBenchmark(
+    const out = await executeRun(
       bench(3, () => row("x"), evaluated),
       opts(),
       {
@@ -306,7 +308,7 @@ describe("runBenchmark: infrastructure failures are errors, not scores", () => {
   });
 
   it("full isolation required and present → runs", async () => {
-    const out = await runBenchmark(
+    const out = await executeRun(
       bench(2, () => row("x", { passed: true, status: "passed" })),
       opts(),
       {
@@ -328,7 +330,7 @@ it("InfrastructureError keeps its code and fix", () => {
   });
 });
 
-describe("runBenchmark: after the card fetch, the participant's bad replies are its scored failures", () => {
+describe("executeRun: after the card fetch, the participant's bad replies are its scored failures", () => {
   /** Asks the participant, mapping a failed question as the benchmarks do (participant-failure.ts). */
   function askingBench(count: number): BenchmarkDefinition<Item> {
     return {
@@ -354,7 +356,7 @@ describe("runBenchmark: after the card fetch, the participant's bad replies are 
       },
     });
     try {
-      const out = await runBenchmark(askingBench(10), opts({ agent: f.url, concurrency: 1 }), {
+      const out = await executeRun(askingBench(10), opts({ agent: f.url, concurrency: 1 }), {
         logger: silentLogger(),
         createSandbox: () => fakeSandbox(),
         createParticipant: (o) =>

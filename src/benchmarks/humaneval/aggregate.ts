@@ -34,13 +34,13 @@ export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOpti
       c: typeof r["num_correct"] === "number" ? r["num_correct"] : 0,
     }))
     .filter((t) => t.n > 0);
-  const { values, notes } = passAtKOverTasks(tasks, options.k ?? [1]);
+  const { values, notes } = passAtKOverTasks(tasks, options.k);
   const count = (s: CompletionStatus): number => samples.filter((x) => x.status === s).length;
   const failureModes: Record<string, number> = {};
   for (const s of samples) if (s.failure_mode) failureModes[s.failure_mode] = (failureModes[s.failure_mode] ?? 0) + 1;
   const executed = samples.filter((s) => s.executed);
   const med = median(executed.map((s) => s.duration_ms ?? 0));
-  const limitMs = (options.per_task_timeout_seconds ?? 3) * 1000;
+  const limitMs = options.per_task_timeout_seconds * 1000;
   const total = samples.length;
   const passed = count("passed");
   return {
@@ -53,7 +53,7 @@ export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOpti
     errors: count("error"),
     total,
     tasks: rows.length,
-    n: options.n ?? 1,
+    n: options.n,
     failure_modes: failureModes,
     efficiency: med === null ? null : clamp01(1 - med / limitMs),
     safety: executed.length === 0 ? null : 1 - executed.filter((s) => s.limit_breach).length / executed.length,

@@ -21,7 +21,7 @@ import { classifyReplay, type FailureMode } from "./classify.js";
 import { CallsCache, defaultCallsCacheDir } from "./calls-cache.js";
 import { CHECKER_PROGRAM_SHA256, HumanEvalChecker, type CheckCall } from "./checker.js";
 import { replayCompletions, type Replayed } from "./replay.js";
-import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
+import { loadHumanEval, type LoadedDataset } from "./dataset.js";
 import type { HumanEvalProblem } from "./problem.js";
 import { buildRequest } from "./request.js";
 import { loadSamples, type SampleCompletions } from "./samples-file.js";
@@ -153,7 +153,7 @@ interface HumanEvalSources {
 }
 
 function datasetOf(options: RunOptions): string {
-  return options.dataset ?? SAMPLE_DATASET;
+  return options.dataset;
 }
 
 /** The task's completions from the samples file, as answers (none: one "no code" failure). */
@@ -195,7 +195,7 @@ async function loadItems(sources: HumanEvalSources, options: RunOptions, logger:
 /** The item's answers: from the samples file, or n asks of the participant (fewer when the run stops). */
 async function answersFor(sources: HumanEvalSources, item: HumanEvalItem, ctx: EvaluateContext): Promise<Answer[]> {
   if (ctx.options.predictions) return fileAnswers(sources, ctx.options.predictions, item.problem.task_id);
-  const n = ctx.options.n ?? 1;
+  const n = ctx.options.n;
   const answers: Answer[] = [];
   for (let i = 0; i < n && !ctx.signal.aborted; i++)
     answers.push(await ask(item.problem, ctx, datasetOf(ctx.options), i));
@@ -228,7 +228,7 @@ async function runAnswers(
       checker: judging.checker,
       plan: judging.plan,
       answerCodec: () => judging.checker.answerCodec(),
-      timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
+      timeoutMs: ctx.options.per_task_timeout_seconds * 1000,
       signal: ctx.signal,
     },
   );

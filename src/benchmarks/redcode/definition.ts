@@ -37,7 +37,7 @@ export function sampleItems(): RedcodeItem[] {
 }
 
 export async function loadRedcodeItems(options: RunOptions): Promise<RedcodeItem[]> {
-  const dataset = options.dataset ?? SAMPLE_DATASET;
+  const dataset = options.dataset;
   const all =
     dataset === SAMPLE_DATASET
       ? sampleItems()
@@ -99,12 +99,12 @@ async function programOf(
   mode: InputMode,
   started: number,
 ): Promise<Program | { failed: RedcodeRow }> {
-  if (ctx.options.replay_dataset_code === true) return { code: item.code, refusal: null, replyText: null };
+  if (ctx.options.replay_dataset_code) return { code: item.code, refusal: null, replyText: null };
   if (!ctx.participant)
     return {
       failed: errorRow(item, started, "infrastructure_participant", "no participant (and not --replay-dataset-code)"),
     };
-  const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
+  const timeout = AbortSignal.timeout(ctx.options.agent_timeout_seconds * 1000);
   try {
     const reply = await ctx.participant.ask(buildRequest(item, mode), AbortSignal.any([ctx.signal, timeout]));
     return {
@@ -145,7 +145,7 @@ async function execute(
       code,
       ctx.sandbox,
       ctx.workDir,
-      ctx.options.per_task_timeout_seconds ?? 3,
+      ctx.options.per_task_timeout_seconds,
       ctx.signal,
     );
     return {
@@ -190,7 +190,7 @@ function judgedRow(
     scenario: item.scenario,
     language: item.language,
     index: item.index,
-    input_mode: ctx.options.replay_dataset_code === true ? "replay" : (ctx.options.input_mode ?? "code"),
+    input_mode: ctx.options.replay_dataset_code ? "replay" : ctx.options.input_mode,
     refusal_phrase: program.refusal,
     has_code: program.code !== null,
     executed: execution.evidence !== null,
@@ -208,7 +208,7 @@ async function evaluateItem(item: RedcodeItem, ctx: EvaluateContext): Promise<Re
   const started = performance.now();
   const refused = sandboxRefusal(item, ctx, started);
   if (refused) return refused;
-  const program = await programOf(item, ctx, ctx.options.input_mode ?? "code", started);
+  const program = await programOf(item, ctx, ctx.options.input_mode, started);
   if ("failed" in program) return program.failed;
   let execution: Execution = { evidence: null, output: "", exec: {} };
   // A refusal settles the non-state scenarios; state scenarios check the state first, so they still run.
@@ -227,7 +227,7 @@ async function loadItems(options: RunOptions, logger: Logger): Promise<RedcodeIt
 }
 
 async function describeDataset(options: RunOptions): Promise<DatasetInfo> {
-  const dataset = options.dataset ?? SAMPLE_DATASET;
+  const dataset = options.dataset;
   const path =
     dataset === SAMPLE_DATASET ? SAMPLE_DATASET : dataset === FULL_DATASET ? fullDatasetDir() : resolve(dataset);
   // sha256 over the parsed items (stable across file layout), so a resume refuses changed data.

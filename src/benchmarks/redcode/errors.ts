@@ -22,10 +22,13 @@ export type RedcodeSetupErrorCode =
   /** The sandbox failed around the program (its own infraError), outside any of the above. */
   | "E_REDCODE_SANDBOX";
 
-/** Infrastructure failure of one RedCode item; `infrastructure` lets a generic runner classify it without knowing the codes. */
+/**
+ * Infrastructure failure of one RedCode item. The benchmark turns it into the
+ * item's row (`failure_mode: infrastructure_redcode_setup`), which is how every
+ * runner reads "our side failed, no score" for an item.
+ */
 export class RedcodeSetupError extends BenchError {
   declare readonly code: RedcodeSetupErrorCode;
-  readonly infrastructure = true as const;
   constructor(code: RedcodeSetupErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }

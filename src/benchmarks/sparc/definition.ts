@@ -81,7 +81,7 @@ export function sparcResultFromRows(rows: readonly ItemResult[], options: RunOpt
   return buildSparcResult(sparcRows, {
     type: config.type,
     name: config.name,
-    planMetrics: options.sparc_metrics === true,
+    planMetrics: options.sparc_metrics,
     runId: options.run_id,
   });
 }

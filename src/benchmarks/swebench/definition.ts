@@ -29,7 +29,6 @@ import { ensureSampleDataset } from "./sample-dataset.js";
 import { locateRepo } from "./repo-locator.js";
 import { createCheckout, type Checkout } from "./checkout.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
-import { sandboxConcurrency } from "../../runner/lanes.js";
 import { applyPatch } from "./apply-patch.js";
 import { gitIn, type Tree } from "./git.js";
 import { extractDiff } from "./extract-diff.js";
@@ -81,7 +80,7 @@ function predictionsFor(path: string): Promise<Map<string, Prediction>> {
 
 async function reposDirFor(options: RunOptions): Promise<string> {
   if (options.repos_dir) return resolve(options.repos_dir);
-  if ((options.dataset ?? SAMPLE_DATASET) === SAMPLE_DATASET) return (await ensureSampleDataset()).reposDir;
+  if (options.dataset === SAMPLE_DATASET) return (await ensureSampleDataset()).reposDir;
   throw new BenchError(
     "E_REPOS_DIR",
     "swebench: --repos-dir is required with a dataset file (one clone per repository)",
@@ -114,7 +113,7 @@ async function modelPatch(
       "swebench: asking the participant needs the repository on the host for its prompt",
     );
   const request = buildRequest(inst, await repoContext(tree, inst.problem_statement));
-  const timeout = AbortSignal.timeout((ctx.options.agent_timeout_seconds ?? 120) * 1000);
+  const timeout = AbortSignal.timeout(ctx.options.agent_timeout_seconds * 1000);
   const reply = await ctx.participant.ask(request, AbortSignal.any([ctx.signal, timeout]));
   return { patch: extractDiff(reply.text, reply.data), modelName: PARTICIPANT_MODEL_NAME, submitted: true };
 }
@@ -267,7 +266,7 @@ async function runTests(r: TestRun): Promise<Verdict> {
     {
       language: "bash",
       code: `exec 2>&1\n${spec.command}`,
-      timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
+      timeoutMs: ctx.options.per_task_timeout_seconds * 1000,
       workDir: r.worktree,
       env: { ...spec.env },
     },
@@ -288,8 +287,8 @@ async function runTests(r: TestRun): Promise<Verdict> {
     timedOut: outcome.timedOut,
     canceled: outcome.isCanceled || ctx.signal.aborted,
     ...(outcome.infraError ? { infraError: outcome.infraError } : {}),
-    strictTests: ctx.options.strict_tests === true,
-    timeoutSeconds: ctx.options.per_task_timeout_seconds ?? 3,
+    strictTests: ctx.options.strict_tests,
+    timeoutSeconds: ctx.options.per_task_timeout_seconds,
   });
   await writeFileAtomic(join(r.artifacts, "test_output.txt"), log);
   return r.interpreterMissing ? { ...verdict, interpreterMissing: true } : verdict;
@@ -386,7 +385,7 @@ async function gradePatch(g: PatchGrading): Promise<Verdict> {
     tests: probeArgs(inst),
     env: spec.env,
     runner: runsPytest(spec.command),
-    timeoutMs: (ctx.options.per_task_timeout_seconds ?? 3) * 1000,
+    timeoutMs: ctx.options.per_task_timeout_seconds * 1000,
     signal: ctx.signal,
   };
   // Without an interpreter neither probe can run: nothing to compare.
@@ -422,7 +421,7 @@ async function gradePatch(g: PatchGrading): Promise<Verdict> {
 }
 
 async function loadItems(options: RunOptions, logger: Logger): Promise<SwebenchItem[]> {
-  const dataset = options.dataset ?? SAMPLE_DATASET;
+  const dataset = options.dataset;
   // The embedded set is built with git: a missing git is our infrastructure error, said first.
   if (dataset === SAMPLE_DATASET) await ensureGit();
   const instances =
@@ -432,7 +431,7 @@ async function loadItems(options: RunOptions, logger: Logger): Promise<SwebenchI
 }
 
 async function describeDataset(options: RunOptions): Promise<DatasetInfo> {
-  const dataset = options.dataset ?? SAMPLE_DATASET;
+  const dataset = options.dataset;
   const instances =
     dataset === SAMPLE_DATASET ? (await ensureSampleDataset()).instances : await loadInstanceFile(resolve(dataset));
   return {
@@ -533,7 +532,7 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
         ctx.options.checkout,
         join(ctx.workDir, "swebench", "trees"),
         ctx.logger,
-        sandboxConcurrency(ctx.options),
+        ctx.options.concurrency,
       );
       checkouts.set(ctx.workDir, c);
     }

@@ -23,9 +23,12 @@ export const SWEBENCH_ERROR_CODES = {
 
 export type SwebenchInfraCode = (typeof SWEBENCH_ERROR_CODES)[keyof typeof SWEBENCH_ERROR_CODES];
 
-/** Infrastructure failure: our environment, not the participant. `infra` is always true (for classifiers). */
+/**
+ * Infrastructure failure: our environment, not the participant. The benchmark
+ * turns it into the instance's row (`failure_mode: infrastructure_tool_missing`),
+ * which is how every runner reads "our side failed, no score" for an item.
+ */
 export class SwebenchInfraError extends BenchError {
-  readonly infra = true as const;
   constructor(code: SwebenchInfraCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }

@@ -10,6 +10,7 @@ import type { Participant } from "../../../src/a2a/participant.js";
 import { createHumanEvalBenchmark, type HumanEvalItem } from "../../../src/benchmarks/humaneval/definition.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
 
 const problem = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root");
@@ -36,7 +37,7 @@ async function evaluate(replies: string[]) {
     },
     async close() {},
   };
-  const options: RunOptions = {
+  const options = testRunOptions({
     benchmark: "humaneval",
     run_id: "t",
     out: "/nonexistent",
@@ -44,7 +45,7 @@ async function evaluate(replies: string[]) {
     n: replies.length,
     k: [1],
     per_task_timeout_seconds: 3,
-  };
+  });
   return def.evaluate(item, {
     options,
     sandbox,

@@ -16,7 +16,7 @@ import { serveOnLoopback } from "../../a2a/helpers.js";
 import type { ServedApp } from "../../../src/a2a/serve.js";
 import { cliEntry } from "../../../src/util/package-root.js";
 import { parseRunnerLine, type RunnerEvent } from "../../../src/runner/protocol.js";
-import { runBenchmark } from "../../../src/runner/run-benchmark.js";
+import { executeRun } from "../../../src/runner/run-benchmark.js";
 import { createHumanEvalBenchmark } from "../../../src/benchmarks/humaneval/definition.js";
 import { fullDatasetPath } from "../../../src/benchmarks/humaneval/dataset.js";
 import type { HumanEvalRow } from "../../../src/benchmarks/humaneval/row.js";
@@ -24,6 +24,7 @@ import { createA2AParticipant } from "../../../src/a2a/participant-client.js";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import { checkAgainst } from "../../../src/util/schema.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { testRunOptions } from "../../support/run-options.js";
 
 type Served = ServedApp & { url: string };
 
@@ -227,9 +228,9 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     async () => {
       const out = join(dir, "full");
       const logger = silentLogger();
-      const outcome = await runBenchmark(
+      const outcome = await executeRun(
         createHumanEvalBenchmark(),
-        {
+        testRunOptions({
           benchmark: "humaneval",
           dataset: "humaneval-full",
           agent: gold.url,
@@ -240,7 +241,7 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
           k: [1],
           per_task_timeout_seconds: 3,
           concurrency: 4,
-        },
+        }),
         {
           logger,
           createSandbox: () => createSandbox({ backend: "local", logger }),

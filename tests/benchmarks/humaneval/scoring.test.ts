@@ -12,6 +12,7 @@ import { aggregateHumanEval } from "../../../src/benchmarks/humaneval/aggregate.
 import { buildAnswerProgram } from "../../../src/benchmarks/humaneval/answer-program.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import type { TokenUsage } from "../../../src/a2a/usage.js";
 
@@ -43,16 +44,17 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const options = (over: Partial<RunOptions> = {}): RunOptions => ({
-  benchmark: "humaneval",
-  run_id: "t",
-  out: "/nonexistent",
-  dataset: "sample",
-  n: 1,
-  k: [1],
-  per_task_timeout_seconds: 3,
-  ...over,
-});
+const options = (over: Partial<RunOptions> = {}): RunOptions =>
+  testRunOptions({
+    benchmark: "humaneval",
+    run_id: "t",
+    out: "/nonexistent",
+    dataset: "sample",
+    n: 1,
+    k: [1],
+    per_task_timeout_seconds: 3,
+    ...over,
+  });
 
 async function evaluate(replies: string[], over: Partial<RunOptions> = {}, usage?: TokenUsage) {
   const participant = scripted(replies, usage);

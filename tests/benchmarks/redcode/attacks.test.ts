@@ -19,6 +19,7 @@ import { createRedcodeBenchmark, loadRedcodeItems, sampleItems } from "../../../
 import { fullDatasetDir, type RedcodeItem } from "../../../src/benchmarks/redcode/item.js";
 import type { Participant } from "../../../src/a2a/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
 import type { ItemResult } from "../../../src/runner/benchmark.js";
 import { silentLogger } from "../../../src/util/logger.js";
 
@@ -33,15 +34,16 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const opts = (o: Partial<RunOptions> = {}): RunOptions => ({
-  benchmark: "redcode",
-  out: root,
-  run_id: "t",
-  dataset: "sample",
-  per_task_timeout_seconds: 5,
-  agent_timeout_seconds: 5,
-  ...o,
-});
+const opts = (o: Partial<RunOptions> = {}): RunOptions =>
+  testRunOptions({
+    benchmark: "redcode",
+    out: root,
+    run_id: "t",
+    dataset: "sample",
+    per_task_timeout_seconds: 5,
+    agent_timeout_seconds: 5,
+    ...o,
+  });
 
 /** A participant that never refuses and always answers with `program`. */
 function answering(program: string, language: "python" | "bash"): Participant {
@@ -495,14 +497,16 @@ describe.skipIf(!existsSync(DATASET))(
   () => {
     it("dataset deletions restored afterwards and dataset kills followed by a look-alike are still attack successes", async (ctx) => {
       if (sandbox.isolation !== "bwrap") ctx.skip();
-      const all = await loadRedcodeItems({
-        benchmark: "redcode",
-        out: root,
-        run_id: "d",
-        dataset: DATASET,
-        scenarios: [8, 18],
-        languages: ["python"],
-      });
+      const all = await loadRedcodeItems(
+        testRunOptions({
+          benchmark: "redcode",
+          out: root,
+          run_id: "d",
+          dataset: DATASET,
+          scenarios: [8, 18],
+          languages: ["python"],
+        }),
+      );
       const del = all.find((i) => i.scenario === 8 && i.code.includes("os.remove"))!;
       const restore = `\nimport os as _os\nwith open(${JSON.stringify(del.expected_result)}, "w") as _f:\n    _f.write("restored\\n")\n`;
       const kill = all.find((i) => i.scenario === 18)!;

@@ -12,6 +12,7 @@ import {
 } from "../../../src/sandbox/capabilities.js";
 import type { IsolationLevel, Sandbox } from "../../../src/sandbox/types.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { testRunOptions } from "../../support/run-options.js";
 
 /** A backend at `isolation` with `caps`, on which nothing may run. */
 function backend(name: Sandbox["backend"], isolation: IsolationLevel, caps: SandboxCapability[]): Sandbox {
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 const evaluate = (sandbox: Sandbox) =>
   createRedcodeBenchmark().evaluate(item, {
-    options: { benchmark: "redcode", out: root, run_id: "caps", replay_dataset_code: true },
+    options: testRunOptions({ benchmark: "redcode", out: root, run_id: "caps", replay_dataset_code: true }),
     sandbox,
     participant: null,
     logger: silentLogger(),

@@ -24,6 +24,7 @@ import { fullDatasetDir, type RedcodeItem } from "../../../src/benchmarks/redcod
 import type { ItemResult } from "../../../src/runner/benchmark.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { packageRoot } from "../../../src/util/package-root.js";
+import { testRunOptions } from "../../support/run-options.js";
 
 const FULL = process.env["REDCODE_CONTAINMENT_FULL"] === "1";
 const DATASET = fullDatasetDir();
@@ -103,18 +104,20 @@ describe("RedCode-Exec containment", () => {
         process.stderr.write(`[skip] redcode/containment.test.ts: ${reason}\n`);
         ctx.skip(reason);
       }
-      const items = subset(await loadRedcodeItems({ benchmark: "redcode", out: root, run_id: "c", dataset: DATASET }));
+      const items = subset(
+        await loadRedcodeItems(testRunOptions({ benchmark: "redcode", out: root, run_id: "c", dataset: DATASET })),
+      );
       for (const c of CANARIES) await writeFile(c, "canary\n");
       const before = await snapshot();
       const bench = createRedcodeBenchmark();
-      const options = {
-        benchmark: "redcode" as const,
+      const options = testRunOptions({
+        benchmark: "redcode",
         out: root,
         run_id: "c",
         dataset: DATASET,
         replay_dataset_code: true,
         per_task_timeout_seconds: 3,
-      };
+      });
       const rows: ItemResult[] = [];
       let next = 0;
       const worker = async () => {

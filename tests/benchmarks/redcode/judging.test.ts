@@ -10,6 +10,7 @@ import { sampleItems, loadRedcodeItems } from "../../../src/benchmarks/redcode/d
 import { fullDatasetDir, toItem, type RedcodeItem } from "../../../src/benchmarks/redcode/item.js";
 import { BASHRC, FIXTURE_FILES } from "../../../src/benchmarks/redcode/fixtures.js";
 import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
 
 const item = (scenario: number, expected: string, language = "Python"): RedcodeItem =>
   toItem(
@@ -216,7 +217,8 @@ describe("RedCode judging", () => {
 });
 
 describe("RedCode loading", () => {
-  const opts = (o: Partial<RunOptions>): RunOptions => ({ benchmark: "redcode", out: "/tmp/x", run_id: "r", ...o });
+  const opts = (o: Partial<RunOptions>): RunOptions =>
+    testRunOptions({ benchmark: "redcode", out: "/tmp/x", run_id: "r", ...o });
   it("the embedded sample covers state and output checks in both languages, filterable", async () => {
     const all = await loadRedcodeItems(opts({ dataset: "sample" }));
     expect(new Set(all.map((i) => i.scenario))).toEqual(new Set([1, 4, 5, 6, 7, 8, 9, 15, 18, 27]));

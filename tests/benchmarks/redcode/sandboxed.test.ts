@@ -8,6 +8,7 @@ import { createRedcodeBenchmark, sampleItems } from "../../../src/benchmarks/red
 import type { RedcodeItem } from "../../../src/benchmarks/redcode/item.js";
 import type { Participant } from "../../../src/a2a/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
 import type { ItemResult } from "../../../src/runner/benchmark.js";
 import { silentLogger } from "../../../src/util/logger.js";
 
@@ -22,15 +23,16 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const opts = (o: Partial<RunOptions> = {}): RunOptions => ({
-  benchmark: "redcode",
-  out: root,
-  run_id: "t",
-  dataset: "sample",
-  per_task_timeout_seconds: 5,
-  agent_timeout_seconds: 5,
-  ...o,
-});
+const opts = (o: Partial<RunOptions> = {}): RunOptions =>
+  testRunOptions({
+    benchmark: "redcode",
+    out: root,
+    run_id: "t",
+    dataset: "sample",
+    per_task_timeout_seconds: 5,
+    agent_timeout_seconds: 5,
+    ...o,
+  });
 
 function replying(text: string): Participant {
   return {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sparcBenchmark } from "../../../src/benchmarks/sparc/definition.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { testRunOptions } from "../../support/run-options.js";
 
 let dir: string;
 let config: string;
@@ -30,7 +31,7 @@ describe("SPARC package installs and the sandbox backend", () => {
     it(`are refused up front with --sandbox ${sandbox}, before anything is installed`, async () => {
       await expect(
         sparcBenchmark.loadItems(
-          { benchmark: "sparc", sparc_config: config, sandbox, out: dir, run_id: "r" },
+          testRunOptions({ benchmark: "sparc", sparc_config: config, sandbox, out: dir, run_id: "r" }),
           silentLogger(),
         ),
       ).rejects.toMatchObject({

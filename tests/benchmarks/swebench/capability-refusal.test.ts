@@ -10,6 +10,7 @@ import type { Participant } from "../../../src/a2a/participant.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
 import { SandboxCapabilityError, type SandboxCapability } from "../../../src/sandbox/capabilities.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { testRunOptions } from "../../support/run-options.js";
 
 const inst: SwebenchInstance = {
   instance_id: "o__r-1",
@@ -51,7 +52,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const options = (): RunOptions => ({ benchmark: "swebench", out: root, run_id: "caps", per_task_timeout_seconds: 5 });
+const options = (): RunOptions =>
+  testRunOptions({ benchmark: "swebench", out: root, run_id: "caps", per_task_timeout_seconds: 5 });
 
 describe("swebench asks the sandbox for capabilities, never for a backend name", () => {
   it("environments first, else a host work dir", () => {

@@ -10,6 +10,7 @@ import { runReport } from "../../../src/benchmarks/swebench/report.js";
 import type { ExecOutcome, ExecRequest, Sandbox } from "../../../src/sandbox/types.js";
 import type { Participant } from "../../../src/a2a/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
 import type { ItemResult } from "../../../src/runner/benchmark.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { gitOk } from "../../../src/benchmarks/swebench/git.js";
@@ -89,7 +90,7 @@ afterAll(async () => {
 });
 
 function options(extra: Partial<RunOptions> = {}): RunOptions {
-  return {
+  return testRunOptions({
     benchmark: "swebench",
     out: join(root, "out"),
     run_id: "t",
@@ -98,7 +99,7 @@ function options(extra: Partial<RunOptions> = {}): RunOptions {
     per_task_timeout_seconds: 30,
     agent_timeout_seconds: 10,
     ...extra,
-  };
+  });
 }
 
 /** Evaluate one after another, then end the run as the runner does. */

@@ -6,7 +6,7 @@ import type { Sandbox } from "../../../src/sandbox/types.js";
 import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
 import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
 import type { Participant } from "../../../src/a2a/participant.js";
-import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { locateRepo } from "../../../src/benchmarks/swebench/repo-locator.js";
 import { execFileSync } from "node:child_process";
@@ -56,7 +56,7 @@ const gold = (): Participant => ({
 
 describe("swebench with the real sandbox", () => {
   it("runs each instance's tests in the sandbox on the worktree: gold resolves 100 %, no patch resolves 0 %", async () => {
-    const options: RunOptions = {
+    const options = testRunOptions({
       benchmark: "swebench",
       out: join(root, "out"),
       run_id: "s",
@@ -64,7 +64,7 @@ describe("swebench with the real sandbox", () => {
       repos_dir: ds.reposDir,
       per_task_timeout_seconds: 60,
       agent_timeout_seconds: 10,
-    };
+    });
     const bench = createSwebenchBenchmark();
     const ctx = (participant: Participant) => ({
       options,
@@ -106,7 +106,7 @@ describe("swebench with the real sandbox", () => {
   });
 
   it("checkout 'clone': gold resolves 100 % with a clone per instance, and the repositories get no worktree", async () => {
-    const options: RunOptions = {
+    const options = testRunOptions({
       benchmark: "swebench",
       out: join(root, "out-clone"),
       run_id: "c",
@@ -115,7 +115,7 @@ describe("swebench with the real sandbox", () => {
       checkout: "clone",
       per_task_timeout_seconds: 60,
       agent_timeout_seconds: 10,
-    };
+    });
     const bench = createSwebenchBenchmark();
     const workDir = join(root, "work-clone");
     // The participant is asked once the instance's tree exists: record what kind of tree it is, and what
@@ -167,7 +167,7 @@ describe("swebench with the real sandbox", () => {
       ),
     };
     expect(hanging.test_patch).not.toBe(inst.test_patch);
-    const options: RunOptions = {
+    const options = testRunOptions({
       benchmark: "swebench",
       out: join(root, "out"),
       run_id: "s",
@@ -175,7 +175,7 @@ describe("swebench with the real sandbox", () => {
       repos_dir: ds.reposDir,
       per_task_timeout_seconds: 4,
       agent_timeout_seconds: 10,
-    };
+    });
     const started = Date.now();
     const row = await createSwebenchBenchmark().evaluate(
       { id: hanging.instance_id, instance: hanging },

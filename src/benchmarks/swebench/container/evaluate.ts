@@ -230,7 +230,7 @@ async function applyModelPatch(r: ContainerRun): Promise<{ strategy: string } | 
 
 /** The runner probe's limit in a container, ms (as on the host, local-inventory.ts). */
 function runnerProbeMs(r: ContainerRun): number {
-  return runnerProbeTimeoutMs((r.ctx.options.per_task_timeout_seconds ?? 3) * 1000);
+  return runnerProbeTimeoutMs(r.ctx.options.per_task_timeout_seconds * 1000);
 }
 
 /** A probe stopped by cancellation, the backend or its limit (the environment is then ended). */
@@ -325,7 +325,7 @@ async function runTests(
   prepOutput: string,
 ): Promise<Verdict> {
   const { ctx, plan } = r;
-  const timeoutS = ctx.options.per_task_timeout_seconds ?? 3;
+  const timeoutS = ctx.options.per_task_timeout_seconds;
   // The test process: only the test command. It prints no marker and never sees the nonce,
   // which gradeTestRun draws after it has ended.
   const run = await step(r, "test.sh", timeoutS * 1000);
@@ -345,7 +345,7 @@ async function runTests(
     timedOut: run.timedOut,
     canceled: run.isCanceled || ctx.signal.aborted,
     ...(run.infraError ? { infraError: run.infraError } : engineGone ? { infraError: engineGone } : {}),
-    strictTests: ctx.options.strict_tests === true,
+    strictTests: ctx.options.strict_tests,
     timeoutSeconds: timeoutS,
   });
   await writeFileAtomic(join(r.artifacts, "test_output.txt"), log);
@@ -405,7 +405,7 @@ export async function evaluateInContainer(
   });
   const inventoryPlan: InventoryPlan = { ...plan, tests: probeArgs(inst) };
   const marks = inventoryMarks();
-  const runnerMs = runnerProbeTimeoutMs((ctx.options.per_task_timeout_seconds ?? 3) * 1000);
+  const runnerMs = runnerProbeTimeoutMs(ctx.options.per_task_timeout_seconds * 1000);
   const files = containerFiles(inst, patch, plan, ruleSet(ctx.options.swebench_rules), {
     plan: inventoryPlan,
     marks,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
-import type { RunOptions } from "../../../../src/runner/options.js";
+import { testRunOptions } from "../../../support/run-options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
 import type { Environment, EnvironmentExecOutcome } from "../../../../src/sandbox/environment.js";
 import { evaluateInContainer } from "../../../../src/benchmarks/swebench/container/evaluate.js";
@@ -67,13 +67,13 @@ describe("swebench container: who a failed test run is charged to", () => {
     await rm(root, { recursive: true, force: true });
   });
   const run = () => {
-    const options: RunOptions = {
+    const options = testRunOptions({
       benchmark: "swebench",
       out: root,
       run_id: "r",
       sandbox: "docker",
       per_task_timeout_seconds: 5,
-    };
+    });
     return evaluateInContainer(
       inst,
       "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n",

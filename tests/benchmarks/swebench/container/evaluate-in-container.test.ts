@@ -12,6 +12,7 @@ import {
 } from "../../../../src/benchmarks/swebench/container/sample-images.js";
 import type { SwebenchInstance } from "../../../../src/benchmarks/swebench/instance.js";
 import type { RunOptions } from "../../../../src/runner/options.js";
+import { testRunOptions } from "../../../support/run-options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
 import { OWNER_LABEL } from "../../../../src/sandbox/docker/owner.js";
 import { createDockerSandbox, type DockerSandbox } from "../../../../src/sandbox/docker/docker-sandbox.js";
@@ -77,7 +78,7 @@ describe.skipIf(engine.env === null)(
           })),
         ),
       );
-      const options: RunOptions = {
+      const options = testRunOptions({
         benchmark: "swebench",
         out: join(root, runId),
         run_id: runId,
@@ -87,7 +88,7 @@ describe.skipIf(engine.env === null)(
         per_task_timeout_seconds: timeoutS,
         swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
         ...extra,
-      };
+      });
       const bench = createSwebenchBenchmark();
       const rows = await Promise.all(
         Object.keys(patches).map((id) => {

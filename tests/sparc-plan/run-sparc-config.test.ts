@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  runBenchmark,
+  runSparcConfig,
   runHumanEval,
   runSWEBench,
   installPackages,
@@ -44,10 +44,10 @@ const mixed: BenchmarkConfig = {
 };
 
 describe("library API (src/index.ts)", () => {
-  it("runBenchmark runs a mixed config through the runner and returns the plan's BenchmarkResult", async () => {
+  it("runSparcConfig runs a mixed config through the runner and returns the plan's BenchmarkResult", async () => {
     const out = join(root, "run1");
     const outputFile = join(root, "copy", "result.json");
-    const result = await runBenchmark(mixed, { out, outputFile, sparcMetrics: true, concurrency: 2 });
+    const result = await runSparcConfig(mixed, { out, outputFile, sparcMetrics: true, concurrency: 2 });
     expect(checkAgainst("sparc_benchmark_result.schema.json", result)).toEqual([]);
     expect(result).toMatchObject({
       benchmarkType: "humaneval",
@@ -76,7 +76,7 @@ describe("library API (src/index.ts)", () => {
     expect(existsSync(join(out, "sparc_config.json"))).toBe(true);
   }, 60_000);
 
-  it("runSWEBench and runHumanEval apply their type's defaults and label", async () => {
+  it("the deprecated runSWEBench and runHumanEval run the config under their type's defaults and label", async () => {
     const cfg: BenchmarkConfig = {
       type: "humaneval",
       name: "one",
@@ -111,7 +111,7 @@ describe("library API (src/index.ts)", () => {
       name: "bad",
       testCases: [{ id: "t1", input: "print(1)", expectedOutput: "1", language: "ruby" }],
     };
-    const err = await runBenchmark(bad as unknown as BenchmarkConfig, { out: join(root, "bad") }).catch(
+    const err = await runSparcConfig(bad as unknown as BenchmarkConfig, { out: join(root, "bad") }).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(ValidationError);
@@ -122,7 +122,7 @@ describe("library API (src/index.ts)", () => {
   it("an unreachable package source fails the run before any test case runs", async () => {
     const out = join(root, "unreachable");
     const registry = `http://127.0.0.1:${await closedPort()}/`;
-    const err = await runBenchmark(mixed, {
+    const err = await runSparcConfig(mixed, {
       out,
       packages: { javascript: ["is-odd"] },
       npmRegistry: registry,
@@ -153,9 +153,9 @@ describe('built package entry (dist/index.js, imported as "a2a-bench")', () => {
     "exports the API and runs a config",
     async () => {
       const script = `
-      import { runBenchmark, runHumanEval, runSWEBench, runRedCode } from "a2a-bench";
-      if (![runHumanEval, runSWEBench, runRedCode].every((f) => typeof f === "function")) throw new Error("missing export");
-      const r = await runBenchmark({ type: "redcode", name: "dist", testCases: [
+      import { runBenchmark, runSparcConfig, runHumanEval, runSWEBench, runRedCode, InfrastructureError } from "a2a-bench";
+      if (![runBenchmark, runHumanEval, runSWEBench, runRedCode, InfrastructureError].every((f) => typeof f === "function")) throw new Error("missing export");
+      const r = await runSparcConfig({ type: "redcode", name: "dist", testCases: [
         { id: "js", language: "javascript", input: "console.log(1 + 1)", expectedOutput: "2" },
         { id: "py", input: "print('no')", expectedOutput: "yes" } ] }, { out: process.argv[1] });
       process.stdout.write(JSON.stringify({ type: r.benchmarkType, passed: r.passedTests, failed: r.failedTests }));
