@@ -12,7 +12,10 @@ import type { Solver, SolverInput, SolverReply } from "../solver.js";
 import type { SolverOptions } from "./index.js";
 import { BenchError } from "../../util/errors.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "../../benchmarks/humaneval/dataset.js";
+import type { HumanEvalProblem } from "../../benchmarks/humaneval/problem.js";
 import { goldPatchFor } from "../../benchmarks/swebench/gold-lookup.js";
+import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";
+import { goldEpisode } from "./gold-episode.js";
 
 /** Looks up the reference answer of one task. */
 export type GoldAnswerer = (task: Record<string, unknown>, ctx: GoldContext) => Promise<SolverReply>;
@@ -42,11 +45,13 @@ function loadCached(dataset: string, env: NodeJS.ProcessEnv): Promise<LoadedData
   return p;
 }
 
-async function humanEvalGold(task: Record<string, unknown>, ctx: GoldContext): Promise<SolverReply> {
-  const taskId = task["task_id"];
-  if (typeof taskId !== "string") throw new GoldError("humaneval task without a task_id");
-  const named = typeof task["dataset"] === "string" ? [task["dataset"]] : [];
-  const candidates = [...new Set([...named, ...ctx.datasets, SAMPLE_DATASET])];
+/** The HumanEval problem `taskId` from the dataset the task names, purple's --dataset, or the sample set. */
+export async function humanEvalProblem(
+  taskId: string,
+  named: string | undefined,
+  ctx: GoldContext,
+): Promise<HumanEvalProblem> {
+  const candidates = [...new Set([...(named !== undefined ? [named] : []), ...ctx.datasets, SAMPLE_DATASET])];
   const tried: string[] = [];
   for (const dataset of candidates) {
     let ds: LoadedDataset;
@@ -57,10 +62,22 @@ async function humanEvalGold(task: Record<string, unknown>, ctx: GoldContext): P
       continue;
     }
     const problem = ds.problems.find((p) => p.task_id === taskId);
-    if (problem) return { text: "```python\n" + problem.canonical_solution + "```\n" };
+    if (problem) return problem;
     tried.push(`${dataset} (no ${taskId})`);
   }
   throw new GoldError(`no reference solution for ${taskId}; tried ${tried.join(", ")}`);
+}
+
+/** The single-shot gold answer of a HumanEval problem: its canonical body in a python fence. */
+export function humanEvalGoldText(problem: HumanEvalProblem): string {
+  return "```python\n" + problem.canonical_solution + "```\n";
+}
+
+async function humanEvalGold(task: Record<string, unknown>, ctx: GoldContext): Promise<SolverReply> {
+  const taskId = task["task_id"];
+  if (typeof taskId !== "string") throw new GoldError("humaneval task without a task_id");
+  const named = typeof task["dataset"] === "string" ? task["dataset"] : undefined;
+  return { text: humanEvalGoldText(await humanEvalProblem(taskId, named, ctx)) };
 }
 
 /** Benchmark name → reference-answer lookup. Add a benchmark with one entry. */
@@ -76,9 +93,8 @@ function taskOf(input: SolverInput): Record<string, unknown> {
   return input.data ?? input.metadata ?? {};
 }
 
-/** Create the gold solver. */
-export function createGoldSolver(options: SolverOptions = {}): Solver {
-  const ctx: GoldContext = { datasets: options.datasets ?? [], env: options.env ?? process.env };
+/** The single-shot gold solver: one reference answer per request. */
+export function createSingleShotGoldSolver(ctx: GoldContext): Solver {
   return {
     mode: "gold",
     async solve(input) {
@@ -95,4 +111,13 @@ export function createGoldSolver(options: SolverOptions = {}): Solver {
       return answer(task, ctx);
     },
   };
+}
+
+/** Create the gold solver: interactive episodes (gold-episode.ts) for protocol messages, else single-shot. */
+export function createGoldSolver(options: SolverOptions = {}): InteractiveSolver {
+  const ctx: GoldContext = { datasets: options.datasets ?? [], env: options.env ?? process.env };
+  return createInteractiveSolver("gold", () => goldEpisode(ctx), {
+    ...options.episodes,
+    singleShot: createSingleShotGoldSolver(ctx),
+  });
 }

@@ -9,6 +9,7 @@ import { createEchoSolver } from "./echo.js";
 import { createGoldSolver } from "./gold.js";
 import { createOpenAISolver } from "./openai.js";
 import type { OpenAIFlagValues } from "./openai-settings.js";
+import type { EpisodeStoreOptions } from "../interactive/episode-store.js";
 
 /** Options every solver factory receives (from the purple CLI flags / env). */
 export interface SolverOptions {
@@ -18,15 +19,17 @@ export interface SolverOptions {
   datasets?: string[];
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
-  /** `openai` mode's checked flags (sampling, client timeout/retries, base URL). */
+  /** `openai` and `agent` modes' checked flags (sampling, client timeout/retries, base URL). */
   openai?: OpenAIFlagValues;
+  /** Bounds of the per-context episode state of interactive modes (default: episode-store.ts). */
+  episodes?: EpisodeStoreOptions;
 }
 
 export type SolverFactory = (options: SolverOptions) => Solver | Promise<Solver>;
 
 /** Mode name → factory. Extend by adding an entry. */
 export const SOLVERS: Record<string, SolverFactory> = {
-  echo: () => createEchoSolver(),
+  echo: (options) => createEchoSolver(options),
   gold: (options) => createGoldSolver(options),
   openai: (options) => createOpenAISolver(options),
 };
