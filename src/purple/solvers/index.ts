@@ -1,6 +1,7 @@
 /**
  * The registry of purple solver modes: ONE table mapping a mode name to its
- * factory. Other modes (gold, openai) are added here as table entries.
+ * factory. A mode is added as one table entry. echo, gold, replay and agent
+ * also play interactive episodes (src/purple/interactive/).
  */
 import type { Solver } from "../solver.js";
 import { UsageError } from "../../util/errors.js";
@@ -8,6 +9,9 @@ import type { Logger } from "../../util/logger.js";
 import { createEchoSolver } from "./echo.js";
 import { createGoldSolver } from "./gold.js";
 import { createOpenAISolver } from "./openai.js";
+import { createReplaySolver } from "./replay.js";
+import { createAgentSolver } from "./agent.js";
+import type { AgentFlagValues } from "./agent-settings.js";
 import type { OpenAIFlagValues } from "./openai-settings.js";
 import type { EpisodeStoreOptions } from "../interactive/episode-store.js";
 
@@ -21,6 +25,10 @@ export interface SolverOptions {
   logger?: Logger;
   /** `openai` and `agent` modes' checked flags (sampling, client timeout/retries, base URL). */
   openai?: OpenAIFlagValues;
+  /** `agent` mode's checked limits (steps, cost, prices). */
+  agent?: AgentFlagValues;
+  /** `--trajectory`: the recorded actions the `replay` mode plays back (replay-trajectory.ts). */
+  trajectory?: string;
   /** Bounds of the per-context episode state of interactive modes (default: episode-store.ts). */
   episodes?: EpisodeStoreOptions;
 }
@@ -32,6 +40,8 @@ export const SOLVERS: Record<string, SolverFactory> = {
   echo: (options) => createEchoSolver(options),
   gold: (options) => createGoldSolver(options),
   openai: (options) => createOpenAISolver(options),
+  replay: (options) => createReplaySolver(options),
+  agent: (options) => createAgentSolver(options),
 };
 
 /** Names of the registered modes, in table order. */
