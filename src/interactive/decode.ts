@@ -1,0 +1,210 @@
+/**
+ * A participant's reply → ONE action of the episode, tolerant of the
+ * dialects purple agents of the field speak (docs/interactive.md lists them):
+ *
+ * - terminal-bench-shell-v1: `{kind: "exec_request", command, timeout?}` | `{kind: "final", output?}`;
+ *   any other `kind` is invalid (RDI's green raises on it);
+ * - AgentSWE: `{action: "bash" | "debug" | "patch", content}`: bash and debug run `content`,
+ *   patch ends the episode with the diff as its output;
+ * - tool calls (tau2's `{name, arguments}`, OpenAI's `{function: {name, arguments}}`, a list of
+ *   them as CAR-bench sends in a DataPart, or under `tool_calls`): a shell-like name runs
+ *   `arguments.command`, a submit-like name ends the episode; `arguments` may be a JSON string;
+ * - mini-swe-agent's sentinel: an exec whose command starts by echoing it is marked
+ *   `submitOnSentinel` (sentinel.ts);
+ * - text that is not JSON: `final` with the text as output (RDI's green does the same).
+ *
+ * The reply's sources (status message, artifacts, DataParts: reply-content.ts) are read
+ * together: identical JSON found twice counts once; sources that decode to different actions
+ * make the reply invalid (one action per turn, never a guess). Pure.
+ */
+import { clampCommandTimeout, DEFAULT_COMMAND_TIMEOUT_S } from "./limits.js";
+import { echoesSentinelFirst } from "./sentinel.js";
+import type { ReplyContent } from "./reply-content.js";
+
+/** Which convention the action was read in (recorded in the trajectory). */
+export type Dialect = "terminal-bench" | "agentswe" | "tool-call" | "text";
+
+export type Action =
+  | {
+      type: "exec";
+      command: string;
+      /** Clamped to 1–300 s; the default when the reply named none. */
+      timeoutS: number;
+      /** The command starts by echoing mini-swe-agent's sentinel: its output may submit (sentinel.ts). */
+      submitOnSentinel: boolean;
+      dialect: Dialect;
+    }
+  | { type: "final"; output: string; dialect: Dialect }
+  | { type: "invalid"; reason: string };
+
+/** Tool names that run a shell command. */
+const EXEC_TOOLS = new Set([
+  "bash",
+  "shell",
+  "exec",
+  "exec_request",
+  "execute",
+  "execute_bash",
+  "execute_command",
+  "run",
+  "run_command",
+  "run_shell_command",
+  "terminal",
+  "cmd",
+]);
+/** Tool names that end the episode. */
+const FINAL_TOOLS = new Set([
+  "submit",
+  "final",
+  "final_answer",
+  "done",
+  "finish",
+  "complete",
+  "task_complete",
+  "submit_answer",
+]);
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function asText(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/** `text` as JSON (an object or array), also inside one Markdown code fence; undefined when it is not. */
+export function parseJsonLoose(text: string): unknown {
+  const trimmed = text.trim();
+  const fenced = /^```[a-zA-Z0-9_-]*\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
+  for (const candidate of fenced ? [trimmed, fenced[1]!] : [trimmed]) {
+    try {
+      const v: unknown = JSON.parse(candidate);
+      if (typeof v === "object" && v !== null) return v;
+    } catch {
+      // not JSON: try the next form
+    }
+  }
+  return undefined;
+}
+
+function exec(command: unknown, timeout: unknown, dialect: Dialect, defaultTimeoutS: number): Action {
+  if (typeof command !== "string" || command.trim() === "") {
+    return { type: "invalid", reason: `${dialect} request without a command (a non-empty string)` };
+  }
+  return {
+    type: "exec",
+    command,
+    timeoutS: clampCommandTimeout(timeout, defaultTimeoutS),
+    submitOnSentinel: echoesSentinelFirst(command),
+    dialect,
+  };
+}
+
+function fromKind(obj: Json, defaultTimeoutS: number): Action {
+  if (obj["kind"] === "exec_request") return exec(obj["command"], obj["timeout"], "terminal-bench", defaultTimeoutS);
+  if (obj["kind"] === "final") return { type: "final", output: asText(obj["output"]), dialect: "terminal-bench" };
+  return {
+    type: "invalid",
+    reason: `unknown kind ${JSON.stringify(obj["kind"])}: send "exec_request" or "final"`,
+  };
+}
+
+function fromAgentSwe(obj: Json, defaultTimeoutS: number): Action {
+  const action = obj["action"];
+  const content = obj["content"] ?? obj["command"];
+  if (action === "bash" || action === "debug") return exec(content, obj["timeout"], "agentswe", defaultTimeoutS);
+  if (action === "patch") return { type: "final", output: asText(content ?? obj["patch"]), dialect: "agentswe" };
+  return { type: "invalid", reason: `unknown action ${JSON.stringify(action)}: send "bash", "debug" or "patch"` };
+}
+
+function toolArguments(raw: unknown): Json | undefined {
+  if (raw === undefined || raw === null) return {};
+  if (isObject(raw)) return raw;
+  if (typeof raw === "string") {
+    const parsed = raw.trim() === "" ? {} : parseJsonLoose(raw);
+    return isObject(parsed) ? parsed : undefined;
+  }
+  return undefined;
+}
+
+function fromToolCall(call: Json, defaultTimeoutS: number): Action {
+  const fn = isObject(call["function"]) ? call["function"] : call;
+  const name = fn["name"];
+  if (typeof name !== "string") return { type: "invalid", reason: "tool call without a name" };
+  const args = toolArguments(fn["arguments"] ?? fn["args"] ?? fn["parameters"] ?? fn["input"]);
+  if (!args) return { type: "invalid", reason: `tool call ${JSON.stringify(name)}: arguments are not a JSON object` };
+  const key = name.toLowerCase();
+  if (EXEC_TOOLS.has(key)) {
+    return exec(args["command"] ?? args["cmd"], args["timeout"], "tool-call", defaultTimeoutS);
+  }
+  if (FINAL_TOOLS.has(key)) {
+    const output = args["output"] ?? args["answer"] ?? args["result"] ?? args["patch"] ?? args["content"];
+    return { type: "final", output: asText(output), dialect: "tool-call" };
+  }
+  return {
+    type: "invalid",
+    reason: `unknown tool ${JSON.stringify(name)}: the environment offers "bash" (arguments.command) and "submit"`,
+  };
+}
+
+function fromCallList(calls: unknown[], defaultTimeoutS: number): Action {
+  if (calls.length === 0) return { type: "invalid", reason: "empty list of tool calls" };
+  const actions = calls.map((c) =>
+    isObject(c)
+      ? fromToolCall(c, defaultTimeoutS)
+      : ({ type: "invalid", reason: "tool call is not an object" } as const),
+  );
+  return single(actions, `${calls.length} different tool calls in one reply: send one action per turn`);
+}
+
+/** One JSON value (an object or a list of tool calls) → an action. */
+export function decodeValue(value: unknown, defaultTimeoutS: number = DEFAULT_COMMAND_TIMEOUT_S): Action {
+  if (Array.isArray(value)) return fromCallList(value, defaultTimeoutS);
+  if (!isObject(value)) return { type: "invalid", reason: "reply is not a JSON object" };
+  if ("kind" in value) return fromKind(value, defaultTimeoutS);
+  if ("action" in value) return fromAgentSwe(value, defaultTimeoutS);
+  if (Array.isArray(value["tool_calls"])) return fromCallList(value["tool_calls"], defaultTimeoutS);
+  if ("name" in value || isObject(value["function"])) return fromToolCall(value, defaultTimeoutS);
+  return { type: "invalid", reason: 'JSON object without a "kind": send {"kind": "exec_request", "command": ...}' };
+}
+
+/** The one distinct action among `actions`: identical ones count once, invalid ones yield to a valid one. */
+function single(actions: Action[], conflict: string): Action {
+  const valid = actions.filter((a) => a.type !== "invalid");
+  const distinct = new Map(valid.map((a) => [JSON.stringify(a), a]));
+  if (distinct.size === 1) return [...distinct.values()][0]!;
+  if (distinct.size > 1) return { type: "invalid", reason: conflict };
+  return actions[0] ?? { type: "invalid", reason: "empty reply" };
+}
+
+/** Key-sorted JSON of `value`, so the same object written twice in any key order compares equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
+}
+
+/** Decode a reply's content (reply-content.ts) into one action (see the module note). */
+export function decodeReply(content: Pick<ReplyContent, "texts" | "data">, defaultTimeoutS?: number): Action {
+  const values: unknown[] = [];
+  const plain: string[] = [];
+  for (const text of content.texts) {
+    const v = parseJsonLoose(text);
+    if (v === undefined) plain.push(text);
+    else values.push(v);
+  }
+  values.push(...content.data);
+  const unique = new Map(values.map((v) => [canonical(v), v]));
+  if (unique.size === 0) return { type: "final", output: plain.join("\n"), dialect: "text" };
+  const actions = [...unique.values()].map((v) => decodeValue(v, defaultTimeoutS));
+  return single(actions, `reply holds ${unique.size} different actions: send one action per turn`);
+}

@@ -1,0 +1,88 @@
+/**
+ * What a participant's reply (the Task or Message a blocking send returns)
+ * holds for the episode: its state, its ids, the texts and DataParts that may
+ * carry the action, and the usage it reports.
+ *
+ * Purples put their answer in the task's final status message, in an
+ * artifact, or in both (the same JSON twice); RDI's green joins the status
+ * message's text with every artifact's. Here each source stays apart (one
+ * text per source, its TextParts joined by newlines; each DataPart on its own)
+ * so the decoder can read the answer from any of them and drop duplicates.
+ */
+import { TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
+import { addUsage, usageFromMetadata, type TokenUsage } from "../a2a/usage.js";
+
+/** The reply's state: a task's (v0.3 names), or `message` for a direct message. */
+export type ReplyState =
+  | "message"
+  | "completed"
+  | "input-required"
+  | "failed"
+  | "rejected"
+  | "canceled"
+  | "auth-required"
+  | "submitted"
+  | "working"
+  | "unknown";
+
+export interface ReplyContent {
+  state: ReplyState;
+  /** The conversation the participant put the reply in ("" when it named none). */
+  contextId: string;
+  /** The task's id ("" for a direct message). */
+  taskId: string;
+  /** One text per source (status message, each artifact, the message), its TextParts joined; blank ones left out. */
+  texts: string[];
+  /** Every DataPart's value, in order. */
+  data: unknown[];
+  /** Token usage the reply's metadata reports (artifacts, status message, message), summed. */
+  usage?: TokenUsage;
+}
+
+const STATES: Partial<Record<TaskState, ReplyState>> = {
+  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
+  [TaskState.TASK_STATE_WORKING]: "working",
+  [TaskState.TASK_STATE_COMPLETED]: "completed",
+  [TaskState.TASK_STATE_FAILED]: "failed",
+  [TaskState.TASK_STATE_CANCELED]: "canceled",
+  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
+  [TaskState.TASK_STATE_REJECTED]: "rejected",
+  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
+};
+
+function addSource(parts: readonly Part[], texts: string[], data: unknown[]): void {
+  const own: string[] = [];
+  for (const p of parts) {
+    if (p.content?.$case === "text") own.push(p.content.value);
+    else if (p.content?.$case === "data") data.push(p.content.value);
+  }
+  const text = own.join("\n");
+  if (text.trim() !== "") texts.push(text);
+}
+
+/** True when `result` is a Message (a Task has `status`, a Message `role` and `parts`). */
+export function isMessage(result: Message | Task): result is Message {
+  return "parts" in result && "role" in result;
+}
+
+/** The content of a blocking send's result. */
+export function replyContent(result: Message | Task): ReplyContent {
+  const texts: string[] = [];
+  const data: unknown[] = [];
+  if (isMessage(result)) {
+    addSource(result.parts, texts, data);
+    const usage = usageFromMetadata(result.metadata);
+    return { state: "message", contextId: result.contextId, taskId: "", texts, data, ...(usage ? { usage } : {}) };
+  }
+  let usage: TokenUsage | undefined;
+  if (result.status?.message) {
+    addSource(result.status.message.parts, texts, data);
+    usage = addUsage(usage, usageFromMetadata(result.status.message.metadata));
+  }
+  for (const artifact of result.artifacts ?? []) {
+    addSource(artifact.parts, texts, data);
+    usage = addUsage(usage, usageFromMetadata(artifact.metadata));
+  }
+  const state = result.status ? (STATES[result.status.state] ?? "unknown") : "unknown";
+  return { state, contextId: result.contextId, taskId: result.id, texts, data, ...(usage ? { usage } : {}) };
+}
