@@ -5,7 +5,8 @@
  * keeps between turns (episode-store.ts).
  */
 import type { TokenUsage } from "../../a2a/usage.js";
-import type { ExecResultMessage, ParticipantAction, TaskMessage } from "./wire.js";
+import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
+import type { ParticipantAction } from "./assessor-message.js";
 
 /** One turn's answer: the action, what it cost, and facts for the reply's metadata. */
 export interface EpisodeStep {

@@ -10,7 +10,8 @@
 import type { Solver, SolverInput, SolverReply } from "../solver.js";
 import type { Episode, EpisodeFactory, EpisodeStep } from "./episode.js";
 import { EpisodeStore, type EpisodeStoreOptions } from "./episode-store.js";
-import { decodeGreenMessage, encodeAction, PROTOCOL_NAME, WireError } from "./wire.js";
+import { encodeTurnMessage, PROTOCOL_NAME } from "../../interactive/protocol.js";
+import { decodeAssessorMessage, InteractiveTurnError } from "./assessor-message.js";
 
 export interface InteractiveSolverOptions extends EpisodeStoreOptions {
   /** Answers messages of no interactive protocol; without it they are an error naming the mode. */
@@ -20,7 +21,7 @@ export interface InteractiveSolverOptions extends EpisodeStoreOptions {
 /** The reply of one turn: the action as the reply's only text; usage and facts in its metadata. */
 export function stepReply(step: EpisodeStep): SolverReply {
   return {
-    text: encodeAction(step.action),
+    text: encodeTurnMessage(step.action),
     ...(step.usage ? { usage: step.usage } : {}),
     metadata: { protocol: PROTOCOL_NAME, ...step.metadata },
   };
@@ -42,15 +43,16 @@ export function createInteractiveSolver(
   return {
     mode,
     async solve(input: SolverInput, signal: AbortSignal): Promise<SolverReply> {
-      const message = decodeGreenMessage(input.text);
+      const message = decodeAssessorMessage(input.text);
       if (!message) {
         if (singleShot) return singleShot.solve(input, signal);
-        throw new WireError(
+        throw new InteractiveTurnError(
           `${mode} mode answers only ${PROTOCOL_NAME} messages (a JSON \`task\`, then \`exec_result\`s)`,
         );
       }
       const contextId = input.contextId;
-      if (contextId === undefined || contextId === "") throw new WireError("an interactive turn needs a contextId");
+      if (contextId === undefined || contextId === "")
+        throw new InteractiveTurnError("an interactive turn needs a contextId");
       let episode: Episode | undefined;
       if (message.kind === "task") {
         episode = newEpisode();
@@ -58,7 +60,7 @@ export function createInteractiveSolver(
       } else {
         episode = store.acquire(contextId);
         if (!episode)
-          throw new WireError(
+          throw new InteractiveTurnError(
             `no episode in context ${contextId} (never started with a \`task\`, already final, or expired)`,
           );
       }

@@ -6,7 +6,7 @@
  * command).
  */
 import type { ChatCompletionTool } from "openai/resources/chat/completions";
-import type { ExecResultMessage, TaskMessage } from "../interactive/wire.js";
+import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
 
 export const BASH_TOOL = "bash";
 export const SUBMIT_TOOL = "submit";
@@ -56,7 +56,10 @@ export const AGENT_TOOLS: ChatCompletionTool[] = [
 export function taskPrompt(task: TaskMessage): string {
   const notes: string[] = [];
   if (task.workdir) notes.push(`Working directory: ${task.workdir}`);
-  if (task.limits) notes.push(`Limits: ${JSON.stringify(task.limits)}`);
+  if (task.max_turns !== undefined) notes.push(`Commands allowed: ${task.max_turns}`);
+  if (task.command_timeout_default_s !== undefined)
+    notes.push(`A command runs at most ${task.command_timeout_default_s} s unless you give a timeout`);
+  if (task.episode_time_s !== undefined) notes.push(`Time for the whole task: ${task.episode_time_s} s`);
   return notes.length === 0 ? task.instruction : `${task.instruction}\n\n${notes.join("\n")}`;
 }
 
@@ -66,7 +69,8 @@ function elided(stream: string, n: number | undefined): string[] {
 
 /** A command's outcome as the `bash` tool's answer. */
 export function observation(result: ExecResultMessage): string {
-  const lines = [`<returncode>${result.exit_code ?? "none"}</returncode>`];
+  if (result.error !== undefined) return `error: the environment did not run it: ${result.error}`;
+  const lines = [`<returncode>${result.exit_code}</returncode>`];
   if (result.timed_out) lines.push("[the command timed out; the output is what it printed before it was stopped]");
   lines.push("<stdout>", result.stdout, "</stdout>", ...elided("stdout", result.stdout_elided_chars));
   if (result.stderr !== "" || result.stderr_elided_chars)

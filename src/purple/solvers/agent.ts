@@ -24,7 +24,7 @@ import type {
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
 import type { Episode, EpisodeStep } from "../interactive/episode.js";
-import type { ExecResultMessage, TaskMessage } from "../interactive/wire.js";
+import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
 import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";
 import { silentLogger, type Logger } from "../../util/logger.js";

@@ -14,7 +14,7 @@
  */
 import type { Episode, EpisodeStep } from "../interactive/episode.js";
 import { finalStep } from "../interactive/episode.js";
-import type { ExecResultMessage, TaskMessage } from "../interactive/wire.js";
+import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
 import { inDir, withHeredoc } from "../interactive/heredoc.js";
 import { goldPatchFor } from "../../benchmarks/swebench/gold-lookup.js";
 import { GoldError, humanEvalGoldText, humanEvalProblem, type GoldContext } from "./gold.js";
@@ -27,7 +27,7 @@ type Finish = (result: ExecResultMessage) => EpisodeStep;
 
 function outcome(what: string, result: ExecResultMessage, output: string | undefined): EpisodeStep {
   const ok = result.exit_code === 0 && result.timed_out !== true;
-  return finalStep(output ?? (ok ? `${what}: done` : `${what}: failed (exit ${result.exit_code ?? "none"})`), {
+  return finalStep(output ?? (ok ? `${what}: done` : `${what}: failed (exit ${result.exit_code})`), {
     gold_command_exit_code: result.exit_code,
   });
 }

@@ -1,20 +1,26 @@
 /**
  * The recorded trajectory the `replay` mode plays back: JSON Lines, one
- * object per line; each line with an `action` holds one participant action of
- * `terminal-bench-shell-v1`, in the order sent:
+ * object per line, read in either of two shapes:
  *
- *     {"action": {"kind": "exec_request", "command": "ls", "timeout": 30}}
- *     {"action": {"kind": "final", "output": "done"}}
+ * - the simple one, one participant action of `terminal-bench-shell-v1` per
+ *   line under `action`, in the order sent:
  *
- * Lines without `action` (a header, an observation of a richer trajectory
- * record) are skipped, so a trajectory written by the green, whose lines
- * carry the decoded action beside what came back, replays as it is. Checked
- * whole at start-up: a bad line is an error naming the file and line.
+ *       {"action": {"kind": "exec_request", "command": "ls", "timeout": 30}}
+ *       {"action": {"kind": "final", "output": "done"}}
+ *
+ * - the trajectory an interactive episode of the green writes
+ *   (src/interactive/trajectory.ts): its `turn` lines carry the decoded
+ *   action (`{"type": "exec", "command", "timeoutS"}` or `{"type": "final",
+ *   "output"}`); a turn whose reply was no valid action (`"type": "invalid"`)
+ *   or that got no reply is skipped, and so are the `episode_start` and
+ *   `episode_end` lines. So the trajectory of one run replays as it is.
+ *
+ * Checked whole at start-up: a bad line is an error naming the file and line.
  */
 import { readFile } from "node:fs/promises";
 import { InputFileError } from "../../util/errors.js";
 import { parseJsonlLines, textOfMaybeGzip } from "../../util/jsonl.js";
-import type { ParticipantAction } from "../interactive/wire.js";
+import type { ParticipantAction } from "../interactive/assessor-message.js";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -39,14 +45,32 @@ function actionOf(v: Record<string, unknown>): ParticipantAction | string {
   return `unknown action kind ${JSON.stringify(v["kind"])} (exec_request or final)`;
 }
 
+/** The action a green's trajectory recorded for a turn (decode.ts's Action), undefined for an invalid reply. */
+function recordedAction(v: Record<string, unknown>): ParticipantAction | string | undefined {
+  if (v["type"] === "invalid") return undefined;
+  if (v["type"] === "exec") {
+    const { command, timeoutS } = v;
+    return actionOf({ kind: "exec_request", command, ...(timeoutS !== undefined ? { timeout: timeoutS } : {}) });
+  }
+  if (v["type"] === "final") return actionOf({ kind: "final", output: v["output"] });
+  return `unknown recorded action type ${JSON.stringify(v["type"])} (exec, final or invalid)`;
+}
+
+/** The action of one line: undefined for a line that holds none. */
+function lineAction(value: Record<string, unknown>): ParticipantAction | string | undefined {
+  if (!("action" in value)) return undefined;
+  const raw = value["action"];
+  if (!isObject(raw)) return "`action` must be an object";
+  return value["type"] === "turn" ? recordedAction(raw) : actionOf(raw);
+}
+
 /** Parse a trajectory's text; `source` names it in errors. */
 export function parseTrajectory(text: string, source: string): ParticipantAction[] {
   const actions: ParticipantAction[] = [];
   for (const { line, value } of parseJsonlLines(text, source)) {
     if (!isObject(value)) throw new InputFileError(source, `line ${line} is not a JSON object`);
-    if (!("action" in value)) continue;
-    const raw = value["action"];
-    const action = isObject(raw) ? actionOf(raw) : "`action` must be an object";
+    const action = lineAction(value);
+    if (action === undefined) continue;
     if (typeof action === "string") throw new InputFileError(source, `line ${line}: ${action}`);
     if (actions.at(-1)?.kind === "final")
       throw new InputFileError(source, `line ${line}: an action after the final one`);

@@ -8,7 +8,7 @@
  */
 import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";
 import { finalStep, type Episode, type EpisodeStep } from "../interactive/episode.js";
-import type { ParticipantAction } from "../interactive/wire.js";
+import type { ParticipantAction } from "../interactive/assessor-message.js";
 import { UsageError } from "../../util/errors.js";
 import type { SolverOptions } from "./index.js";
 import { loadTrajectory } from "./replay-trajectory.js";
