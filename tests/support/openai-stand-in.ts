@@ -75,7 +75,7 @@ export interface ToolCall {
 }
 
 /** An answer calling tools (finish_reason `tool_calls`), with optional text beside the calls. */
-export function toolCalls(calls: ToolCall[], extra: { content?: string; usage?: Usage } = {}): Step {
+export function toolCalls(calls: ToolCall[], extra: { content?: string; usage?: Usage | null } = {}): Step {
   return completion(
     {
       content: extra.content ?? null,
@@ -84,11 +84,12 @@ export function toolCalls(calls: ToolCall[], extra: { content?: string; usage?: 
         type: c.type ?? "function",
         function: {
           name: c.function.name,
-          arguments: typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments),
+          arguments:
+            typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments),
         },
       })),
     },
-    { finish_reason: "tool_calls", ...(extra.usage ? { usage: extra.usage } : {}) },
+    { finish_reason: "tool_calls", ...(extra.usage !== undefined ? { usage: extra.usage } : {}) },
   );
 }
 

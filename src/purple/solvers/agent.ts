@@ -105,7 +105,7 @@ class AgentEpisode implements Episode {
         ...(calls.length > 0 ? { tool_calls: calls } : {}),
       });
       if (calls.length === 0) return this.finish(this.lastContent, "answered");
-      this.pending = calls;
+      this.pending = [...calls]; // a copy: the assistant message keeps every call it made
     }
   }
 
