@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { EpisodeStore, EpisodeStoreError } from "../../../src/purple/interactive/episode-store.js";
+import { EpisodeStore } from "../../../src/purple/interactive/episode-store.js";
 
 function clock(start = 1_000) {
   let t = start;
@@ -41,7 +41,7 @@ describe("episode store: per-context state, bounded", () => {
     store.begin("a", "A");
     store.begin("b", "B");
     expect(() => store.begin("c", "C")).toThrow(
-      expect.objectContaining({ code: "E_EPISODES_FULL" }) as unknown as EpisodeStoreError,
+      expect.objectContaining({ code: "E_EPISODES_FULL" }) as unknown,
     );
     expect(store.size).toBe(2);
     store.release("a", true);
@@ -69,7 +69,7 @@ describe("episode store: per-context state, bounded", () => {
     store.begin("c", "E");
     expect(() => store.acquire("c")).toThrow(/still running/);
     expect(() => store.begin("c", "F")).toThrow(
-      expect.objectContaining({ code: "E_EPISODE_BUSY" }) as unknown as Error,
+      expect.objectContaining({ code: "E_EPISODE_BUSY" }) as unknown,
     );
     store.release("c", true);
     store.begin("c", "F"); // a new task in an idle context starts over
