@@ -40,9 +40,7 @@ describe("episode store: per-context state, bounded", () => {
     const store = new EpisodeStore<string>({ maxContexts: 2 });
     store.begin("a", "A");
     store.begin("b", "B");
-    expect(() => store.begin("c", "C")).toThrow(
-      expect.objectContaining({ code: "E_EPISODES_FULL" }) as unknown,
-    );
+    expect(() => store.begin("c", "C")).toThrow(expect.objectContaining({ code: "E_EPISODES_FULL" }) as unknown);
     expect(store.size).toBe(2);
     store.release("a", true);
     store.begin("c", "C");
@@ -68,9 +66,7 @@ describe("episode store: per-context state, bounded", () => {
     const store = new EpisodeStore<string>();
     store.begin("c", "E");
     expect(() => store.acquire("c")).toThrow(/still running/);
-    expect(() => store.begin("c", "F")).toThrow(
-      expect.objectContaining({ code: "E_EPISODE_BUSY" }) as unknown,
-    );
+    expect(() => store.begin("c", "F")).toThrow(expect.objectContaining({ code: "E_EPISODE_BUSY" }) as unknown);
     store.release("c", true);
     store.begin("c", "F"); // a new task in an idle context starts over
     store.release("c", true);
