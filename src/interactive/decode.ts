@@ -17,7 +17,7 @@
  * together: identical JSON found twice counts once; sources that decode to different actions
  * make the reply invalid (one action per turn, never a guess). Pure.
  */
-import { clampCommandTimeout, DEFAULT_COMMAND_TIMEOUT_S } from "./limits.js";
+import { clampCommandTimeout, DEFAULT_COMMAND_TIMEOUT_S, MAX_COMMAND_BYTES } from "./limits.js";
 import { echoesSentinelFirst } from "./sentinel.js";
 import type { ReplyContent } from "./reply-content.js";
 
@@ -93,6 +93,13 @@ export function parseJsonLoose(text: string): unknown {
 function exec(command: unknown, timeout: unknown, dialect: Dialect, defaultTimeoutS: number): Action {
   if (typeof command !== "string" || command.trim() === "") {
     return { type: "invalid", reason: `${dialect} request without a command (a non-empty string)` };
+  }
+  const bytes = Buffer.byteLength(command, "utf8");
+  if (bytes > MAX_COMMAND_BYTES) {
+    return {
+      type: "invalid",
+      reason: `command of ${bytes} bytes is over the ${MAX_COMMAND_BYTES}-byte limit: write long content in several commands`,
+    };
   }
   return {
     type: "exec",

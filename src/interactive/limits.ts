@@ -17,6 +17,12 @@ export const DEFAULT_COMMAND_TIMEOUT_S = 60;
 export const MIN_COMMAND_TIMEOUT_S = 1;
 /** Largest command timeout a participant may ask for, seconds (RDI's clamp). */
 export const MAX_COMMAND_TIMEOUT_S = 300;
+/**
+ * Longest command accepted, UTF-8 bytes. Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN),
+ * and a backend passes the command as one; a longer one would fail as the backend's error, so it is refused
+ * as the participant's invalid reply instead (write long files in several commands).
+ */
+export const MAX_COMMAND_BYTES = 64 * 1024;
 /** Invalid replies in a row that end the episode (`format_errors`). */
 export const MAX_INVALID_IN_A_ROW = 3;
 

@@ -45,6 +45,13 @@ describe("terminal-bench-shell-v1", () => {
     expect(fromTexts('{"kind":"exec_request","command":5}').type).toBe("invalid");
   });
 
+  test("a command over 64 KiB is invalid, naming the limit; one at the limit runs", () => {
+    const at = "x".repeat(64 * 1024);
+    expect(decodeValue({ kind: "exec_request", command: at }).type).toBe("exec");
+    const over = decodeValue({ kind: "exec_request", command: `${at}é` });
+    expect(over.type === "invalid" && over.reason).toMatch(/65538 bytes is over the 65536-byte limit/);
+  });
+
   test("JSON in a Markdown code fence is read", () => {
     expect(fromTexts('```json\n{"kind":"exec_request","command":"pwd"}\n```')).toMatchObject({
       type: "exec",
