@@ -4,8 +4,9 @@
  * the green's environment and grader rather than a model.
  *
  * - SWE-bench (`benchmark: "swebench"`, `instance_id`): `git apply` the
- *   instance's gold patch, fed by a quoted heredoc, in the task's workdir;
- *   then `final`, whatever the exit code (the grader decides).
+ *   instance's gold patch, fed by a quoted heredoc, in the task's workdir (a
+ *   patch too long for one command is written to a file in several first,
+ *   shell-text.ts); then `final`, whatever the exit code (the grader decides).
  * - HumanEval (`benchmark: "humaneval"`, `instance_id` = the task id): write
  *   the prompt and canonical solution to `solution.py`, then `final` with the
  *   single-shot gold answer (the canonical body in a python fence) as output.
@@ -15,42 +16,59 @@
 import type { Episode, EpisodeStep } from "../interactive/episode.js";
 import { finalStep } from "../interactive/episode.js";
 import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
-import { inDir, withHeredoc } from "../interactive/heredoc.js";
+import { randomBytes } from "node:crypto";
+import {
+  COMMAND_BUDGET_BYTES,
+  commandBytes,
+  inDir,
+  shellQuote,
+  withHeredoc,
+  writeFileCommands,
+} from "../interactive/shell-text.js";
 import { goldPatchFor } from "../../benchmarks/swebench/gold-lookup.js";
 import { GoldError, humanEvalGoldText, humanEvalProblem, type GoldContext } from "./gold.js";
 
 /** Where the HumanEval gold episode writes its solution (relative to the green's working directory). */
 export const HUMANEVAL_SOLUTION_FILE = "solution.py";
 
-/** What the episode does once its one command has run. */
-type Finish = (result: ExecResultMessage) => EpisodeStep;
-
-function outcome(what: string, result: ExecResultMessage, output: string | undefined): EpisodeStep {
-  const ok = result.exit_code === 0 && result.timed_out !== true;
-  return finalStep(output ?? (ok ? `${what}: done` : `${what}: failed (exit ${result.exit_code})`), {
-    gold_command_exit_code: result.exit_code,
-  });
+/** The commands of an episode, and its `final` once the last has run (or one has failed). */
+interface Plan {
+  /** What the commands do, for the final output. */
+  what: string;
+  commands: string[];
+  /** The final output when every command succeeded; default `<what>: done`. */
+  output?: string;
 }
 
-async function plan(task: TaskMessage, ctx: GoldContext): Promise<{ command: string; finish: Finish }> {
+const succeeded = (r: ExecResultMessage): boolean => r.exit_code === 0 && r.timed_out !== true;
+
+/** The gold patch applied by `git apply`: fed by one heredoc, or written to a file first when that is too long. */
+function applyPatch(patch: string, workdir: string | undefined): string[] {
+  const single = inDir(workdir, withHeredoc("git apply --verbose", patch));
+  if (commandBytes(single) <= COMMAND_BUDGET_BYTES) return [single];
+  const file = `/tmp/a2a-bench-gold-${randomBytes(8).toString("hex")}.patch`;
+  const apply = `git apply --verbose ${shellQuote(file)}; s=$?; rm -f ${shellQuote(file)}; exit $s`;
+  return [...writeFileCommands(file, patch), inDir(workdir, apply)];
+}
+
+async function plan(task: TaskMessage, ctx: GoldContext): Promise<Plan> {
   const id = task.instance_id;
   if (task.benchmark === undefined)
     throw new GoldError("the interactive task names no benchmark (`benchmark` in the task message)");
   if (id === undefined) throw new GoldError(`the ${task.benchmark} task names no \`instance_id\``);
   switch (task.benchmark) {
-    case "swebench": {
-      const patch = await goldPatchFor(id, ctx.datasets);
+    case "swebench":
       return {
-        command: inDir(task.workdir, withHeredoc("git apply --verbose", patch)),
-        finish: (r) => outcome("git apply of the gold patch", r, undefined),
+        what: "git apply of the gold patch",
+        commands: applyPatch(await goldPatchFor(id, ctx.datasets), task.workdir),
       };
-    }
     case "humaneval": {
       const problem = await humanEvalProblem(id, undefined, ctx);
       const code = problem.prompt + problem.canonical_solution;
       return {
-        command: inDir(task.workdir, withHeredoc(`cat > ${HUMANEVAL_SOLUTION_FILE}`, code)),
-        finish: (r) => outcome(`writing ${HUMANEVAL_SOLUTION_FILE}`, r, humanEvalGoldText(problem)),
+        what: `writing ${HUMANEVAL_SOLUTION_FILE}`,
+        commands: writeFileCommands(HUMANEVAL_SOLUTION_FILE, code).map((c) => inDir(task.workdir, c)),
+        output: humanEvalGoldText(problem),
       };
     }
     default:
@@ -58,19 +76,28 @@ async function plan(task: TaskMessage, ctx: GoldContext): Promise<{ command: str
   }
 }
 
-/** A fresh gold episode: one command, then `final`. */
+/** A fresh gold episode: its commands in order, then `final` (at once when one fails: the grader decides). */
 export function goldEpisode(ctx: GoldContext): Episode {
-  let finish: Finish | undefined;
+  let current: Plan | undefined;
+  let sent = 0;
+  const exec = (p: Plan): EpisodeStep => ({ action: { kind: "exec_request", command: p.commands[sent++]! } });
   return {
     async start(task) {
-      const p = await plan(task, ctx);
-      finish = p.finish;
-      return { action: { kind: "exec_request", command: p.command } };
+      current = await plan(task, ctx);
+      sent = 0;
+      return exec(current);
     },
     next(result) {
-      const step = finish ? finish(result) : finalStep();
-      finish = undefined;
-      return Promise.resolve(step);
+      const p = current;
+      if (!p) return Promise.resolve(finalStep());
+      if (succeeded(result) && sent < p.commands.length) return Promise.resolve(exec(p));
+      current = undefined;
+      const meta = { gold_command_exit_code: result.exit_code, gold_commands: sent };
+      if (!succeeded(result)) {
+        const where = p.commands.length > 1 ? ` at command ${sent} of ${p.commands.length}` : "";
+        return Promise.resolve(finalStep(`${p.what}: failed${where} (exit ${result.exit_code})`, meta));
+      }
+      return Promise.resolve(finalStep(p.output ?? `${p.what}: done`, meta));
     },
   };
 }

@@ -13,6 +13,7 @@ import { createGoldSolver } from "../../../src/purple/solvers/gold.js";
 import { HUMANEVAL_SOLUTION_FILE } from "../../../src/purple/solvers/gold-episode.js";
 import { createA2ATurnSender } from "../../../src/interactive/a2a-sender.js";
 import { runEpisode } from "../../../src/interactive/episode.js";
+import { MAX_COMMAND_BYTES } from "../../../src/interactive/limits.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { ServedApp } from "../../../src/a2a/serve.js";
 import { BashEnvironment, converse, result, servePurple } from "../interactive/scripted-green.js";
@@ -20,6 +21,16 @@ import { BashEnvironment, converse, result, servePurple } from "../interactive/s
 /** File contents a naive heredoc or shell quoting would mangle. */
 const BEFORE = "def f():\n    return 1\n";
 const AFTER = "def f():\n    # it's $HOME `date` \\n EOF\n    return 'A2A_BENCH_EOF'\n";
+
+/** The fields an instance file needs besides its id and patch. */
+const instanceFields = {
+  repo: "demo/demo",
+  base_commit: "HEAD",
+  problem_statement: "f returns the wrong thing",
+  test_patch: "diff --git a/t.py b/t.py\n",
+  FAIL_TO_PASS: [],
+  PASS_TO_PASS: [],
+};
 
 let dir: string;
 let instances: string;
@@ -45,13 +56,8 @@ beforeAll(async () => {
   await writeFile(join(repo, "f.py"), AFTER);
   patch = git(repo, "diff");
   const instance = {
+    ...instanceFields,
     instance_id: "demo__demo-1",
-    repo: "demo/demo",
-    base_commit: "HEAD",
-    problem_statement: "f returns the wrong thing",
-    test_patch: "diff --git a/t.py b/t.py\n",
-    FAIL_TO_PASS: [],
-    PASS_TO_PASS: [],
     patch,
   };
   instances = join(dir, "instances.json");
@@ -104,6 +110,34 @@ describe("gold mode, interactive", () => {
       final_output: "git apply of the gold patch: failed (exit 1)",
     });
     expect(await readFile(join(repo, "f.py"), "utf8")).toBe("something else\n");
+  });
+
+  test("SWE-bench: a patch too long for one command is written in several, then applied", async () => {
+    const big = await freshRepo("big-source");
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} ${"$x 'q' ".repeat(4)}`);
+    await writeFile(join(big, "f.py"), lines.join("\n") + "\n");
+    const bigPatch = git(big, "diff");
+    expect(Buffer.byteLength(bigPatch)).toBeGreaterThan(MAX_COMMAND_BYTES);
+    const file = join(dir, "big.json");
+    await writeFile(file, JSON.stringify([{ ...instanceFields, instance_id: "demo__big-2", patch: bigPatch }]));
+    served = await servePurple(createGoldSolver({ datasets: [file] }));
+    const repo = await freshRepo("big-target");
+    const environment = new BashEnvironment(repo);
+    const record = await runEpisode({
+      instruction: "grow f",
+      facts: { benchmark: "swebench", instance_id: "demo__big-2" },
+      participant: createA2ATurnSender({ url: served.url }),
+      environment,
+    });
+    expect(record.error).toBeUndefined();
+    expect(record).toMatchObject({ exit_status: "final", final_output: "git apply of the gold patch: done" });
+    expect(environment.commands.length).toBeGreaterThan(2);
+    expect(environment.commands.at(-1)).toMatch(
+      /^git apply --verbose '(\/tmp\/a2a-bench-gold-[0-9a-f]{16}\.patch)'; s=\$\?; rm -f '\1'; exit \$s$/,
+    );
+    const patchFile = /'(\/tmp\/[^']+)'/.exec(environment.commands.at(-1)!)![1]!;
+    await expect(readFile(patchFile)).rejects.toThrow(/ENOENT/); // removed after use
+    expect(await readFile(join(repo, "f.py"), "utf8")).toBe(lines.join("\n") + "\n");
   });
 
   test("HumanEval: the canonical solution written to solution.py, final with the single-shot gold answer", async () => {
