@@ -70,7 +70,7 @@ export class PurpleExecutor implements AgentExecutor {
       }
       const msg = ctx.userMessage;
       const reply = await this.solver.solve(
-        { text: joinedText(msg.parts), data: firstData(msg.parts), metadata: msg.metadata },
+        { text: joinedText(msg.parts), data: firstData(msg.parts), metadata: msg.metadata, contextId: ctx.contextId },
         controller.signal,
       );
       if (controller.signal.aborted) return; // cancelTask published CANCELED

@@ -11,6 +11,8 @@ export interface SolverInput {
   data: Record<string, unknown> | undefined;
   /** Message metadata, if any. */
   metadata: Record<string, unknown> | undefined;
+  /** The A2A contextId of the task (interactive modes keep an episode per context). */
+  contextId?: string;
 }
 
 export interface SolverReply {

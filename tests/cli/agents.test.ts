@@ -124,10 +124,45 @@ describe("purple openai flags", () => {
   ])("%j is a usage error", (flags, message) => {
     expect(() => parsePurpleArgs(["--mode", "openai", ...flags])).toThrow(message);
   });
-  test("openai flags with another mode are a usage error", () => {
+  test("openai flags with a mode that has no chat server are a usage error", () => {
     expect(() => parsePurpleArgs(["--mode", "gold", "--temperature", "1", "--seed", "3"])).toThrow(
-      "--temperature, --seed apply to --mode openai only",
+      "--temperature, --seed apply to --mode openai or agent only",
     );
-    expect(() => parsePurpleArgs(["--max-retries", "1"])).toThrow("--max-retries applies to --mode openai only");
+    expect(() => parsePurpleArgs(["--max-retries", "1"])).toThrow(
+      "--max-retries applies to --mode openai or agent only",
+    );
+  });
+  test("agent mode takes the openai flags and its own limits; each checked", () => {
+    const args = parsePurpleArgs(
+      ["--mode", "agent", "--base-url", "http://127.0.0.1:8000/v1", "--max-steps", "7"].concat([
+        "--input-price",
+        "0.5",
+        "--output-price",
+        "1.5",
+        "--max-cost",
+        "0.25",
+      ]),
+    );
+    expect(args.openai).toEqual({ baseUrl: "http://127.0.0.1:8000/v1" });
+    expect(args.agent).toEqual({ maxSteps: 7, inputPricePerMTok: 0.5, outputPricePerMTok: 1.5, maxCostUsd: 0.25 });
+    expect(() => parsePurpleArgs(["--mode", "agent", "--max-steps", "0"])).toThrow(
+      '--max-steps must be a positive integer, got "0"',
+    );
+    expect(() => parsePurpleArgs(["--mode", "agent", "--max-cost", "1"])).toThrow(
+      "--max-cost needs --input-price and --output-price",
+    );
+    expect(() => parsePurpleArgs(["--mode", "agent", "--input-price", "1"])).toThrow(
+      "--input-price and --output-price go together",
+    );
+    expect(() => parsePurpleArgs(["--mode", "openai", "--max-steps", "3"])).toThrow(
+      "--max-steps applies to --mode agent only",
+    );
+  });
+  test("replay mode needs --trajectory, which no other mode takes", () => {
+    expect(parsePurpleArgs(["--mode", "replay", "--trajectory", "t.jsonl"]).trajectory).toBe("t.jsonl");
+    expect(() => parsePurpleArgs(["--mode", "replay"])).toThrow("--mode replay needs --trajectory FILE");
+    expect(() => parsePurpleArgs(["--mode", "echo", "--trajectory", "t.jsonl"])).toThrow(
+      "--trajectory applies to --mode replay only",
+    );
   });
 });

@@ -2,7 +2,8 @@
  * A local OpenAI-compatible chat-completions server for tests (node:http on
  * 127.0.0.1:0, never the internet). It records every request (path, auth,
  * JSON body) and answers from a script of steps, one per request; when the
- * script is empty it answers with `fallback`.
+ * script is empty it answers with `fallback`. Answers may be text or tool
+ * calls (the `agent` mode's loop).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +11,12 @@ import type { AddressInfo } from "node:net";
 export interface SeenRequest {
   path: string;
   auth: string | undefined;
-  body: Record<string, unknown> & { model?: string; messages?: Array<{ role: string; content: string }> };
+  body: Record<string, unknown> & {
+    model?: string;
+    /** `content` is null in an assistant message that only calls tools. */
+    messages?: Array<{ role: string; content: string; tool_calls?: ToolCall[]; tool_call_id?: string }>;
+    tools?: Array<{ type: string; function: { name: string } }>;
+  };
 }
 
 export type Step = (res: ServerResponse, req: SeenRequest) => void;
@@ -60,6 +66,38 @@ export function completion(
     );
   };
 }
+
+/** One tool call of a scripted answer; `arguments` as the server sends them (a JSON string), or an object to encode. */
+export interface ToolCall {
+  id?: string;
+  type?: string;
+  function: { name: string; arguments: string | Record<string, unknown> };
+}
+
+/** An answer calling tools (finish_reason `tool_calls`), with optional text beside the calls. */
+export function toolCalls(calls: ToolCall[], extra: { content?: string; usage?: Usage | null } = {}): Step {
+  return completion(
+    {
+      content: extra.content ?? null,
+      tool_calls: calls.map((c, i) => ({
+        id: c.id ?? `call_${i}`,
+        type: c.type ?? "function",
+        function: {
+          name: c.function.name,
+          arguments:
+            typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments),
+        },
+      })),
+    },
+    { finish_reason: "tool_calls", ...(extra.usage !== undefined ? { usage: extra.usage } : {}) },
+  );
+}
+
+/** A call of a tool named `name` with `args`. */
+export const call = (name: string, args: string | Record<string, unknown>, id?: string): ToolCall => ({
+  ...(id !== undefined ? { id } : {}),
+  function: { name, arguments: args },
+});
 
 /** A plain answer. */
 export const reply = (content: string, usage?: Usage): Step => completion({ content }, usage ? { usage } : {});

@@ -4,7 +4,8 @@
  * `humaneval-full`, or a readable path) or, failing that, one given to the
  * purple CLI with `--dataset`.
  */
-import { GoldError, type GoldAnswerer } from "../gold.js";
+import { GoldError, type GoldAnswerer, type GoldContext } from "../gold.js";
+import type { HumanEvalProblem } from "./problem.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
 
 const cache = new Map<string, Promise<LoadedDataset>>();
@@ -19,11 +20,13 @@ function loadCached(dataset: string, env: NodeJS.ProcessEnv): Promise<LoadedData
   return p;
 }
 
-export const humanEvalGold: GoldAnswerer = async (task, ctx) => {
-  const taskId = task["task_id"];
-  if (typeof taskId !== "string") throw new GoldError("humaneval task without a task_id");
-  const named = typeof task["dataset"] === "string" ? [task["dataset"]] : [];
-  const candidates = [...new Set([...named, ...ctx.datasets, SAMPLE_DATASET])];
+/** The HumanEval problem `taskId` from the dataset the task names, purple's --dataset, or the sample set. */
+export async function humanEvalProblem(
+  taskId: string,
+  named: string | undefined,
+  ctx: GoldContext,
+): Promise<HumanEvalProblem> {
+  const candidates = [...new Set([...(named !== undefined ? [named] : []), ...ctx.datasets, SAMPLE_DATASET])];
   const tried: string[] = [];
   for (const dataset of candidates) {
     let ds: LoadedDataset;
@@ -34,8 +37,20 @@ export const humanEvalGold: GoldAnswerer = async (task, ctx) => {
       continue;
     }
     const problem = ds.problems.find((p) => p.task_id === taskId);
-    if (problem) return { text: "```python\n" + problem.canonical_solution + "```\n" };
+    if (problem) return problem;
     tried.push(`${dataset} (no ${taskId})`);
   }
   throw new GoldError(`no reference solution for ${taskId}; tried ${tried.join(", ")}`);
+}
+
+/** The single-shot gold answer of a HumanEval problem: its canonical body in a python fence. */
+export function humanEvalGoldText(problem: HumanEvalProblem): string {
+  return "```python\n" + problem.canonical_solution + "```\n";
+}
+
+export const humanEvalGold: GoldAnswerer = async (task, ctx) => {
+  const taskId = task["task_id"];
+  if (typeof taskId !== "string") throw new GoldError("humaneval task without a task_id");
+  const named = typeof task["dataset"] === "string" ? task["dataset"] : undefined;
+  return { text: humanEvalGoldText(await humanEvalProblem(taskId, named, ctx)) };
 };

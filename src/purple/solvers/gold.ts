@@ -13,6 +13,8 @@ import type { Solver, SolverInput } from "../solver.js";
 import type { SolverOptions } from "./index.js";
 import { benchmarkDescriptors, findBenchmark } from "../../benchmarks/index.js";
 import { GoldError, type GoldContext } from "../../benchmarks/gold.js";
+import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";
+import { goldEpisode } from "./gold-episode.js";
 
 export { GoldError, type GoldAnswerer, type GoldContext } from "../../benchmarks/gold.js";
 
@@ -27,9 +29,8 @@ function taskOf(input: SolverInput): Record<string, unknown> {
   return input.data ?? input.metadata ?? {};
 }
 
-/** Create the gold solver. */
-export function createGoldSolver(options: SolverOptions = {}): Solver {
-  const ctx: GoldContext = { datasets: options.datasets ?? [], env: options.env ?? process.env };
+/** The single-shot gold solver: one reference answer per request. */
+export function createSingleShotGoldSolver(ctx: GoldContext): Solver {
   return {
     mode: "gold",
     async solve(input) {
@@ -44,4 +45,13 @@ export function createGoldSolver(options: SolverOptions = {}): Solver {
       return (await gold())(task, ctx);
     },
   };
+}
+
+/** Create the gold solver: interactive episodes (gold-episode.ts) for protocol messages, else single-shot. */
+export function createGoldSolver(options: SolverOptions = {}): InteractiveSolver {
+  const ctx: GoldContext = { datasets: options.datasets ?? [], env: options.env ?? process.env };
+  return createInteractiveSolver("gold", () => goldEpisode(ctx), {
+    ...options.episodes,
+    singleShot: createSingleShotGoldSolver(ctx),
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * The registry of purple solver modes: ONE table mapping a mode name to its
- * factory. Other modes (gold, openai) are added here as table entries.
+ * factory. A mode is added as one table entry. echo, gold, replay and agent
+ * also play interactive episodes (src/purple/interactive/).
  */
 import type { Solver } from "../solver.js";
 import { UsageError } from "../../util/errors.js";
@@ -8,7 +9,11 @@ import type { Logger } from "../../util/logger.js";
 import { createEchoSolver } from "./echo.js";
 import { createGoldSolver } from "./gold.js";
 import { createOpenAISolver } from "./openai.js";
+import { createReplaySolver } from "./replay.js";
+import { createAgentSolver } from "./agent.js";
+import type { AgentFlagValues } from "./agent-settings.js";
 import type { OpenAIFlagValues } from "./openai-settings.js";
+import type { EpisodeStoreOptions } from "../interactive/episode-store.js";
 
 /** Options every solver factory receives (from the purple CLI flags / env). */
 export interface SolverOptions {
@@ -18,17 +23,25 @@ export interface SolverOptions {
   datasets?: string[];
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
-  /** `openai` mode's checked flags (sampling, client timeout/retries, base URL). */
+  /** `openai` and `agent` modes' checked flags (sampling, client timeout/retries, base URL). */
   openai?: OpenAIFlagValues;
+  /** `agent` mode's checked limits (steps, cost, prices). */
+  agent?: AgentFlagValues;
+  /** `--trajectory`: the recorded actions the `replay` mode plays back (replay-trajectory.ts). */
+  trajectory?: string;
+  /** Bounds of the per-context episode state of interactive modes (default: episode-store.ts). */
+  episodes?: EpisodeStoreOptions;
 }
 
 export type SolverFactory = (options: SolverOptions) => Solver | Promise<Solver>;
 
 /** Mode name → factory. Extend by adding an entry. */
 export const SOLVERS: Record<string, SolverFactory> = {
-  echo: () => createEchoSolver(),
+  echo: (options) => createEchoSolver(options),
   gold: (options) => createGoldSolver(options),
   openai: (options) => createOpenAISolver(options),
+  replay: (options) => createReplaySolver(options),
+  agent: (options) => createAgentSolver(options),
 };
 
 /** Names of the registered modes, in table order. */

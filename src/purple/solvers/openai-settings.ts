@@ -141,21 +141,22 @@ function checkBaseUrl(raw: string, name: string): string {
 /**
  * Resolve the settings: flags win, then env (`OPENAI_MODEL`, `OPENAI_BASE_URL`,
  * `OPENAI_API_KEY`, `OPENAI_TIMEOUT_SECONDS`, `OPENAI_MAX_RETRIES`), then
- * defaults. Throws UsageError naming what is missing or malformed.
+ * defaults. Throws UsageError naming what is missing or malformed (and `mode`, the purple mode asking).
  */
 export function resolveOpenAISettings(
   model: string | undefined,
   flags: OpenAIFlagValues,
   env: NodeJS.ProcessEnv,
+  mode = "openai",
 ): OpenAISettings {
   const name = model ?? env["OPENAI_MODEL"];
-  if (!name) throw new UsageError("openai mode needs --model (or OPENAI_MODEL)");
+  if (!name) throw new UsageError(`${mode} mode needs --model (or OPENAI_MODEL)`);
   const envBase = env["OPENAI_BASE_URL"];
   const baseUrl = flags.baseUrl ?? (envBase ? checkBaseUrl(envBase, "OPENAI_BASE_URL") : DEFAULT_BASE_URL);
   const apiKey = env["OPENAI_API_KEY"] || undefined;
   if (!apiKey && baseUrl === DEFAULT_BASE_URL)
     throw new UsageError(
-      "openai mode needs OPENAI_API_KEY for the default endpoint (or --base-url for a local server)",
+      `${mode} mode needs OPENAI_API_KEY for the default endpoint (or --base-url for a local server)`,
     );
   const envTimeout = env["OPENAI_TIMEOUT_SECONDS"];
   const timeoutSeconds =

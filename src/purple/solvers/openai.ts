@@ -73,16 +73,24 @@ export function chatRequest(settings: OpenAISettings, input: SolverInput): ChatC
   const messages: ChatCompletionMessageParam[] = [];
   if (settings.systemPrompt !== "") messages.push({ role: "system", content: settings.systemPrompt });
   messages.push({ role: "user", content: input.text });
-  const body: ChatCompletionCreateParamsNonStreaming = { model: settings.model, messages };
-  if (settings.temperature !== undefined) body.temperature = settings.temperature;
-  if (settings.topP !== undefined) body.top_p = settings.topP;
-  if (settings.maxTokens !== undefined) body.max_tokens = settings.maxTokens;
-  if (settings.maxCompletionTokens !== undefined) body.max_completion_tokens = settings.maxCompletionTokens;
+  const body: ChatCompletionCreateParamsNonStreaming = { model: settings.model, messages, ...samplingParams(settings) };
   if (settings.seed !== undefined) body.seed = settings.seed + sampleIndex(input);
   return body;
 }
 
-function usageOf(completion: ChatCompletion): TokenUsage | undefined {
+/** The sampling fields of a request body, as set (the server's defaults otherwise). */
+export function samplingParams(settings: OpenAISettings): Partial<ChatCompletionCreateParamsNonStreaming> {
+  const body: Partial<ChatCompletionCreateParamsNonStreaming> = {};
+  if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  if (settings.topP !== undefined) body.top_p = settings.topP;
+  if (settings.maxTokens !== undefined) body.max_tokens = settings.maxTokens;
+  if (settings.maxCompletionTokens !== undefined) body.max_completion_tokens = settings.maxCompletionTokens;
+  if (settings.seed !== undefined) body.seed = settings.seed;
+  return body;
+}
+
+/** The usage a completion reports (one request), or undefined when it reports none or malformed. */
+export function completionUsage(completion: ChatCompletion): TokenUsage | undefined {
   // A server may answer 200 with anything (even `null`): every read is guarded.
   const u = completion?.usage;
   if (
@@ -143,7 +151,7 @@ function contentOf(completion: ChatCompletion): { text: string } | { error: Open
 }
 
 /** The client's error as ours; an abort passes through untouched. */
-function typed(err: unknown, settings: OpenAISettings): unknown {
+export function typedOpenAIError(err: unknown, settings: OpenAISettings): unknown {
   if (err instanceof APIUserAbortError) return err;
   if (err instanceof APIConnectionTimeoutError) {
     return new OpenAIError(
@@ -182,9 +190,9 @@ function clientLogger(logger: Logger) {
   return { error: at("error"), warn: at("warn"), info: at("info"), debug: at("debug") };
 }
 
-/** Create the solver from resolved settings (tests) or options (the mode table). */
-export function createOpenAISolverFromSettings(settings: OpenAISettings, logger: Logger = silentLogger()): Solver {
-  const client = new OpenAI({
+/** The chat client of resolved settings (base URL, key, per-request timeout, retries; logs into `logger`). */
+export function createOpenAIClient(settings: OpenAISettings, logger: Logger): OpenAI {
+  return new OpenAI({
     // Local servers take any key; the client insists on one.
     apiKey: settings.apiKey ?? "no-key",
     baseURL: settings.baseUrl,
@@ -193,6 +201,11 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
     logger: clientLogger(logger),
     logLevel: "warn",
   });
+}
+
+/** Create the solver from resolved settings (tests) or options (the mode table). */
+export function createOpenAISolverFromSettings(settings: OpenAISettings, logger: Logger = silentLogger()): Solver {
+  const client = createOpenAIClient(settings, logger);
   let warnedGreedy = false;
 
   return {
@@ -212,11 +225,11 @@ export function createOpenAISolverFromSettings(settings: OpenAISettings, logger:
         try {
           completion = await client.chat.completions.create(body, { signal });
         } catch (err) {
-          const e = typed(err, settings);
+          const e = typedOpenAIError(err, settings);
           if (e instanceof OpenAIError) e.usage = usage; // what earlier content-less asks cost
           throw e;
         }
-        usage = addUsage(usage, usageOf(completion));
+        usage = addUsage(usage, completionUsage(completion));
         const got = contentOf(completion);
         if ("text" in got) {
           return {

@@ -1,0 +1,104 @@
+/**
+ * The `gold` mode's interactive episode: do what a perfect participant
+ * would, through commands, so a gold run of an interactive assessment checks
+ * the green's environment and grader rather than a model.
+ *
+ * - SWE-bench (`benchmark: "swebench"`, `instance_id`): `git apply` the
+ *   instance's gold patch, fed by a quoted heredoc, in the task's workdir (a
+ *   patch too long for one command is written to a file in several first,
+ *   shell-text.ts); then `final`, whatever the exit code (the grader decides).
+ * - HumanEval (`benchmark: "humaneval"`, `instance_id` = the task id): write
+ *   the prompt and canonical solution to `solution.py`, then `final` with the
+ *   single-shot gold answer (the canonical body in a python fence) as output.
+ *
+ * The reference answers come from the same lookups as single-shot gold.
+ */
+import type { Episode, EpisodeStep } from "../interactive/episode.js";
+import { finalStep } from "../interactive/episode.js";
+import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
+import { randomBytes } from "node:crypto";
+import {
+  COMMAND_BUDGET_BYTES,
+  commandBytes,
+  inDir,
+  shellQuote,
+  withHeredoc,
+  writeFileCommands,
+} from "../interactive/shell-text.js";
+import { goldPatchFor } from "../../benchmarks/swebench/gold-lookup.js";
+import { GoldError, type GoldContext } from "../../benchmarks/gold.js";
+import { humanEvalGoldText, humanEvalProblem } from "../../benchmarks/humaneval/gold.js";
+
+/** Where the HumanEval gold episode writes its solution (relative to the green's working directory). */
+export const HUMANEVAL_SOLUTION_FILE = "solution.py";
+
+/** The commands of an episode, and its `final` once the last has run (or one has failed). */
+interface Plan {
+  /** What the commands do, for the final output. */
+  what: string;
+  commands: string[];
+  /** The final output when every command succeeded; default `<what>: done`. */
+  output?: string;
+}
+
+const succeeded = (r: ExecResultMessage): boolean => r.exit_code === 0 && r.timed_out !== true;
+
+/** The gold patch applied by `git apply`: fed by one heredoc, or written to a file first when that is too long. */
+function applyPatch(patch: string, workdir: string | undefined): string[] {
+  const single = inDir(workdir, withHeredoc("git apply --verbose", patch));
+  if (commandBytes(single) <= COMMAND_BUDGET_BYTES) return [single];
+  const file = `/tmp/a2a-bench-gold-${randomBytes(8).toString("hex")}.patch`;
+  const apply = `git apply --verbose ${shellQuote(file)}; s=$?; rm -f ${shellQuote(file)}; exit $s`;
+  return [...writeFileCommands(file, patch), inDir(workdir, apply)];
+}
+
+async function plan(task: TaskMessage, ctx: GoldContext): Promise<Plan> {
+  const id = task.instance_id;
+  if (task.benchmark === undefined)
+    throw new GoldError("the interactive task names no benchmark (`benchmark` in the task message)");
+  if (id === undefined) throw new GoldError(`the ${task.benchmark} task names no \`instance_id\``);
+  switch (task.benchmark) {
+    case "swebench":
+      return {
+        what: "git apply of the gold patch",
+        commands: applyPatch(await goldPatchFor(id, ctx.datasets), task.workdir),
+      };
+    case "humaneval": {
+      const problem = await humanEvalProblem(id, undefined, ctx);
+      const code = problem.prompt + problem.canonical_solution;
+      return {
+        what: `writing ${HUMANEVAL_SOLUTION_FILE}`,
+        commands: writeFileCommands(HUMANEVAL_SOLUTION_FILE, code).map((c) => inDir(task.workdir, c)),
+        output: humanEvalGoldText(problem),
+      };
+    }
+    default:
+      throw new GoldError(`no interactive gold answers for benchmark "${task.benchmark}" (known: humaneval, swebench)`);
+  }
+}
+
+/** A fresh gold episode: its commands in order, then `final` (at once when one fails: the grader decides). */
+export function goldEpisode(ctx: GoldContext): Episode {
+  let current: Plan | undefined;
+  let sent = 0;
+  const exec = (p: Plan): EpisodeStep => ({ action: { kind: "exec_request", command: p.commands[sent++]! } });
+  return {
+    async start(task) {
+      current = await plan(task, ctx);
+      sent = 0;
+      return exec(current);
+    },
+    next(result) {
+      const p = current;
+      if (!p) return Promise.resolve(finalStep());
+      if (succeeded(result) && sent < p.commands.length) return Promise.resolve(exec(p));
+      current = undefined;
+      const meta = { gold_command_exit_code: result.exit_code, gold_commands: sent };
+      if (!succeeded(result)) {
+        const where = p.commands.length > 1 ? ` at command ${sent} of ${p.commands.length}` : "";
+        return Promise.resolve(finalStep(`${p.what}: failed${where} (exit ${result.exit_code})`, meta));
+      }
+      return Promise.resolve(finalStep(p.output ?? `${p.what}: done`, meta));
+    },
+  };
+}
