@@ -25,8 +25,13 @@ export interface RunItem {
   total: number;
   prev: string | null;
   next: string | null;
+  /** The neighbours' row positions, when their id is carried by more than one row (else null). */
+  prev_at: number | null;
+  next_at: number | null;
   /** Files of the run directory the row names (relative, slash-separated). */
   files: string[];
+  /** How many rows of the run carry this id (more than 1: the run file is inconsistent). */
+  rows_with_id: number;
   /** Trajectory files: of the item (`sample` null) or of one completion. */
   trajectories: Array<{ sample: number | null; path: string }>;
 }
@@ -93,12 +98,17 @@ async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files"
   return { files: [...files], trajectories };
 }
 
-/** The item `id` of `ref`, or null when the run has no such item. */
-export async function readRunItem(ref: RunRef, id: string): Promise<RunItem | null> {
+/**
+ * The item `id` of `ref`, or null when the run has no such item. `at`, the
+ * row's position, picks one of several rows carrying the same id (it must
+ * carry `id`); without it the first is taken and `rows_with_id` says so.
+ */
+export async function readRunItem(ref: RunRef, id: string, at: number | null = null): Promise<RunItem | null> {
   const run = await readRunRows(ref);
-  const index = run.rows.findIndex((r) => r["id"] === id);
+  const index = at === null ? run.rows.findIndex((r) => r["id"] === id) : run.rows[at]?.["id"] === id ? at : -1;
   if (index === -1) return null;
   const row = run.rows[index]!;
+  const dup = (i: number): boolean => run.duplicates.includes(run.rows[i]?.["id"] as string);
   const id0 = (i: number): string | null => (run.rows[i]?.["id"] as string | undefined) ?? null;
   return {
     source: run.source,
@@ -107,6 +117,9 @@ export async function readRunItem(ref: RunRef, id: string): Promise<RunItem | nu
     total: run.rows.length,
     prev: index > 0 ? id0(index - 1) : null,
     next: id0(index + 1),
+    prev_at: index > 0 && dup(index - 1) ? index - 1 : null,
+    next_at: dup(index + 1) ? index + 1 : null,
+    rows_with_id: run.rows.filter((r) => r["id"] === id).length,
     ...(await linkedFiles(ref.dir, row)),
   };
 }
