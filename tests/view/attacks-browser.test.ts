@@ -126,6 +126,13 @@ beforeAll(async () => {
     { id: "T/0", status: "failed", passed: false, failure_mode: "model_wrong_answer" },
     { id: "T/0", status: "passed", passed: true },
   ]);
+  // Files a participant left in a run, written to render and run if a browser ever sniffed them as markup.
+  writeFileSync(join(root, "dup", "page.html"), `<!doctype html><html><body>${SCRIPT(50)}${X(51)}</body></html>`);
+  writeFileSync(
+    join(root, "dup", "chart.svg"),
+    `<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=52;alert(52)"><script>alert(53)</script></svg>`,
+  );
+  writeFileSync(join(root, "dup", "noext"), `<html><script>window.__pwned=54;alert(54)</script></html>`);
   viewer = await startViewer([root]);
   browser = await launchChromium();
 }, 120_000);
@@ -233,6 +240,17 @@ describe("a2a-bench view under attack in chromium", () => {
     await page.getByRole("link", { name: "‹ previous item" }).click();
     await expect.poll(() => page.url()).toContain("at=0");
     await expect.poll(() => page.locator("section.verdict").innerText()).toMatch(/passed\s+false/);
+  });
+
+  test("raw run files written as HTML or SVG are shown as text when opened in the browser, never run", async () => {
+    const { page } = await newPage();
+    for (const file of ["page.html", "chart.svg", "noext"]) {
+      const response = await page.goto(`${viewer.base}raw?run=dup&path=${file}`);
+      expect(response!.headers()["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__pwned)).toBeUndefined();
+      expect(await page.locator("script, img, svg").count()).toBe(0);
+      expect(await page.locator("body").innerText()).toContain("alert(5");
+    }
   });
 
   test("--export of the same runs: the inlined JSON cannot close its element; opened from disk nothing runs", async () => {

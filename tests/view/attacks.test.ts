@@ -28,13 +28,22 @@ async function serve(options: ViewAppOptions): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function get(path: string, headers: Record<string, string> = {}, at = base) {
-  return new Promise<{ status: number; body: string; json: () => ReturnType<typeof JSON.parse> }>((resolve, reject) => {
-    const req = request(`${at}${path}`, { headers, timeout: 20_000 }, (res) => {
+interface Answer {
+  status: number;
+  headers: Record<string, unknown>;
+  body: string;
+  json: () => ReturnType<typeof JSON.parse>;
+}
+
+function get(path: string, headers: Record<string, string> = {}, at = base, method = "GET") {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(`${at}${path}`, { method, headers, timeout: 20_000 }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, json: () => JSON.parse(body) }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) }),
+      );
     });
     req.on("timeout", () => req.destroy(new Error(`${path}: no answer in 20 s`)));
     req.on("error", reject);
@@ -254,5 +263,19 @@ describe("view attacks: Host names", () => {
     for (const host of ["evil.example", "evil.example:7575", "192.168.1.5.evil.example", "bench-host.evil.example"])
       expect((await get("/api/runs", { host }, wide)).status, host).toBe(403);
     expect((await get("/api/runs", { host: "127.0.0.1.evil.example" })).status).toBe(403);
+  });
+
+  test("no CORS: another origin's request gets no Access-Control header, a preflight is refused", async () => {
+    const r = await get("/api/runs", { origin: "http://evil.example" });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+    const pre = await get(
+      "/api/runs",
+      { origin: "http://evil.example", "access-control-request-method": "GET" },
+      base,
+      "OPTIONS",
+    );
+    expect(pre.status).toBe(405);
+    expect(Object.keys(pre.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
   });
 });
