@@ -69,7 +69,7 @@ async function assertInert(page: Page): Promise<void> {
   for (const href of hrefs) expect(href).toMatch(/^(#\/|\/raw\?)/);
   const onAttrs = await page
     .locator("#app *")
-    .evaluateAll((els) => els.flatMap((e) => e.getAttributeNames().filter((n) => n.startsWith("on"))));
+    .evaluateAll((els) => els.flatMap((e) => e.getAttributeNames().filter((n: string) => n.startsWith("on"))));
   expect(onAttrs).toEqual([]);
 }
 
