@@ -130,7 +130,8 @@ export async function readResultsFacts(dir: string): Promise<ResultsFacts> {
   const facts: ResultsFacts = {
     run_id: str(r["run_id"]),
     benchmark: str(r["benchmark"]),
-    status: str(r["status"]),
+    status:
+      r["status"] === undefined ? null : typeof r["status"] === "string" ? r["status"] : JSON.stringify(r["status"]),
     error: obj(r["error"]),
     aggregate: typeof r["aggregate"] === "object" && r["aggregate"] !== null ? obj(r["aggregate"]) : null,
     config: obj(r["config"]),
@@ -189,13 +190,19 @@ export async function summarizeRun(ref: RunRef, now = Date.now()): Promise<RunSu
   const latest = Math.max(events?.mtimeMs ?? 0, (await fileTime(ref.dir, CHECKPOINT_FILE)) ?? 0);
   const status: RunState =
     resultsTime !== null
-      ? results === null || results.status === "error"
-        ? "error"
-        : "ok"
+      ? results !== null && (results.status === "ok" || results.status === null)
+        ? "ok"
+        : "error"
       : now - latest < RUNNING_WINDOW_MS
         ? "running"
         : "incomplete";
-  const error: Obj = unreadable !== null ? { code: "E_VIEW_RUN_FILE", message: unreadable } : (results?.error ?? {});
+  // A status that is neither ok nor error (nor absent, as in results files older than it) is no pass.
+  const oddStatus =
+    results && results.status !== null && results.status !== "ok" && results.status !== "error"
+      ? { code: "E_VIEW_RUN_FILE", message: `results.json: status "${results.status}" is neither ok nor error` }
+      : null;
+  const error: Obj =
+    unreadable !== null ? { code: "E_VIEW_RUN_FILE", message: unreadable } : (oddStatus ?? results?.error ?? {});
   const items = obj(meta["items"]);
   return {
     key: ref.key,

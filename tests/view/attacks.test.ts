@@ -109,6 +109,16 @@ beforeAll(async () => {
   });
   // Two rows with the same id: a failed one, then a passed one.
   run("dup", { "results.json": RESULTS([failed("T/0"), passed("T/0"), failed("T/1")]) });
+  run("odd-status", { "results.json": RESULTS([passed("T/0")], { status: "passed" }) });
+  run("forged-meta", {
+    "results.json": RESULTS([failed("T/0")]),
+    "run_metadata.json": JSON.stringify({
+      run_id: "meta-id",
+      benchmark: "other-bench",
+      agent: "http://forged.example/",
+      sandbox: { backend: "docker", isolation: "full" },
+    }),
+  });
   run("plain", { "results.json": RESULTS([failed("T/0"), failed("T/1")]) });
   // A row nested 100,000 deep.
   const deep = "[".repeat(100_000) + "]".repeat(100_000);
@@ -212,6 +222,23 @@ describe("view attacks: the verdict shown is results.json's", () => {
     expect(head.aggregate).toMatchObject({ pass_at_k: { "pass@1": 0 } });
     const t = (await get("/api/run?run=forged-events")).json().table;
     expect(t.items.map((i: number[]) => i[2])).toEqual([0, 0]);
+  });
+
+  test("a results.json status that is neither ok nor error is an error, not an ok run", async () => {
+    expect((await summaries())["odd-status"]).toMatchObject({
+      status: "error",
+      headline: null,
+      error: { code: "E_VIEW_RUN_FILE", message: expect.stringContaining('"passed"') },
+    });
+  });
+
+  test("run_metadata.json disagreeing with results.json: a finished run is described by results.json", async () => {
+    expect((await summaries())["forged-meta"]).toMatchObject({
+      run_id: "x",
+      benchmark: "humaneval",
+      participant: "http://127.0.0.1:9/",
+      isolation: { backend: "local", level: "bwrap" },
+    });
   });
 
   test("two rows with one id: reported, each row reachable by its position with its own verdict, not compared", async () => {
