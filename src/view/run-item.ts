@@ -12,6 +12,8 @@ import type { RunRef } from "./run-dirs.js";
 
 /** Files listed from one directory a row points at, at most. */
 export const MAX_LINKED_FILES = 50;
+/** Directories looked into per directory a row points at, at most. */
+export const MAX_LINKED_DIRS = 100;
 /** Row keys that name a trajectory file (JSONL, one turn per line). */
 export const TRAJECTORY_KEYS = ["trajectory", "trajectory_path", "trajectory_file"] as const;
 
@@ -50,11 +52,16 @@ async function inRun(root: string, value: string): Promise<{ rel: string; dir: b
   return null;
 }
 
-/** Files below `dir` (relative to `root`), breadth first, at most MAX_LINKED_FILES. */
+/**
+ * Files below `dir` (relative to `root`), breadth first, at most
+ * MAX_LINKED_FILES, looking into at most MAX_LINKED_DIRS directories (a tree
+ * of thousands of empty directories costs no more than a small one).
+ */
 async function listFiles(root: string, dir: string): Promise<string[]> {
   const out: string[] = [];
   const queue = [dir];
-  while (queue.length > 0 && out.length < MAX_LINKED_FILES) {
+  let visited = 0;
+  while (queue.length > 0 && out.length < MAX_LINKED_FILES && visited++ < MAX_LINKED_DIRS) {
     const d = queue.shift()!;
     const entries = await readdir(join(root, d), { withFileTypes: true }).catch(() => []);
     for (const e of entries.sort((x, y) => x.name.localeCompare(y.name))) {

@@ -119,6 +119,11 @@ beforeAll(async () => {
       sandbox: { backend: "docker", isolation: "full" },
     }),
   });
+  // A row pointing at a directory of 300 empty directories, the one file at the end of the walk.
+  const wide = run("wide-dir", { "results.json": RESULTS([{ ...failed("T/0"), artifacts_dir: "artifacts" }]) });
+  for (let i = 0; i < 300; i++)
+    mkdirSync(join(wide, "artifacts", `d${String(i).padStart(3, "0")}`), { recursive: true });
+  writeFileSync(join(wide, "artifacts", "d299", "last.txt"), "x");
   run("plain", { "results.json": RESULTS([failed("T/0"), failed("T/1")]) });
   // A row nested 100,000 deep.
   const deep = "[".repeat(100_000) + "]".repeat(100_000);
@@ -267,6 +272,12 @@ describe("view attacks: huge and deep files degrade with a message", () => {
     expect(r.json().error).toContain("nested too deeply");
     expect((await get("/api/run?run=deep")).status).toBe(200);
     expect((await get("/api/runs")).status).toBe(200);
+  });
+
+  test("a row pointing at a directory of 300 empty directories: the walk stops after 100, the item answers", async () => {
+    const r = await get("/api/item?run=wide-dir&id=T%2F0");
+    expect(r.status).toBe(200);
+    expect(r.json().item.files).toEqual([]);
   });
 
   test("a 1 GB results.json is refused unread; a 1 GB events.jsonl of one line is read from its tail only", async () => {
