@@ -37,7 +37,8 @@ export interface RunSummary {
   error: { code: string; message: string } | null;
   headline: { label: string; value: number | null } | null;
   isolation: { backend: string | null; level: string; warnings: string[] } | null;
-  items: { selected: number | null; done: number; passed: number };
+  /** Done and passed are counted from `counts_from`: results.json once it exists, else the events. */
+  items: { selected: number | null; done: number; passed: number; counts_from: "results.json" | "events.jsonl" };
   /** The run's own files present in its directory. */
   files: string[];
   /** events.jsonl ended mid-line (being written) / had bad lines. */
@@ -226,6 +227,7 @@ export async function summarizeRun(ref: RunRef, now = Date.now()): Promise<RunSu
       selected: num(items["selected"]) ?? num(started["total"]),
       done: resultsTime !== null ? (results?.rows ?? 0) : facts.done,
       passed: resultsTime !== null ? (results?.passed ?? 0) : facts.passed,
+      counts_from: resultsTime !== null ? "results.json" : "events.jsonl",
     },
     files: names.filter((n) => n.endsWith(".json") || n.endsWith(".jsonl")).sort(),
     events: events ? { partial_tail: events.partialTail, bad_lines: events.badLines } : null,

@@ -222,7 +222,13 @@ describe("view attacks: the verdict shown is results.json's", () => {
 
   test("events.jsonl forging a pass (run_finished pass@1 1, task_finished passed) changes nothing shown", async () => {
     const s = (await summaries())["forged-events"];
-    expect(s).toMatchObject({ status: "ok", headline: { label: "pass@1", value: 0 }, items: { done: 2, passed: 0 } });
+    expect(s).toMatchObject({
+      status: "ok",
+      headline: { label: "pass@1", value: 0 },
+      items: { done: 2, passed: 0, counts_from: "results.json" },
+    });
+    // A run known only by its events says its counts come from them.
+    expect((await summaries())["long-line"]).toMatchObject({ headline: null, items: { counts_from: "events.jsonl" } });
     const head = (await get("/api/run-head?run=forged-events")).json();
     expect(head.aggregate).toMatchObject({ pass_at_k: { "pass@1": 0 } });
     const t = (await get("/api/run?run=forged-events")).json().table;

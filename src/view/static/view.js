@@ -310,7 +310,11 @@
           "td",
           { class: "num" },
           `${fmtInt(r.items.done)}${r.items.selected !== null ? ` / ${fmtInt(r.items.selected)}` : ""}`,
-          h("div", { class: "small" }, `${fmtInt(r.items.passed)} passed`),
+          h(
+            "div",
+            { class: "small", title: `counted from ${r.items.counts_from}` },
+            `${fmtInt(r.items.passed)} passed${r.items.counts_from === "results.json" ? "" : " (so far, from the events)"}`,
+          ),
         ),
       ),
     );
@@ -373,7 +377,7 @@
       ],
       [
         "Items",
-        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed`,
+        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed (from ${s.items.counts_from})`,
       ],
     ];
     return h(
