@@ -16,6 +16,9 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, open, startViewer, watchedPage, type PageGlobals, type PageWatch } from "./browser-harness.js";
 import { writeExport } from "../../src/view/export-page.js";
+import { spawnSync } from "node:child_process";
+import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
+import { cliEntry } from "../../src/util/package-root.js";
 
 /** Markup that would run if any of it were ever parsed as HTML (and flag itself in window.__pwned). */
 const X = (n: number) => `<img src=x onerror="window.__pwned=${n};alert(${n})">`;
@@ -79,6 +82,33 @@ const ready = (page: Page, prefix: string) =>
     prefix,
   );
 
+/** Python a real completion runs: markup to stdout and stderr, and an exception whose message is markup. */
+const PRINTS = [
+  "    import sys",
+  `    print(${JSON.stringify(SCRIPT(60) + "\u2028")})`,
+  `    sys.stderr.write(${JSON.stringify(X(61))})`,
+  `    raise ValueError(${JSON.stringify(SCRIPT(62))})`,
+  "",
+].join("\n");
+
+/** `<root>/humaneval/real`: a real run through the built CLI whose first problem's completion prints markup. */
+function realRun(): void {
+  const samples = join(tmp, "real-samples.jsonl");
+  writeFileSync(
+    samples,
+    SAMPLE_PROBLEMS.map((p, i) =>
+      JSON.stringify({ task_id: p.task_id, completion: i === 0 ? PRINTS : p.canonical_solution }),
+    ).join("\n") + "\n",
+  );
+  const out = join(root, "humaneval", "real");
+  const r = spawnSync(
+    process.execPath,
+    [cliEntry, "run", "humaneval", "--predictions", samples, "--run-id", "real", "--out", out, "--json"],
+    { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+  );
+  if (r.status !== 0) throw new Error(`the real run failed (${r.status}): ${r.stderr}`);
+}
+
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "a2a-view-attacks-ui-"));
   root = join(tmp, "results");
@@ -133,6 +163,7 @@ beforeAll(async () => {
     `<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=52;alert(52)"><script>alert(53)</script></svg>`,
   );
   writeFileSync(join(root, "dup", "noext"), `<html><script>window.__pwned=54;alert(54)</script></html>`);
+  realRun();
   viewer = await startViewer([root]);
   browser = await launchChromium();
 }, 120_000);
@@ -211,6 +242,17 @@ describe("a2a-bench view under attack in chromium", () => {
     await assertInert(page);
   });
 
+  test("a real run whose completion prints markup and raises with it: the test output shows literally", async () => {
+    const { page } = await newPage();
+    const first = encodeURIComponent(SAMPLE_PROBLEMS[0]!.task_id);
+    await open(page, `${viewer.base}#/item/humaneval%2Freal/${first}`);
+    const text = await page.locator("#app").innerText();
+    expect(text).toContain(SCRIPT(60));
+    expect(text).toContain(X(61));
+    expect(text).toContain(SCRIPT(62));
+    await assertInert(page);
+  });
+
   test("hostile hash parameters: unknown routes, markup filters and sort keys, a markup sample index", async () => {
     const { page } = await newPage();
     const run = `#/run/${encodeURIComponent(key)}`;
@@ -255,7 +297,7 @@ describe("a2a-bench view under attack in chromium", () => {
 
   test("--export of the same runs: the inlined JSON cannot close its element; opened from disk nothing runs", async () => {
     const file = join(tmp, "export", "runs.html");
-    expect(await writeExport([root], file)).toBe(3);
+    expect(await writeExport([root], file)).toBe(4);
     const html = readFileSync(file, "utf8");
     expect(html.match(/<\/script/gi)).toHaveLength(2);
     expect(html.match(/<script/gi)).toHaveLength(2);
@@ -264,7 +306,10 @@ describe("a2a-bench view under attack in chromium", () => {
     const { page } = await newPage(null);
     const url = pathToFileURL(file).toString();
     await open(page, url);
-    expect(await page.locator("#runs-table tbody tr").count()).toBe(3);
+    expect(await page.locator("#runs-table tbody tr").count()).toBe(4);
+    await open(page, `${url}#/item/humaneval%2Freal/${encodeURIComponent(SAMPLE_PROBLEMS[0]!.task_id)}`);
+    expect(await page.locator("#app").innerText()).toContain(X(61));
+    await assertInert(page);
     await assertInert(page);
     await open(page, `${url}#/run/${encodeURIComponent(key)}`);
     await page.waitForFunction(
