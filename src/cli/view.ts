@@ -10,7 +10,7 @@ import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import type { CliCommand, CliIo } from "./types.js";
 import { parseViewArgs } from "../view/args.js";
-import { LOOPBACK_HOSTS, createViewApp } from "../view/app.js";
+import { LOOPBACK_HOSTS, createViewApp, hostPolicy } from "../view/app.js";
 import { writeExport } from "../view/export-page.js";
 import { UsageError } from "../util/errors.js";
 
@@ -50,8 +50,7 @@ export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const loopback = LOOPBACK_HOSTS.includes(args.host);
   // Beyond loopback: IP addresses and this machine's name (never a foreign DNS name: rebinding).
-  const names = loopback ? LOOPBACK_HOSTS : [...LOOPBACK_HOSTS, hostname(), hostname().split(".")[0]!, args.host];
-  const server = createServer(createViewApp({ dirs: args.dirs, allowedHosts: names, allowIpHosts: !loopback }));
+  const server = createServer(createViewApp({ dirs: args.dirs, ...hostPolicy(args.host, hostname()) }));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(args.port, args.host, resolve);

@@ -36,6 +36,17 @@ export interface ViewAppOptions {
 /** Names a loopback viewer answers to. */
 export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"];
 
+/**
+ * The Host names a viewer listening on `host` answers to: the loopback names
+ * on loopback; beyond it, also IP literals, this machine's name (`machine`,
+ * and its first label) and `host` itself.
+ */
+export function hostPolicy(host: string, machine: string): Pick<ViewAppOptions, "allowedHosts" | "allowIpHosts"> {
+  if (LOOPBACK_HOSTS.includes(host)) return { allowedHosts: LOOPBACK_HOSTS, allowIpHosts: false };
+  const names = new Set([...LOOPBACK_HOSTS, machine, machine.split(".")[0]!, host].map((n) => n.toLowerCase()));
+  return { allowedHosts: [...names].filter((n) => n !== ""), allowIpHosts: true };
+}
+
 export type ViewApp = (req: IncomingMessage, res: ServerResponse) => void;
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, csp = PAGE_CSP): void {

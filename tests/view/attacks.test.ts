@@ -14,7 +14,7 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
-import { createViewApp, type ViewAppOptions } from "../../src/view/app.js";
+import { createViewApp, hostPolicy, LOOPBACK_HOSTS, type ViewAppOptions } from "../../src/view/app.js";
 
 let tmp: string;
 let root: string;
@@ -307,6 +307,14 @@ describe("view attacks: Host names", () => {
     for (const host of ["evil.example", "evil.example:7575", "192.168.1.5.evil.example", "bench-host.evil.example"])
       expect((await get("/api/runs", { host }, wide)).status, host).toBe(403);
     expect((await get("/api/runs", { host: "127.0.0.1.evil.example" })).status).toBe(403);
+  });
+
+  test("the CLI's policy: loopback names only on loopback; beyond it also IPs, the machine's names and --host", () => {
+    expect(hostPolicy("127.0.0.1", "box.lan")).toEqual({ allowedHosts: LOOPBACK_HOSTS, allowIpHosts: false });
+    const wide = hostPolicy("0.0.0.0", "Box.lan");
+    expect(wide.allowIpHosts).toBe(true);
+    expect(wide.allowedHosts).toEqual(expect.arrayContaining(["box.lan", "box", "0.0.0.0", "localhost"]));
+    expect(wide.allowedHosts).not.toContain("");
   });
 
   test("no CORS: another origin's request gets no Access-Control header, a preflight is refused", async () => {
