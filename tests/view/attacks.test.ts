@@ -124,9 +124,19 @@ beforeAll(async () => {
   for (let i = 0; i < 300; i++)
     mkdirSync(join(wide, "artifacts", `d${String(i).padStart(3, "0")}`), { recursive: true });
   writeFileSync(join(wide, "artifacts", "d299", "last.txt"), "x");
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  // Trajectories: one of a single 600 MB line (sparse), one whose turn nests 100,000 deep.
+  const trajs = run("trajs", {
+    "results.json": RESULTS([
+      { ...failed("T/0"), trajectory: "long.jsonl" },
+      { ...failed("T/1"), trajectory: "deep.jsonl" },
+    ]),
+    "long.jsonl": '{"turn":1,"output":"',
+    "deep.jsonl": `{"turn":1,"x":${deep}}\n`,
+  });
+  truncateSync(join(trajs, "long.jsonl"), 600 * 1024 ** 2);
   run("plain", { "results.json": RESULTS([failed("T/0"), failed("T/1")]) });
   // A row nested 100,000 deep.
-  const deep = "[".repeat(100_000) + "]".repeat(100_000);
   run("deep", { "results.json": RESULTS([]).replace(`"rows":[]`, `"rows":[{"id":"D","passed":false,"x":${deep}}]`) });
   // 1 GB files (sparse): a results.json, and an events.jsonl of one endless line.
   const huge = run("huge", {});
@@ -284,6 +294,16 @@ describe("view attacks: huge and deep files degrade with a message", () => {
     const r = await get("/api/item?run=wide-dir&id=T%2F0");
     expect(r.status).toBe(200);
     expect(r.json().item.files).toEqual([]);
+  });
+
+  test("trajectories: a 600 MB line is read from its last 16 MiB; a turn nested 100,000 deep is refused clearly", async () => {
+    const long = await get("/api/trajectory?run=trajs&path=long.jsonl");
+    expect(long.status).toBe(200);
+    expect(long.json()).toMatchObject({ turns: [], truncated_head: true });
+    const deepTurn = await get("/api/trajectory?run=trajs&path=deep.jsonl");
+    expect(deepTurn.status).toBe(422);
+    expect(deepTurn.json().error).toContain("nested too deeply");
+    expect((await get("/api/item?run=trajs&id=T%2F1")).status).toBe(200);
   });
 
   test("a 1 GB results.json is refused unread; a 1 GB events.jsonl of one line is read from its tail only", async () => {
