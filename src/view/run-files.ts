@@ -11,11 +11,24 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { getHeapStatistics } from "node:v8";
 import { BenchError, errorMessage } from "../util/errors.js";
 import { parseJsonl, type JsonlRead } from "./jsonl.js";
 
 /** Largest JSON file parsed (bytes): 512 MiB, V8's string limit. */
 export const MAX_JSON_BYTES = 512 * 1024 * 1024;
+/** A parsed JSON file takes up to this many times its size in heap (its text, then its objects). */
+export const JSON_HEAP_FACTOR = 6;
+
+/**
+ * Largest JSON file this process parses: {@link MAX_JSON_BYTES}, or less when
+ * the heap is smaller than JSON_HEAP_FACTOR times that — a results file that
+ * would exhaust the heap is refused with a message instead of killing the
+ * viewer (V8 aborts the process when the heap is full).
+ */
+export function jsonByteLimit(heapLimit = getHeapStatistics().heap_size_limit): number {
+  return Math.min(MAX_JSON_BYTES, Math.floor(heapLimit / JSON_HEAP_FACTOR));
+}
 /** Of an events file, only this many last bytes are read for a summary (bytes): 8 MiB. */
 export const MAX_EVENTS_TAIL_BYTES = 8 * 1024 * 1024;
 
@@ -54,7 +67,13 @@ export async function readJsonFile(dir: string, name: string): Promise<unknown> 
   if (!opened) return null;
   const { handle, stats } = opened;
   try {
-    if (stats.size > MAX_JSON_BYTES) throw new RunFileError(name, `too large to read (${stats.size} bytes)`);
+    const limit = jsonByteLimit();
+    if (stats.size > limit)
+      throw new RunFileError(
+        name,
+        `too large to read (${stats.size} bytes; this viewer reads JSON files up to ${limit} bytes, a sixth of its ` +
+          `heap: a larger heap, e.g. NODE_OPTIONS=--max-old-space-size=8192, raises it up to ${MAX_JSON_BYTES})`,
+      );
     let text: string;
     try {
       text = await handle.readFile("utf8");
