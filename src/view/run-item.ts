@@ -14,6 +14,8 @@ import type { RunRef } from "./run-dirs.js";
 export const MAX_LINKED_FILES = 50;
 /** Directories looked into per directory a row points at, at most. */
 export const MAX_LINKED_DIRS = 100;
+/** Paths a row (with its samples) names that are followed, at most; the rest are counted, not shown. */
+export const MAX_ITEM_LINKS = 50;
 /** Row keys that name a trajectory file (JSONL, one turn per line). */
 export const TRAJECTORY_KEYS = ["trajectory", "trajectory_path", "trajectory_file"] as const;
 
@@ -36,6 +38,8 @@ export interface RunItem {
   rows_with_id: number;
   /** Trajectory files: of the item (`sample` null) or of one completion. */
   trajectories: Array<{ sample: number | null; path: string }>;
+  /** Paths the row names beyond MAX_ITEM_LINKS: not followed (a row naming thousands stays cheap to show). */
+  links_not_followed: number;
 }
 
 const toSlash = (p: string): string => p.split(sep).join("/");
@@ -82,7 +86,10 @@ function pathValues(o: Obj): Array<[string, string]> {
   );
 }
 
-async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files" | "trajectories">> {
+async function linkedFiles(
+  dir: string,
+  row: Obj,
+): Promise<Pick<RunItem, "files" | "trajectories" | "links_not_followed">> {
   const root = await realpath(dir);
   const files = new Set<string>();
   const trajectories: RunItem["trajectories"] = [];
@@ -91,8 +98,14 @@ async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files"
     [null, row],
     ...samples.map((s, i): [number, Obj] => [i, isObj(s) ? s : {}]),
   ];
+  let examined = 0;
+  let skipped = 0;
   for (const [sample, o] of owners) {
     for (const [key, value] of pathValues(o)) {
+      if (examined++ >= MAX_ITEM_LINKS) {
+        skipped++;
+        continue;
+      }
       const found = await inRun(root, value);
       if (!found) continue;
       if (found.dir) for (const f of await listFiles(root, found.rel)) files.add(f);
@@ -102,7 +115,7 @@ async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files"
       }
     }
   }
-  return { files: [...files], trajectories };
+  return { files: [...files], trajectories, links_not_followed: skipped };
 }
 
 /**

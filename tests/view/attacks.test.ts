@@ -135,6 +135,17 @@ beforeAll(async () => {
     "deep.jsonl": `{"turn":1,"x":${deep}}\n`,
   });
   truncateSync(join(trajs, "long.jsonl"), 600 * 1024 ** 2);
+  // A row of 5,000 completions, each naming its own trajectory file.
+  const many = run("many-links", {
+    "results.json": RESULTS([
+      {
+        ...failed("T/0"),
+        samples: Array.from({ length: 5000 }, (_, i) => ({ status: "failed", trajectory: `t/${i}.jsonl` })),
+      },
+    ]),
+  });
+  mkdirSync(join(many, "t"));
+  for (let i = 0; i < 5000; i++) writeFileSync(join(many, "t", `${i}.jsonl`), "{}\n");
   run("plain", { "results.json": RESULTS([failed("T/0"), failed("T/1")]) });
   // A row nested 100,000 deep.
   run("deep", { "results.json": RESULTS([]).replace(`"rows":[]`, `"rows":[{"id":"D","passed":false,"x":${deep}}]`) });
@@ -304,6 +315,12 @@ describe("view attacks: huge and deep files degrade with a message", () => {
     expect(deepTurn.status).toBe(422);
     expect(deepTurn.json().error).toContain("nested too deeply");
     expect((await get("/api/item?run=trajs&id=T%2F1")).status).toBe(200);
+  });
+
+  test("a row naming 5,000 trajectory files: 50 are followed, the rest counted", async () => {
+    const item = (await get("/api/item?run=many-links&id=T%2F0")).json().item;
+    expect(item.trajectories).toHaveLength(50);
+    expect(item.links_not_followed).toBe(4950);
   });
 
   test("a 1 GB results.json is refused unread; a 1 GB events.jsonl of one line is read from its tail only", async () => {

@@ -1060,6 +1060,14 @@
         );
     }
     for (const t of item.trajectories) content.push(await trajectorySection(key, t));
+    if (item.links_not_followed)
+      content.push(
+        h(
+          "p",
+          { class: "muted small", id: "links-not-followed" },
+          `This row names ${item.links_not_followed} more file path(s) (trajectories, artifacts): not followed.`,
+        ),
+      );
     if (Object.keys(others).length)
       content.push(h("section", {}, h("h2", {}, "Other fields"), textBlock(JSON.stringify(others, null, 2))));
     content.push(fileLinks(key, item.files, "Item files"), fileLinks(key, summary.files, "Run files"));
