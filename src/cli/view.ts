@@ -6,10 +6,11 @@
  */
 import { createServer } from "node:http";
 import { stat } from "node:fs/promises";
+import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import type { CliCommand, CliIo } from "./types.js";
 import { parseViewArgs } from "../view/args.js";
-import { LOOPBACK_HOSTS, createViewApp } from "../view/app.js";
+import { LOOPBACK_HOSTS, createViewApp, hostPolicy } from "../view/app.js";
 import { writeExport } from "../view/export-page.js";
 import { UsageError } from "../util/errors.js";
 
@@ -48,7 +49,8 @@ export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const loopback = LOOPBACK_HOSTS.includes(args.host);
-  const server = createServer(createViewApp({ dirs: args.dirs, allowedHosts: loopback ? LOOPBACK_HOSTS : null }));
+  // Beyond loopback: IP addresses and this machine's name (never a foreign DNS name: rebinding).
+  const server = createServer(createViewApp({ dirs: args.dirs, ...hostPolicy(args.host, hostname()) }));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(args.port, args.host, resolve);

@@ -5,32 +5,47 @@
  * only files inside a viewed run directory, as text/plain).
  *
  * Every response carries a strict Content-Security-Policy, nosniff and no
- * referrer. Requests whose Host is not the viewer's own name are refused when
- * it listens on loopback: a web page the user visits cannot reach the viewer
- * by rebinding its own DNS name to 127.0.0.1.
+ * referrer. Requests whose Host is not the viewer's own name are refused: a
+ * web page the user visits cannot reach the viewer by rebinding its own DNS
+ * name to the viewer's address. On loopback the names are the loopback
+ * names; beyond it (`--host 0.0.0.0`), also any IP address literal and this
+ * machine's host name — never another DNS name, which is what rebinding uses.
  */
-import { createReadStream } from "node:fs";
+import { isIP } from "node:net";
+import type { FileHandle } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { answerApi } from "./view-api.js";
 import { PAGE_CSP, RAW_CSP, loadAssets, shellHtml, type StaticAssets } from "./page.js";
 import { findRun } from "./run-dirs.js";
-import { resolveRunFile, ViewPathError } from "./safe-path.js";
+import { openRunFileSafely, ViewPathError } from "./safe-path.js";
 import { errorMessage } from "../util/errors.js";
 
 export interface ViewAppOptions {
   /** Run directories, or directories holding runs. */
   dirs: readonly string[];
   /**
-   * Host names (without port) accepted in the Host header; null accepts any
-   * (the viewer was asked to listen beyond loopback). Default: loopback names.
+   * Host names (without port) accepted in the Host header. Default: loopback names.
    */
-  allowedHosts?: readonly string[] | null;
+  allowedHosts?: readonly string[];
+  /** Also accept any IP address literal as Host (the viewer listens beyond loopback). Default false. */
+  allowIpHosts?: boolean;
   /** The browser code and style (default: read from the package once). */
   assets?: StaticAssets;
 }
 
 /** Names a loopback viewer answers to. */
 export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"];
+
+/**
+ * The Host names a viewer listening on `host` answers to: the loopback names
+ * on loopback; beyond it, also IP literals, this machine's name (`machine`,
+ * and its first label) and `host` itself.
+ */
+export function hostPolicy(host: string, machine: string): Pick<ViewAppOptions, "allowedHosts" | "allowIpHosts"> {
+  if (LOOPBACK_HOSTS.includes(host)) return { allowedHosts: LOOPBACK_HOSTS, allowIpHosts: false };
+  const names = new Set([...LOOPBACK_HOSTS, machine, machine.split(".")[0]!, host].map((n) => n.toLowerCase()));
+  return { allowedHosts: [...names].filter((n) => n !== ""), allowIpHosts: true };
+}
 
 export type ViewApp = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -50,19 +65,19 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 const sendJson = (res: ServerResponse, status: number, body: unknown): void =>
   send(res, status, "application/json; charset=utf-8", JSON.stringify(body));
 
-function hostAllowed(req: IncomingMessage, allowed: readonly string[] | null): boolean {
-  if (allowed === null) return true;
+function hostAllowed(req: IncomingMessage, allowed: readonly string[], ip: boolean): boolean {
   const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
-  return allowed.includes(host);
+  if (allowed.includes(host)) return true;
+  return ip && isIP(host.replace(/^\[(.*)\]$/, "$1")) !== 0;
 }
 
 /** `/raw?run=KEY&path=REL`: a file of the run, as plain text, never rendered. */
 async function sendRaw(res: ServerResponse, dirs: readonly string[], q: URLSearchParams): Promise<void> {
   const ref = await findRun(dirs, q.get("run") ?? "");
   if (!ref) return sendJson(res, 404, { error: "no such run" });
-  let real: string;
+  let handle: FileHandle;
   try {
-    real = await resolveRunFile(ref.dir, q.get("path") ?? "");
+    handle = await openRunFileSafely(ref.dir, q.get("path") ?? "");
   } catch (err) {
     if (err instanceof ViewPathError) return sendJson(res, err.status, { error: err.message });
     throw err;
@@ -74,14 +89,20 @@ async function sendRaw(res: ServerResponse, dirs: readonly string[], q: URLSearc
     "referrer-policy": "no-referrer",
     "cache-control": "no-store",
   });
-  const stream = createReadStream(real);
+  const stream = handle.createReadStream();
   stream.on("error", () => res.destroy());
   res.on("close", () => stream.destroy());
   stream.pipe(res);
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, o: Required<ViewAppOptions>): Promise<void> {
-  if (!hostAllowed(req, o.allowedHosts)) return send(res, 403, "text/plain; charset=utf-8", "unknown Host\n");
+  if (!hostAllowed(req, o.allowedHosts, o.allowIpHosts))
+    return send(
+      res,
+      403,
+      "text/plain; charset=utf-8",
+      `unknown Host: this viewer answers to ${[...o.allowedHosts, ...(o.allowIpHosts ? ["an IP address"] : [])].join(", ")}\n`,
+    );
   if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain; charset=utf-8", "only GET\n");
   const url = new URL(req.url ?? "/", "http://viewer.invalid");
   switch (url.pathname) {
@@ -108,7 +129,8 @@ async function route(req: IncomingMessage, res: ServerResponse, o: Required<View
 export function createViewApp(options: ViewAppOptions): ViewApp {
   const o: Required<ViewAppOptions> = {
     dirs: [...options.dirs],
-    allowedHosts: options.allowedHosts === undefined ? LOOPBACK_HOSTS : options.allowedHosts,
+    allowedHosts: (options.allowedHosts ?? LOOPBACK_HOSTS).map((n) => n.toLowerCase()),
+    allowIpHosts: options.allowIpHosts ?? false,
     assets: options.assets ?? loadAssets(),
   };
   return (req, res) => {

@@ -1,7 +1,8 @@
 /**
  * Two runs side by side: the items (matched by id) whose verdict differs —
  * passed or not, status, or how many completions passed — and the items only
- * one of the runs has.
+ * one of the runs has. An id that more than one row of either run carries
+ * cannot be matched: it is listed apart (`duplicates`), never counted the same.
  */
 import type { RunRows } from "./run-rows.js";
 
@@ -20,6 +21,8 @@ export interface CompareResult {
   same: number;
   only_a: number;
   only_b: number;
+  /** Ids carried by more than one row of a run: not compared (the run file is inconsistent). */
+  duplicates: string[];
 }
 
 function verdictOf(row: Record<string, unknown>): Verdict {
@@ -41,12 +44,14 @@ function sameVerdict(a: Verdict, b: Verdict): boolean {
 
 /** The items of `a` and `b` whose verdict differs, in `a`'s order then `b`'s. */
 export function compareRuns(a: RunRows, b: RunRows): CompareResult {
+  const duplicates = new Set([...a.duplicates, ...b.duplicates]);
   const bById = new Map(b.rows.map((r) => [r["id"] as string, r]));
   const aIds = new Set<string>();
-  const result: CompareResult = { differing: [], same: 0, only_a: 0, only_b: 0 };
+  const result: CompareResult = { differing: [], same: 0, only_a: 0, only_b: 0, duplicates: [...duplicates].sort() };
   for (const row of a.rows) {
     const id = row["id"] as string;
     aIds.add(id);
+    if (duplicates.has(id)) continue;
     const other = bById.get(id);
     const va = verdictOf(row);
     if (!other) {
@@ -60,7 +65,7 @@ export function compareRuns(a: RunRows, b: RunRows): CompareResult {
   }
   for (const row of b.rows) {
     const id = row["id"] as string;
-    if (aIds.has(id)) continue;
+    if (aIds.has(id) || duplicates.has(id)) continue;
     result.only_b++;
     result.differing.push({ id, a: null, b: verdictOf(row) });
   }

@@ -54,14 +54,22 @@ export async function collectExportData(roots: readonly string[]): Promise<Data>
   for (const run of keys) {
     await put(data, roots, "/api/run-head", [["run", run]]);
     const answer = await put(data, roots, "/api/run", [["run", run]]);
-    const table = (answer.body as { table?: { strings: string[]; items: number[][] } }).table;
-    for (const tuple of table?.items ?? []) {
+    const table = (answer.body as { table?: { strings: string[]; items: number[][]; duplicates: string[] } }).table;
+    const done = new Set<string>();
+    for (const [at, tuple] of (table?.items ?? []).entries()) {
       const id = table!.strings[tuple[0]!];
       if (id === undefined) continue;
-      const item = await put(data, roots, "/api/item", [
+      // An id several rows carry: each row by its position (as the page links it), and the first by id alone.
+      const params: Array<[string, string]> = [
         ["run", run],
         ["id", id],
-      ]);
+      ];
+      if (table!.duplicates.includes(id)) {
+        if (!done.has(id)) await put(data, roots, "/api/item", params);
+        params.push(["at", String(at)]);
+      }
+      done.add(id);
+      const item = await put(data, roots, "/api/item", params);
       const found = (item.body as { item?: { trajectories: Array<{ path: string }> } }).item;
       for (const t of found?.trajectories ?? [])
         await put(data, roots, "/api/trajectory", [

@@ -12,6 +12,10 @@ import type { RunRef } from "./run-dirs.js";
 
 /** Files listed from one directory a row points at, at most. */
 export const MAX_LINKED_FILES = 50;
+/** Directories looked into per directory a row points at, at most. */
+export const MAX_LINKED_DIRS = 100;
+/** Paths a row (with its samples) names that are followed, at most; the rest are counted, not shown. */
+export const MAX_ITEM_LINKS = 50;
 /** Row keys that name a trajectory file (JSONL, one turn per line). */
 export const TRAJECTORY_KEYS = ["trajectory", "trajectory_path", "trajectory_file"] as const;
 
@@ -25,10 +29,17 @@ export interface RunItem {
   total: number;
   prev: string | null;
   next: string | null;
+  /** The neighbours' row positions, when their id is carried by more than one row (else null). */
+  prev_at: number | null;
+  next_at: number | null;
   /** Files of the run directory the row names (relative, slash-separated). */
   files: string[];
+  /** How many rows of the run carry this id (more than 1: the run file is inconsistent). */
+  rows_with_id: number;
   /** Trajectory files: of the item (`sample` null) or of one completion. */
   trajectories: Array<{ sample: number | null; path: string }>;
+  /** Paths the row names beyond MAX_ITEM_LINKS: not followed (a row naming thousands stays cheap to show). */
+  links_not_followed: number;
 }
 
 const toSlash = (p: string): string => p.split(sep).join("/");
@@ -45,11 +56,16 @@ async function inRun(root: string, value: string): Promise<{ rel: string; dir: b
   return null;
 }
 
-/** Files below `dir` (relative to `root`), breadth first, at most MAX_LINKED_FILES. */
+/**
+ * Files below `dir` (relative to `root`), breadth first, at most
+ * MAX_LINKED_FILES, looking into at most MAX_LINKED_DIRS directories (a tree
+ * of thousands of empty directories costs no more than a small one).
+ */
 async function listFiles(root: string, dir: string): Promise<string[]> {
   const out: string[] = [];
   const queue = [dir];
-  while (queue.length > 0 && out.length < MAX_LINKED_FILES) {
+  let visited = 0;
+  while (queue.length > 0 && out.length < MAX_LINKED_FILES && visited++ < MAX_LINKED_DIRS) {
     const d = queue.shift()!;
     const entries = await readdir(join(root, d), { withFileTypes: true }).catch(() => []);
     for (const e of entries.sort((x, y) => x.name.localeCompare(y.name))) {
@@ -70,7 +86,10 @@ function pathValues(o: Obj): Array<[string, string]> {
   );
 }
 
-async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files" | "trajectories">> {
+async function linkedFiles(
+  dir: string,
+  row: Obj,
+): Promise<Pick<RunItem, "files" | "trajectories" | "links_not_followed">> {
   const root = await realpath(dir);
   const files = new Set<string>();
   const trajectories: RunItem["trajectories"] = [];
@@ -79,8 +98,14 @@ async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files"
     [null, row],
     ...samples.map((s, i): [number, Obj] => [i, isObj(s) ? s : {}]),
   ];
+  let examined = 0;
+  let skipped = 0;
   for (const [sample, o] of owners) {
     for (const [key, value] of pathValues(o)) {
+      if (examined++ >= MAX_ITEM_LINKS) {
+        skipped++;
+        continue;
+      }
       const found = await inRun(root, value);
       if (!found) continue;
       if (found.dir) for (const f of await listFiles(root, found.rel)) files.add(f);
@@ -90,15 +115,20 @@ async function linkedFiles(dir: string, row: Obj): Promise<Pick<RunItem, "files"
       }
     }
   }
-  return { files: [...files], trajectories };
+  return { files: [...files], trajectories, links_not_followed: skipped };
 }
 
-/** The item `id` of `ref`, or null when the run has no such item. */
-export async function readRunItem(ref: RunRef, id: string): Promise<RunItem | null> {
+/**
+ * The item `id` of `ref`, or null when the run has no such item. `at`, the
+ * row's position, picks one of several rows carrying the same id (it must
+ * carry `id`); without it the first is taken and `rows_with_id` says so.
+ */
+export async function readRunItem(ref: RunRef, id: string, at: number | null = null): Promise<RunItem | null> {
   const run = await readRunRows(ref);
-  const index = run.rows.findIndex((r) => r["id"] === id);
+  const index = at === null ? run.rows.findIndex((r) => r["id"] === id) : run.rows[at]?.["id"] === id ? at : -1;
   if (index === -1) return null;
   const row = run.rows[index]!;
+  const dup = (i: number): boolean => run.duplicates.includes(run.rows[i]?.["id"] as string);
   const id0 = (i: number): string | null => (run.rows[i]?.["id"] as string | undefined) ?? null;
   return {
     source: run.source,
@@ -107,6 +137,9 @@ export async function readRunItem(ref: RunRef, id: string): Promise<RunItem | nu
     total: run.rows.length,
     prev: index > 0 ? id0(index - 1) : null,
     next: id0(index + 1),
+    prev_at: index > 0 && dup(index - 1) ? index - 1 : null,
+    next_at: dup(index + 1) ? index + 1 : null,
+    rows_with_id: run.rows.filter((r) => r["id"] === id).length,
     ...(await linkedFiles(ref.dir, row)),
   };
 }

@@ -3,14 +3,22 @@
  * else the checkpoint (written atomically as items finish), else the
  * task_finished events (a run before its first checkpoint) — so a run still
  * being written is shown as far as it got.
+ *
+ * Once results.json exists it alone is the run's verdict: a results file
+ * without rows is a run without rows (never the checkpoint's, which a
+ * participant may have rewritten), and an unreadable one is an error. An id
+ * that more than one row carries is reported (`duplicates`), never merged.
  */
 import { CHECKPOINT_FILE } from "../runner/checkpoint.js";
 import { EVENTS_FILE, RESULTS_FILE } from "../runner/run-benchmark.js";
-import { readJsonFile, readJsonlFile } from "./run-files.js";
+import { fileTime, readJsonFile, readJsonlFile, RunFileError } from "./run-files.js";
 import type { RunRef } from "./run-dirs.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Of events.jsonl, only this many last bytes are read for rows (bytes): 64 MiB. */
+export const MAX_EVENTS_ROWS_BYTES = 64 * 1024 * 1024;
 
 export type RowsSource = "results.json" | "checkpoint.json" | "events.jsonl" | "none";
 
@@ -20,26 +28,40 @@ export interface RunRows {
   rows: Obj[];
   /** results.json's aggregate (null while running). */
   aggregate: Obj | null;
+  /** Ids that more than one row carries (the file is inconsistent: each row is shown as it is). */
+  duplicates: string[];
+  /** Rows dropped for having no string id. */
+  dropped: number;
+}
+
+function rowsOf(source: RowsSource, raw: unknown[], aggregate: Obj | null): RunRows {
+  const rows = raw.filter((r): r is Obj => isObj(r) && typeof r["id"] === "string");
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const r of rows) {
+    const id = r["id"] as string;
+    if (seen.has(id)) duplicates.add(id);
+    seen.add(id);
+  }
+  return { source, rows, aggregate, duplicates: [...duplicates], dropped: raw.length - rows.length };
 }
 
 /** The rows of `ref` (see the module note). Throws RunFileError for an unreadable results file. */
 export async function readRunRows(ref: RunRef): Promise<RunRows> {
-  const results = await readJsonFile(ref.dir, RESULTS_FILE);
-  if (isObj(results) && Array.isArray(results["rows"]))
-    return {
-      source: "results.json",
-      rows: results["rows"].filter((r): r is Obj => isObj(r) && typeof r["id"] === "string"),
-      aggregate: isObj(results["aggregate"]) ? results["aggregate"] : null,
-    };
+  if ((await fileTime(ref.dir, RESULTS_FILE)) !== null) {
+    const results = await readJsonFile(ref.dir, RESULTS_FILE);
+    if (!isObj(results)) throw new RunFileError(RESULTS_FILE, "not a results object");
+    return rowsOf(
+      "results.json",
+      Array.isArray(results["rows"]) ? results["rows"] : [],
+      isObj(results["aggregate"]) ? results["aggregate"] : null,
+    );
+  }
   const checkpoint = await readJsonFile(ref.dir, CHECKPOINT_FILE).catch(() => null);
   if (isObj(checkpoint) && Array.isArray(checkpoint["rows"]))
-    return {
-      source: "checkpoint.json",
-      rows: checkpoint["rows"].filter((r): r is Obj => isObj(r) && typeof r["id"] === "string"),
-      aggregate: null,
-    };
-  const events = await readJsonlFile(ref.dir, EVENTS_FILE, Number.MAX_SAFE_INTEGER);
-  if (!events) return { source: "none", rows: [], aggregate: null };
+    return rowsOf("checkpoint.json", checkpoint["rows"], null);
+  const events = await readJsonlFile(ref.dir, EVENTS_FILE, MAX_EVENTS_ROWS_BYTES);
+  if (!events) return rowsOf("none", [], null);
   const byId = new Map<string, Obj>();
   for (const e of events.records) {
     if (!isObj(e) || e["event"] !== "task_finished" || typeof e["task_id"] !== "string") continue;
@@ -50,5 +72,5 @@ export async function readRunRows(ref: RunRef): Promise<RunRows> {
       elapsed_seconds: e["elapsed_seconds"],
     });
   }
-  return { source: "events.jsonl", rows: [...byId.values()], aggregate: null };
+  return rowsOf("events.jsonl", [...byId.values()], null);
 }

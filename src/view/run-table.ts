@@ -22,6 +22,10 @@ export interface RunTable {
   strings: string[];
   items: ItemTuple[];
   completions: CompletionTuple[];
+  /** Ids more than one row carries (see run-rows.ts); their items are addressed by row position. */
+  duplicates: string[];
+  /** Rows of the file without a string id (not shown). */
+  dropped: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -77,5 +81,13 @@ export function buildRunTable(run: RunRows): RunTable {
       num(row["num_correct"]) ?? correct,
     ]);
   });
-  return { source: run.source, aggregate: run.aggregate, strings, items, completions };
+  return {
+    source: run.source,
+    aggregate: run.aggregate,
+    strings,
+    items,
+    completions,
+    duplicates: run.duplicates,
+    dropped: run.dropped,
+  };
 }

@@ -4,7 +4,8 @@
  * are followed — still inside the run directory (a link pointing out of it is
  * refused like a `..`).
  */
-import { realpath, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { BenchError } from "../util/errors.js";
 
@@ -42,4 +43,24 @@ export async function resolveRunFile(dir: string, rel: string): Promise<string> 
   const st = await stat(real);
   if (!st.isFile()) throw new ViewPathError(404, "not a file");
   return real;
+}
+
+/**
+ * {@link resolveRunFile}, opened: the file opened is the one checked (same
+ * device and inode), so a directory swapped for a symbolic link between the
+ * check and the open is refused, and a named pipe never blocks the open.
+ */
+export async function openRunFileSafely(dir: string, rel: string): Promise<FileHandle> {
+  const real = await resolveRunFile(dir, rel);
+  const checked = await stat(real);
+  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  const handle = await open(real, flags).catch(() => {
+    throw new ViewPathError(403, "the file changed while being opened");
+  });
+  const opened = await handle.stat();
+  if (!opened.isFile() || opened.dev !== checked.dev || opened.ino !== checked.ino) {
+    await handle.close();
+    throw new ViewPathError(403, "the file changed while being opened");
+  }
+  return handle;
 }

@@ -55,8 +55,11 @@ async function item(roots: readonly string[], q: URLSearchParams): Promise<ApiAn
   if (!("dir" in ref)) return ref;
   const id = q.get("id");
   if (id === null) return fail(400, "the item is not named (?id=)");
-  const [summary, found] = await Promise.all([summarizeRun(ref), readRunItem(ref, id)]);
-  if (!found) return fail(404, `run "${ref.key}" has no item "${id}"`);
+  const atText = q.get("at");
+  if (atText !== null && !/^\d{1,9}$/.test(atText)) return fail(400, "?at= is a row position (0, 1, …)");
+  const at = atText === null ? null : Number(atText);
+  const [summary, found] = await Promise.all([summarizeRun(ref), readRunItem(ref, id, at)]);
+  if (!found) return fail(404, `run "${ref.key}" has no item "${id}"${at === null ? "" : ` at row ${at}`}`);
   return { status: 200, body: { summary, item: found } };
 }
 
@@ -102,7 +105,14 @@ export async function answerApi(roots: readonly string[], route: string, query: 
   const handler = Object.hasOwn(API_ROUTES, route) ? API_ROUTES[route] : undefined;
   if (!handler) return fail(404, `no API route ${route}`);
   try {
-    return await handler(roots, query);
+    const answer = await handler(roots, query);
+    try {
+      JSON.stringify(answer.body);
+    } catch (err) {
+      // A row nested thousands deep (or otherwise beyond serializing) is refused, not a crash of the answer.
+      return fail(422, `this view cannot be sent: the run file's data is nested too deeply (${errorMessage(err)})`);
+    }
+    return answer;
   } catch (err) {
     if (err instanceof ViewPathError) return fail(err.status, err.message);
     if (err instanceof BenchError) return fail(422, err.message);

@@ -12,7 +12,7 @@
  * Routes (the hash, so any view can be shared and reopened):
  *   #/                                   the runs
  *   #/run/<key>?unit=&status=&mode=&q=&sort=&desc=&page=
- *   #/item/<key>/<id>?sample=<i>
+ *   #/item/<key>/<id>?at=<row>&sample=<i>   (at: only for an id several rows carry)
  *   #/compare/<key a>/<key b>?show=
  */
 "use strict";
@@ -77,8 +77,12 @@
   const enc = encodeURIComponent;
   const hrefRuns = () => "#/";
   const hrefRun = (key, query) => `#/run/${enc(key)}${query ? `?${new URLSearchParams(query)}` : ""}`;
-  const hrefItem = (key, id, sample) =>
-    `#/item/${enc(key)}/${enc(id)}${sample === undefined || sample === null ? "" : `?sample=${sample}`}`;
+  const hrefItem = (key, id, sample, at) => {
+    const q = new URLSearchParams();
+    if (typeof at === "number") q.set("at", String(at));
+    if (typeof sample === "number") q.set("sample", String(sample));
+    return `#/item/${enc(key)}/${enc(id)}${q.toString() ? `?${q}` : ""}`;
+  };
   const hrefCompare = (a, b) => `#/compare/${enc(a)}/${enc(b)}`;
   const hrefRaw = (key, path) =>
     `/raw?${new URLSearchParams([
@@ -306,7 +310,11 @@
           "td",
           { class: "num" },
           `${fmtInt(r.items.done)}${r.items.selected !== null ? ` / ${fmtInt(r.items.selected)}` : ""}`,
-          h("div", { class: "small" }, `${fmtInt(r.items.passed)} passed`),
+          h(
+            "div",
+            { class: "small", title: `counted from ${r.items.counts_from}` },
+            `${fmtInt(r.items.passed)} passed${r.items.counts_from === "results.json" ? "" : " (so far, from the events)"}`,
+          ),
         ),
       ),
     );
@@ -369,7 +377,7 @@
       ],
       [
         "Items",
-        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed`,
+        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed (from ${s.items.counts_from})`,
       ],
     ];
     return h(
@@ -418,9 +426,13 @@
   function tableRows(table, unit) {
     const S = table.strings;
     const str = (i) => (i >= 0 ? S[i] : null);
+    const dup = new Set(table.duplicates || []);
+    // An id several rows carry links to its own row (by position), never to another row with that id.
+    const atOf = (itemIndex) => (dup.has(S[table.items[itemIndex][0]]) ? itemIndex : null);
     if (unit === "completions")
       return table.completions.map((c) => ({
         id: S[table.items[c[0]][0]],
+        at: atOf(c[0]),
         sample: c[1],
         status: str(c[2]),
         passed: c[3] === 1,
@@ -428,8 +440,9 @@
         time: c[5] === null ? null : c[5] / 1000,
         reason: str(c[6]),
       }));
-    return table.items.map((t) => ({
+    return table.items.map((t, i) => ({
       id: S[t[0]],
+      at: atOf(i),
       sample: null,
       status: str(t[1]),
       passed: t[2] === 1,
@@ -593,10 +606,22 @@
     ];
   }
 
+  /** What is wrong with the run file the rows were read from (shown above its table). */
+  function tableWarnings(table) {
+    const notes = [];
+    if (table.duplicates && table.duplicates.length)
+      notes.push(
+        `${table.source} holds ${table.duplicates.length} id(s) on more than one row (${clip(table.duplicates.join(", "), 200)}): the file is inconsistent; each row is shown as it is, with its own verdict.`,
+      );
+    if (table.dropped) notes.push(`${table.source} holds ${table.dropped} row(s) without an item id: not shown.`);
+    return notes.length ? h("div", { class: "error-box", role: "alert", id: "table-warnings" }, notes.join(" ")) : null;
+  }
+
   function runBody(summary, table, state, rerender) {
     const all = tableRows(table, state.unit);
     if (all.length === 0)
       return [
+        tableWarnings(table),
         chartsOf(table.aggregate, all, state.unit),
         h("p", { class: "empty" }, "No item of this run has finished."),
       ];
@@ -721,7 +746,7 @@
     const cell = (c, r) => {
       switch (c.key) {
         case "id":
-          return h("td", {}, h("a", { href: hrefItem(summary.key, r.id, r.sample) }, r.id));
+          return h("td", {}, h("a", { href: hrefItem(summary.key, r.id, r.sample, r.at) }, r.id));
         case "sample":
           return h("td", { class: "num" }, String(r.sample));
         case "status":
@@ -759,6 +784,7 @@
         ),
       );
     return [
+      tableWarnings(table),
       chartsOf(table.aggregate, all, state.unit),
       controls,
       pager(),
@@ -951,10 +977,12 @@
   }
 
   async function viewItem(key, id, query) {
-    const { summary, item } = await api("/api/item", [
+    const params = [
       ["run", key],
       ["id", id],
-    ]);
+    ];
+    if (query.get("at") !== null) params.push(["at", query.get("at")]);
+    const { summary, item } = await api("/api/item", params);
     const row = item.row;
     document.title = `${id} — ${summary.run_id} — a2a-bench view`;
     const wanted = query.get("sample");
@@ -969,16 +997,24 @@
       "p",
       { class: "item-nav" },
       item.prev !== null
-        ? h("a", { href: hrefItem(key, item.prev) }, "‹ previous item")
+        ? h("a", { href: hrefItem(key, item.prev, null, item.prev_at) }, "‹ previous item")
         : h("span", { class: "muted" }, "‹ previous item"),
       ` · item ${item.index + 1} of ${item.total} · `,
       item.next !== null
-        ? h("a", { href: hrefItem(key, item.next) }, "next item ›")
+        ? h("a", { href: hrefItem(key, item.next, null, item.next_at) }, "next item ›")
         : h("span", { class: "muted" }, "next item ›"),
     );
     const content = [
       breadcrumb(h("a", { href: hrefRun(key) }, summary.key), h("span", {}, id)),
       h("header", { class: "page-head" }, h("h1", {}, id), badge(row.status, row.passed)),
+      item.rows_with_id > 1
+        ? h(
+            "div",
+            { class: "error-box", role: "alert", id: "item-duplicate" },
+            `${item.rows_with_id} rows of ${item.source} carry this id: the file is inconsistent. This is row ${item.index + 1}, shown as it is.`,
+          )
+        : null,
+      h("p", { class: "muted small" }, `Verdict read from ${item.source}.`),
       nav,
       h(
         "section",
@@ -1024,6 +1060,14 @@
         );
     }
     for (const t of item.trajectories) content.push(await trajectorySection(key, t));
+    if (item.links_not_followed)
+      content.push(
+        h(
+          "p",
+          { class: "muted small", id: "links-not-followed" },
+          `This row names ${item.links_not_followed} more file path(s) (trajectories, artifacts): not followed.`,
+        ),
+      );
     if (Object.keys(others).length)
       content.push(h("section", {}, h("h2", {}, "Other fields"), textBlock(JSON.stringify(others, null, 2))));
     content.push(fileLinks(key, item.files, "Item files"), fileLinks(key, summary.files, "Run files"));
@@ -1184,6 +1228,13 @@
         h("a", { href: hrefCompare(b, a) }, "swap"),
       ),
       h("div", { class: "sides" }, head(sa, "A"), head(sb, "B")),
+      compare.duplicates && compare.duplicates.length
+        ? h(
+            "div",
+            { class: "error-box", role: "alert", id: "compare-duplicates" },
+            `${compare.duplicates.length} id(s) are carried by more than one row of a run and are not compared: ${clip(compare.duplicates.join(", "), 200)}.`,
+          )
+        : null,
       h(
         "p",
         {},
