@@ -185,10 +185,9 @@ describe("required tools", () => {
     return s;
   };
   it("a missing python3 or module is a typed infrastructure error saying how to fix it; checked once per sandbox", async () => {
-    await expect(ensureSandboxPython(sandbox(outcome(127)), ["pytest"])).rejects.toMatchObject({
-      code: "E_SWEBENCH_PYTHON_MISSING",
-      infra: true,
-    });
+    const missing = await ensureSandboxPython(sandbox(outcome(127)), ["pytest"]).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(SwebenchInfraError);
+    expect(missing).toMatchObject({ code: "E_SWEBENCH_PYTHON_MISSING" });
     const noPytest = sandbox(outcome(1, "ModuleNotFoundError: No module named 'pytest'\n"));
     const err = await ensureSandboxPython(noPytest, ["pytest"]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SwebenchInfraError);
@@ -203,7 +202,9 @@ describe("required tools", () => {
     const path = process.env["PATH"];
     process.env["PATH"] = "/nonexistent-a2a-bench";
     try {
-      await expect(ensureGit()).rejects.toMatchObject({ code: "E_SWEBENCH_GIT_MISSING", infra: true });
+      const err = await ensureGit().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SwebenchInfraError);
+      expect(err).toMatchObject({ code: "E_SWEBENCH_GIT_MISSING" });
     } finally {
       process.env["PATH"] = path;
     }
