@@ -109,8 +109,8 @@ function directRequestContext(request: SendMessageRequest, context: ServerCallCo
   const message = request.message!;
   return {
     request,
-    taskId: message.taskId!,
-    contextId: message.contextId!,
+    taskId: message.taskId,
+    contextId: message.contextId,
     context,
     get userMessage() {
       return message;
