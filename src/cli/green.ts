@@ -112,11 +112,12 @@ export const command: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parseGreenArgs(argv);
     const envSettings = settingsFromEnv(io.env); // validate env settings at the entry
-    // The isolation probe (child processes) runs while the port is bound and the card loaded: start-up
-    // waits for the slower of the two, not for both. Requests that arrive meanwhile are held (serveApp).
+    // The isolation probe (child processes) starts now and is not waited for: the port is bound and the
+    // card served meanwhile. /health says "probing" until it answers; requests that need its answer (an
+    // assessment in the local sandbox) wait for it, so weak isolation is still refused (fail closed).
     const probing = probeLocalIsolation();
     probing.catch(() => {
-      /* surfaced where it is awaited */
+      /* surfaced where it is awaited: /health, the executor */
     });
     const allowWeakIsolation = args.allowWeakIsolation || envSettings.allowWeakIsolation;
     const allowUnauthenticated = args.allowUnauthenticated || envSettings.allowUnauthenticated;
@@ -129,9 +130,6 @@ export const command: CliCommand = {
     }
     let green: ReturnType<typeof createGreenApp> | undefined;
     const served = await serveApp(args.host, args.port, async (port) => {
-      const isolation = await probing;
-      const sentence = isolationSentence(isolation, allowWeakIsolation);
-      if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
       const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
         host: args.host,
         port,
@@ -141,22 +139,22 @@ export const command: CliCommand = {
         card,
         env: io.env,
         logger,
-        isolation,
+        isolation: probing,
         settings: {
           allowWeakIsolation,
           allowUnauthenticated,
           ...(args.maxBodyBytes !== undefined ? { maxBodyBytes: args.maxBodyBytes } : {}),
         },
       });
-      logger.info(
-        {
-          url: card.supportedInterfaces[0]?.url,
-          host: args.host,
-          port,
-          isolation: isolation.level,
-          allowWeakIsolation,
+      const url = card.supportedInterfaces[0]?.url;
+      logger.info({ url, host: args.host, port, allowWeakIsolation }, "green agent listening; isolation probe running");
+      probing.then(
+        (isolation) => {
+          const sentence = isolationSentence(isolation, allowWeakIsolation);
+          if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
+          logger.info({ url, isolation: isolation.level, allowWeakIsolation }, `green agent ready. ${sentence}`);
         },
-        `green agent listening. ${sentence}`,
+        (err: unknown) => logger.error({ err: errorMessage(err) }, "isolation probe failed (see /health)"),
       );
       return green.app;
     });
