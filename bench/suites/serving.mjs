@@ -121,7 +121,7 @@ async function cardServedMs(file, args, env) {
   }
 }
 
-async function startUp(ctx, work) {
+export async function startUp(ctx, work) {
   const cardFile = join(work, "card.json");
   const kinds = {
     bare: () => cardServedMs(join(BENCH, "servers", "bare-json.mjs"), (p) => [String(p), cardFile]),

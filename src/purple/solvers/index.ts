@@ -7,7 +7,6 @@ import { UsageError } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
 import { createEchoSolver } from "./echo.js";
 import { createGoldSolver } from "./gold.js";
-import { createOpenAISolver } from "./openai.js";
 import type { OpenAIFlagValues } from "./openai-settings.js";
 
 /** Options every solver factory receives (from the purple CLI flags / env). */
@@ -28,7 +27,8 @@ export type SolverFactory = (options: SolverOptions) => Solver | Promise<Solver>
 export const SOLVERS: Record<string, SolverFactory> = {
   echo: () => createEchoSolver(),
   gold: (options) => createGoldSolver(options),
-  openai: (options) => createOpenAISolver(options),
+  // Loaded when chosen: the OpenAI client is most of the purple's code, and echo/gold never need it.
+  openai: async (options) => (await import("./openai.js")).createOpenAISolver(options),
 };
 
 /** Names of the registered modes, in table order. */
