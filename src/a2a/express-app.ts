@@ -34,6 +34,7 @@ import { BoundedTaskStore } from "./task-store.js";
 import { envelopeProblem, invalidRequestResponse } from "./jsonrpc-envelope.js";
 import { requestVersion, VERSION_PARAMETER } from "./wire-version.js";
 import { PROBLEM_CONTENT_TYPE, toProblemDetails } from "./rest-problem.js";
+import { cachedCard } from "./card-cache.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
 export const LEGACY_RESPONSE_VERSION = "0.3.0";
@@ -62,6 +63,12 @@ export interface A2AAppOptions {
   maxFinishedTasks?: number;
   /** Called before a new task is accepted; throws the JSON-RPC error to answer instead (e.g. queue full). */
   admitNewTask?: AdmitNewTask;
+  /**
+   * Receives the card object the app serves (a copy of `card`, with the bearer scheme when `authToken`
+   * is set). Its `description` may be changed later (the green agent adds the isolation probe's answer);
+   * the card's cached answers follow (card-cache.ts). Nothing else of it may change.
+   */
+  onCard?: (card: AgentCard) => void;
 }
 
 /** The version the request negotiated: "1.0" when it asked for 1.x, else the legacy one. */
@@ -71,7 +78,8 @@ export function responseVersion(requested: string | undefined): string {
 
 /** Build the Express app for an agent. Never listens (see serve.ts). */
 export function createA2AExpressApp(options: A2AAppOptions): Express {
-  const card = options.authToken ? withBearerSecurity(options.card) : options.card;
+  const card = options.authToken ? withBearerSecurity(options.card) : { ...options.card };
+  options.onCard?.(card);
   const requestHandler = new ParamGuardRequestHandler(
     new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor),
     options.admitNewTask,
@@ -123,7 +131,10 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
       }
     });
   }
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
+  app.use(
+    `/${AGENT_CARD_PATH}`,
+    cachedCard(agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }), () => card.description),
+  );
   // Past this point nothing is public: REST, unknown paths alike (JSON-RPC checked the same way above).
   if (requireBearer) app.use(requireBearer);
   app.use(...jsonBodyWithLimit(maxBodyBytes, "rest"), restHandler({ requestHandler, userBuilder, legacyCompat }));

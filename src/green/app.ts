@@ -51,11 +51,12 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
   const logger = options.logger ?? silentLogger();
   const settings: GreenSettings = { ...settingsFromEnv(env, cwd), ...options.settings };
   const queue = new TaskQueue(settings.maxConcurrent);
-  // The card object the SDK serves; its description gains the isolation sentence once the probe has answered.
-  const card: AgentCard = { ...options.card };
+  // The card object the app serves (handed over by createA2AExpressApp): its description gains the
+  // isolation sentence once the probe has answered.
+  let served: AgentCard | undefined;
   const describeIsolation = (report: IsolationReport): void => {
     const sentence = isolationSentence(report, settings.allowWeakIsolation);
-    card.description = `${options.card.description}${options.card.description ? " " : ""}${sentence}`;
+    if (served) served.description = `${options.card.description}${options.card.description ? " " : ""}${sentence}`;
   };
   /** The settled report, once the probe has answered (undefined while it runs or after it failed). */
   let known: IsolationReport | undefined;
@@ -87,7 +88,11 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
   });
   const probe = options.runnerProbe ?? defaultRunnerProbe(env);
   const app = createA2AExpressApp({
-    card,
+    card: options.card,
+    onCard: (card) => {
+      served = card;
+      if (known) describeIsolation(known);
+    },
     admitNewTask: admitNewTask({
       inFlight: () => executor.jobCount,
       maxConcurrent: settings.maxConcurrent,
