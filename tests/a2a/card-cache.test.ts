@@ -5,7 +5,7 @@ import { createA2AExpressApp } from "../../src/a2a/express-app.js";
 import { PurpleExecutor } from "../../src/purple/executor.js";
 import { createSolver } from "../../src/purple/solvers/index.js";
 import { silentLogger } from "../../src/util/logger.js";
-import { serveOnLoopback, testCard } from "./helpers.js";
+import { serveOnLoopback } from "./helpers.js";
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -25,7 +25,7 @@ describe("the agent card's kept answers (card-cache.ts)", () => {
         onCard: (c) => (served = c),
       }),
     );
-    close = s.close;
+    close = () => s.close();
     const url = new URL(".well-known/agent-card.json", s.url);
     const get = async (headers: Record<string, string> = {}) => {
       const r = await fetch(url, { headers });
