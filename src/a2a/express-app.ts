@@ -15,7 +15,7 @@
  * Everything past the public routes goes through the same stack on both
  * bindings: bearer authentication (when set), then the body-size limit, then
  * the SDK handler over the same parameter-guarded request handler.
- * Two protocol decisions are applied here but made elsewhere: the JSON-RPC
+ * Three protocol decisions are applied here but made elsewhere: the JSON-RPC
  * envelope check (jsonrpc-envelope.ts), the version of a request without the
  * header (wire-version.ts: the `A2A-Version` request parameter, or a 1.0
  * JSON-RPC method name), and 1.0 REST errors as RFC 9457 problem details (rest-problem.ts).

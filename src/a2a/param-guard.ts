@@ -12,7 +12,7 @@
  *   and ListTasks (the REST binding already refuses it on ListTasks, the
  *   JSON-RPC one did not),
  * - a ListTasks `statusTimestampAfter` that is not an ISO 8601 timestamp
- *   (1.0 §5.6.1; the SDK's `Date.parse` check takes "-1" for the year 1 BC),
+ *   (1.0 §5.6.1; the SDK's `Date.parse` check takes "-1" for 2001-01-01),
  * - a part whose content has the wrong JSON type (§6.5: TextPart.text is a
  *   string, DataPart.data an object), which the SDK stores as it came.
  * Optionally it also asks the agent whether it can take a new task now
@@ -39,12 +39,12 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
+import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { isIsoTimestamp } from "./timestamp.js";
 
 /** Roles a message may carry (the SDK reads an absent role as ROLE_UNSPECIFIED, an unknown one as -1). */
 const MESSAGE_ROLES: ReadonlySet<number> = new Set([Role.ROLE_USER, Role.ROLE_AGENT]);
-import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 
 /** Problems of a send request's params (empty when valid). */
 export function sendParamProblems(params: SendMessageRequest): string[] {

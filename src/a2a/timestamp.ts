@@ -4,8 +4,8 @@
  * here: the RFC 3339 profile that protobuf's JSON mapping reads, i.e. a full
  * date and time, 0–9 fractional digits, and `Z` or a `±HH:MM` offset (clients
  * such as Python's `datetime.isoformat()` write `+00:00`). Refused: anything
- * else, including what `Date.parse` is lenient about ("-1" is the year 1 BC to
- * V8, "2025-02-30" rolls over into March).
+ * else, including what `Date.parse` is lenient about (V8 reads "-1" as
+ * 2001-01-01, and "2025-02-30" rolls over into March).
  */
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
