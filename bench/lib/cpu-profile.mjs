@@ -76,6 +76,7 @@ export function topSelfFrames(dir, n = 25) {
   return {
     busyMs: busy,
     frames: [...self.entries()]
+      .filter(([k]) => k !== "(idle)")
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([frame, ms]) => ({ frame, ms, share: ms / busy })),
