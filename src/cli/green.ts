@@ -12,7 +12,7 @@ import { defaultScenarioDir } from "../util/package-root.js";
 import { loadAgentCard } from "../a2a/card.js";
 import { serveApp } from "../a2a/serve.js";
 import { createGreenApp } from "../green/app.js";
-import { isolationSentence, probeLocalIsolation } from "../green/isolation.js";
+import { isolationSentence, probeLocalIsolation, type IsolationReport } from "../green/isolation.js";
 import { exposureVerdict } from "../green/exposure.js";
 import { isFullIsolation } from "../runner/isolation-policy.js";
 import { BenchError } from "../util/errors.js";
@@ -112,10 +112,16 @@ export const command: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parseGreenArgs(argv);
     const envSettings = settingsFromEnv(io.env); // validate env settings at the entry
-    // The isolation probe (child processes) starts now and is not waited for: the port is bound and the
-    // card served meanwhile. /health says "probing" until it answers; requests that need its answer (an
-    // assessment in the local sandbox) wait for it, so weak isolation is still refused (fail closed).
-    const probing = probeLocalIsolation();
+    // The isolation probe (child processes, which would compete with start-up for the CPU) starts once the
+    // port is bound and the app in place, and is not waited for: the card is served meanwhile. /health says
+    // "probing" until it answers; requests that need its answer (an assessment in the local sandbox) wait
+    // for it, so weak isolation is still refused (fail closed).
+    let startProbe!: () => void;
+    const probing = new Promise<IsolationReport>((resolveProbe, rejectProbe) => {
+      startProbe = () => {
+        probeLocalIsolation().then(resolveProbe, rejectProbe);
+      };
+    });
     probing.catch(() => {
       /* surfaced where it is awaited: /health, the executor */
     });
@@ -158,6 +164,8 @@ export const command: CliCommand = {
       );
       return green.app;
     });
+    // After the requests held during start-up (an orchestrator polling the card) have been dispatched.
+    setImmediate(startProbe);
     return new Promise<number>((resolveExit) => {
       installShutdownHandlers({ shutdown: () => green!.shutdown(), close: () => served.close() }, logger, resolveExit);
     });
