@@ -1,11 +1,11 @@
 /**
- * Rows 9-10: the agents against bare Express, each its own process.
- * - Row 9: the green agent's card GET and `tasks/get` (the real green app,
+ * Rows 10-11b: the agents against bare Express, each its own process.
+ * - Rows 10/10b: the green agent's card GET and `tasks/get` (the real green app,
  *   bench/servers/green-fixture.mjs, one assessment running) vs a bare Express
  *   route answering the same JSON (bench/servers/bare-json.mjs, fed the very
  *   bytes the green answered), under autocannon in a third process at 1 / 16 /
  *   64 connections, interleaved run by run.
- * - Row 10: start-up, spawn → first 200 on the card (polled every millisecond),
+ * - Rows 11/11b: start-up, spawn → first 200 on the card (polled every millisecond),
  *   for the green and purple CLIs vs the bare Express app serving the same card;
  *   the three started in turn (order rotated) and the ratio taken within each turn.
  */
@@ -157,8 +157,8 @@ export async function runServing(ctx) {
     const rows = [];
     const target = `req/s ≥ ${SERVING_TARGET.minRps}× and p50 ≤ ${SERVING_TARGET.maxP50}× the bare route`;
     for (const [key, id, what, bytes] of [
-      ["card", "9", "green agent card GET", r.cardBytes],
-      ["get", "9b", "green `tasks/get` (one assessment running)", r.taskBytes],
+      ["card", "10", "green agent card GET", r.cardBytes],
+      ["get", "10b", "green `tasks/get` (one assessment running)", r.taskBytes],
     ]) {
       const res = r[key];
       rows.push({
@@ -180,8 +180,8 @@ export async function runServing(ctx) {
     }
     const f = (x) => `median ${x.median.toFixed(0)} ms (min ${x.min.toFixed(0)}, max ${x.max.toFixed(0)})`;
     for (const [k, id] of [
-      ["green", "10"],
-      ["purple", "10b"],
+      ["green", "11"],
+      ["purple", "11b"],
     ]) {
       rows.push({
         id,
