@@ -5,7 +5,9 @@
  * prints a table and writes BENCHMARKS.md atomically: the hand-written method
  * preface from bench/preface.md, then the measured rows.
  *
- * Usage: node bench/run.mjs [--quick] [--only humaneval,message-send,green,swebench,swebench-container,view] [--out FILE]
+ * Usage: node bench/run.mjs [--quick] [--only humaneval,message-send,serving,green,swebench,swebench-container,view]
+ *        [--out FILE] [--profile-dir DIR]
+ * --profile-dir: where CPU profile summaries go (default output/, git-ignored).
  */
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -17,6 +19,7 @@ import { killAll } from "./lib/proc.mjs";
 const SUITES = {
   humaneval: async (ctx) => (await import("./suites/humaneval.mjs")).runHumanEval(ctx),
   "message-send": async (ctx) => (await import("./suites/message-send.mjs")).runMessageSend(ctx),
+  serving: async (ctx) => (await import("./suites/serving.mjs")).runServing(ctx),
   green: async (ctx) => (await import("./suites/green.mjs")).runGreen(ctx),
   swebench: async (ctx) => (await import("./suites/swebench.mjs")).runSwebench(ctx),
   "swebench-container": async (ctx) => (await import("./suites/swebench-container.mjs")).runSwebenchContainer(ctx),
@@ -28,12 +31,22 @@ export function parseBenchArgs(argv) {
   const { values } = parseArgs({
     args: argv,
     strict: true,
-    options: { quick: { type: "boolean" }, only: { type: "string" }, out: { type: "string" } },
+    options: {
+      quick: { type: "boolean" },
+      only: { type: "string" },
+      out: { type: "string" },
+      "profile-dir": { type: "string" },
+    },
   });
   const only = values.only ? values.only.split(",") : Object.keys(SUITES);
   for (const s of only)
     if (!(s in SUITES)) throw new Error(`--only: unknown suite "${s}" (known: ${Object.keys(SUITES).join(", ")})`);
-  return { quick: values.quick ?? false, only, out: values.out ?? join(ROOT, "BENCHMARKS.md") };
+  return {
+    quick: values.quick ?? false,
+    only,
+    out: values.out ?? join(ROOT, "BENCHMARKS.md"),
+    outDir: values["profile-dir"] ?? join(ROOT, "output", "bench"),
+  };
 }
 
 const verdict = (m) => (m === true ? "met" : m === false ? "NOT met" : "—");
@@ -80,7 +93,7 @@ async function main() {
   const log = (s) => process.stderr.write(`[bench] ${s}\n`);
   for (const name of args.only) {
     try {
-      rows.push(...(await SUITES[name]({ quick: args.quick, log })));
+      rows.push(...(await SUITES[name]({ quick: args.quick, outDir: args.outDir, log })));
     } catch (e) {
       log(`${name} failed: ${e.stack ?? e}`);
       rows.push({ id: name, measure: `suite ${name}`, figures: `FAILED: ${e.message}`, target: "—", met: false });

@@ -48,3 +48,47 @@ export function formatProfile(summary, top = 5) {
     .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
     .join(", ");
 }
+
+/**
+ * Top `n` frames by self time of the newest profile in `dir`: function name,
+ * where it lives (file:line, the repo root and node_modules prefix trimmed),
+ * ms and share of the non-idle samples. Idle/program/GC are reported as frames too.
+ */
+export function topSelfFrames(dir, n = 25) {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .sort();
+  if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`);
+  const prof = JSON.parse(readFileSync(join(dir, files[files.length - 1]), "utf8"));
+  const byId = new Map(prof.nodes.map((x) => [x.id, x]));
+  const self = new Map();
+  let busy = 0;
+  prof.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const where = f.url
+      ? `${f.url.replace(/^.*\/node_modules\//, "").replace(/^file:\/\/.*\/dist\//, "dist/")}:${f.lineNumber + 1}`
+      : "";
+    const key = `${f.functionName || "(anonymous)"} ${where}`.trim();
+    const dt = prof.timeDeltas[i] / 1000;
+    self.set(key, (self.get(key) ?? 0) + dt);
+    if (f.functionName !== "(idle)") busy += dt;
+  });
+  return {
+    busyMs: busy,
+    frames: [...self.entries()]
+      .filter(([k]) => k !== "(idle)")
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([frame, ms]) => ({ frame, ms, share: ms / busy })),
+  };
+}
+
+/** The top frames as text lines (for the bench's profile summary file). */
+export function formatFrames(top) {
+  return [
+    `busy (non-idle) ${top.busyMs.toFixed(0)} ms`,
+    ...top.frames.map(
+      (f) => `${f.ms.toFixed(1).padStart(8)} ms ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.frame}`,
+    ),
+  ].join("\n");
+}

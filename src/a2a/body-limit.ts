@@ -11,6 +11,7 @@
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { BenchError } from "../util/errors.js";
+import { isPlainJsonBody, readJsonBody } from "./json-body.js";
 
 /** Default largest accepted request body, bytes (1 MiB: assessment requests are a few KB). */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -48,10 +49,21 @@ export function restErrorBody(httpStatus: number, status: string, message: strin
 
 /** express.json with `limitBytes`, and its errors turned into `binding`'s errors (413 for size). */
 export function jsonBodyWithLimit(limitBytes: number, binding: BodyBinding = "jsonrpc"): RequestHandler[] {
-  const parse = express.json({
+  const bodyParser = express.json({
     limit: limitBytes,
     ...(binding === "rest" ? { type: REST_JSON_TYPES, strict: false } : {}),
   });
+  // JSON-RPC: the plain application/json case is read here (json-body.ts), everything else by body-parser.
+  const parse: RequestHandler =
+    binding === "rest"
+      ? bodyParser
+      : (req, res, next) => {
+          if (!isPlainJsonBody(req)) return bodyParser(req, res, next);
+          readJsonBody(req, limitBytes).then((body) => {
+            req.body = body;
+            next();
+          }, next);
+        };
   const onError = (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
     const e = err as BodyParserError;
     if (e?.type === "entity.too.large") {

@@ -34,6 +34,7 @@ import { BoundedTaskStore } from "./task-store.js";
 import { envelopeProblem, invalidRequestResponse } from "./jsonrpc-envelope.js";
 import { requestVersion, VERSION_PARAMETER } from "./wire-version.js";
 import { PROBLEM_CONTENT_TYPE, toProblemDetails } from "./rest-problem.js";
+import { cachedCard } from "./card-cache.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
 export const LEGACY_RESPONSE_VERSION = "0.3.0";
@@ -62,6 +63,12 @@ export interface A2AAppOptions {
   maxFinishedTasks?: number;
   /** Called before a new task is accepted; throws the JSON-RPC error to answer instead (e.g. queue full). */
   admitNewTask?: AdmitNewTask;
+  /**
+   * Receives the card object the app serves (a copy of `card`, with the bearer scheme when `authToken`
+   * is set). Its `description` may be changed later (the green agent adds the isolation probe's answer);
+   * the card's cached answers follow (card-cache.ts). Nothing else of it may change.
+   */
+  onCard?: (card: AgentCard) => void;
 }
 
 /** The version the request negotiated: "1.0" when it asked for 1.x, else the legacy one. */
@@ -71,7 +78,8 @@ export function responseVersion(requested: string | undefined): string {
 
 /** Build the Express app for an agent. Never listens (see serve.ts). */
 export function createA2AExpressApp(options: A2AAppOptions): Express {
-  const card = options.authToken ? withBearerSecurity(options.card) : options.card;
+  const card = options.authToken ? withBearerSecurity(options.card) : { ...options.card };
+  options.onCard?.(card);
   const requestHandler = new ParamGuardRequestHandler(
     new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor),
     options.admitNewTask,
@@ -82,7 +90,8 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   app.use((req: Request, res: Response, next: NextFunction) => {
     const v1Rest = isV1RestPath(req, plainPaths);
     const header = req.header("A2A-Version");
-    const asked = requestVersion(header, req.query[VERSION_PARAMETER]);
+    // Express parses the query string on each `req.query` read: only when there is one.
+    const asked = requestVersion(header, req.url.includes("?") ? req.query[VERSION_PARAMETER] : undefined);
     // The SDK (card, JSON-RPC and REST handlers) reads the version from this header alone.
     if (asked && !header) req.headers["a2a-version"] = asked;
     const requested = asked ?? (v1Rest ? "1.0" : undefined);
@@ -90,6 +99,27 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
     if (v1Rest) answerErrorsAsProblems(res);
     next();
   });
+  const token = options.authToken;
+  const requireBearer = token
+    ? (req: Request, res: Response, next: NextFunction) => {
+        if (bearerMatches(req.header("authorization"), token)) return next();
+        const message = "Unauthorized: send Authorization: Bearer <token>";
+        res.setHeader("WWW-Authenticate", 'Bearer realm="a2a"');
+        if (isJsonRpcCall(req)) res.status(401).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } });
+        else res.status(401).json(restErrorBody(401, "UNAUTHENTICATED", message));
+      }
+    : undefined;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const userBuilder = UserBuilder.noAuthentication;
+  const legacyCompat = { enabled: true };
+  // JSON-RPC first: the busiest route is matched before the public GET routes (whose paths it never shares).
+  app.post(
+    "/",
+    ...(requireBearer ? [requireBearer] : []),
+    ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"),
+    jsonRpcEnvelope,
+    jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
+  );
   for (const route of options.routes ?? []) {
     app.get(route.path, async (_req: Request, res: Response) => {
       try {
@@ -101,27 +131,12 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
       }
     });
   }
-  const legacyCompat = { enabled: true };
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
-  const token = options.authToken;
-  if (token) {
-    // Past this point nothing is public: JSON-RPC, REST, unknown paths alike.
-    app.use((req: Request, res: Response, next: NextFunction) => {
-      if (bearerMatches(req.header("authorization"), token)) return next();
-      const message = "Unauthorized: send Authorization: Bearer <token>";
-      res.setHeader("WWW-Authenticate", 'Bearer realm="a2a"');
-      if (isJsonRpcCall(req)) res.status(401).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } });
-      else res.status(401).json(restErrorBody(401, "UNAUTHENTICATED", message));
-    });
-  }
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const userBuilder = UserBuilder.noAuthentication;
-  app.post(
-    "/",
-    ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"),
-    jsonRpcEnvelope,
-    jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
+  app.use(
+    `/${AGENT_CARD_PATH}`,
+    cachedCard(agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }), () => card.description),
   );
+  // Past this point nothing is public: REST, unknown paths alike (JSON-RPC checked the same way above).
+  if (requireBearer) app.use(requireBearer);
   app.use(...jsonBodyWithLimit(maxBodyBytes, "rest"), restHandler({ requestHandler, userBuilder, legacyCompat }));
   app.use((req: Request, res: Response) => {
     res.status(404).json(restErrorBody(404, "NOT_FOUND", `no A2A route ${req.method} ${req.path}`));
@@ -147,6 +162,7 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
  * answers -32005.
  */
 function jsonRpcEnvelope(req: Request, res: Response, next: NextFunction): void {
+  res.json = leanJson(res);
   const body: unknown = req.body;
   if (body === undefined) return next();
   const problem = envelopeProblem(body);
@@ -162,6 +178,22 @@ function jsonRpcEnvelope(req: Request, res: Response, next: NextFunction): void 
     res.setHeader("A2A-Version", responseVersion(version));
   }
   next();
+}
+
+/**
+ * `res.json` for JSON-RPC answers: the bytes and headers Express writes (the
+ * body, `Content-Type: application/json; charset=utf-8`, `Content-Length`) minus
+ * the ETag, which Express hashes from every body although a POST answer is never
+ * revalidated (`req.fresh` is false for POST), and written as one string.
+ */
+function leanJson(res: Response): Response["json"] {
+  return (body: unknown) => {
+    const text = JSON.stringify(body) ?? "";
+    if (!res.hasHeader("Content-Type")) res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.setHeader("Content-Length", Buffer.byteLength(text));
+    res.end(text);
+    return res;
+  };
 }
 
 /** Error bodies (status >= 400) written through `res.json` go out as RFC 9457 problem details. */

@@ -12,7 +12,7 @@ import { defaultScenarioDir } from "../util/package-root.js";
 import { loadAgentCard } from "../a2a/card.js";
 import { serveApp } from "../a2a/serve.js";
 import { createGreenApp } from "../green/app.js";
-import { isolationSentence, probeLocalIsolation } from "../green/isolation.js";
+import { isolationSentence, probeLocalIsolation, type IsolationReport } from "../green/isolation.js";
 import { exposureVerdict } from "../green/exposure.js";
 import { isFullIsolation } from "../runner/isolation-policy.js";
 import { BenchError } from "../util/errors.js";
@@ -112,11 +112,18 @@ export const command: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parseGreenArgs(argv);
     const envSettings = settingsFromEnv(io.env); // validate env settings at the entry
-    // The isolation probe (child processes) runs while the port is bound and the card loaded: start-up
-    // waits for the slower of the two, not for both. Requests that arrive meanwhile are held (serveApp).
-    const probing = probeLocalIsolation();
+    // The isolation probe (child processes, which would compete with start-up for the CPU) starts once the
+    // port is bound and the app in place, and is not waited for: the card is served meanwhile. /health says
+    // "probing" until it answers; requests that need its answer (an assessment in the local sandbox) wait
+    // for it, so weak isolation is still refused (fail closed).
+    let startProbe!: () => void;
+    const probing = new Promise<IsolationReport>((resolveProbe, rejectProbe) => {
+      startProbe = () => {
+        probeLocalIsolation().then(resolveProbe, rejectProbe);
+      };
+    });
     probing.catch(() => {
-      /* surfaced where it is awaited */
+      /* surfaced where it is awaited: /health, the executor */
     });
     const allowWeakIsolation = args.allowWeakIsolation || envSettings.allowWeakIsolation;
     const allowUnauthenticated = args.allowUnauthenticated || envSettings.allowUnauthenticated;
@@ -129,9 +136,6 @@ export const command: CliCommand = {
     }
     let green: ReturnType<typeof createGreenApp> | undefined;
     const served = await serveApp(args.host, args.port, async (port) => {
-      const isolation = await probing;
-      const sentence = isolationSentence(isolation, allowWeakIsolation);
-      if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
       const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
         host: args.host,
         port,
@@ -141,25 +145,27 @@ export const command: CliCommand = {
         card,
         env: io.env,
         logger,
-        isolation,
+        isolation: probing,
         settings: {
           allowWeakIsolation,
           allowUnauthenticated,
           ...(args.maxBodyBytes !== undefined ? { maxBodyBytes: args.maxBodyBytes } : {}),
         },
       });
-      logger.info(
-        {
-          url: card.supportedInterfaces[0]?.url,
-          host: args.host,
-          port,
-          isolation: isolation.level,
-          allowWeakIsolation,
+      const url = card.supportedInterfaces[0]?.url;
+      logger.info({ url, host: args.host, port, allowWeakIsolation }, "green agent listening; isolation probe running");
+      probing.then(
+        (isolation) => {
+          const sentence = isolationSentence(isolation, allowWeakIsolation);
+          if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
+          logger.info({ url, isolation: isolation.level, allowWeakIsolation }, `green agent ready. ${sentence}`);
         },
-        `green agent listening. ${sentence}`,
+        (err: unknown) => logger.error({ err: errorMessage(err) }, "isolation probe failed (see /health)"),
       );
       return green.app;
     });
+    // After the requests held during start-up (an orchestrator polling the card) have been dispatched.
+    setImmediate(startProbe);
     return new Promise<number>((resolveExit) => {
       installShutdownHandlers({ shutdown: () => green!.shutdown(), close: () => served.close() }, logger, resolveExit);
     });

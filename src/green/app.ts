@@ -27,10 +27,13 @@ export interface GreenAppOptions {
   /** Runner facts for /health; default checks the built-in runner entry. */
   runnerProbe?: () => RunnerProbe;
   /**
-   * The local sandbox's isolation, probed before the app is built (the CLI does):
-   * shown in /health and the card's description. Default: probed lazily, once.
+   * The local sandbox's isolation, or the probe already under way (the CLI starts
+   * it before binding and serves the card without waiting for it): shown in
+   * /health (`{"state": "probing"}` until it settles) and, once known, in the
+   * card's description. Requests that need it wait for it. A probe that fails is
+   * run again on next use. Default: probed now, in the background.
    */
-  isolation?: IsolationReport;
+  isolation?: IsolationReport | Promise<IsolationReport>;
   logger?: Logger;
 }
 
@@ -48,14 +51,30 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
   const logger = options.logger ?? silentLogger();
   const settings: GreenSettings = { ...settingsFromEnv(env, cwd), ...options.settings };
   const queue = new TaskQueue(settings.maxConcurrent);
-  let probed: Promise<IsolationReport> | undefined = options.isolation ? Promise.resolve(options.isolation) : undefined;
-  const isolation = (): Promise<IsolationReport> => {
-    probed ??= probeLocalIsolation().catch((err: unknown) => {
-      probed = undefined; // probe again next time
-      throw err;
-    });
-    return probed;
+  // The card object the app serves (handed over by createA2AExpressApp): its description gains the
+  // isolation sentence once the probe has answered.
+  let served: AgentCard | undefined;
+  const describeIsolation = (report: IsolationReport): void => {
+    const sentence = isolationSentence(report, settings.allowWeakIsolation);
+    if (served) served.description = `${options.card.description}${options.card.description ? " " : ""}${sentence}`;
   };
+  /** The settled report, once the probe has answered (undefined while it runs or after it failed). */
+  let known: IsolationReport | undefined;
+  let probed: Promise<IsolationReport> | undefined;
+  const track = (p: Promise<IsolationReport>): Promise<IsolationReport> =>
+    p.then(
+      (report) => {
+        known = report;
+        describeIsolation(report);
+        return report;
+      },
+      (err: unknown) => {
+        probed = undefined; // probe again next time
+        throw err;
+      },
+    );
+  if (options.isolation) probed = track(Promise.resolve(options.isolation));
+  const isolation = (): Promise<IsolationReport> => (probed ??= track(probeLocalIsolation()));
   // Probe now, so the first request does not wait for it (a failure is reported where it is awaited).
   isolation().catch(() => {});
   const executor = new GreenExecutor({
@@ -68,14 +87,12 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
     logger,
   });
   const probe = options.runnerProbe ?? defaultRunnerProbe(env);
-  const card = options.isolation
-    ? {
-        ...options.card,
-        description: `${options.card.description}${options.card.description ? " " : ""}${isolationSentence(options.isolation, settings.allowWeakIsolation)}`,
-      }
-    : options.card;
   const app = createA2AExpressApp({
-    card,
+    card: options.card,
+    onCard: (card) => {
+      served = card;
+      if (known) describeIsolation(known);
+    },
     admitNewTask: admitNewTask({
       inFlight: () => executor.jobCount,
       maxConcurrent: settings.maxConcurrent,
@@ -97,6 +114,7 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
             resultsRoot: settings.resultsRoot,
             probe,
             isolation,
+            isolationProbing: () => probed !== undefined && known === undefined,
             allowWeakIsolation: settings.allowWeakIsolation,
           }),
       },

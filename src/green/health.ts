@@ -1,5 +1,6 @@
 /**
  * `GET /health`: 200 `{status:"ok", activeTasks, queued, isolation, runner:{...}}`,
+ * 503 `starting` while the start-up isolation probe runs (`isolation: {state: "probing"}`),
  * or 503 `degraded` with `missing` naming what is missing. Weak sandbox
  * isolation without the operator's opt-in is "missing": A2A requests for the
  * local sandbox would be refused.
@@ -66,6 +67,12 @@ export interface HealthInput {
   resultsRoot: string;
   probe: () => RunnerProbe;
   isolation: () => Promise<IsolationReport>;
+  /**
+   * True while the start-up probe is still running: /health then answers at once
+   * with `isolation: {state: "probing"}` and status "starting" (HTTP 503) instead
+   * of waiting for it. Requests that need the answer wait for it (executor.ts).
+   */
+  isolationProbing?: () => boolean;
   allowWeakIsolation: boolean;
 }
 
@@ -80,24 +87,29 @@ export async function healthReport(h: HealthInput): Promise<{ status: number; bo
     missing.push(`writable results directory ${h.resultsRoot}`);
   }
   let isolation: Record<string, unknown>;
-  try {
-    const iso = await h.isolation();
-    const full = isFullIsolation(iso.level);
-    isolation = {
-      backend: iso.backend,
-      level: iso.level,
-      full,
-      weak_allowed: h.allowWeakIsolation,
-      warnings: iso.warnings,
-    };
-    if (!full && !h.allowWeakIsolation)
-      missing.push(`full sandbox isolation (have "${iso.level}"): ${WEAK_ISOLATION_FIX}`);
-  } catch (err) {
-    isolation = { error: errorMessage(err) };
-    missing.push(`sandbox isolation probe: ${errorMessage(err)}`);
-  }
+  const probing = h.isolationProbing?.() === true;
+  if (probing) isolation = { state: "probing" };
+  else
+    try {
+      const iso = await h.isolation();
+      const full = isFullIsolation(iso.level);
+      isolation = {
+        state: "probed",
+        backend: iso.backend,
+        level: iso.level,
+        full,
+        weak_allowed: h.allowWeakIsolation,
+        warnings: iso.warnings,
+      };
+      if (!full && !h.allowWeakIsolation)
+        missing.push(`full sandbox isolation (have "${iso.level}"): ${WEAK_ISOLATION_FIX}`);
+    } catch (err) {
+      isolation = { error: errorMessage(err) };
+      missing.push(`sandbox isolation probe: ${errorMessage(err)}`);
+    }
+  const ready = missing.length === 0 && !probing;
   const body = {
-    status: missing.length === 0 ? "ok" : "degraded",
+    status: missing.length > 0 ? "degraded" : probing ? "starting" : "ok",
     ...(missing.length > 0 ? { missing } : {}),
     activeTasks: h.activeTasks,
     queued: h.queued,
@@ -107,5 +119,5 @@ export async function healthReport(h: HealthInput): Promise<{ status: number; bo
     resultsRoot: h.resultsRoot,
     runner: probe.info,
   };
-  return { status: missing.length === 0 ? 200 : 503, body };
+  return { status: ready ? 200 : 503, body };
 }

@@ -28,7 +28,8 @@ export function createAjv(extra: Options = {}): Ajv2020 {
   return instance;
 }
 
-const ajv = createAjv();
+/** Made on first use: building it (formats, the 2020-12 meta-schemas) is start-up time a server that never validates would pay. */
+let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /** Load (once) and compile a schema from `schemas/<file>`. */
@@ -36,7 +37,7 @@ export function getValidator(file: string): ValidateFunction {
   let v = compiled.get(file);
   if (!v) {
     const schema = JSON.parse(readFileSync(join(schemasDir, file), "utf8")) as Record<string, unknown>;
-    v = ajv.compile(schema);
+    v = (ajv ??= createAjv()).compile(schema);
     compiled.set(file, v);
   }
   return v;

@@ -80,4 +80,53 @@ describe("BlockingSendAwareRequestHandler", () => {
     }
     expect(store.saves).toBe(4);
   });
+
+  it("answers a purple blocking send directly with the task the SDK's event path would store and return", async () => {
+    const purple = new PurpleExecutor(await createSolver("echo"), silentLogger());
+    // The same executor without its direct entry: the SDK's bus, queue and result manager (one event).
+    const viaSdk: AgentExecutor = { execute: purple.execute, cancelTask: purple.cancelTask };
+    const answers: Task[] = [];
+    const stored: Array<Task | undefined> = [];
+    for (const executor of [purple, viaSdk]) {
+      const store = new CountingStore();
+      const handler = new BlockingSendAwareRequestHandler(testCard(1), store, executor);
+      const ctx = new ServerCallContext();
+      const req = request();
+      req.configuration = {
+        acceptedOutputModes: [],
+        historyLength: 1,
+        taskPushNotificationConfig: undefined,
+        returnImmediately: false,
+      };
+      const task = (await handler.sendMessage(req, ctx)) as Task;
+      answers.push(task);
+      stored.push(await handler.getTask({ tenant: "", id: task.id, historyLength: undefined }, ctx));
+      expect(store.saves).toBe(1);
+    }
+    const shape = (t: Task | undefined) => ({
+      state: t?.status?.state,
+      history: t?.history.map((m) => [m.role, m.parts.map((p) => p.content?.value)]),
+      artifacts: t?.artifacts.map((a) => [a.name, a.parts.map((p) => p.content?.value)]),
+      ids: t?.history.every((m) => m.taskId === t.id && m.contextId === t.contextId),
+    });
+    expect(shape(answers[0])).toEqual(shape(answers[1]));
+    expect(answers[0]!.history).toHaveLength(1); // historyLength applied to the answer
+    expect(shape(stored[0])).toEqual(shape(stored[1]));
+    expect(stored[0]!.history).toHaveLength(2); // the store keeps the whole history (the user's message, "ready")
+  });
+
+  it("answers an executor that throws on the direct path with the SDK's failed task", async () => {
+    const failing = {
+      execute: async () => {},
+      cancelTask: async () => {},
+      executeBlocking: async (): Promise<Task> => {
+        throw new Error("boom");
+      },
+    };
+    const handler = new BlockingSendAwareRequestHandler(testCard(1), new BoundedTaskStore(), failing);
+    const task = (await handler.sendMessage(request(), new ServerCallContext())) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(task.status?.message?.parts[0]?.content?.value).toBe("Agent execution error: boom");
+    expect(task.history[0]?.parts[0]?.content?.value).toBe("ping");
+  });
 });

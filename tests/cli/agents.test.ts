@@ -50,9 +50,20 @@ describe("green server process (built dist)", () => {
         headers: { "A2A-Version": "1.0" },
       });
       expect(card1.headers.get("a2a-version")).toBe("1.0");
-      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      // The card is served before the isolation probe has answered: /health says "starting" until it has.
+      let health = await fetch(`http://127.0.0.1:${port}/health`);
+      for (let i = 0; i < 200 && health.status === 503; i++) {
+        expect(await health.json()).toMatchObject({ status: "starting", isolation: { state: "probing" } });
+        await new Promise((r) => setTimeout(r, 50));
+        health = await fetch(`http://127.0.0.1:${port}/health`);
+      }
       expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: "ok", activeTasks: 0, queued: 0 });
+      expect(await health.json()).toMatchObject({
+        status: "ok",
+        activeTasks: 0,
+        queued: 0,
+        isolation: { state: "probed" },
+      });
     } finally {
       const code = new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
       child.kill("SIGTERM");

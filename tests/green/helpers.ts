@@ -32,7 +32,7 @@ export async function startGreen(
   runner: RunnerCommandFn,
   settings: Partial<GreenSettings> = {},
   env: NodeJS.ProcessEnv = process.env,
-  options: { isolation?: IsolationReport } = {},
+  options: { isolation?: IsolationReport | Promise<IsolationReport> } = {},
 ): Promise<StartedGreen> {
   const resultsRoot = mkdtempSync(join(tmpdir(), "green-test-"));
   let green!: GreenApp;

@@ -158,6 +158,42 @@ describe("weak isolation over A2A", () => {
     expect(card.description).toMatch(/Sandbox isolation: unshare \(weak\)/);
   });
 
+  test("while the start-up probe runs, /health says probing and an assessment waits for its answer (then refused)", async () => {
+    let answer!: (r: typeof weak.isolation) => void;
+    const probe = new Promise<typeof weak.isolation>((r) => (answer = r));
+    let started = 0;
+    green = await startGreen(
+      () => {
+        started++;
+        return { command: process.execPath, args: ["-e", ""] };
+      },
+      {},
+      process.env,
+      { isolation: probe },
+    );
+    const card = await fetch(new URL(".well-known/agent-card.json", green.url));
+    expect(card.status).toBe(200);
+    const probing = await fetch(new URL("health", green.url));
+    expect(probing.status).toBe(503);
+    expect(await probing.json()).toMatchObject({ status: "starting", isolation: { state: "probing" } });
+    const client = await createA2AClient(green.url);
+    let settled = false;
+    const sent = client.sendMessage(requestOf(assessment())).finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(settled).toBe(false); // held for the probe's answer, not accepted blindly
+    answer(weak.isolation);
+    const task = (await sent) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect(statusText(task)).toMatch(/isolation "unshare"/);
+    expect(started).toBe(0);
+    const health = await fetch(new URL("health", green.url));
+    expect(await health.json()).toMatchObject({ status: "degraded", isolation: { state: "probed", level: "unshare" } });
+    const described = (await (await fetch(new URL(".well-known/agent-card.json", green.url))).json()) as {
+      description: string;
+    };
+    expect(described.description).toMatch(/Sandbox isolation: unshare \(weak\)/);
+  });
+
   test("runs with the opt-in, and the runner is not told to require full isolation", async () => {
     const seen: string[][] = [];
     const runner = fixtureRunner("events.mjs");

@@ -8,9 +8,7 @@ import { UsageError } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
 import { createEchoSolver } from "./echo.js";
 import { createGoldSolver } from "./gold.js";
-import { createOpenAISolver } from "./openai.js";
 import { createReplaySolver } from "./replay.js";
-import { createAgentSolver } from "./agent.js";
 import type { AgentFlagValues } from "./agent-settings.js";
 import type { OpenAIFlagValues } from "./openai-settings.js";
 import type { EpisodeStoreOptions } from "../interactive/episode-store.js";
@@ -39,9 +37,10 @@ export type SolverFactory = (options: SolverOptions) => Solver | Promise<Solver>
 export const SOLVERS: Record<string, SolverFactory> = {
   echo: (options) => createEchoSolver(options),
   gold: (options) => createGoldSolver(options),
-  openai: (options) => createOpenAISolver(options),
+  // Loaded when chosen: the OpenAI client is most of the purple's code, and echo/gold/replay never need it.
+  openai: async (options) => (await import("./openai.js")).createOpenAISolver(options),
   replay: (options) => createReplaySolver(options),
-  agent: (options) => createAgentSolver(options),
+  agent: async (options) => (await import("./agent.js")).createAgentSolver(options),
 };
 
 /** Names of the registered modes, in table order. */
