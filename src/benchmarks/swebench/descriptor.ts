@@ -10,8 +10,9 @@ export const swebench = defineBenchmark({
   rowSchema: "swebench_row",
   sandboxNeeds: [],
   hostNeeds: (backend) => [
-    // With the local backend the tests run under this host's python3; docker runs them in the instance's image.
-    ...(backend.name === "local"
+    // Without per-instance environments the tests run in a host work dir under this host's python3 (the local
+    // backend); a backend with environments runs them in the instance's image.
+    ...(!backend.capabilities.has("environments") && backend.capabilities.has("host-workdir")
       ? [
           {
             kind: "python-module" as const,
