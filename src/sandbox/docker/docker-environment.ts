@@ -159,6 +159,12 @@ export async function openDockerEnvironment(
       name,
       env,
     );
+    // An abort during the start (create, copy, start: seconds on a busy engine) is honoured here, not by
+    // killing a CLI call halfway (a killed `docker create` may still create the container).
+    if (opts.signal?.aborted) {
+      await c.remove();
+      throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled while the environment started");
+    }
     return new DockerEnvironment(c, env, opts.onClose ?? (() => undefined));
   } finally {
     await rm(staging, { recursive: true, force: true });

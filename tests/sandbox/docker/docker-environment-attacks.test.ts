@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, afterAll, beforeAll } from "vitest";
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { DockerSandbox, createDockerSandbox } from "../../../src/sandbox/docker/docker-sandbox.js";
 import { READ_FILE_TIMEOUT_MS } from "../../../src/sandbox/docker/docker-environment.js";
 import { DEFAULT_LIMITS } from "../../../src/sandbox/limits.js";
@@ -16,6 +17,22 @@ const engine = await testEngine();
 const env = engine.env!;
 const owner = `test-env-atk-${randomBytes(4).toString("hex")}`;
 const sh = (script: string): string[] => ["/bin/sh", "-c", script];
+
+/** Command lines of this process's children that are docker clients. */
+function dockerClientsOfOurs(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+      if (ppid === process.pid && /docker/.test(cmd)) found.push(cmd);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
 
 describe.skipIf(engine.env === null)(
   `docker environments under attack${engine.skipReason ? ` (skipped: ${engine.skipReason})` : ""}`,
@@ -100,5 +117,17 @@ describe.skipIf(engine.env === null)(
         await e.close();
       }
     }, 120_000);
+
+    it("an abort while the environment starts leaves no container and no client behind", async () => {
+      const ac = new AbortController();
+      const opening = environmentsOf(sb, "test").openEnvironment(
+        { image: BASE_IMAGE, owner, files: { dir: "/a2a-env", entries: { "step.sh": "true\n" } } },
+        ac.signal,
+      );
+      setTimeout(() => ac.abort(), 100);
+      await expect(opening).rejects.toMatchObject({ code: "E_SANDBOX_UNAVAILABLE" });
+      expect(await waitNoneLabelled(env, OWNER_LABEL, owner, 5000)).toEqual([]);
+      expect(dockerClientsOfOurs()).toEqual([]);
+    }, 60_000);
   },
 );
