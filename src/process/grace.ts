@@ -26,6 +26,13 @@ export const KILL_REAP_MS = 2_000;
 export const PIPE_DRAIN_MS = 5_000;
 
 /**
+ * Longest wait for a child's `stopWork` (e.g. `docker kill` of the container an exec client drives) before
+ * the child's own signals follow anyway, ms: a stuck engine must not keep a timed-out child running. The
+ * stopWork itself goes on to its end in the background.
+ */
+export const STOP_WORK_WAIT_MS = 15_000;
+
+/**
  * Poll interval while waiting for a group to empty, ms: short enough that a
  * cancel reports the group gone within a few ms of its end; each poll is one
  * signal-0 probe, and a /proc scan only while a member is still alive.

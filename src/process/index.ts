@@ -59,7 +59,14 @@ export type { Capture, StderrCapture } from "./capture.js";
 export { describeOutcome, succeeded } from "./outcome.js";
 export type { ProcessOutcome, RunnerOutcome, TerminationReason } from "./outcome.js";
 export { ProcessOptionError } from "./options.js";
-export { DEFAULT_GRACE_MS, LEFTOVER_GRACE_MS, KILL_REAP_MS, PIPE_DRAIN_MS, GROUP_POLL_MS } from "./grace.js";
+export {
+  DEFAULT_GRACE_MS,
+  LEFTOVER_GRACE_MS,
+  KILL_REAP_MS,
+  PIPE_DRAIN_MS,
+  GROUP_POLL_MS,
+  STOP_WORK_WAIT_MS,
+} from "./grace.js";
 export { signalGroup, groupAlive, waitGroupGone, killGroupsSync } from "./kill-group.js";
 export { stopGroup, type StopOutcome } from "./stop-group.js";
 export { procInfo, groupMembers, readGroupMembers, parseStat, type ProcInfo } from "./proc-scan.js";

@@ -37,7 +37,10 @@ import type { ProcessOutcome, TerminationReason } from "./outcome.js";
  *   {@link LEFTOVER_GRACE_MS} (or after the grace in effect when we were
  *   terminating it anyway); then wait at most {@link PIPE_DRAIN_MS} for the pipes.
  * - `kill-after-close`: wait until the leader has exited and every pipe is
- *   closed, then SIGKILL the group at once (untrusted code gets no grace).
+ *   closed, then SIGKILL the group at once (untrusted code gets no grace). A
+ *   process that left the group (setsid) may hold the pipes for ever: once the
+ *   leader has exited and its group is empty, the pipes get at most
+ *   {@link PIPE_DRAIN_MS} more.
  * - `keep`: wait for exit and closed pipes, leave the group alone (its owner
  *   stops it, e.g. a scenario's stop()).
  */
@@ -154,11 +157,15 @@ class ChildRun implements ChildHandle {
     this.pid = this.child.pid;
     this.term = new Terminator((sig) => this.signal(sig), o.graceMs ?? DEFAULT_GRACE_MS, o.stopWork);
     if (this.pid !== undefined && this.ownGroup) killOnParentExit(this.pid);
-    const ending = endingOf(this.child, this.policy);
     this.exited = exitOf(this.child).then((e) => {
       this.leaderRunning = false;
       return e;
     });
+    const closed = endingOf(this.child, this.policy);
+    const ending =
+      this.policy === "kill-after-close" && this.pid !== undefined
+        ? Promise.race([closed, this.escapedPipes(this.pid)])
+        : closed;
     this.stdin = attachStdin(this.child.stdin, stdin);
     const overflow = (): void => void this.terminate("output");
     const merged = stderr === "stdout";
@@ -199,13 +206,28 @@ class ChildRun implements ChildHandle {
     this.leaderRunning = false;
     const started = this.pid !== undefined && end.spawnError === null;
     if (started && this.policy === "sweep") await this.sweep(this.pid);
-    if (started && this.policy === "kill-after-close") signalGroup(this.pid, "SIGKILL");
+    if (started && this.policy === "kill-after-close") {
+      signalGroup(this.pid, "SIGKILL");
+      // Pipes a process outside the group still holds are read no further.
+      for (const s of this.child.stdio) s?.destroy();
+    }
     this.term.clear();
     clearTimeout(this.timeoutTimer);
     this.o.signal?.removeEventListener("abort", this.onAbort);
     if (this.policy === "sweep") await this.drainPipes();
     if (this.pid !== undefined && this.ownGroup) forgetGroup(this.pid);
     return this.outcome(end);
+  }
+
+  /**
+   * Resolves {@link PIPE_DRAIN_MS} after the leader has exited and its group is empty: whoever still holds
+   * the pipes then left the group (setsid), and must not make the ending wait for ever.
+   */
+  private async escapedPipes(pid: number): Promise<Ending> {
+    const exit = await this.exited;
+    await waitGroupGone(pid, Number.POSITIVE_INFINITY);
+    await new Promise((resolve) => setTimeout(resolve, PIPE_DRAIN_MS).unref());
+    return { ...exit, spawnError: null };
   }
 
   /** The leader has exited; anything left in its group is a leftover and does not outlive the run. */

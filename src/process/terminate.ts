@@ -7,8 +7,12 @@
  * what it started), `stopWork` is awaited first and the signals follow.
  */
 import type { TerminationReason } from "./outcome.js";
+import { STOP_WORK_WAIT_MS } from "./grace.js";
 
-/** Stops the work a child drives elsewhere (e.g. `docker kill`); its failure does not stop the signals. */
+/**
+ * Stops the work a child drives elsewhere (e.g. `docker kill`); its failure does not stop the signals, and
+ * the signals follow after {@link STOP_WORK_WAIT_MS} even when it has not settled.
+ */
 export type StopWork = (reason: TerminationReason) => Promise<unknown>;
 
 export class Terminator {
@@ -38,9 +42,15 @@ export class Terminator {
     this.started = true;
     this.graceInEffect = graceMs;
     if (this.stopWork) {
-      void this.stopWork(reason)
-        .catch(() => undefined)
-        .finally(() => this.signal(graceMs));
+      let bound: NodeJS.Timeout | undefined;
+      const waited = new Promise((resolve) => {
+        bound = setTimeout(resolve, STOP_WORK_WAIT_MS);
+        bound.unref();
+      });
+      void Promise.race([this.stopWork(reason).catch(() => undefined), waited]).finally(() => {
+        clearTimeout(bound);
+        this.signal(graceMs);
+      });
     } else {
       this.signal(graceMs);
     }

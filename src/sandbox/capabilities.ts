@@ -75,7 +75,9 @@ export function requestCapabilities(req: ExecRequest): SandboxCapability[] {
   if (req.workDir !== undefined) needs.push("host-workdir");
   if ((req.binds?.length ?? 0) > 0) needs.push("host-binds");
   if ((req.overlays?.length ?? 0) > 0) needs.push("overlays");
-  if (req.asRoot === true) needs.push("userns-root");
+  // Anything but absent or false asks for root: a truthy non-boolean from an untyped caller would skip the
+  // uid drop where the launch reads it as true, so it must not skip the refusal either.
+  if (req.asRoot !== undefined && req.asRoot !== false) needs.push("userns-root");
   return needs;
 }
 

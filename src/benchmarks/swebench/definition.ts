@@ -128,7 +128,11 @@ async function applyTestPatch(inst: SwebenchInstance, tree: Tree, scratch: strin
   for (const file of testFilesOf(inst)) {
     // Files new in test_patch do not exist at base; checkout fails for them, which is fine.
     const r = await gitIn(tree, ["checkout", inst.base_commit, "--", file]);
-    if (r.exitCode !== 0) await rm(join(tree.path, file), { force: true, recursive: true });
+    // A parent that is not a directory (the model patch may put a file there) holds no such file either.
+    if (r.exitCode !== 0)
+      await rm(join(tree.path, file), { force: true, recursive: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOTDIR") throw err;
+      });
   }
   const file = join(scratch, "test.patch");
   await writeFileAtomic(file, inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n");
@@ -402,7 +406,23 @@ async function gradePatch(g: PatchGrading): Promise<Verdict> {
       applyStrategy: null,
     };
   }
-  const preamble = await applyTestPatch(inst, tree, scratch);
+  let preamble: string;
+  try {
+    preamble = await applyTestPatch(inst, tree, scratch);
+  } catch (err) {
+    // The baseline applied test_patch to the base commit of this tree, so only the model patch can make it
+    // fail now (e.g. a file where test_patch creates a directory): the model's failure, never an
+    // infrastructure row it could void the run with.
+    if (before === null || !(err instanceof BenchError) || err.code !== "E_TEST_PATCH") throw err;
+    return {
+      ...base,
+      status: "RESOLVED_NO",
+      report: { ...report, patch_successfully_applied: true },
+      error: `test_patch no longer applies after the model patch: ${errorMessage(err)}`,
+      failureMode: "model_breaks_test_patch",
+      applyStrategy: applied.strategy!,
+    };
+  }
   const flags = await testConfigFlags(inst, tree, patch, before, target);
   return runTests({
     inst,

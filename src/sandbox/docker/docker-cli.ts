@@ -43,6 +43,8 @@ export interface CliOptions {
   stdin?: string;
   /** Bytes kept of each stream (the tail; default 1 MiB). */
   maxOutputBytes?: number;
+  /** Past maxOutputBytes: "tail" (default) keeps the last bytes and lets the CLI run; "stop" kills it. */
+  overflow?: "tail" | "stop";
   /** Default {@link DOCKER_CLI_TIMEOUT_MS}. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -63,7 +65,7 @@ export async function docker(args: readonly string[], opts: CliOptions = {}): Pr
     env: opts.env ?? process.env,
     input: opts.stdin ?? "",
     maxOutputBytes: opts.maxOutputBytes ?? 1024 * 1024,
-    overflow: "tail",
+    overflow: opts.overflow ?? "tail",
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   return {

@@ -39,6 +39,8 @@ import { probeEngine } from "./engine.js";
 const PIDS_SLACK = 32;
 /** Bytes of a file readFile returns at most (beyond it: an error, never a cut file). */
 export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
+/** Limit of one readFile, ms: the file may be the code's (a FIFO, a link to /dev/zero). */
+export const READ_FILE_TIMEOUT_MS = 30_000;
 
 class DockerEnvironment implements Environment {
   private ended: string | null = null;
@@ -83,13 +85,19 @@ class DockerEnvironment implements Environment {
 
   async readFile(path: string): Promise<string> {
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
+    // The path may be the code's: an endless file (/dev/zero) stops at the cap, a FIFO at the time limit.
+    // A stopped `cat` may go on in the container; the environment is the code's and close() removes it.
     const r = await docker(["exec", this.c.id, "cat", "--", path], {
       env: this.env,
       maxOutputBytes: READ_FILE_MAX_BYTES,
+      overflow: "stop",
+      timeoutMs: READ_FILE_TIMEOUT_MS,
     });
-    if (r.exitCode !== 0) throw new SandboxError("E_SANDBOX_SETUP", cliFailure(`reading ${path}`, r));
     if (r.stdoutBytes > READ_FILE_MAX_BYTES)
       throw new SandboxError("E_SANDBOX_SETUP", `reading ${path}: larger than ${READ_FILE_MAX_BYTES} bytes`);
+    if (r.timedOut)
+      throw new SandboxError("E_SANDBOX_SETUP", `reading ${path}: no end within ${READ_FILE_TIMEOUT_MS / 1000} s`);
+    if (r.exitCode !== 0) throw new SandboxError("E_SANDBOX_SETUP", cliFailure(`reading ${path}`, r));
     return r.stdout;
   }
 
@@ -151,6 +159,12 @@ export async function openDockerEnvironment(
       name,
       env,
     );
+    // An abort during the start (create, copy, start: seconds on a busy engine) is honoured here, not by
+    // killing a CLI call halfway (a killed `docker create` may still create the container).
+    if (opts.signal?.aborted) {
+      await c.remove();
+      throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled while the environment started");
+    }
     return new DockerEnvironment(c, env, opts.onClose ?? (() => undefined));
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -84,6 +84,8 @@ function dropArgs(spec: LaunchSpec): string[] {
     "--inh-caps=-all",
     "--bounding-set=-all",
     "--no-new-privs",
+    // The uid change clears unshare's --kill-child parent-death signal of the namespace's init: set it again.
+    ...(spec.level === "unshare" ? ["--pdeathsig", "KILL"] : []),
     "--",
   ];
 }
@@ -183,12 +185,17 @@ export function buildLaunchCommand(spec: LaunchSpec): LaunchCommand {
   switch (spec.level) {
     case "bwrap":
       return { file: spec.tools.bwrap!, args: [...bwrapArgs(spec), ...inner], spawnCwd: "/" };
-    case "unshare":
-      return {
-        file: spec.tools.unshare!,
-        args: ["--net", "--pid", "--fork", "--mount-proc", "--kill-child", "--ipc", "--uts", "--", ...inner],
-        spawnCwd: spec.cwd,
-      };
+    case "unshare": {
+      const unshare = [
+        spec.tools.unshare!,
+        ...["--net", "--pid", "--fork", "--mount-proc", "--kill-child", "--ipc", "--uts", "--"],
+        ...inner,
+      ];
+      // --kill-child ends the namespace when unshare ends, but nothing ends unshare when its owner dies by
+      // SIGKILL (bwrap has --die-with-parent): setpriv gives it that parent-death signal, which its exec keeps.
+      if (spec.tools.setpriv === null) return { file: unshare[0]!, args: unshare.slice(1), spawnCwd: spec.cwd };
+      return { file: spec.tools.setpriv, args: ["--pdeathsig", "KILL", "--", ...unshare], spawnCwd: spec.cwd };
+    }
     case "none":
       return { file: inner[0]!, args: inner.slice(1), spawnCwd: spec.cwd };
   }

@@ -293,10 +293,16 @@ async function applyTestPatch(
   if (failed)
     return { verdict: { ...failed, applyStrategy: strategy, touchesTestConfig: touched, testConfigFlags: flags } };
   if (prep.exitCode !== 0) {
-    const error = `E_TEST_PATCH: test_patch does not apply in ${r.image} (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`;
+    // The baseline applied test_patch to the base commit in this very environment, so only the model
+    // patch can make it fail now (e.g. a file where test_patch creates a directory): the model's
+    // failure, never an infrastructure row it could void the run with.
     return {
       verdict: {
-        ...infraVerdict(r.base, error, "infrastructure_test_patch", "E_TEST_PATCH"),
+        ...r.base,
+        status: "RESOLVED_NO",
+        report: { ...notApplied(), patch_successfully_applied: true },
+        error: `test_patch no longer applies after the model patch (exit ${prep.exitCode}): ${prep.output.trim().slice(-300)}`,
+        failureMode: "model_breaks_test_patch",
         applyStrategy: strategy,
         touchesTestConfig: touched,
         testConfigFlags: flags,
