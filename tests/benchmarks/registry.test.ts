@@ -31,6 +31,19 @@ describe("benchmark registry", () => {
       'assessment_request.schema.json benchmark enum has "sparc", which is not registered',
       'results.schema.json allOf (if benchmark … then rows) has "sparc", which is not registered',
     ]);
+    const oddInteraction = benchmarkDescriptors().map((d) =>
+      d.name === "redcode" ? { ...d, interactions: ["chat"] as never } : d,
+    );
+    expect(benchmarkSchemaMismatches(schemas, oddInteraction)).toEqual([
+      'benchmark "redcode" offers unknown interaction "chat"',
+    ]);
+    const request = {
+      ...schemas.request,
+      properties: { ...(schemas.request["properties"] as object), interaction: { enum: ["single_shot"] } },
+    };
+    expect(benchmarkSchemaMismatches({ ...schemas, request }, benchmarkDescriptors())).toEqual([
+      'assessment_request.schema.json interaction enum lacks "interactive"',
+    ]);
     const renamedRows = benchmarkDescriptors().map((d) => (d.name === "redcode" ? { ...d, rowSchema: "red_row" } : d));
     expect(benchmarkSchemaMismatches(schemas, renamedRows)).toEqual([
       'results.schema.json rows of "redcode" are $defs/redcode_row, its descriptor says red_row',
