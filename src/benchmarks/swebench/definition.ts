@@ -57,7 +57,6 @@ import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Sandbox } from "../../sandbox/types.js";
 import type { EpisodeRecord } from "../../interactive/episode-record.js";
 import type { TokenUsage } from "../../a2a/usage.js";
-import { commandStatusLine } from "../../interactive/episode.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -253,9 +252,7 @@ async function evaluateEpisodeInContainer(
   artifacts: string,
 ): Promise<Verdict> {
   const { runInstanceEpisode } = await import("./container/episode.js");
-  const got = await runInstanceEpisode(inst, ctx, artifacts, (e) =>
-    ctx.logger.info(`${inst.instance_id} turn ${e.turn}: ${commandStatusLine(e.command)}`),
-  );
+  const got = await runInstanceEpisode(inst, ctx, artifacts, (e) => ctx.onTurn?.(e));
   const episode = { record: got.record, trajectory: got.trajectory };
   const source = { modelName: PARTICIPANT_MODEL_NAME, submitted: true, touchesTestConfig: [] };
   if (got.patch === null) {

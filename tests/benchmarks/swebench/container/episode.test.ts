@@ -121,6 +121,7 @@ describe.skipIf(engine.env === null)(
         swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
         ...extra,
       });
+      const turns: Array<{ turn: number; command: string }> = [];
       const row = await createSwebenchBenchmark().evaluate(
         { id: inst.instance_id, instance: inst },
         {
@@ -130,19 +131,21 @@ describe.skipIf(engine.env === null)(
           logger: silentLogger(),
           signal: new AbortController().signal,
           workDir: join(out, "work"),
+          onTurn: (t) => turns.push(t),
         },
       );
       expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
-      return { row, solver, out };
+      return { row, solver, out, turns };
     }
 
     it("a participant applying the gold patch by commands resolves; the row carries its episode", async () => {
       const inst = ds.instances[0]!;
       const b64 = Buffer.from(inst.patch!).toString("base64");
-      const { row, solver, out } = await episode(inst, [
+      const { row, solver, out, turns } = await episode(inst, [
         `echo ${b64} | base64 -d > /tmp/gold.patch && git apply /tmp/gold.patch && git status --short`,
       ]);
       expect(row.status, String(row.error)).toBe("RESOLVED_FULL");
+      expect(turns).toMatchObject([{ turn: 1, command: expect.stringMatching(/^echo .* \| base64 -d/) }]);
       expect(row).toMatchObject({
         passed: true,
         resolved: true,
