@@ -27,6 +27,7 @@ import type { Solver, SolverInput, SolverReply } from "../../../../src/purple/so
 import type { ServedApp } from "../../../../src/a2a/serve.js";
 import { readTrajectory } from "../../../../src/interactive/trajectory.js";
 import { aggregateSwebench } from "../../../../src/benchmarks/swebench/report.js";
+import { runBenchmark } from "../../../../src/runner/run-benchmark.js";
 import { serveOnLoopback } from "../../../a2a/helpers.js";
 import { containersLabelled, testEngine } from "../../../support/container-engine.js";
 
@@ -171,6 +172,50 @@ describe.skipIf(engine.env === null)(
         self_reported_tokens: 30,
         self_reported_tokens_per_resolved: 30,
       });
+    }, 300_000);
+
+    it("end to end through the engine: a participant applying each instance's gold patch resolves every one", async () => {
+      /** Reads the task message's instance id, applies that instance's gold patch, then answers final. */
+      const gold: Solver = {
+        mode: "scripted",
+        solve(input) {
+          const msg = JSON.parse(input.text) as { kind: string; instance_id?: string };
+          if (msg.kind !== "task") return Promise.resolve({ text: JSON.stringify({ kind: "final" }) });
+          const patch = ds.instances.find((i) => i.instance_id === msg.instance_id)!.patch!;
+          const command = `echo ${Buffer.from(patch).toString("base64")} | base64 -d | git apply`;
+          return Promise.resolve({ text: JSON.stringify({ kind: "exec_request", command }) });
+        },
+      };
+      const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver: gold }));
+      served.push(purple);
+      const runId = `ep-e2e-${randomBytes(4).toString("hex")}`;
+      const run = await runBenchmark(
+        {
+          benchmark: "swebench",
+          run_id: runId,
+          dataset: "sample",
+          sandbox: "docker",
+          agent: purple.url,
+          interaction: "interactive",
+          concurrency: 1,
+          swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
+        },
+        {
+          out: join(root, runId),
+          createSandbox: () => createDockerSandbox({ limits: DEFAULT_LIMITS, logger: silentLogger(), env }),
+        },
+      );
+      expect(run.results.rows.map((r) => `${r.id}:${r.status}:${String(r["exit_status"])}`)).toEqual(
+        ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:final`),
+      );
+      expect(run.results.aggregate).toMatchObject({
+        resolved_rate: 1,
+        interactive: { items: ds.instances.length, mean_turns: 2, exit_status_counts: { final: ds.instances.length } },
+      });
+      expect(run.options).toMatchObject({ interaction: "interactive", max_turns: 100, command_timeout_seconds: 60 });
+      const events = await readFile(join(root, runId, "events.jsonl"), "utf8");
+      expect(events.split("\n").filter((l) => l.includes('"event":"turn"'))).toHaveLength(ds.instances.length);
+      expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
     }, 300_000);
 
     it("a participant that answers final at once scores 0 cleanly (an empty patch, not an error)", async () => {
