@@ -11,12 +11,19 @@ import type { AssessmentConfig, ResolvedConfig } from "./config.js";
 
 /** The problem with `config`'s interaction, worded with `key` (the boundary's name for the key); none when fine. */
 export function interactionProblems(
-  config: Pick<AssessmentConfig, "benchmark" | "interaction">,
+  config: Pick<AssessmentConfig, "benchmark" | "interaction" | "predictions">,
   key: string,
 ): string[] {
   const descriptor = findBenchmark(config.benchmark);
   if (!descriptor || config.interaction === undefined) return [];
-  if (descriptor.interactions.includes(config.interaction)) return [];
+  if (descriptor.interactions.includes(config.interaction)) {
+    // An episode is the participant acting: a predictions file cannot stand in for it.
+    if (config.interaction === "interactive" && config.predictions !== undefined)
+      return [
+        `${key} "interactive" assesses the participant acting in the environment; it cannot score a predictions file`,
+      ];
+    return [];
+  }
   return [
     `${key} "${config.interaction}" is not offered by benchmark "${config.benchmark}" ` +
       `(it offers: ${descriptor.interactions.join(", ")})`,

@@ -152,6 +152,14 @@ describe("the interaction and the episode limits", () => {
       expect(interactionProblems({ benchmark: "only-interactive", interaction: "interactive" } as never, "x")).toEqual(
         [],
       );
+      expect(
+        interactionProblems(
+          { benchmark: "only-interactive", interaction: "interactive", predictions: "p" } as never,
+          "x",
+        ),
+      ).toEqual([
+        'x "interactive" assesses the participant acting in the environment; it cannot score a predictions file',
+      ]);
     } finally {
       unregister();
     }
