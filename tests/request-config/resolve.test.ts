@@ -93,6 +93,8 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
     } satisfies KeyFlags<ResolvedConfig>;
     const required = Object.keys(flags).filter((k) => flags[k as keyof typeof flags]);
     const derived = ["benchmark", "run_id", "shard_index", "num_shards", "concurrency", "participant_concurrency"];
+    // Its default depends on the benchmark (the schema's allOf), so it has no top-level `default`.
+    derived.push("interaction");
     expect(required.sort()).toEqual([...Object.keys(schemaDefaults()), ...derived].sort());
     expect(Object.keys(flags).sort()).toEqual(schemaKeys(readSchema("assessment_request.schema.json")).properties);
   });
@@ -121,6 +123,16 @@ describe("the interaction and the episode limits", () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.config.interaction).toBe("single_shot");
+    const interactionOf = (c: Record<string, unknown>): unknown => {
+      const got = resolveConfig({ benchmark: "swebench", ...c });
+      return got.ok ? got.config.interaction : got.errors;
+    };
+    // SWE-bench is interactive by default where it can be: docker environments and a participant to ask.
+    expect(interactionOf({ sandbox: "docker" })).toBe("interactive");
+    expect(interactionOf({ sandbox: "docker", predictions: "p.jsonl" })).toBe("single_shot");
+    expect(interactionOf({ sandbox: "docker", interaction: "single_shot" })).toBe("single_shot");
+    expect(interactionOf({ sandbox: "local" })).toBe("single_shot");
+    expect(interactionOf({ benchmark: "humaneval", sandbox: "docker" })).toBe("single_shot");
     expect(episodeLimitsOf(r.config)).toEqual(resolveLimits());
     const props = readSchema("assessment_request.schema.json")["properties"] as Record<string, { maximum?: number }>;
     expect(props["max_turns"]?.maximum).toBe(MAX_MAX_TURNS);
