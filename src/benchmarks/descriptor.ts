@@ -14,10 +14,14 @@ import type { SandboxCapability } from "../sandbox/capabilities.js";
 import type { GoldAnswerer } from "./gold.js";
 
 /**
- * How the benchmark talks to the participant. `single_shot`: one question per
- * answer, the reply is the answer (no tool calls, no follow-up turns).
+ * How the benchmark talks to the participant (the request config's
+ * `interaction`). `single_shot`: one question per answer, the reply is the
+ * answer (no tool calls, no follow-up turns). `interactive`: the participant
+ * acts in the item's environment one A2A round trip per command
+ * (`terminal-bench-shell-v1`, src/interactive/), the environment is graded.
  */
-export type Interaction = "single_shot";
+export const INTERACTIONS = ["single_shot", "interactive"] as const;
+export type Interaction = (typeof INTERACTIONS)[number];
 
 /** The config keys that decide whether a run asks a participant. */
 export type ParticipantConfig = Pick<AssessmentConfig, "predictions" | "replay_dataset_code"> & { benchmark: string };
@@ -41,7 +45,7 @@ export interface BenchmarkDescriptor<Name extends string = string> {
   readonly name: Name;
   /** One line for usage texts and docs. */
   readonly summary: string;
-  /** How it talks to the participant (today every benchmark is `single_shot`). */
+  /** The interactions it offers (the request's `interaction` must be one of them). */
   readonly interactions: readonly Interaction[];
   /**
    * Whether a run with this config asks the participant anything (a

@@ -91,6 +91,7 @@ export async function getBenchmark(name: string): Promise<BenchmarkDefinition<Be
 
 export {
   defineBenchmark,
+  INTERACTIONS,
   type BenchmarkDescriptor,
   type BenchmarkRunner,
   type HostNeed,

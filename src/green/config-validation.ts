@@ -14,6 +14,7 @@ import { resolveConfig } from "../request-config/resolve.js";
 import { PATH_KEYS, isDatasetName, resolveAllowedPath } from "./allowed-roots.js";
 import { benchmarkNeedsParticipant } from "../benchmarks/needs-participant.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
+import { interactionProblems } from "../request-config/interaction-rules.js";
 import { newRunId } from "./run-dir.js";
 
 /**
@@ -46,7 +47,7 @@ function greenProblems(
   roots: readonly string[],
   cwd: string,
 ): string[] {
-  const problems: string[] = [];
+  const problems: string[] = [...interactionProblems(config, "config.interaction")];
   const roles = Object.keys(participants);
   const participantUrl = pickParticipant(participants, config);
   if (!participantUrl && roles.length > 1) {

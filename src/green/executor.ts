@@ -421,8 +421,20 @@ export class GreenExecutor implements AgentExecutor {
   }
 }
 
+/**
+ * `working` status messages kept in a task's stored history. The task store appends a status
+ * message to the task's history only when its messageId is new there; past this many, every
+ * further `working` status reuses the id of the last one kept, so an interactive run streaming a
+ * status per turn holds a bounded history. A streaming caller still receives every update, and
+ * the task's current status always carries the latest message; other states get fresh ids.
+ */
+export const MAX_WORKING_STATUSES_KEPT = 64;
+
 /** Publishes status updates and artifacts of one task on its bus. */
 class StatusPublisher {
+  private workingSent = 0;
+  private lastWorkingId = "";
+
   constructor(
     private readonly bus: ExecutionEventBus,
     private readonly ids: { taskId: string; contextId: string },
@@ -430,10 +442,16 @@ class StatusPublisher {
 
   status(state: TaskState, text: string, data?: Record<string, unknown>): void {
     const parts = [textPart(text), ...(data ? [dataPart(data)] : [])];
+    const message = agentMessage(parts, this.ids);
+    if (state === TaskState.TASK_STATE_WORKING) {
+      if (this.workingSent >= MAX_WORKING_STATUSES_KEPT) message.messageId = this.lastWorkingId;
+      else this.lastWorkingId = message.messageId;
+      this.workingSent++;
+    }
     this.bus.publish(
       AgentEvent.statusUpdate({
         ...this.ids,
-        status: { state, message: agentMessage(parts, this.ids), timestamp: new Date().toISOString() },
+        status: { state, message, timestamp: new Date().toISOString() },
         metadata: undefined,
       }),
     );

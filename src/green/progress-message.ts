@@ -104,6 +104,8 @@ export class ProgressTracker {
           data: this.data(ev.event, { package_id: ev.package_id }),
         };
       }
+      case "turn":
+        return { text: ev.status, data: this.data(ev.event, { task_id: ev.task_id, turn: ev.turn }) };
       case "checkpoint_written":
         return { text: `Checkpoint written (${this.of()} done)`, data: this.data(ev.event) };
       case "run_finished":

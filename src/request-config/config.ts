@@ -7,6 +7,7 @@
  */
 import type { BenchmarkName } from "../benchmarks/index.js";
 import type { SandboxBackendName } from "../sandbox/registry.js";
+import type { Interaction } from "../benchmarks/descriptor.js";
 
 export type { BenchmarkName } from "../benchmarks/index.js";
 
@@ -24,6 +25,11 @@ export interface AssessmentConfig {
   per_task_timeout_seconds?: number;
   agent_timeout_seconds?: number;
   max_participant_reply_bytes?: number;
+  interaction?: Interaction;
+  max_turns?: number;
+  episode_time_seconds?: number;
+  turn_timeout_seconds?: number;
+  command_timeout_seconds?: number;
   concurrency?: number;
   participant_concurrency?: number;
   max_infrastructure_failure_share?: number;
@@ -66,6 +72,11 @@ export type SchemaDefaultedKey =
   | "k"
   | "per_task_timeout_seconds"
   | "agent_timeout_seconds"
+  | "interaction"
+  | "max_turns"
+  | "episode_time_seconds"
+  | "turn_timeout_seconds"
+  | "command_timeout_seconds"
   | "max_infrastructure_failure_share"
   | "sandbox"
   | "resume"

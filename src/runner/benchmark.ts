@@ -31,6 +31,11 @@ export interface EvaluateContext {
   signal: AbortSignal;
   /** Per-run scratch directory (inside the run's out dir). */
   workDir: string;
+  /**
+   * Interactive items: told each command the participant asks for, before it runs (the runner
+   * streams it as a `turn` event, the green agent as a `working` status). Absent: nobody listens.
+   */
+  onTurn?: (turn: { turn: number; command: string }) => void;
 }
 
 /** Identity of the data a run read (recorded in run_metadata and checked on resume). */

@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import type { ResolvedConfig } from "../request-config/config.js";
 import { resolveConfig, type ResolveOptions } from "../request-config/resolve.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
+import { interactionProblems } from "../request-config/interaction-rules.js";
 import { formatAjvErrors } from "../util/schema.js";
 import { ValidationError } from "../util/errors.js";
 
@@ -42,7 +43,10 @@ export function resolveRunOptions(raw: unknown, source: RunOptionsSource = {}): 
   const resolved = resolveConfig(raw, source.newRunId ? { newRunId: source.newRunId } : {});
   if (!resolved.ok) throw new ValidationError("run config", formatAjvErrors(resolved.errors));
   const config = resolved.config;
-  const conflicts = participantConflicts(config, config.agent !== undefined, { participant: "agent", key: (k) => k });
+  const conflicts = [
+    ...participantConflicts(config, config.agent !== undefined, { participant: "agent", key: (k) => k }),
+    ...interactionProblems(config, "interaction"),
+  ];
   if (conflicts.length > 0) throw new ValidationError("run config", conflicts);
   const cwd = source.cwd ?? process.cwd();
   return { ...config, out: source.out !== undefined ? resolve(cwd, source.out) : defaultRunOut(config, cwd) };

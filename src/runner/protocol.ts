@@ -79,6 +79,16 @@ export interface PackageFinishedEvent {
   [key: string]: unknown;
 }
 
+/** Interactive items: a command the participant asked for, before it runs (bounded: one line, clipped). */
+export interface TurnEvent {
+  event: "turn";
+  task_id: string;
+  turn: number;
+  /** `$ <command>` (src/interactive/episode.ts commandStatusLine). */
+  status: string;
+  [key: string]: unknown;
+}
+
 export type RunnerEvent =
   | RunStartedEvent
   | TaskStartedEvent
@@ -86,7 +96,8 @@ export type RunnerEvent =
   | CheckpointWrittenEvent
   | RunFinishedEvent
   | PackageStartedEvent
-  | PackageFinishedEvent;
+  | PackageFinishedEvent
+  | TurnEvent;
 
 /** Every event name, as the schema's `event` enum lists them. */
 export const RUNNER_EVENT_NAMES = [
@@ -97,6 +108,7 @@ export const RUNNER_EVENT_NAMES = [
   "run_finished",
   "package_started",
   "package_finished",
+  "turn",
 ] as const satisfies ReadonlyArray<RunnerEvent["event"]>;
 
 export const KNOWN_EVENTS: ReadonlySet<string> = new Set(RUNNER_EVENT_NAMES);

@@ -17,6 +17,7 @@ import { parseUsage } from "../util/parse-usage.js";
 import { resolveConfig } from "../request-config/resolve.js";
 import { configProperties } from "../request-config/schema.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
+import { interactionProblems } from "../request-config/interaction-rules.js";
 import { defaultRunOut, type RunOptions } from "./options.js";
 
 /** snake_case → kebab-case. */
@@ -203,10 +204,13 @@ export function resolveRunArgs(
   const resolved = resolveConfig(merged);
   if (!resolved.ok) throw new UsageError(describeProblems(resolved.errors, merged, args));
   const config = resolved.config;
-  const conflicts = participantConflicts(config, config.agent !== undefined, {
-    participant: "--agent",
-    key: (key) => `--${flagName(key)}`,
-  });
+  const conflicts = [
+    ...participantConflicts(config, config.agent !== undefined, {
+      participant: "--agent",
+      key: (key) => `--${flagName(key)}`,
+    }),
+    ...interactionProblems(config, `--${flagName("interaction")}`),
+  ];
   if (conflicts.length > 0) throw new UsageError(conflicts.join("; "));
   return { ...config, out: args.out ?? defaultRunOut(config, cwd) };
 }

@@ -20,6 +20,7 @@
  * {@link runBenchmark}, the library's, does both from a request config and
  * turns a run without a score into an InfrastructureError.
  */
+import { commandStatusLine } from "../interactive/episode.js";
 import { mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -298,6 +299,8 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
       logger: r.logger,
       signal,
       workDir: r.workDir,
+      onTurn: ({ turn, command }) =>
+        r.emit({ event: "turn", task_id: item.id, turn, status: commandStatusLine(command) }),
     });
   } catch (err) {
     if (err instanceof InfrastructureError) {

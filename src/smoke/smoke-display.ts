@@ -49,6 +49,7 @@ type Kind = "quiet" | "item" | "notable";
 function kindOf(u: ProgressUpdate): Kind {
   switch (u.data?.["event"]) {
     case "task_started":
+    case "turn":
     case "package_started":
     case "checkpoint_written":
       return "quiet";

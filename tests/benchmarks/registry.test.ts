@@ -31,6 +31,19 @@ describe("benchmark registry", () => {
       'assessment_request.schema.json benchmark enum has "sparc", which is not registered',
       'results.schema.json allOf (if benchmark … then rows) has "sparc", which is not registered',
     ]);
+    const oddInteraction = benchmarkDescriptors().map((d) =>
+      d.name === "redcode" ? { ...d, interactions: ["chat"] as never } : d,
+    );
+    expect(benchmarkSchemaMismatches(schemas, oddInteraction)).toEqual([
+      'benchmark "redcode" offers unknown interaction "chat"',
+    ]);
+    const request = {
+      ...schemas.request,
+      properties: { ...(schemas.request["properties"] as object), interaction: { enum: ["single_shot"] } },
+    };
+    expect(benchmarkSchemaMismatches({ ...schemas, request }, benchmarkDescriptors())).toEqual([
+      'assessment_request.schema.json interaction enum lacks "interactive"',
+    ]);
     const renamedRows = benchmarkDescriptors().map((d) => (d.name === "redcode" ? { ...d, rowSchema: "red_row" } : d));
     expect(benchmarkSchemaMismatches(schemas, renamedRows)).toEqual([
       'results.schema.json rows of "redcode" are $defs/redcode_row, its descriptor says red_row',
@@ -56,7 +69,7 @@ describe("benchmark registry", () => {
 
   it("each built-in plug-in loads lazily, carries its registered name and answers needs-participant like its descriptor", async () => {
     for (const d of benchmarkDescriptors()) {
-      expect(d.interactions).toEqual(["single_shot"]);
+      expect(d.interactions).toEqual(d.name === "swebench" ? ["single_shot", "interactive"] : ["single_shot"]);
       if (d.runner.kind === "external") continue;
       const def = await getBenchmark(d.name);
       expect(def.name).toBe(d.name);

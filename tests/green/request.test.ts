@@ -106,6 +106,22 @@ describe("validateAssessmentConfig", () => {
   });
 });
 
+describe("a request's interaction must be one the benchmark offers", () => {
+  test("interactive for a single-shot benchmark is refused, naming config.interaction and the benchmark", () => {
+    const r = validateAssessmentConfig(
+      { benchmark: "redcode", interaction: "interactive" },
+      { agent: "http://127.0.0.1:9/" },
+      ["/srv/allowed"],
+      "/srv/allowed",
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.problems).toEqual([
+        'config.interaction "interactive" is not offered by benchmark "redcode" (it offers: single_shot)',
+      ]);
+  });
+});
+
 describe("a request that names a participant must assess it", () => {
   const roots = ["/srv/allowed"];
   const cwd = "/srv/allowed";

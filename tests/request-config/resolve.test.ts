@@ -6,6 +6,9 @@ import { readSchema } from "../../src/util/schema.js";
 import { packageRoot } from "../../src/util/package-root.js";
 import { schemaKeys, type KeyFlags } from "../support/schema-keys.js";
 import { PARTICIPANT_LANES_PER_SLOT, checkConfig, resolveConfig } from "../../src/request-config/resolve.js";
+import { episodeLimitsOf, interactionProblems } from "../../src/request-config/interaction-rules.js";
+import { MAX_COMMAND_TIMEOUT_S, MAX_MAX_TURNS, resolveLimits } from "../../src/interactive/limits.js";
+import { benchmarkDescriptor, defineBenchmark, registerBenchmark } from "../../src/benchmarks/index.js";
 
 describe("the request config's one resolver", () => {
   it("applies the schema's defaults and fixes run id, concurrency, participant_concurrency and samples", () => {
@@ -73,7 +76,15 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
       ...{ dataset: true, seed: true, n: true, k: true, per_task_timeout_seconds: true, agent_timeout_seconds: true },
       ...{ max_infrastructure_failure_share: true, sandbox: true, resume: true, swebench_image_template: true },
       ...{ checkout: true, strict_tests: true, swebench_rules: true, input_mode: true, replay_dataset_code: true },
-      ...{ sparc_metrics: true, run_id: true, shard_index: true, num_shards: true, concurrency: true },
+      ...{ interaction: true, max_turns: true, episode_time_seconds: true, turn_timeout_seconds: true },
+      ...{
+        command_timeout_seconds: true,
+        sparc_metrics: true,
+        run_id: true,
+        shard_index: true,
+        num_shards: true,
+        concurrency: true,
+      },
       ...{ participant_concurrency: true, agent: false, samples: false, num_instances: false },
       ...{ max_participant_reply_bytes: false, swebench_images: false, predictions: false, repos_dir: false },
       ...{ scenarios: false, languages: false, sparc_config: false, sparc_package_cache_dir: false },
@@ -82,6 +93,8 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
     } satisfies KeyFlags<ResolvedConfig>;
     const required = Object.keys(flags).filter((k) => flags[k as keyof typeof flags]);
     const derived = ["benchmark", "run_id", "shard_index", "num_shards", "concurrency", "participant_concurrency"];
+    // Its default depends on the benchmark (the schema's allOf), so it has no top-level `default`.
+    derived.push("interaction");
     expect(required.sort()).toEqual([...Object.keys(schemaDefaults()), ...derived].sort());
     expect(Object.keys(flags).sort()).toEqual(schemaKeys(readSchema("assessment_request.schema.json")).properties);
   });
@@ -101,6 +114,67 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
         restated.push(`${relative(packageRoot, file)}: a timeout default`);
     }
     expect(restated).toEqual([]);
+  });
+});
+
+describe("the interaction and the episode limits", () => {
+  it("the schema's episode defaults are the interactive layer's own, and episodeLimitsOf carries them", () => {
+    const r = resolveConfig({ benchmark: "swebench" }, { newRunId: () => "rid" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.interaction).toBe("single_shot");
+    const interactionOf = (c: Record<string, unknown>): unknown => {
+      const got = resolveConfig({ benchmark: "swebench", ...c });
+      return got.ok ? got.config.interaction : got.errors;
+    };
+    // SWE-bench is interactive by default where it can be: docker environments and a participant to ask.
+    expect(interactionOf({ sandbox: "docker" })).toBe("interactive");
+    expect(interactionOf({ sandbox: "docker", predictions: "p.jsonl" })).toBe("single_shot");
+    expect(interactionOf({ sandbox: "docker", interaction: "single_shot" })).toBe("single_shot");
+    expect(interactionOf({ sandbox: "local" })).toBe("single_shot");
+    expect(interactionOf({ benchmark: "humaneval", sandbox: "docker" })).toBe("single_shot");
+    expect(episodeLimitsOf(r.config)).toEqual(resolveLimits());
+    const props = readSchema("assessment_request.schema.json")["properties"] as Record<string, { maximum?: number }>;
+    expect(props["max_turns"]?.maximum).toBe(MAX_MAX_TURNS);
+    expect(props["command_timeout_seconds"]?.maximum).toBe(MAX_COMMAND_TIMEOUT_S);
+    const given = resolveConfig({ benchmark: "swebench", max_turns: 7, command_timeout_seconds: 5 });
+    expect(given.ok && episodeLimitsOf(given.config)).toMatchObject({ maxTurns: 7, commandTimeoutS: 5 });
+  });
+
+  it("refuses limits out of bounds by the schema (max_turns over 250, a command timeout over 300)", () => {
+    for (const bad of [
+      { max_turns: 251 },
+      { max_turns: 0 },
+      { command_timeout_seconds: 301 },
+      { interaction: "chat" },
+    ]) {
+      const r = resolveConfig({ benchmark: "swebench", ...bad });
+      expect(r.ok, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("names the benchmark and what it offers when the interaction requested is not offered", () => {
+    const unregister = registerBenchmark(
+      defineBenchmark({ ...benchmarkDescriptor("humaneval"), name: "only-interactive", interactions: ["interactive"] }),
+    );
+    try {
+      expect(interactionProblems({ benchmark: "only-interactive", interaction: "single_shot" } as never, "x")).toEqual([
+        'x "single_shot" is not offered by benchmark "only-interactive" (it offers: interactive)',
+      ]);
+      expect(interactionProblems({ benchmark: "only-interactive", interaction: "interactive" } as never, "x")).toEqual(
+        [],
+      );
+      expect(
+        interactionProblems(
+          { benchmark: "only-interactive", interaction: "interactive", predictions: "p" } as never,
+          "x",
+        ),
+      ).toEqual([
+        'x "interactive" assesses the participant acting in the environment; it cannot score a predictions file',
+      ]);
+    } finally {
+      unregister();
+    }
   });
 });
 

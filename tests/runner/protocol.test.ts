@@ -7,6 +7,7 @@ import {
   parseRunnerLine,
   type CheckpointWrittenEvent,
   type PackageFinishedEvent,
+  type TurnEvent,
   type PackageStartedEvent,
   type RunFinishedEvent,
   type RunStartedEvent,
@@ -51,6 +52,7 @@ const typeKeys: Record<RunnerEvent["event"], Record<string, boolean>> = {
     error: false,
     timed_out: false,
   } satisfies KeyFlags<PackageFinishedEvent>,
+  turn: { event: true, task_id: true, turn: true, status: true } satisfies KeyFlags<TurnEvent>,
 };
 
 describe("runner event types and schemas/runner_event.schema.json", () => {

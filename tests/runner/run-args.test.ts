@@ -13,6 +13,7 @@ import {
 import { getValidator, readSchema, schemaProblems } from "../../src/util/schema.js";
 import { UsageError } from "../../src/util/errors.js";
 import { PARTICIPANT_LANES_PER_SLOT } from "../../src/request-config/resolve.js";
+import { resolveRunOptions } from "../../src/runner/options.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -153,6 +154,21 @@ describe("run options from the schema", () => {
   it("the schema itself is valid JSON Schema 2020-12 (the runner's own validators skip that check at start-up)", () => {
     expect(schemaProblems("assessment_request.schema.json")).toEqual([]);
     expect(() => getValidator("assessment_request.schema.json")).not.toThrow();
+  });
+});
+
+describe("the interaction must be one the benchmark offers", () => {
+  it("--interaction interactive for a single-shot benchmark is a usage error naming the flag and the benchmark", () => {
+    const args = parseRunArgs(["redcode", "--agent", "http://127.0.0.1:9/", "--interaction", "interactive"]);
+    expect(() => resolveRunArgs(args)).toThrow(
+      '--interaction "interactive" is not offered by benchmark "redcode" (it offers: single_shot)',
+    );
+    expect(() => resolveRunOptions({ benchmark: "redcode", interaction: "interactive" })).toThrow(
+      /interaction "interactive" is not offered by benchmark "redcode"/,
+    );
+    const limits = resolveRunArgs(parseRunArgs(["redcode", "--max-turns", "9", "--command-timeout-seconds", "4"]));
+    expect(limits).toMatchObject({ interaction: "single_shot", max_turns: 9, command_timeout_seconds: 4 });
+    expect(() => resolveRunArgs(parseRunArgs(["redcode", "--max-turns", "251"]))).toThrow(/--max-turns/);
   });
 });
 

@@ -7,7 +7,7 @@
  * extending test (which adds a benchmark's or backend's schema fragment).
  */
 import { readSchema } from "../../src/util/schema.js";
-import type { BenchmarkDescriptor } from "../../src/benchmarks/descriptor.js";
+import { INTERACTIONS, type BenchmarkDescriptor } from "../../src/benchmarks/descriptor.js";
 import type { SandboxBackendDescriptor } from "../../src/sandbox/backend.js";
 
 type Json = Record<string, unknown>;
@@ -58,6 +58,16 @@ export function benchmarkSchemaMismatches(
     requestEnum,
     benchmarks.map((b) => b.name),
   );
+  problems.push(
+    ...sameSet(
+      "assessment_request.schema.json interaction enum",
+      strings(obj(obj(schemas.request["properties"])["interaction"])["enum"]),
+      INTERACTIONS,
+    ),
+  );
+  for (const b of benchmarks)
+    for (const i of b.interactions)
+      if (!INTERACTIONS.includes(i)) problems.push(`benchmark "${b.name}" offers unknown interaction "${i}"`);
   const rows = rowSchemasByBenchmark(schemas.results);
   const defs = obj(schemas.results["$defs"]);
   const withRows = benchmarks.filter((b) => b.rowSchema !== null);

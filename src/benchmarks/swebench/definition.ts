@@ -55,6 +55,8 @@ import { participantFailureMode } from "../../runner/participant-failure.js";
 import { evaluateInContainer } from "./container/evaluate.js";
 import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Sandbox } from "../../sandbox/types.js";
+import type { EpisodeRecord } from "../../interactive/episode-record.js";
+import type { TokenUsage } from "../../a2a/usage.js";
 
 /** Name of the embedded instance set. */
 export const SAMPLE_DATASET = "sample";
@@ -242,6 +244,43 @@ async function evaluateInstanceInContainer(
       touchesTestConfig: [],
     };
   return evaluateInContainer(inst, patch!, got, ctx, artifacts);
+}
+
+/**
+ * Interactive: the participant works in the instance's image (container/episode.ts); the change it
+ * leaves is graded as a prediction in a fresh environment, the single-shot path's way.
+ */
+async function evaluateEpisodeInContainer(
+  inst: SwebenchInstance,
+  ctx: EvaluateContext,
+  artifacts: string,
+): Promise<Verdict> {
+  const { runInstanceEpisode } = await import("./container/episode.js");
+  const got = await runInstanceEpisode(inst, ctx, artifacts, (e) => ctx.onTurn?.(e));
+  const episode = { record: got.record, trajectory: got.trajectory };
+  const source = { modelName: PARTICIPANT_MODEL_NAME, submitted: true, touchesTestConfig: [] };
+  if (got.patch === null) {
+    const canceled = got.record.exit_status === "canceled" || ctx.signal.aborted;
+    return {
+      ...source,
+      status: "ERROR",
+      report: { ...NOT_RUN },
+      error: got.infraError ?? "no change could be taken from the environment",
+      failureMode: canceled ? "infrastructure_cancelled" : "infrastructure_sandbox",
+      episode,
+    };
+  }
+  await writeFileAtomic(join(artifacts, "patch.diff"), got.patch);
+  if (got.patch.trim() === "")
+    return {
+      ...source,
+      status: "EMPTY_PATCH",
+      report: { patch_is_None: false, patch_exists: false, patch_successfully_applied: false, resolved: false },
+      error: got.changeError ?? null,
+      failureMode: "model_empty_patch",
+      episode,
+    };
+  return { ...(await evaluateInContainer(inst, got.patch, source, ctx, artifacts)), episode };
 }
 
 /** What {@link runTests} needs: the patched tree, the model's patch and how it went in. */
@@ -518,7 +557,31 @@ async function recordVerdict(
   if (verdict.interpreterMissing) row.interpreter_missing = true;
   if (verdict.logVoid) row.log_void = verdict.logVoid;
   if (verdict.infraSignature) row.infra_signature = verdict.infraSignature;
+  if (verdict.episode) Object.assign(row, episodeFields(verdict.episode));
   return row;
+}
+
+function withoutFlag(usage: TokenUsage & { self_reported: true }): TokenUsage {
+  const { self_reported: _flag, ...rest } = usage;
+  return rest;
+}
+
+/** The row fields of an interactive item: how its episode ended and what it cost. */
+function episodeFields(episode: { record: EpisodeRecord; trajectory: string }): Partial<SwebenchRow> {
+  const r = episode.record;
+  return {
+    interaction: "interactive",
+    exit_status: r.exit_status,
+    turns: r.turns,
+    commands: r.commands,
+    command_seconds: r.command_seconds,
+    participant_seconds: r.participant_seconds,
+    truncations: r.truncations,
+    trajectory: episode.trajectory,
+    // The participant's own report (the row's `usage` is always the participant's word).
+    ...(r.usage ? { usage: withoutFlag(r.usage) } : {}),
+    ...(r.error ? { episode_error: r.error } : {}),
+  };
 }
 
 /** Name under which SWE-bench asks for sandbox capabilities. */
@@ -561,7 +624,16 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
   const verdictOf = async (item: SwebenchItem, ctx: EvaluateContext, artifacts: string): Promise<Verdict> => {
     // Outside the try: a sandbox that cannot grade SWE-bench stops the run (our configuration, no score).
     const path = gradingPath(ctx.sandbox);
+    if (ctx.options.interaction === "interactive" && path !== "environment")
+      throw new SandboxCapabilityError(
+        ctx.sandbox.backend,
+        "environments",
+        CALLER,
+        "interactive swebench hosts each instance in its own environment: use sandbox: docker",
+      );
     try {
+      if (ctx.options.interaction === "interactive")
+        return await evaluateEpisodeInContainer(item.instance, ctx, artifacts);
       if (path === "host") return await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
       return await evaluateInstanceInContainer(item.instance, ctx, checkoutOf(ctx), artifacts);
     } catch (err) {

@@ -4,7 +4,7 @@ import { defineBenchmark } from "../descriptor.js";
 export const swebench = defineBenchmark({
   name: "swebench",
   summary: "patch a python repository so the issue's tests pass; resolved rate",
-  interactions: ["single_shot"],
+  interactions: ["single_shot", "interactive"],
   // A predictions file replaces the participant.
   needsParticipant: (config) => !config.predictions,
   rowSchema: "swebench_row",

@@ -186,6 +186,31 @@ function resolvedStrictOf(r: ItemResult): boolean {
 }
 
 /**
+ * Interactive runs: mean turns over the items that ran an episode, how the episodes ended, and
+ * the tokens the participant reported per resolved item (null when it reported none for any item:
+ * its word, not a measurement). Undefined when no row ran an episode.
+ */
+function interactiveSummary(rows: ItemResult[]): Record<string, unknown> | undefined {
+  const ran = rows.filter((r) => r["interaction"] === "interactive");
+  if (ran.length === 0) return undefined;
+  const endings: Record<string, number> = {};
+  for (const r of ran) endings[String(r["exit_status"])] = (endings[String(r["exit_status"])] ?? 0) + 1;
+  const turns = ran.reduce((s, r) => s + (typeof r["turns"] === "number" ? r["turns"] : 0), 0);
+  const tokens = ran
+    .map((r) => (r["usage"] as { total_tokens?: unknown } | undefined)?.total_tokens)
+    .filter((t): t is number => typeof t === "number");
+  const resolved = ran.filter(resolvedOf).length;
+  return {
+    items: ran.length,
+    mean_turns: turns / ran.length,
+    exit_status_counts: endings,
+    self_reported_tokens: tokens.length === 0 ? null : tokens.reduce((a, b) => a + b, 0),
+    self_reported_tokens_per_resolved:
+      tokens.length === 0 || resolved === 0 ? null : tokens.reduce((a, b) => a + b, 0) / resolved,
+  };
+}
+
+/**
  * Aggregate metrics: `resolved_rate` (official `resolved` / all items, comparable with the
  * official leaderboard whatever `--strict-tests` says), `resolved_strict_rate` (resolved with
  * nothing flagged / all items), patch-apply rate (applied / items with a non-empty patch; null when
@@ -230,6 +255,8 @@ export function aggregateSwebench(
       .sort(),
     swebench_report: report,
   };
+  const episodes = interactiveSummary(rows);
+  if (episodes) out["interactive"] = episodes;
   if (options) out["swebench_report_path"] = writeRunFiles(rows, options, report);
   return out;
 }

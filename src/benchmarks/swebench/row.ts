@@ -7,6 +7,7 @@
 import type { ResultRow } from "../../results-file/document.js";
 import type { InstanceReport } from "./grading.js";
 import type { SwebenchStatus } from "./report.js";
+import type { EpisodeExitStatus } from "../../interactive/episode-record.js";
 import type { TestConfigFlag } from "./test-inventory.js";
 
 export interface SwebenchRow extends ResultRow, InstanceReport {
@@ -42,4 +43,22 @@ export interface SwebenchRow extends ResultRow, InstanceReport {
   log_void?: string;
   /** The failure signature the log matched (advisory). */
   infra_signature?: { reason: string; environment: boolean };
+  /** Interactive items only: how the participant was assessed. */
+  interaction?: "interactive";
+  /** How the item's episode ended (src/interactive/episode-record.ts). */
+  exit_status?: EpisodeExitStatus;
+  /** Participant replies received. */
+  turns?: number;
+  /** Commands run in the environment. */
+  commands?: number;
+  /** Seconds the commands took, summed. */
+  command_seconds?: number;
+  /** Seconds spent waiting for the participant, summed. */
+  participant_seconds?: number;
+  /** Output streams cut before they were sent. */
+  truncations?: number;
+  /** The item's trajectory (JSON Lines), relative to the run's directory. */
+  trajectory?: string;
+  /** Why the episode ended early: a code and a message. */
+  episode_error?: { code: string; message: string };
 }

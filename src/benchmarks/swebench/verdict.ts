@@ -8,6 +8,7 @@
  * kill itself, print fake markers, run out of time) is the model's; what our
  * side did (sandbox/engine failure, cancellation) is an error, never a score.
  */
+import type { EpisodeRecord } from "../../interactive/episode-record.js";
 import type { SwebenchInstance } from "./instance.js";
 import type { Framework } from "./log-parsers.js";
 import type { RuleSet } from "./rules.js";
@@ -36,6 +37,8 @@ export interface Verdict {
   interpreterMissing?: boolean;
   logVoid?: string;
   infraSignature?: { reason: string; environment: boolean };
+  /** Interactive runs: the episode's record and its trajectory (relative to the run's out dir). */
+  episode?: { record: EpisodeRecord; trajectory: string };
 }
 
 /** What the harness knows once the test process has ended. */

@@ -39,6 +39,15 @@ describe("SWE-bench's row type declares its results schema definition's keys, re
       interpreter_missing: false,
       log_void: false,
       infra_signature: false,
+      interaction: false,
+      exit_status: false,
+      turns: false,
+      commands: false,
+      command_seconds: false,
+      participant_seconds: false,
+      truncations: false,
+      trajectory: false,
+      episode_error: false,
     } satisfies KeyFlags<SwebenchRow>;
     expect(keysOf(flags)).toEqual(allOfSchemaKeys(defs["row"], defs["swebench_row"]));
   });

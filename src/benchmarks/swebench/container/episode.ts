@@ -1,0 +1,229 @@
+/**
+ * SWE-bench interactive (`interaction: "interactive"`): the participant works
+ * in the instance's own image, one shell command per A2A turn
+ * (src/interactive/, `terminal-bench-shell-v1`), and its change is graded by
+ * the single-shot path in a FRESH environment (evaluate.ts): what it left in
+ * the working tree becomes the prediction.
+ *
+ * The working environment holds the repository at the base commit with every
+ * trace of later history gone: before the first turn the repository is
+ * re-created from the base commit's tree alone (a new `.git` holding one
+ * commit of exactly that tree, on a fresh branch: no remotes, no other refs,
+ * no tags, no reflog of the old history, no unreachable objects; the old
+ * `.git` is deleted), and the new commit's tree is checked to be the base
+ * commit's. Neither the test patch nor the gold patch is ever in it.
+ *
+ * When the episode ends (`final` or any limit; a participant's failure too:
+ * the environment is graded as it stands), the change is the working tree's
+ * diff against that commit, new files included (`git add -A`, so ignored files
+ * stay out), the test patch's files excluded (the grading resets them anyway).
+ * `environment_error` and `canceled` are ours, never a score: the item is an
+ * infrastructure failure.
+ */
+import { join, relative } from "node:path";
+import type { EvaluateContext } from "../../../runner/benchmark.js";
+import { maxReplyBytes } from "../../../a2a/reply-limit.js";
+import { createA2ATurnSender } from "../../../interactive/a2a-sender.js";
+import { runEpisode, type CommandEvent } from "../../../interactive/episode.js";
+import type { EpisodeRecord } from "../../../interactive/episode-record.js";
+import { shellEnvironment } from "../../../interactive/shell-environment.js";
+import { trajectoryFile } from "../../../interactive/trajectory.js";
+import { episodeLimitsOf } from "../../../request-config/interaction-rules.js";
+import { environmentsOf, type Environment } from "../../../sandbox/environment.js";
+import { BenchError, errorMessage } from "../../../util/errors.js";
+import type { SwebenchInstance } from "../instance.js";
+import { testFilesOf } from "../test-spec.js";
+import { imageFor } from "./image-name.js";
+
+/** Where the repository is in the official images. */
+export const TESTBED = "/testbed";
+/** The branch of the fresh repository. */
+export const FRESH_BRANCH = "main";
+/** Limit of a setup or extraction step, ms (git on a large repository). */
+const STEP_TIMEOUT_MS = 300_000;
+/** Where the extracted diff is written inside the environment (outside the repository). */
+const DIFF_FILE = "/tmp/a2a-bench-episode.diff";
+const CALLER = "swebench";
+
+/**
+ * Re-create the repository from the base commit's tree only. $1 repo dir, $2 base commit. Prints
+ * `ok <fresh commit>` last; any failure exits non-zero with git's words.
+ */
+const FRESH_REPO_SCRIPT = `set -eu
+cd -- "$1"
+git -c core.hooksPath=/dev/null checkout -q --force --detach "$2"
+want=$(git rev-parse "$2^{tree}")
+list=$(mktemp)
+git ls-files -z > "$list"
+old=$(mktemp -d)
+mv .git "$old/git"
+git init -q .
+git symbolic-ref HEAD refs/heads/${FRESH_BRANCH}
+git add -f --pathspec-from-file="$list" --pathspec-file-nul
+rm -f -- "$list"
+rm -rf -- "$old"
+export GIT_AUTHOR_NAME=a2a-bench GIT_AUTHOR_EMAIL=a2a-bench@localhost GIT_COMMITTER_NAME=a2a-bench GIT_COMMITTER_EMAIL=a2a-bench@localhost
+git -c core.hooksPath=/dev/null -c commit.gpgsign=false commit -q --allow-empty -m "base commit"
+got=$(git rev-parse HEAD^{tree})
+if [ "$got" != "$want" ]; then echo "the fresh tree $got is not the base tree $want"; exit 3; fi
+git reflog expire --expire=now --all
+git gc -q --prune=now
+echo "ok $(git rev-parse HEAD)"
+`;
+
+/**
+ * The working tree's change against $2 (the fresh commit) into $3, test files excluded ($4...).
+ * Diff settings the participant may have set in the repository's config are overridden.
+ */
+const EXTRACT_SCRIPT = `set -eu
+cd -- "$1"
+base=$2 out=$3
+shift 3
+rm -rf -- "$out"
+git -c core.hooksPath=/dev/null add -A
+git -c core.hooksPath=/dev/null -c diff.noprefix=false -c diff.mnemonicPrefix=false -c core.quotePath=true \\
+  diff --cached --binary --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/ "$base" -- . "$@" > "$out"
+echo ok
+`;
+
+/** The task text of an instance (the facts travel beside it in the task message). */
+export function episodeInstruction(inst: SwebenchInstance): string {
+  return [
+    `The repository ${inst.repo} is checked out in ${TESTBED} (the working directory of every command).`,
+    "Resolve the issue below by changing the repository's non-test files. Each command runs in a fresh",
+    "`bash -lc` (cd and export do not carry over; files do). There is no network.",
+    "When you are done, reply final: the change in the working tree (new files included) is graded by",
+    "running the repository's tests, which you may not see; changes to test files are discarded.",
+    "",
+    "Issue:",
+    inst.problem_statement,
+  ].join("\n");
+}
+
+/** What an episode produced for grading. */
+export interface EpisodeOutcome {
+  record: EpisodeRecord;
+  /** The trajectory's path relative to the run's out dir. */
+  trajectory: string;
+  /** The change left in the environment (null: none could be taken: environment_error, canceled). */
+  patch: string | null;
+  /** Why no patch could be taken (ours), when `patch` is null. */
+  infraError?: string;
+  /** Why the change could not be read although the backend worked (the participant broke the repository): scored 0. */
+  changeError?: string;
+}
+
+/** Code of a step that ran and failed: in the working environment after the episode, the participant's doing. */
+export const E_STEP_FAILED = "E_SWEBENCH_EPISODE_STEP";
+
+async function step(env: Environment, argv: string[], ctx: EvaluateContext, what: string): Promise<string> {
+  const out = await env.exec(argv, { timeoutMs: STEP_TIMEOUT_MS, signal: ctx.signal });
+  if (out.infraError !== undefined) throw new BenchError("E_SWEBENCH_EPISODE", `${what}: ${out.infraError}`);
+  if (out.isCanceled || ctx.signal.aborted) throw new BenchError("E_SWEBENCH_CANCELLED", `cancelled while ${what}`);
+  if (out.exitCode !== 0)
+    throw new BenchError(
+      E_STEP_FAILED,
+      `${what} failed (exit ${String(out.exitCode)}${out.timedOut ? ", timed out" : ""}): ${out.output.trim().slice(-300)}`,
+    );
+  return out.output;
+}
+
+/** Make the environment's repository the base commit's tree alone; returns the fresh commit. */
+export async function freshRepository(env: Environment, inst: SwebenchInstance, ctx: EvaluateContext): Promise<string> {
+  const out = await step(
+    env,
+    ["bash", "-c", FRESH_REPO_SCRIPT, "fresh-repo", TESTBED, inst.base_commit],
+    ctx,
+    "re-creating the repository at the base commit",
+  );
+  const m = /ok ([0-9a-f]{40,64})\s*$/.exec(out);
+  if (!m)
+    throw new BenchError("E_SWEBENCH_EPISODE", `re-creating the repository printed no commit: ${out.slice(-300)}`);
+  return m[1]!;
+}
+
+/** The change left in the environment against `fresh`, test files excluded. */
+export async function extractChange(
+  env: Environment,
+  inst: SwebenchInstance,
+  fresh: string,
+  ctx: EvaluateContext,
+): Promise<string> {
+  const excludes = testFilesOf(inst).map((f) => `:(exclude,literal)${f}`);
+  await step(
+    env,
+    ["bash", "-c", EXTRACT_SCRIPT, "extract", TESTBED, fresh, DIFF_FILE, ...excludes],
+    ctx,
+    "taking the change from the environment",
+  );
+  return env.readFile(DIFF_FILE);
+}
+
+/**
+ * Run one instance's episode in its image: fresh repository, the episode, the change taken.
+ * `onCommand` is told each command (the runner streams it). Never throws for the participant's failures.
+ */
+export async function runInstanceEpisode(
+  inst: SwebenchInstance,
+  ctx: EvaluateContext,
+  artifacts: string,
+  onCommand?: (event: CommandEvent) => void,
+): Promise<EpisodeOutcome> {
+  const url = ctx.options.agent;
+  if (url === undefined) throw new BenchError("E_NO_PARTICIPANT", "swebench interactive: no participant (agent)");
+  const image = imageFor(inst.instance_id, {
+    template: ctx.options.swebench_image_template,
+    overrides: ctx.options.swebench_images,
+  });
+  const trajectoryPath = join(artifacts, "trajectory.jsonl");
+  const trajectory = relative(ctx.options.out, trajectoryPath);
+  const env = await environmentsOf(ctx.sandbox, CALLER).openEnvironment(
+    { image, owner: ctx.options.run_id },
+    ctx.signal,
+  );
+  try {
+    const fresh = await freshRepository(env, inst, ctx);
+    const sink = trajectoryFile(trajectoryPath);
+    let record: EpisodeRecord;
+    try {
+      record = await runEpisode({
+        instruction: episodeInstruction(inst),
+        facts: {
+          benchmark: "swebench",
+          instance_id: inst.instance_id,
+          repo: inst.repo,
+          base_commit: fresh,
+          workdir: TESTBED,
+        },
+        limits: episodeLimitsOf(ctx.options),
+        participant: createA2ATurnSender({
+          url,
+          maxReplyBytes: maxReplyBytes(ctx.options.max_participant_reply_bytes),
+        }),
+        environment: shellEnvironment(env, { workdir: TESTBED }),
+        signal: ctx.signal,
+        ...(onCommand ? { onCommand } : {}),
+        trajectory: sink,
+      });
+    } finally {
+      await sink.close();
+    }
+    if (record.exit_status === "environment_error" || record.exit_status === "canceled") {
+      return {
+        record,
+        trajectory,
+        patch: null,
+        infraError: record.error?.message ?? `the episode ended ${record.exit_status}`,
+      };
+    }
+    try {
+      return { record, trajectory, patch: await extractChange(env, inst, fresh, ctx) };
+    } catch (err) {
+      if (err instanceof BenchError && err.code === E_STEP_FAILED && !ctx.signal.aborted)
+        return { record, trajectory, patch: "", changeError: errorMessage(err) };
+      return { record, trajectory, patch: null, infraError: errorMessage(err) };
+    }
+  } finally {
+    await env.close();
+  }
+}
