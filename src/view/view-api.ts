@@ -14,6 +14,7 @@ import { resolveRunFile, ViewPathError } from "./safe-path.js";
 import { readJsonlFile } from "./run-files.js";
 import { BenchError, errorMessage } from "../util/errors.js";
 import { dirname, basename } from "node:path";
+import { trajectoryTurns } from "./trajectory-turns.js";
 
 /** Largest trajectory read (bytes): its last 16 MiB. */
 export const MAX_TRAJECTORY_BYTES = 16 * 1024 * 1024;
@@ -82,7 +83,7 @@ async function trajectory(roots: readonly string[], q: URLSearchParams): Promise
     status: 200,
     body: {
       path: q.get("path"),
-      turns: read.records,
+      turns: trajectoryTurns(read.records),
       bad_lines: read.badLines,
       partial_tail: read.partialTail,
       truncated_head: read.truncatedHead,

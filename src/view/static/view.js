@@ -1082,6 +1082,9 @@
   }
 
   function truncationNote(turn) {
+    const elided = turn.elided_chars_sent;
+    if (typeof elided === "number")
+      return `Shown in full as recorded; the participant was sent it cut to head and tail, ${fmtInt(elided)} characters elided.`;
     const flag = pick(turn, ["output_truncated", "truncated"]);
     const total = pick(turn, ["output_bytes", "output_total_bytes", "total_bytes"]);
     const shownBytes = pick(turn, ["output_shown_bytes", "shown_bytes"]);
@@ -1118,6 +1121,7 @@
       "stdout",
       "stderr",
       "output_truncated",
+      "elided_chars_sent",
       "truncated",
       "output_bytes",
       "output_total_bytes",
