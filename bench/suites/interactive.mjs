@@ -47,27 +47,31 @@ const COMMANDS = ["true", "echo hi"];
 const ms = (x) => `${x.toFixed(1)} ms`;
 const s1 = (x) => `${(x / 1000).toFixed(2)} s`;
 
-/** Run `a` and `b` `1 + runs` times each, alternating which goes first; the first pair is a warm-up. */
-async function interleaved(runs, a, b) {
-  const out = { a: [], b: [] };
+/**
+ * Run each side `1 + runs` times, rotating which goes first; the first round is a warm-up.
+ * Returns one summary per side, in the order given.
+ */
+async function interleaved(runs, ...sides) {
+  const out = sides.map(() => []);
   for (let i = 0; i < 1 + runs; i++) {
-    const order = i % 2 === 0 ? ["a", "b"] : ["b", "a"];
-    for (const side of order) {
+    for (let j = 0; j < sides.length; j++) {
+      const k = (i + j) % sides.length;
       const t0 = performance.now();
-      await (side === "a" ? a() : b());
+      await sides[k]();
       const dt = performance.now() - t0;
-      if (i > 0) out[side].push(dt);
+      if (i > 0) out[k].push(dt);
     }
   }
-  return { a: summary(out.a), b: summary(out.b) };
+  return out.map(summary);
 }
 
-/** A bare child process, output collected; rejects unless it exits 0 with `want` on stdout. */
+/** A bare child process, output collected; rejects unless it exits 0 with `want` (unless null) on stdout. */
 function bare(file, args, env, want) {
   return new Promise((resolve, reject) =>
     execFile(file, args, { env }, (err, stdout) => {
       if (err) reject(new Error(`${file} ${args.join(" ")}: ${err.message}`));
-      else if (stdout !== want) reject(new Error(`${file} ${args.join(" ")}: printed ${JSON.stringify(stdout)}`));
+      else if (want !== null && stdout !== want)
+        reject(new Error(`${file} ${args.join(" ")}: printed ${JSON.stringify(stdout)}`));
       else resolve();
     }),
   );
@@ -86,16 +90,28 @@ async function viaHarness(shell, command, want) {
  * Per-command overhead rows (12, 12b): harness path on `envA` vs `bareFor(command)`.
  * The ratio is the overhead (harness − bare) / bare of the medians, per command.
  */
-async function commandRows(runs, envA, bareFor) {
+async function commandRows(runs, envA, bareFor, wrappedFor) {
   const shell = shellEnvironment(envA);
+  // The wrapper's argv for each command, as the harness builds it (for the split of the overhead).
+  const argvOf = async (command) => {
+    let seen;
+    await shellEnvironment({ exec: (argv, o) => ((seen = argv), envA.exec(argv, o)) }).run(
+      command,
+      60,
+      new AbortController().signal,
+    );
+    return seen;
+  };
   const per = {};
   for (const command of COMMANDS) {
     const want = command === "true" ? "" : "hi\n";
-    per[command] = await interleaved(
-      runs,
-      () => viaHarness(shell, command, want),
-      () => bareFor(command, want),
-    );
+    const sides = [() => viaHarness(shell, command, want), () => bareFor(command, want)];
+    if (wrappedFor) {
+      const argv = await argvOf(command);
+      sides.push(() => wrappedFor(argv));
+    }
+    const [a, b, c] = await interleaved(runs, ...sides);
+    per[command] = { a, b, c };
   }
   const overhead = (c) => (per[c].a.median - per[c].b.median) / per[c].b.median;
   return { per, overhead };
@@ -122,8 +138,11 @@ async function dockerCommandRow(ctx, env, runs) {
     const envB = await provider.openEnvironment(spec);
     try {
       const docker = dockerBinary(env);
-      const { per, overhead } = await commandRows(runs, envA, (command, want) =>
-        bare(docker, ["exec", envB.id, "bash", "-lc", command], env, want),
+      const { per, overhead } = await commandRows(
+        runs,
+        envA,
+        (command, want) => bare(docker, ["exec", envB.id, "bash", "-lc", command], env, want),
+        (argv) => bare(docker, ["exec", envB.id, ...argv], env, null),
       );
       const worst = Math.max(...COMMANDS.map(overhead));
       return {
@@ -131,7 +150,7 @@ async function dockerCommandRow(ctx, env, runs) {
         measure:
           "per-command overhead in a docker environment: one trivial command through shellEnvironment's wrapper → Environment.exec (docker sandbox) vs a bare `docker exec <container> bash -lc '<cmd>'` (mini-swe-agent's and Harbor's way)",
         figures: `harness: ${commandFigures(per)}; overhead (harness − bare) / bare: ${COMMANDS.map((c) => `\`${c}\` ${overhead(c).toFixed(3)}×`).join(", ")}; environment start ${ms(startMs)}`,
-        baseline: `bare docker exec on a second environment container opened the same way: ${bareFigures(per)}`,
+        baseline: `bare docker exec on a second environment container opened the same way: ${bareFigures(per)}; split of the overhead: the harness's own wrapper argv by a bare docker exec: ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].c.median)}`).join(", ")} (the rest of the harness's time is this process's side: the process layer and the split of the output)`,
         ratio: worst,
         target: "overhead (harness − bare) / bare of the medians ≤ 0.1× (ratio column: the larger of the two commands)",
         met: worst <= 0.1,
@@ -275,7 +294,7 @@ async function roundTripRow(runs) {
     });
     const sender = createA2ATurnSender({ url });
     const bareUrl = bareServer.url;
-    const r = await interleaved(
+    const [ta, tb] = await interleaved(
       runs,
       async () => {
         const reply = await sender.send(message(), new AbortController().signal);
@@ -291,6 +310,7 @@ async function roundTripRow(runs) {
         if (text.length !== captured.reply.length) throw new Error("bare server: wrong reply");
       },
     );
+    const r = { a: ta, b: tb };
     return {
       id: "12c",
       measure:
