@@ -154,7 +154,7 @@ async function dockerCommandRow(ctx, env, runs) {
         ratio: worst,
         target: "overhead (harness − bare) / bare of the medians ≤ 0.1× (ratio column: the larger of the two commands)",
         met: worst <= 0.1,
-        limit: `both sides pay one \`docker exec\` (the CLI's start, the engine's exec set-up, runc joining the namespaces) and \`bash -lc\`; the harness's wrapper adds, inside the container, one bash, \`mktemp\`, coreutils \`timeout\`, \`tail\` and \`rm\` (the stderr split and the in-shell time limit), and in this process the process layer's bookkeeping. ${runs} interleaved pairs per command after one warm-up pair.`,
+        limit: `both sides pay one \`docker exec\` (the CLI's start, the engine's exec set-up, runc joining the namespaces) and \`bash -lc\`; the harness's wrapper adds, inside the container, one bash, \`mktemp\`, coreutils \`timeout\`, \`tail\` and \`rm\` (the stderr split and the in-shell time limit), and in this process the process layer's bookkeeping. Measured split (medians): the wrapper inside the container (its argv by a bare docker exec − bare) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].c.median - per[c].b.median)}`).join(", ")}; this process's side (harness − that) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].a.median - per[c].c.median)}`).join(", ")}. ${runs} interleaved rounds per command (the three sides in rotated order) after one warm-up round.`,
       };
     } finally {
       await envA.close();
