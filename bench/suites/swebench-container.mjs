@@ -54,6 +54,9 @@ export async function runSwebenchContainer(ctx) {
       ),
     );
     const local = await createSandbox({ backend: "local", logger: silentLogger(), concurrency: 2 });
+    // Grading picks its path from the sandbox it is given (environments → per-instance images): the docker
+    // rows must be graded by a docker sandbox, not by the local one with `sandbox: docker` in the options.
+    const docker = await createSandbox({ backend: "docker", logger: silentLogger(), concurrency: 2 });
     let k = 0;
     /** One run of the embedded set through `evaluate`, `concurrency` instances at a time; wall ms. */
     const setRun = async (sandbox, concurrency) => {
@@ -83,7 +86,7 @@ export async function runSwebenchContainer(ctx) {
               { id: inst.instance_id, instance: inst },
               {
                 options,
-                sandbox: local,
+                sandbox: sandbox === "docker" ? docker : local,
                 participant: null,
                 logger: silentLogger(),
                 signal: new AbortController().signal,
@@ -179,6 +182,7 @@ export async function runSwebenchContainer(ctx) {
     }
     for (const s of Object.values(sbx)) await s.close();
     await local.close();
+    await docker.close();
 
     const p = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, summary(v)]));
     const s = Object.fromEntries(Object.entries(sets).map(([k, v]) => [k, summary(v)]));
