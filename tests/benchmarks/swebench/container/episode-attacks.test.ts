@@ -292,11 +292,12 @@ describe.skipIf(engine.env === null)(
     }, 300_000);
 
     it("a participant that never answers times out per turn, scored as its failure; the run goes on to the next instance", async () => {
-      const silent = ds.instances[0]!.instance_id;
+      let silent: string | undefined; // the first instance the run sends
       const solver: Solver = {
         mode: "scripted",
         async solve(input, signal) {
           const msg = JSON.parse(input.text) as { instance_id?: string };
+          silent ??= msg.instance_id;
           if (msg.instance_id === silent) {
             await new Promise<void>((done) => {
               const t = setTimeout(done, 20_000);
@@ -330,7 +331,8 @@ describe.skipIf(engine.env === null)(
         },
       );
       const rows = run.results.rows;
-      expect(rows.map((r) => r.id)).toEqual(ds.instances.slice(0, 2).map((i) => i.instance_id));
+      expect(rows).toHaveLength(2);
+      expect(rows[0]!.id).toBe(silent);
       expect(rows[0]).toMatchObject({ status: "EMPTY_PATCH", exit_status: "participant_error", passed: false });
       expect(String(rows[0]!.failure_mode)).not.toMatch(/^infrastructure/);
       expect(rows[1]).toMatchObject({ status: "EMPTY_PATCH", exit_status: "final" });
@@ -338,9 +340,9 @@ describe.skipIf(engine.env === null)(
     }, 300_000);
 
     it("concurrent episodes cannot see each other's environment", async () => {
-      const ids = ds.instances.slice(0, 2).map((i) => i.instance_id);
-      const wrote = new Map<string, () => void>();
-      const bothWrote = Promise.all(ids.map((id) => new Promise<void>((done) => wrote.set(id, done))));
+      const ids: string[] = []; // in the order their tasks came
+      const wrote: Array<() => void> = [];
+      const bothWrote = Promise.all([0, 1].map((k) => new Promise<void>((done) => (wrote[k] = done))));
       const seen = new Map<string, string>();
       /** Every command echoes its instance id first, so a result names its episode. */
       const solver: Solver = {
@@ -350,12 +352,13 @@ describe.skipIf(engine.env === null)(
           const exec = (command: string) => ({ text: JSON.stringify({ kind: "exec_request", command }) });
           if (msg.kind === "task") {
             const id = msg.instance_id!;
+            ids.push(id);
             return exec(`echo ID=${id}; echo ${id} > /tmp/MARK_${id}; echo ${id} > MARK_${id}; sleep 1000 & true`);
           }
           const id = /^ID=(\S+)/.exec(msg.stdout)![1]!;
           if (!seen.has(id) && msg.stdout.split("\n").length <= 2) {
             seen.set(id, "");
-            wrote.get(id)!();
+            wrote[ids.indexOf(id)]!();
             await bothWrote; // both environments hold their marker now
             return exec(`echo ID=${id}; ls /tmp /testbed | grep MARK_; ps -eo args | grep -c 'sleep 1000'; hostname`);
           }
@@ -375,7 +378,7 @@ describe.skipIf(engine.env === null)(
           agent: purple.url,
           interaction: "interactive",
           concurrency: 2,
-          turn_timeout_seconds: 200,
+          turn_timeout_seconds: 120,
           swebench_image_template: SAMPLE_IMAGE_TEMPLATE,
         },
         {
