@@ -78,7 +78,6 @@ const WRAPPER = [
   'rm -f -- "$err"',
 ].join("\n");
 
-
 /** Split the wrapper's output at its marker; undefined when the marker is not there. */
 export function splitWrapped(
   output: string,
