@@ -243,6 +243,12 @@ describe.skipIf(engine.env === null)(
       const broken = await episode(ds.instances[1]!, ["echo x >> README.md; rm -rf .git; echo 'garbage' > .git"]);
       expect(broken.row).toMatchObject({ status: "EMPTY_PATCH", passed: false, failure_mode: "model_empty_patch" });
       expect(String(broken.row.error)).toMatch(/taking the change/);
+      // A process left behind swaps the diff file for a link to an endless file while the change is taken.
+      const swapped = await episode(ds.instances[1]!, [
+        "echo x >> README.md; setsid bash -c 'while :; do ln -sfn /dev/zero /tmp/a2a-bench-episode.diff; done' >/dev/null 2>&1 < /dev/null & echo left",
+      ]);
+      expect(swapped.row).toMatchObject({ status: "EMPTY_PATCH", passed: false, failure_mode: "model_empty_patch" });
+      expect(String(swapped.row.error)).toMatch(/larger than|reading/);
     }, 300_000);
 
     it("cancelling the run mid-episode stops the environment: no container, no docker client left", async () => {
