@@ -12,7 +12,11 @@
  * limit is longer: a command that times out is stopped by `timeout` (exit 124,
  * the environment lives on), its stderr goes to a temporary file printed
  * after a marker line holding a fresh random nonce and the exit code, and the
- * output before the marker is stdout.
+ * output before the marker is stdout. A command that timed out is stopped with
+ * every process of its group (`timeout` signals the group once; a fork bomb
+ * outlives that): the group is killed until it is empty. What a command leaves
+ * running in the background when it ends by itself lives on (a server it
+ * started), bounded by the environment's process cap.
  *
  * A command that exits 124 by itself reads as timed out (as with `timeout` anywhere).
  * The image needs bash, coreutils `timeout` and `mktemp` (every Debian or
@@ -52,6 +56,11 @@ export const HOST_MARGIN_S = 15;
 export const MAX_STDERR_BYTES = 4 * 1024 * 1024;
 const DEFAULT_OUTPUT_BYTES = 16 * 1024 * 1024;
 
+/** Exit code of coreutils `timeout` when it stopped the command. */
+const TIMEOUT_EXIT = 124;
+/** Exit code of `timeout` when the command needed its KILL (128 + 9). */
+const KILLED_EXIT = 137;
+
 /**
  * $1 command, $2 seconds, $3 nonce, $4 workdir ("" = stay). Prints stdout, then "\n<nonce> <code>\n",
  * then the tail of stderr. Code 125: the wrapper could not start the command (mktemp or cd failed).
@@ -59,17 +68,15 @@ const DEFAULT_OUTPUT_BYTES = 16 * 1024 * 1024;
 const WRAPPER = [
   'err=$(mktemp) || { printf "\\n%s %d\\n" "$3" 125; echo "mktemp failed"; exit 0; }',
   'if [ -n "$4" ] && ! cd -- "$4" 2>"$err"; then printf "\\n%s %d\\n" "$3" 125; cat -- "$err"; rm -f -- "$err"; exit 0; fi',
-  `timeout -k ${KILL_AFTER_S} "$2" bash -lc "$1" </dev/null 2>"$err"`,
-  "code=$?",
+  `timeout -k ${KILL_AFTER_S} "$2" bash -lc "$1" </dev/null 2>"$err" &`,
+  'pid=$!; wait "$pid"; code=$?',
+  // Timed out: `timeout` signalled its process group once and left when the command's shell died; what
+  // forked meanwhile (a fork bomb) lives on. Its group is killed until empty (kill is a builtin: no fork needed).
+  `if [ "$code" = ${TIMEOUT_EXIT} ] || [ "$code" = ${KILLED_EXIT} ]; then n=0; while [ $n -lt 1000 ] && kill -KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; fi`,
   'printf "\\n%s %d\\n" "$3" "$code"',
   `tail -c ${MAX_STDERR_BYTES} -- "$err"`,
   'rm -f -- "$err"',
 ].join("\n");
-
-/** Exit code of coreutils `timeout` when it stopped the command. */
-const TIMEOUT_EXIT = 124;
-/** Exit code of `timeout` when the command needed its KILL (128 + 9). */
-const KILLED_EXIT = 137;
 
 /** Split the wrapper's output at its marker; undefined when the marker is not there. */
 export function splitWrapped(

@@ -85,6 +85,24 @@ describe("shellEnvironment on a local bash", () => {
     expect(seen[0]!.timeoutMs).toBe((1 + 5 + 15) * 1000);
   });
 
+  test("a timed-out command's whole process group is stopped, a child that ignored TERM too", async () => {
+    const env = shellEnvironment(localHost(dir));
+    // `timeout` TERMs the group once and leaves when the command's shell dies: this child would live on.
+    const out = await env.run("(trap '' TERM; while :; do date +%s%N > beat; sleep 0.1; done) & sleep 30", 1, never);
+    expect(out).toMatchObject({ exitCode: 124, timedOut: true });
+    const first = await readFile(join(dir, "beat"), "utf8");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await readFile(join(dir, "beat"), "utf8")).toBe(first);
+  });
+
+  test("what a command leaves running when it ends by itself lives on (a server it started)", async () => {
+    const env = shellEnvironment(localHost(dir));
+    const out = await env.run("(sleep 0.5; echo late > later) >/dev/null 2>&1 & echo started", 10, never);
+    expect(out).toMatchObject({ exitCode: 0, stdout: "started\n" });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await readFile(join(dir, "later"), "utf8")).toBe("late\n");
+  });
+
   test("a missing workdir is reported as exit 125 with the reason", async () => {
     const env = shellEnvironment(localHost(dir), { workdir: join(dir, "absent") });
     const out = await env.run("echo never", 10, never);

@@ -31,6 +31,8 @@ import { trajectoryFile } from "../../../interactive/trajectory.js";
 import { episodeLimitsOf } from "../../../request-config/interaction-rules.js";
 import { environmentsOf, type Environment } from "../../../sandbox/environment.js";
 import { BenchError, errorMessage } from "../../../util/errors.js";
+import { SandboxError } from "../../../sandbox/errors.js";
+import { READ_FILE_MAX_BYTES } from "../../../sandbox/docker/docker-environment.js";
 import type { SwebenchInstance } from "../instance.js";
 import { testFilesOf } from "../test-spec.js";
 import { imageFor } from "./image-name.js";
@@ -44,6 +46,11 @@ const STEP_TIMEOUT_MS = 300_000;
 /** Where the extracted diff is written inside the environment (outside the repository). */
 const DIFF_FILE = "/tmp/a2a-bench-episode.diff";
 const CALLER = "swebench";
+/**
+ * Largest change taken, bytes (the environment's readFile cap): a larger one (a participant's huge
+ * or random file) is the participant's failure, scored 0 with the reason, never an infrastructure error.
+ */
+export const MAX_CHANGE_BYTES = READ_FILE_MAX_BYTES;
 
 /**
  * Re-create the repository from the base commit's tree only. $1 repo dir, $2 base commit. Prints
@@ -83,6 +90,8 @@ rm -rf -- "$out"
 git -c core.hooksPath=/dev/null add -A
 git -c core.hooksPath=/dev/null -c diff.noprefix=false -c diff.mnemonicPrefix=false -c core.quotePath=true \\
   diff --cached --binary --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/ "$base" -- . "$@" > "$out"
+size=$(stat -c %s -- "$out")
+if [ "$size" -gt ${MAX_CHANGE_BYTES} ]; then echo "the change is $size bytes, more than ${MAX_CHANGE_BYTES}"; exit 4; fi
 echo ok
 `;
 
@@ -160,6 +169,17 @@ export async function extractChange(
 }
 
 /**
+ * Whether taking the change failed by what the participant left: a step that ran and failed, or a
+ * read of the diff file refused (endless, too large: a process it left swapped the file) while the
+ * backend answers. Anything else is ours.
+ */
+async function participantsDoing(err: unknown, env: Environment): Promise<boolean> {
+  if (err instanceof BenchError && err.code === E_STEP_FAILED) return true;
+  if (err instanceof SandboxError && err.code === "E_SANDBOX_SETUP") return (await env.backendProblem()) === null;
+  return false;
+}
+
+/**
  * Run one instance's episode in its image: fresh repository, the episode, the change taken.
  * `onCommand` is told each command (the runner streams it). Never throws for the participant's failures.
  */
@@ -219,7 +239,7 @@ export async function runInstanceEpisode(
     try {
       return { record, trajectory, patch: await extractChange(env, inst, fresh, ctx) };
     } catch (err) {
-      if (err instanceof BenchError && err.code === E_STEP_FAILED && !ctx.signal.aborted)
+      if (!ctx.signal.aborted && (await participantsDoing(err, env)))
         return { record, trajectory, patch: "", changeError: errorMessage(err) };
       return { record, trajectory, patch: null, infraError: errorMessage(err) };
     }
