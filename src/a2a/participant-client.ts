@@ -18,10 +18,11 @@ import { agentCardUrl } from "./agent-card-url.js";
 import { CardFetchError, type CardFetchFailure } from "./card-fetch.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
 import { DEFAULT_MAX_REPLY_BYTES, findReplyTooLarge } from "./reply-limit.js";
-import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
+import { Role, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { Participant, ParticipantReply, ParticipantRequest } from "./participant.js";
+import { taskStateName } from "./task-state-name.js";
 
 /** Transport attempts per request (1 + retries); spaced by RETRY_BASE_MS * 2^attempt. */
 export const DEFAULT_ATTEMPTS = 3;
@@ -68,17 +69,6 @@ function clip(text: string): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }
 
-const STATE_NAMES: Partial<Record<TaskState, string>> = {
-  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
-  [TaskState.TASK_STATE_WORKING]: "working",
-  [TaskState.TASK_STATE_COMPLETED]: "completed",
-  [TaskState.TASK_STATE_FAILED]: "failed",
-  [TaskState.TASK_STATE_CANCELED]: "canceled",
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
-  [TaskState.TASK_STATE_REJECTED]: "rejected",
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
-};
-
 function part(content: Part["content"], mediaType: string): Part {
   return { content, metadata: undefined, filename: "", mediaType };
 }
@@ -110,7 +100,7 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
     collect(task.status.message.parts, texts, data);
     usage = addUsage(usage, usageFromMetadata(task.status.message.metadata));
   }
-  const state = task.status ? (STATE_NAMES[task.status.state] ?? "unknown") : "unknown";
+  const state = taskStateName(task.status?.state);
   return { text: texts.join("\n"), data, state, ...(usage ? { usage } : {}) };
 }
 

@@ -9,8 +9,9 @@
  * text per source, its TextParts joined by newlines; each DataPart on its own)
  * so the decoder can read the answer from any of them and drop duplicates.
  */
-import { TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
+import { type Message, type Part, type Task } from "@a2a-js/sdk";
 import { addUsage, usageFromMetadata, type TokenUsage } from "../a2a/usage.js";
+import { taskStateName } from "../a2a/task-state-name.js";
 
 /** The reply's state: a task's (v0.3 names), or `message` for a direct message. */
 export type ReplyState =
@@ -38,17 +39,6 @@ export interface ReplyContent {
   /** Token usage the reply's metadata reports (artifacts, status message, message), summed. */
   usage?: TokenUsage;
 }
-
-const STATES: Partial<Record<TaskState, ReplyState>> = {
-  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
-  [TaskState.TASK_STATE_WORKING]: "working",
-  [TaskState.TASK_STATE_COMPLETED]: "completed",
-  [TaskState.TASK_STATE_FAILED]: "failed",
-  [TaskState.TASK_STATE_CANCELED]: "canceled",
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
-  [TaskState.TASK_STATE_REJECTED]: "rejected",
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
-};
 
 function addSource(parts: readonly Part[], texts: string[], data: unknown[]): void {
   const own: string[] = [];
@@ -83,6 +73,6 @@ export function replyContent(result: Message | Task): ReplyContent {
     addSource(artifact.parts, texts, data);
     usage = addUsage(usage, usageFromMetadata(artifact.metadata));
   }
-  const state = result.status ? (STATES[result.status.state] ?? "unknown") : "unknown";
+  const state: ReplyState = taskStateName(result.status?.state);
   return { state, contextId: result.contextId, taskId: result.id, texts, data, ...(usage ? { usage } : {}) };
 }

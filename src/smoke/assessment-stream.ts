@@ -4,8 +4,9 @@
  * (appended chunks joined), and the evaluation bundle found among them.
  */
 import { randomUUID } from "node:crypto";
-import { Role, TaskState, type Part } from "@a2a-js/sdk";
+import { Role, type Part } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
+import { taskStateName, type TaskStateName } from "../a2a/task-state-name.js";
 
 /** The request body AgentBeats sends as the message's text part. */
 export interface AssessmentRequest {
@@ -14,32 +15,11 @@ export interface AssessmentRequest {
 }
 
 /** A2A task states by their v0.3 wire names. */
-export type WireState =
-  | "submitted"
-  | "working"
-  | "input-required"
-  | "completed"
-  | "canceled"
-  | "failed"
-  | "rejected"
-  | "auth-required"
-  | "unknown";
-
-const STATE_NAMES: Record<number, WireState> = {
-  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
-  [TaskState.TASK_STATE_WORKING]: "working",
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
-  [TaskState.TASK_STATE_COMPLETED]: "completed",
-  [TaskState.TASK_STATE_CANCELED]: "canceled",
-  [TaskState.TASK_STATE_FAILED]: "failed",
-  [TaskState.TASK_STATE_REJECTED]: "rejected",
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
-};
+/** A task state by its wire name (the one table: a2a/task-state-name.ts). */
+export type WireState = TaskStateName;
 
 /** Wire name of an SDK task state. */
-export function stateName(state: TaskState | undefined): WireState {
-  return state === undefined ? "unknown" : (STATE_NAMES[state] ?? "unknown");
-}
+export const stateName = taskStateName;
 
 /** An artifact as collected from the stream. */
 export interface CollectedArtifact {
