@@ -8,7 +8,9 @@ describe("taskStateName", () => {
     expect(taskStateName(TaskState.TASK_STATE_INPUT_REQUIRED)).toBe("input-required");
     expect(taskStateName(TaskState.TASK_STATE_AUTH_REQUIRED)).toBe("auth-required");
     const named = Object.values(TaskState)
-      .filter((v): v is TaskState => typeof v === "number" && v !== TaskState.TASK_STATE_UNSPECIFIED && v >= 0)
+      .filter((v) => typeof v === "number")
+      .map((v) => v as TaskState)
+      .filter((v) => v !== TaskState.TASK_STATE_UNSPECIFIED && v >= 0)
       .map(taskStateName);
     expect(named).not.toContain("unknown");
     expect(taskStateName(undefined)).toBe("unknown");
