@@ -39,7 +39,10 @@ function runMeasured(args) {
   const [file, argv] = useTime ? [TIME, ["-v", process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(file, argv, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LOG_LEVEL: "silent" } });
+    const child = spawn(file, argv, {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, LOG_LEVEL: "silent" },
+    });
     let stderr = "";
     let polled = null;
     child.stderr.on("data", (d) => {
@@ -73,7 +76,8 @@ export async function runHumanEvalGrowth(ctx) {
       const samples = join(tmp, `gold-${n}.jsonl`);
       const lines = [];
       for (const p of problems)
-        for (let i = 0; i < n; i++) lines.push(JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution }));
+        for (let i = 0; i < n; i++)
+          lines.push(JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution }));
       writeFileSync(samples, lines.join("\n") + "\n");
       const out = join(tmp, `out-${n}`);
       ctx.log(`humaneval-growth: n=${n} (${lines.length} completions)`);
@@ -95,7 +99,9 @@ export async function runHumanEvalGrowth(ctx) {
       ]);
       const res = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
       if (r.code !== 0 || res.aggregate?.pass_at_k?.["pass@1"] !== 1)
-        throw new Error(`n=${n}: exit ${r.code}, pass@1 ${res.aggregate?.pass_at_k?.["pass@1"]}: ${r.stderr.slice(-300)}`);
+        throw new Error(
+          `n=${n}: exit ${r.code}, pass@1 ${res.aggregate?.pass_at_k?.["pass@1"]}: ${r.stderr.slice(-300)}`,
+        );
       rmSync(out, { recursive: true, force: true });
       figures.push({ n, completions: lines.length, peakMb: r.peakKb / 1024, msPerCompletion: r.ms / lines.length });
       ctx.log(`  peak ${(r.peakKb / 1024).toFixed(0)} MB, ${(r.ms / lines.length).toFixed(2)} ms/completion`);
@@ -114,7 +120,8 @@ export async function runHumanEvalGrowth(ctx) {
         .join("; "),
       target: "peak RSS flat in n (largest n ≤ 1.5 × n=1)",
       met: figures.length > 1 ? last.peakMb <= 1.5 * first.peakMb : null,
-      limit: "peak RSS: the runner process (`/usr/bin/time -v`, else VmHWM polled); rows stream to the checkpoint as they finish",
+      limit:
+        "peak RSS: the runner process (`/usr/bin/time -v`, else VmHWM polled); rows stream to the checkpoint as they finish",
     },
   ];
 }

@@ -45,7 +45,13 @@ import type { Participant } from "../a2a/participant.js";
 import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
 import { selectItems } from "./selection.js";
-import { CHECKPOINT_FILE, assertSameIdentity, readCheckpoint, type CheckpointIdentity } from "./checkpoint.js";
+import {
+  CHECKPOINT_FILE,
+  assertSameIdentity,
+  dropTornTail,
+  readCheckpoint,
+  type CheckpointIdentity,
+} from "./checkpoint.js";
 import { createCheckpointWriter, type CheckpointWriter } from "./checkpoint-writer.js";
 import { RunStops } from "./run-stops.js";
 import { openEventLog } from "./event-log.js";
@@ -215,6 +221,8 @@ async function prepareRun(
   if (options.resume) {
     const saved = await readCheckpoint(paths.checkpoint);
     assertSameIdentity(saved.identity, identity, paths.checkpoint);
+    if (saved.tornTail) logger.warn({ checkpoint: paths.checkpoint }, "checkpoint's last line was torn; dropped");
+    await dropTornTail(paths.checkpoint, saved);
     for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
     logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
   }
@@ -278,6 +286,8 @@ interface ItemRun {
   participant: Participant | null;
   /** Scratch space of the benchmark (`<out>/work`). */
   workDir: string;
+  /** Rows finished so far: resumed ones first, then in completion order. */
+  rows: ItemResult[];
   /** Rows passed so far (resumed ones included). */
   passedSoFar: number;
   /** checkpoint_written events of rows whose write has not landed yet; awaited before the run ends. */
@@ -321,6 +331,7 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
   }
   if (signal.aborted || row.status === "canceled") return; // unfinished: not recorded
   const landed = r.checkpoint.add(row);
+  r.rows.push(row);
   if (row.passed) r.passedSoFar++;
   r.emit({
     event: "task_finished",
@@ -329,7 +340,7 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
     status: row.status,
     passed: row.passed,
     elapsed_seconds: row.elapsed_seconds,
-    done: r.checkpoint.rows.length,
+    done: r.rows.length,
     total: selected.length,
     passed_so_far: r.passedSoFar,
   });
@@ -357,8 +368,8 @@ async function finishRun(
   progress: ProgressReporter | undefined,
 ): Promise<RunOutcome> {
   const { def, options, logger, paths, prepared, sandbox } = r;
-  const rows = r.checkpoint.rows;
-  // Sorted copy: the writer's rows stay in completion order, matching their encodings.
+  const rows = r.rows;
+  // Sorted copy: rows are in completion order.
   const sorted = [...rows].sort((a, b) => (prepared.order.get(a.id) ?? 0) - (prepared.order.get(b.id) ?? 0));
   const benchAggregate = def.aggregate(sorted, options);
   // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
@@ -411,7 +422,7 @@ async function finishRun(
 /** run_metadata.json: host, timings, sandbox, dataset, item counts, config. */
 async function writeRunMetadata(r: ItemRun, startedAt: number): Promise<void> {
   const { def, options, paths, prepared, sandbox } = r;
-  const rows = r.checkpoint.rows;
+  const rows = r.rows;
   const resumed = new Set(prepared.resumed.map((row) => row.id)).size;
   const finishedAt = Date.now();
   await writeJsonAtomic(paths.run_metadata, {
@@ -452,7 +463,7 @@ async function runOpened(
     path: paths.checkpoint,
     runId: options.run_id,
     identity: prepared.identity,
-    initialRows: prepared.resumed,
+    ...(options.resume ? { resumedRows: prepared.resumed.length } : {}),
     logger,
     minIntervalMs: CHECKPOINT_MIN_INTERVAL_MS,
   });
@@ -471,7 +482,8 @@ async function runOpened(
     sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),
     participant: null,
     workDir: join(options.out, "work"),
-    passedSoFar: checkpoint.rows.filter((row) => row.passed).length,
+    rows: [...prepared.resumed],
+    passedSoFar: prepared.resumed.filter((row) => row.passed).length,
     landings: new Set(),
   };
   let sandboxSound = false;
@@ -488,13 +500,13 @@ async function runOpened(
       run_id: options.run_id,
       benchmark: def.name,
       total: prepared.selected.length,
-      resumed: checkpoint.rows.length,
+      resumed: prepared.resumed.length,
       dataset: prepared.dataset.path,
       isolation: sandbox.isolation,
     });
     await evaluateItems(r, lanes);
     // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
-    if (!stops.interrupted && checkpoint.rows.some((row) => row.failure_mode === SANDBOX_FAILURE_MODE)) {
+    if (!stops.interrupted && r.rows.some((row) => row.failure_mode === SANDBOX_FAILURE_MODE)) {
       sandboxSound = await sandboxWorks(sandbox);
       logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
     }
@@ -512,7 +524,7 @@ async function runOpened(
   await Promise.all(r.landings);
   if (stops.interrupted) {
     logger.warn(
-      { done: checkpoint.rows.length, total: prepared.selected.length, checkpoint: paths.checkpoint },
+      { done: r.rows.length, total: prepared.selected.length, checkpoint: paths.checkpoint },
       "run stopped; checkpoint written",
     );
     deps.progress?.close();

@@ -25,6 +25,16 @@ function median(values: number[]): number | null {
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
+/**
+ * Completions per task: `options.n` when a participant answered; with
+ * `predictions` the samples file decides, so the most any task had in it
+ * (`--n` does not apply to a file; OpenAI's harness scores every line).
+ */
+function completionsPerTask(tasks: ReadonlyArray<{ n: number }>, options: RunOptions): number {
+  if (!options.predictions) return options.n;
+  return tasks.reduce((most, t) => Math.max(most, t.n), 0) || options.n;
+}
+
 /** Aggregate HumanEval rows (each with `samples: CompletionRecord[]`). */
 export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOptions): Record<string, unknown> {
   const samples = rows.flatMap((r) => (Array.isArray(r["samples"]) ? (r["samples"] as CompletionRecord[]) : []));
@@ -53,7 +63,7 @@ export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOpti
     errors: count("error"),
     total,
     tasks: rows.length,
-    n: options.n,
+    n: completionsPerTask(tasks, options),
     failure_modes: failureModes,
     efficiency: med === null ? null : clamp01(1 - med / limitMs),
     safety: executed.length === 0 ? null : 1 - executed.filter((s) => s.limit_breach).length / executed.length,
