@@ -19,7 +19,10 @@ import {
   appendCheckpoint,
   encodeRowLine,
   startCheckpoint,
+  encodeHeader,
+  type CheckpointHeader,
   type CheckpointIdentity,
+  type RowLocation,
 } from "./checkpoint.js";
 
 export interface CheckpointWriterOptions {
@@ -31,6 +34,8 @@ export interface CheckpointWriterOptions {
    * and counts them. Absent: a fresh run, whose first write replaces any file at `path`.
    */
   resumedRows?: number;
+  /** Bytes of the resumed file (where the writer's first line goes); required with `resumedRows`. */
+  resumedBytes?: number;
   logger: Logger;
   /** The append itself; default {@link appendCheckpoint} (tests inject slow or failing writes). */
   append?: typeof appendCheckpoint;
@@ -52,7 +57,7 @@ export interface CheckpointWriter {
    * write that carried it failed (logged; its lines are kept and the next
    * `add()` or `flush()` appends them).
    */
-  add(row: ItemResult): Promise<CheckpointLanded | null>;
+  add(row: ItemResult): { landed: Promise<CheckpointLanded | null>; location: RowLocation };
   /**
    * Resolve once the file holds every row added so far (starting a write if
    * one is needed). `always`: make sure the file exists even with no row — a
@@ -61,15 +66,48 @@ export interface CheckpointWriter {
   flush(always?: boolean): Promise<void>;
   /** Rows in the file or on their way to it (resumed ones included). */
   readonly count: number;
+  /** The line at `location` while it is not on disk yet (a failed write's), else undefined. */
+  unwritten(location: RowLocation): string | undefined;
+}
+
+/** The fresh file's header, made once (its bytes decide where the first row's line goes). */
+function headerOnce(options: CheckpointWriterOptions): () => CheckpointHeader {
+  let header: CheckpointHeader | null = null;
+  return () =>
+    (header ??= {
+      schema_version: CHECKPOINT_SCHEMA_VERSION,
+      run_id: options.runId,
+      identity: options.identity,
+      created_at_unix_seconds: Math.floor(Date.now() / 1000),
+    });
+}
+
+/** Appends lines to the file, first starting it (header only) when the run is fresh. */
+function fileWriter(
+  options: CheckpointWriterOptions,
+  headerOf: () => CheckpointHeader,
+): ((lines: string) => Promise<void>) & { started(): boolean } {
+  const append = options.append ?? appendCheckpoint;
+  let started = options.resumedRows !== undefined;
+  const write = async (lines: string): Promise<void> => {
+    if (!started) {
+      await startCheckpoint(options.path, headerOf());
+      started = true;
+    }
+    if (lines !== "") await append(options.path, lines);
+  };
+  return Object.assign(write, { started: () => started });
 }
 
 /** Create the writer; nothing is written until the first `add()` or `flush()`. */
 export function createCheckpointWriter(options: CheckpointWriterOptions): CheckpointWriter {
-  const append = options.append ?? appendCheckpoint;
-  let started = options.resumedRows !== undefined;
   let count = options.resumedRows ?? 0;
-  // Lines added since the last write started, and who waits for them.
-  let pending: string[] = [];
+  // Lines added since the last write started (with their offsets; they land in this order), and who waits for them.
+  let pending: Array<{ line: string; at: number }> = [];
+  const headerOf = headerOnce(options);
+  const writeLines = fileWriter(options, headerOf);
+  // Where the next line goes: after the resumed file's lines, or after the header a fresh run will write.
+  let end = options.resumedRows !== undefined ? (options.resumedBytes ?? 0) : -1;
   let waiters: Array<(landed: CheckpointLanded | null) => void> = [];
   let inFlight: Promise<void> | null = null;
   const minIntervalMs = options.minIntervalMs ?? 0;
@@ -77,21 +115,8 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
   let timer: NodeJS.Timeout | null = null;
   let needStart = false;
 
-  const writeLines = async (lines: string): Promise<void> => {
-    if (!started) {
-      await startCheckpoint(options.path, {
-        schema_version: CHECKPOINT_SCHEMA_VERSION,
-        run_id: options.runId,
-        identity: options.identity,
-        created_at_unix_seconds: Math.floor(Date.now() / 1000),
-      });
-      started = true;
-    }
-    if (lines !== "") await append(options.path, lines);
-  };
-
   const start = (now = false): void => {
-    if (inFlight || (pending.length === 0 && !(needStart && !started))) return;
+    if (inFlight || (pending.length === 0 && !(needStart && !writeLines.started()))) return;
     const waitMs = lastStartMs + minIntervalMs - performance.now();
     if (!now && waitMs > 0) {
       timer ??= setTimeout(() => {
@@ -108,7 +133,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
     waiters = [];
     pending = [];
     const landedCount = count;
-    inFlight = writeLines(lines.join(""))
+    inFlight = writeLines(lines.map((p) => p.line).join(""))
       .then(
         (): CheckpointLanded => ({ rows: landedCount }),
         (err: unknown) => {
@@ -133,12 +158,19 @@ export function createCheckpointWriter(options: CheckpointWriterOptions): Checkp
     get count() {
       return count;
     },
+    unwritten(location) {
+      return pending.find((p) => p.at === location.offset)?.line.slice(0, -1);
+    },
     add(row) {
-      pending.push(encodeRowLine(row));
+      const line = encodeRowLine(row);
+      if (end < 0) end = Buffer.byteLength(encodeHeader(headerOf()));
+      const location = { offset: end, length: Buffer.byteLength(line) - 1 };
+      end += location.length + 1;
+      pending.push({ line, at: location.offset });
       count++;
       const landed = new Promise<CheckpointLanded | null>((resolve) => waiters.push(resolve));
       start();
-      return landed;
+      return { landed, location };
     },
     async flush(always = false) {
       if (always) needStart = true;

@@ -49,10 +49,18 @@ export interface CheckpointHeader {
 /** A checkpoint as read: its header and the rows of finished items, in completion order. */
 export interface Checkpoint extends CheckpointHeader {
   rows: ItemResult[];
+  /** Where each of `rows` stands in the file (its line, newline excluded). */
+  locations: RowLocation[];
   /** Bytes of whole, verified lines (a torn last line starts here). */
   validBytes: number;
   /** Whether a torn last line was found (and is not counted in `validBytes`). */
   tornTail: boolean;
+}
+
+/** A row's line in the checkpoint file: byte offset and length (without its newline). */
+export interface RowLocation {
+  offset: number;
+  length: number;
 }
 
 /** Typed failure of loading or matching a checkpoint. */
@@ -86,6 +94,18 @@ export function encodeRowLine(row: ItemResult): string {
 /** Start a checkpoint at `path` (atomically replacing any earlier one) holding only its header. */
 export async function startCheckpoint(path: string, header: CheckpointHeader): Promise<void> {
   await writeFileAtomic(path, encodeHeader(header));
+}
+
+/** The row of a checkpoint line (as {@link encodeRowLine} wrote it), verified; throws naming `where`. */
+export function rowOfLine(text: string, path: string, where: string): ItemResult {
+  let obj: Record<string, unknown>;
+  try {
+    obj = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw corrupt(path, `${where} is not valid JSON`);
+  }
+  if (computeChecksum(obj) !== obj["_checksum"]) throw corrupt(path, `${where} failed its integrity check`);
+  return obj["row"] as ItemResult;
 }
 
 /**
@@ -151,6 +171,7 @@ export async function readCheckpoint(path: string): Promise<Checkpoint> {
   }
   let header: CheckpointHeader | null = null;
   const rows: ItemResult[] = [];
+  const locations: RowLocation[] = [];
   let start = 0;
   let lineNo = 0;
   let tornTail = false;
@@ -183,11 +204,12 @@ export async function readCheckpoint(path: string): Promise<Checkpoint> {
       if (typeof row !== "object" || row === null || Array.isArray(row) || typeof (row as ItemResult).id !== "string")
         throw corrupt(path, `line ${lineNo} holds no row`);
       rows.push(row as ItemResult);
+      locations.push({ offset: start, length: (last ? bytes.length : end) - start });
     }
     start = last ? bytes.length : end + 1;
   }
   if (header === null) throw corrupt(path, "has no header line");
-  return { ...header, rows, validBytes: start, tornTail };
+  return { ...header, rows, locations, validBytes: start, tornTail };
 }
 
 /** Names of the identity fields that differ, each as `field: checkpoint X, now Y`. */

@@ -26,16 +26,10 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "../util/logger.js";
 import { writeJsonAtomic } from "../util/atomic-write.js";
-import { checkAgainst } from "../util/schema.js";
-import { BenchError, ValidationError, errorMessage } from "../util/errors.js";
+import { BenchError, errorMessage } from "../util/errors.js";
 import type { Sandbox } from "../sandbox/types.js";
-import {
-  RESULTS_SCHEMA_FILE,
-  RESULTS_SCHEMA_VERSION,
-  type ResultsAggregate,
-  type ResultsDocument,
-} from "../results-file/document.js";
-import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult } from "./benchmark.js";
+import { RESULTS_SCHEMA_VERSION, type ResultsDocument } from "../results-file/document.js";
+import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult, RowAggregator } from "./benchmark.js";
 import { resolveRunOptions, type RunOptions } from "./options.js";
 import type { AssessmentConfig } from "../request-config/config.js";
 import { getBenchmark } from "../benchmarks/index.js";
@@ -63,6 +57,8 @@ import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
 import { countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
 import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
 import { countParticipantErrors } from "./participant-failure.js";
+import { RowStore, readFullRows, summarizeRow, type StoredRow } from "./row-store.js";
+import { writeResultsStreaming, type ResultsHead } from "./results-writer.js";
 
 export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
@@ -178,7 +174,10 @@ interface PreparedRun {
   /** Position of each selected item (rows are sorted by it). */
   order: Map<string, number>;
   identity: CheckpointIdentity;
-  resumed: ItemResult[];
+  /** Rows resumed from the checkpoint: summaries and their lines there. */
+  resumed: StoredRow[];
+  /** Bytes of the resumed checkpoint's whole lines (null: a fresh run). */
+  resumedBytes: number | null;
   todo: BenchmarkItem[];
 }
 
@@ -217,18 +216,23 @@ async function prepareRun(
     shard_index: options.shard_index,
     num_shards: options.num_shards,
   };
-  const resumed: ItemResult[] = [];
+  const resumed: StoredRow[] = [];
+  let resumedBytes: number | null = null;
   if (options.resume) {
     const saved = await readCheckpoint(paths.checkpoint);
     assertSameIdentity(saved.identity, identity, paths.checkpoint);
     if (saved.tornTail) logger.warn({ checkpoint: paths.checkpoint }, "checkpoint's last line was torn; dropped");
     await dropTornTail(paths.checkpoint, saved);
-    for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
+    resumedBytes = saved.validBytes;
+    saved.rows.forEach((row, i) => {
+      const location = saved.locations[i];
+      if (order.has(row.id) && location) resumed.push({ summary: summarizeRow(row), location });
+    });
     logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
   }
-  const done = new Set(resumed.map((r) => r.id));
+  const done = new Set(resumed.map((r) => r.summary.id));
   const todo = selected.filter((item) => !done.has(item.id));
-  return { allItems, dataset, selected, order, identity, resumed, todo };
+  return { allItems, dataset, selected, order, identity, resumed, resumedBytes, todo };
 }
 
 /**
@@ -286,8 +290,8 @@ interface ItemRun {
   participant: Participant | null;
   /** Scratch space of the benchmark (`<out>/work`). */
   workDir: string;
-  /** Rows finished so far: resumed ones first, then in completion order. */
-  rows: ItemResult[];
+  /** Rows finished so far (summaries; the full rows are in the checkpoint): resumed ones first. */
+  rows: RowStore;
   /** Rows passed so far (resumed ones included). */
   passedSoFar: number;
   /** checkpoint_written events of rows whose write has not landed yet; awaited before the run ends. */
@@ -330,8 +334,8 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
     };
   }
   if (signal.aborted || row.status === "canceled") return; // unfinished: not recorded
-  const landed = r.checkpoint.add(row);
-  r.rows.push(row);
+  const { landed, location } = r.checkpoint.add(row);
+  r.rows.add(row, location);
   if (row.passed) r.passedSoFar++;
   r.emit({
     event: "task_finished",
@@ -360,6 +364,12 @@ async function evaluateItems(r: ItemRun, lanes: LanePlan): Promise<void> {
   await runPool(todo, lanes.items, r.stops.itemSignal, (item) => evaluateItem(r, item));
 }
 
+/** Without the benchmark's own incremental aggregate: gather the full rows for its `aggregate`. */
+function collectingAggregator(def: BenchmarkDefinition<BenchmarkItem>, options: RunOptions): RowAggregator {
+  const rows: ItemResult[] = [];
+  return { add: (row) => rows.push(row), result: () => def.aggregate(rows, options) };
+}
+
 /** The results document and run_metadata.json of a run that finished; emits run_finished. */
 async function finishRun(
   r: ItemRun,
@@ -368,25 +378,17 @@ async function finishRun(
   progress: ProgressReporter | undefined,
 ): Promise<RunOutcome> {
   const { def, options, logger, paths, prepared, sandbox } = r;
-  const rows = r.rows;
   // Sorted copy: rows are in completion order.
-  const sorted = [...rows].sort((a, b) => (prepared.order.get(a.id) ?? 0) - (prepared.order.get(b.id) ?? 0));
-  const benchAggregate = def.aggregate(sorted, options);
-  // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
-  const failureModes =
-    (benchAggregate["failure_modes"] as Record<string, number> | undefined) ?? countFailureModes(sorted);
-  const aggregate: ResultsAggregate = {
-    ...benchAggregate,
-    failure_modes: failureModes,
-    // The participant's failed replies (counted in the score), shown apart so an operator sees trouble.
-    ...(r.participant ? { participant_errors: countParticipantErrors(failureModes) } : {}),
-  };
+  const stored = [...r.rows.rows].sort(
+    (a, b) => (prepared.order.get(a.summary.id) ?? 0) - (prepared.order.get(b.summary.id) ?? 0),
+  );
+  const sorted = stored.map((s) => s.summary);
   const verdict = judgeRun(sorted, options.max_infrastructure_failure_share, r.stops.stoppedBy, {
     participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
   });
   if (verdict.error)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
-  const results: ResultsDocument = {
+  const head: ResultsHead = {
     schema_version: RESULTS_SCHEMA_VERSION,
     benchmark: def.name,
     run_id: options.run_id,
@@ -397,13 +399,29 @@ async function finishRun(
     config: recordedConfig(options),
     isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
     dataset: prepared.dataset,
-    rows: sorted,
-    aggregate,
   };
-  const problems = checkAgainst(RESULTS_SCHEMA_FILE, results);
-  if (problems.length > 0)
-    throw new ValidationError("results.json would not match schemas/results.schema.json", problems);
-  await writeJsonAtomic(paths.results, results);
+  // The full rows stream from the checkpoint into results.json and the aggregate, one at a time.
+  const aggregator = def.createAggregator?.(options) ?? collectingAggregator(def, options);
+  const aggregate = await writeResultsStreaming(
+    paths.results,
+    head,
+    readFullRows(paths.checkpoint, stored, (at) => r.checkpoint.unwritten(at)),
+    (row) => aggregator.add(row),
+    () => {
+      const benchAggregate = aggregator.result();
+      // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
+      const failureModes =
+        (benchAggregate["failure_modes"] as Record<string, number> | undefined) ?? countFailureModes(sorted);
+      return {
+        ...benchAggregate,
+        failure_modes: failureModes,
+        // The participant's failed replies (counted in the score), shown apart so an operator sees trouble.
+        ...(r.participant ? { participant_errors: countParticipantErrors(failureModes) } : {}),
+      };
+    },
+  );
+  // Row summaries (the core keys); results.json holds the full rows.
+  const results: ResultsDocument = { ...head, rows: sorted, aggregate };
   await writeRunMetadata(r, startedAt);
   r.emit({
     event: "run_finished",
@@ -423,7 +441,7 @@ async function finishRun(
 async function writeRunMetadata(r: ItemRun, startedAt: number): Promise<void> {
   const { def, options, paths, prepared, sandbox } = r;
   const rows = r.rows;
-  const resumed = new Set(prepared.resumed.map((row) => row.id)).size;
+  const resumed = new Set(prepared.resumed.map((row) => row.summary.id)).size;
   const finishedAt = Date.now();
   await writeJsonAtomic(paths.run_metadata, {
     schema_version: 1,
@@ -448,6 +466,20 @@ async function writeRunMetadata(r: ItemRun, startedAt: number): Promise<void> {
   });
 }
 
+/** The run's checkpoint writer: appending to the resumed file, or starting a fresh one. */
+function openCheckpoint(options: RunOptions, paths: RunPaths, prepared: PreparedRun, logger: Logger): CheckpointWriter {
+  return createCheckpointWriter({
+    path: paths.checkpoint,
+    runId: options.run_id,
+    identity: prepared.identity,
+    ...(prepared.resumedBytes !== null
+      ? { resumedRows: prepared.resumed.length, resumedBytes: prepared.resumedBytes }
+      : {}),
+    logger,
+    minIntervalMs: CHECKPOINT_MIN_INTERVAL_MS,
+  });
+}
+
 async function runOpened(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
@@ -459,14 +491,7 @@ async function runOpened(
   const startedAt = Date.now();
   const needsParticipant = checkRunnable(def, options);
   const { prepared, sandboxReady } = await prepareWithSandbox(def, options, deps, paths);
-  const checkpoint = createCheckpointWriter({
-    path: paths.checkpoint,
-    runId: options.run_id,
-    identity: prepared.identity,
-    ...(options.resume ? { resumedRows: prepared.resumed.length } : {}),
-    logger,
-    minIntervalMs: CHECKPOINT_MIN_INTERVAL_MS,
-  });
+  const checkpoint = openCheckpoint(options, paths, prepared, logger);
   const lanes = planLanes(def, options, needsParticipant);
   const sandbox = await sandboxReady;
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
@@ -482,8 +507,8 @@ async function runOpened(
     sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),
     participant: null,
     workDir: join(options.out, "work"),
-    rows: [...prepared.resumed],
-    passedSoFar: prepared.resumed.filter((row) => row.passed).length,
+    rows: new RowStore(prepared.resumed),
+    passedSoFar: prepared.resumed.filter((row) => row.summary.passed).length,
     landings: new Set(),
   };
   let sandboxSound = false;
@@ -506,7 +531,7 @@ async function runOpened(
     });
     await evaluateItems(r, lanes);
     // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
-    if (!stops.interrupted && r.rows.some((row) => row.failure_mode === SANDBOX_FAILURE_MODE)) {
+    if (!stops.interrupted && r.rows.rows.some(({ summary }) => summary.failure_mode === SANDBOX_FAILURE_MODE)) {
       sandboxSound = await sandboxWorks(sandbox);
       logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
     }

@@ -77,7 +77,7 @@ describe("createCheckpointWriter", () => {
     const g = gatedWrite();
     const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), append: g.write });
     await ck.flush(true); // the header: the file exists before the first row
-    const landed = [0, 1, 2, 3, 4].map((i) => ck.add(row(i)));
+    const landed = [0, 1, 2, 3, 4].map((i) => ck.add(row(i)).landed);
     expect(g.pending()).toBe(1); // only the first write started
     g.release();
     expect(await landed[0]).toEqual({ rows: 1 });
@@ -95,12 +95,12 @@ describe("createCheckpointWriter", () => {
   it("a resumed writer appends after the rows already in the file and keeps its header", async () => {
     const path = join(dir, "checkpoint.jsonl");
     const first = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger() });
-    void first.add(row(7));
-    void first.add(row(8));
+    void first.add(row(7)).landed;
+    void first.add(row(8)).landed;
     await first.flush();
     const ck = createCheckpointWriter({ path, runId: "r2", identity, resumedRows: 2, logger: silentLogger() });
     expect(ck.count).toBe(2);
-    expect(await ck.add(row(1))).toEqual({ rows: 3 });
+    expect(await ck.add(row(1)).landed).toEqual({ rows: 3 });
     const saved = await readCheckpoint(path);
     expect(saved.rows.map((r) => r.id)).toEqual(["t/7", "t/8", "t/1"]);
     expect(saved.run_id).toBe("r");
@@ -110,9 +110,9 @@ describe("createCheckpointWriter", () => {
   it("a fresh writer replaces an earlier run's file on its first write", async () => {
     const path = join(dir, "checkpoint.jsonl");
     const old = createCheckpointWriter({ path, runId: "old", identity, logger: silentLogger() });
-    await old.add(row(5));
+    await old.add(row(5)).landed;
     const ck = createCheckpointWriter({ path, runId: "new", identity, logger: silentLogger() });
-    await ck.add(row(6));
+    await ck.add(row(6)).landed;
     const saved = await readCheckpoint(path);
     expect(saved.run_id).toBe("new");
     expect(saved.rows.map((r) => r.id)).toEqual(["t/6"]);
@@ -122,8 +122,8 @@ describe("createCheckpointWriter", () => {
     const path = join(dir, "checkpoint.jsonl");
     const g = gatedWrite();
     const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), append: g.write });
-    void ck.add(row(0));
-    void ck.add(row(1));
+    void ck.add(row(0)).landed;
+    void ck.add(row(1)).landed;
     let flushed = false;
     const f = ck.flush().then(() => (flushed = true));
     g.release();
@@ -149,9 +149,9 @@ describe("createCheckpointWriter", () => {
       await appendCheckpoint(p, lines);
     };
     const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), append: write });
-    expect(await ck.add(row(0))).toBeNull();
+    expect(await ck.add(row(0)).landed).toBeNull();
     fail = false;
-    expect(await ck.add(row(1))).toEqual({ rows: 2 });
+    expect(await ck.add(row(1)).landed).toEqual({ rows: 2 });
     expect((await readCheckpoint(path)).rows.map((r) => r.id)).toEqual(["t/0", "t/1"]);
   });
 
@@ -170,10 +170,10 @@ describe("createCheckpointWriter", () => {
       append: write,
       minIntervalMs: 60_000,
     });
-    expect(await ck.add(row(0))).toEqual({ rows: 1 }); // the first write starts at once
+    expect(await ck.add(row(0)).landed).toEqual({ rows: 1 }); // the first write starts at once
     let landed1: unknown = "pending";
-    void ck.add(row(1)).then((l) => (landed1 = l));
-    void ck.add(row(2));
+    void ck.add(row(1)).landed.then((l) => (landed1 = l));
+    void ck.add(row(2)).landed;
     await new Promise((r) => setTimeout(r, 50));
     expect(written).toEqual([1]);
     expect(landed1).toBe("pending");
