@@ -22,6 +22,7 @@
  */
 import { commandStatusLine } from "../interactive/episode.js";
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "../util/logger.js";
@@ -106,7 +107,10 @@ export interface RunOutcome {
   status?: "ok" | "error";
   error?: RunError | null;
   paths: RunPaths;
-  /** The results document (absent when interrupted). */
+  /**
+   * The results document (absent when interrupted), its rows as summaries (the core keys: id, status, passed,
+   * failure_mode, error...): results.json holds the full rows, which the runner does not keep in memory.
+   */
   results?: ResultsDocument;
 }
 
@@ -628,5 +632,7 @@ export async function runBenchmark(config: AssessmentConfig, options: RunBenchma
       `run ${run.run_id} ended with status error, no score: ${error.message} (${outcome.paths.results})`,
     );
   }
-  return { options: run, results: outcome.results, paths: outcome.paths };
+  // The engine keeps row summaries only; the library's caller gets results.json as written, full rows included.
+  const results = JSON.parse(await readFile(outcome.paths.results, "utf8")) as ResultsDocument;
+  return { options: run, results, paths: outcome.paths };
 }
