@@ -148,8 +148,7 @@ describe("green SIGKILL mid-run, then resume", () => {
     "a restarted green agent resumes the run from the checkpoint and completes it",
     { timeout: 90_000 },
     async () => {
-      const done = (JSON.parse(readFileSync(join(workDir(), "checkpoint.jsonl"), "utf8")) as { rows: unknown[] }).rows
-        .length;
+      const done = (await readCheckpoint(join(workDir(), "checkpoint.jsonl"))).rows.length;
       const { state, bundle } = await resume({});
       expect(state).toBe("completed");
       expect(validateBundle(bundle)).toEqual([]);
