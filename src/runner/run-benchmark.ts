@@ -1,8 +1,8 @@
 /**
  * The benchmark-agnostic runner: load → sample → shard → (resume) →
  * evaluate with bounded concurrency (see lanes.ts) → rows → aggregate, with
- * the checkpoint kept current as items finish (coalesced writes, see
- * checkpoint-writer.ts), every event in events.jsonl and on the progress
+ * the checkpoint appended as items finish (coalesced appends, see
+ * checkpoint-writer.ts; the runner keeps row summaries, see row-store.ts), every event in events.jsonl and on the progress
  * reporter, and results.json / run_metadata.json written atomically at the
  * end. A stop (SIGTERM, stdin closed: the caller aborts `signal`) starts no
  * new item, cancels the running ones, closes the sandbox, writes the
@@ -65,8 +65,8 @@ export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
 export const RUN_METADATA_FILE = "run_metadata.json";
 /**
- * Least time between two checkpoint writes, ms. Why: a write holds every row
- * (fsync'd); on a fast run one per finished item cost more than the items.
+ * Least time between two checkpoint appends, ms. Why: each append is
+ * fsync'd; on a fast run one per finished item cost more than the items.
  * A stop still writes every finished row at once.
  */
 export const CHECKPOINT_MIN_INTERVAL_MS = 100;
