@@ -82,6 +82,13 @@ export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
   evaluate(item: I, ctx: EvaluateContext): Promise<ItemResult>;
   /** Benchmark-specific aggregate (pass@k, resolved rate, ASR, ...), merged with the runner's common metrics. */
   aggregate(rows: ItemResult[], options: RunOptions): Record<string, unknown>;
+  /**
+   * Optional: the same aggregate computed incrementally, one row at a time in
+   * the run's item order (`add`), then `result()`. With it the runner never
+   * holds every full row at once (see row-store.ts); without it the rows are
+   * read back together for `aggregate`.
+   */
+  createAggregator?(options: RunOptions): RowAggregator;
   /** The aggregate key people read as the run's score (its one-line summary); default `accuracy`. */
   readonly scoreMetric?: string;
   /**
@@ -90,6 +97,12 @@ export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
    * evaluate has returned, also when the run fails or is cancelled.
    */
   endRun?(ctx: RunEndContext): Promise<void>;
+}
+
+/** An aggregate fed one row at a time (see `BenchmarkDefinition.createAggregator`). */
+export interface RowAggregator {
+  add(row: ItemResult): void;
+  result(): Record<string, unknown>;
 }
 
 export interface RunEndContext {

@@ -1,8 +1,8 @@
 /**
  * The benchmark-agnostic runner: load → sample → shard → (resume) →
  * evaluate with bounded concurrency (see lanes.ts) → rows → aggregate, with
- * the checkpoint kept current as items finish (coalesced writes, see
- * checkpoint-writer.ts), every event in events.jsonl and on the progress
+ * the checkpoint appended as items finish (coalesced appends, see
+ * checkpoint-writer.ts; the runner keeps row summaries, see row-store.ts), every event in events.jsonl and on the progress
  * reporter, and results.json / run_metadata.json written atomically at the
  * end. A stop (SIGTERM, stdin closed: the caller aborts `signal`) starts no
  * new item, cancels the running ones, closes the sandbox, writes the
@@ -22,20 +22,15 @@
  */
 import { commandStatusLine } from "../interactive/episode.js";
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "../util/logger.js";
 import { writeJsonAtomic } from "../util/atomic-write.js";
-import { checkAgainst } from "../util/schema.js";
-import { BenchError, ValidationError, errorMessage } from "../util/errors.js";
+import { BenchError, errorMessage } from "../util/errors.js";
 import type { Sandbox } from "../sandbox/types.js";
-import {
-  RESULTS_SCHEMA_FILE,
-  RESULTS_SCHEMA_VERSION,
-  type ResultsAggregate,
-  type ResultsDocument,
-} from "../results-file/document.js";
-import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult } from "./benchmark.js";
+import { RESULTS_SCHEMA_VERSION, type ResultsDocument } from "../results-file/document.js";
+import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult, RowAggregator } from "./benchmark.js";
 import { resolveRunOptions, type RunOptions } from "./options.js";
 import type { AssessmentConfig } from "../request-config/config.js";
 import { getBenchmark } from "../benchmarks/index.js";
@@ -45,7 +40,13 @@ import type { Participant } from "../a2a/participant.js";
 import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
 import { selectItems } from "./selection.js";
-import { CHECKPOINT_FILE, assertSameIdentity, readCheckpoint, type CheckpointIdentity } from "./checkpoint.js";
+import {
+  CHECKPOINT_FILE,
+  assertSameIdentity,
+  dropTornTail,
+  readCheckpoint,
+  type CheckpointIdentity,
+} from "./checkpoint.js";
 import { createCheckpointWriter, type CheckpointWriter } from "./checkpoint-writer.js";
 import { RunStops } from "./run-stops.js";
 import { openEventLog } from "./event-log.js";
@@ -57,13 +58,15 @@ import { isFullIsolation, weakIsolationError } from "./isolation-policy.js";
 import { countFailureModes, judgeRun, type RunError } from "./run-verdict.js";
 import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
 import { countParticipantErrors } from "./participant-failure.js";
+import { RowStore, readFullRows, summarizeRow, type StoredRow } from "./row-store.js";
+import { writeResultsStreaming, type ResultsHead } from "./results-writer.js";
 
 export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
 export const RUN_METADATA_FILE = "run_metadata.json";
 /**
- * Least time between two checkpoint writes, ms. Why: a write holds every row
- * (fsync'd); on a fast run one per finished item cost more than the items.
+ * Least time between two checkpoint appends, ms. Why: each append is
+ * fsync'd; on a fast run one per finished item cost more than the items.
  * A stop still writes every finished row at once.
  */
 export const CHECKPOINT_MIN_INTERVAL_MS = 100;
@@ -104,7 +107,10 @@ export interface RunOutcome {
   status?: "ok" | "error";
   error?: RunError | null;
   paths: RunPaths;
-  /** The results document (absent when interrupted). */
+  /**
+   * The results document (absent when interrupted), its rows as summaries (the core keys: id, status, passed,
+   * failure_mode, error...): results.json holds the full rows, which the runner does not keep in memory.
+   */
   results?: ResultsDocument;
 }
 
@@ -172,7 +178,10 @@ interface PreparedRun {
   /** Position of each selected item (rows are sorted by it). */
   order: Map<string, number>;
   identity: CheckpointIdentity;
-  resumed: ItemResult[];
+  /** Rows resumed from the checkpoint: summaries and their lines there. */
+  resumed: StoredRow[];
+  /** Bytes of the resumed checkpoint's whole lines (null: a fresh run). */
+  resumedBytes: number | null;
   todo: BenchmarkItem[];
 }
 
@@ -211,16 +220,23 @@ async function prepareRun(
     shard_index: options.shard_index,
     num_shards: options.num_shards,
   };
-  const resumed: ItemResult[] = [];
+  const resumed: StoredRow[] = [];
+  let resumedBytes: number | null = null;
   if (options.resume) {
     const saved = await readCheckpoint(paths.checkpoint);
     assertSameIdentity(saved.identity, identity, paths.checkpoint);
-    for (const row of saved.rows) if (order.has(row.id)) resumed.push(row);
+    if (saved.tornTail) logger.warn({ checkpoint: paths.checkpoint }, "checkpoint's last line was torn; dropped");
+    await dropTornTail(paths.checkpoint, saved);
+    resumedBytes = saved.validBytes;
+    saved.rows.forEach((row, i) => {
+      const location = saved.locations[i];
+      if (order.has(row.id) && location) resumed.push({ summary: summarizeRow(row), location });
+    });
     logger.info({ resumed: resumed.length, checkpoint: paths.checkpoint }, "resuming from checkpoint");
   }
-  const done = new Set(resumed.map((r) => r.id));
+  const done = new Set(resumed.map((r) => r.summary.id));
   const todo = selected.filter((item) => !done.has(item.id));
-  return { allItems, dataset, selected, order, identity, resumed, todo };
+  return { allItems, dataset, selected, order, identity, resumed, resumedBytes, todo };
 }
 
 /**
@@ -278,6 +294,8 @@ interface ItemRun {
   participant: Participant | null;
   /** Scratch space of the benchmark (`<out>/work`). */
   workDir: string;
+  /** Rows finished so far (summaries; the full rows are in the checkpoint): resumed ones first. */
+  rows: RowStore;
   /** Rows passed so far (resumed ones included). */
   passedSoFar: number;
   /** checkpoint_written events of rows whose write has not landed yet; awaited before the run ends. */
@@ -320,7 +338,8 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
     };
   }
   if (signal.aborted || row.status === "canceled") return; // unfinished: not recorded
-  const landed = r.checkpoint.add(row);
+  const { landed, location } = r.checkpoint.add(row);
+  r.rows.add(row, location);
   if (row.passed) r.passedSoFar++;
   r.emit({
     event: "task_finished",
@@ -329,7 +348,7 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
     status: row.status,
     passed: row.passed,
     elapsed_seconds: row.elapsed_seconds,
-    done: r.checkpoint.rows.length,
+    done: r.rows.length,
     total: selected.length,
     passed_so_far: r.passedSoFar,
   });
@@ -349,6 +368,12 @@ async function evaluateItems(r: ItemRun, lanes: LanePlan): Promise<void> {
   await runPool(todo, lanes.items, r.stops.itemSignal, (item) => evaluateItem(r, item));
 }
 
+/** Without the benchmark's own incremental aggregate: gather the full rows for its `aggregate`. */
+function collectingAggregator(def: BenchmarkDefinition<BenchmarkItem>, options: RunOptions): RowAggregator {
+  const rows: ItemResult[] = [];
+  return { add: (row) => rows.push(row), result: () => def.aggregate(rows, options) };
+}
+
 /** The results document and run_metadata.json of a run that finished; emits run_finished. */
 async function finishRun(
   r: ItemRun,
@@ -357,25 +382,17 @@ async function finishRun(
   progress: ProgressReporter | undefined,
 ): Promise<RunOutcome> {
   const { def, options, logger, paths, prepared, sandbox } = r;
-  const rows = r.checkpoint.rows;
-  // Sorted copy: the writer's rows stay in completion order, matching their encodings.
-  const sorted = [...rows].sort((a, b) => (prepared.order.get(a.id) ?? 0) - (prepared.order.get(b.id) ?? 0));
-  const benchAggregate = def.aggregate(sorted, options);
-  // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
-  const failureModes =
-    (benchAggregate["failure_modes"] as Record<string, number> | undefined) ?? countFailureModes(sorted);
-  const aggregate: ResultsAggregate = {
-    ...benchAggregate,
-    failure_modes: failureModes,
-    // The participant's failed replies (counted in the score), shown apart so an operator sees trouble.
-    ...(r.participant ? { participant_errors: countParticipantErrors(failureModes) } : {}),
-  };
+  // Sorted copy: rows are in completion order.
+  const stored = [...r.rows.rows].sort(
+    (a, b) => (prepared.order.get(a.summary.id) ?? 0) - (prepared.order.get(b.summary.id) ?? 0),
+  );
+  const sorted = stored.map((s) => s.summary);
   const verdict = judgeRun(sorted, options.max_infrastructure_failure_share, r.stops.stoppedBy, {
     participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
   });
   if (verdict.error)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
-  const results: ResultsDocument = {
+  const head: ResultsHead = {
     schema_version: RESULTS_SCHEMA_VERSION,
     benchmark: def.name,
     run_id: options.run_id,
@@ -386,13 +403,29 @@ async function finishRun(
     config: recordedConfig(options),
     isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
     dataset: prepared.dataset,
-    rows: sorted,
-    aggregate,
   };
-  const problems = checkAgainst(RESULTS_SCHEMA_FILE, results);
-  if (problems.length > 0)
-    throw new ValidationError("results.json would not match schemas/results.schema.json", problems);
-  await writeJsonAtomic(paths.results, results);
+  // The full rows stream from the checkpoint into results.json and the aggregate, one at a time.
+  const aggregator = def.createAggregator?.(options) ?? collectingAggregator(def, options);
+  const aggregate = await writeResultsStreaming(
+    paths.results,
+    head,
+    readFullRows(paths.checkpoint, stored, (at) => r.checkpoint.unwritten(at)),
+    (row) => aggregator.add(row),
+    () => {
+      const benchAggregate = aggregator.result();
+      // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
+      const failureModes =
+        (benchAggregate["failure_modes"] as Record<string, number> | undefined) ?? countFailureModes(sorted);
+      return {
+        ...benchAggregate,
+        failure_modes: failureModes,
+        // The participant's failed replies (counted in the score), shown apart so an operator sees trouble.
+        ...(r.participant ? { participant_errors: countParticipantErrors(failureModes) } : {}),
+      };
+    },
+  );
+  // Row summaries (the core keys); results.json holds the full rows.
+  const results: ResultsDocument = { ...head, rows: sorted, aggregate };
   await writeRunMetadata(r, startedAt);
   r.emit({
     event: "run_finished",
@@ -411,8 +444,8 @@ async function finishRun(
 /** run_metadata.json: host, timings, sandbox, dataset, item counts, config. */
 async function writeRunMetadata(r: ItemRun, startedAt: number): Promise<void> {
   const { def, options, paths, prepared, sandbox } = r;
-  const rows = r.checkpoint.rows;
-  const resumed = new Set(prepared.resumed.map((row) => row.id)).size;
+  const rows = r.rows;
+  const resumed = new Set(prepared.resumed.map((row) => row.summary.id)).size;
   const finishedAt = Date.now();
   await writeJsonAtomic(paths.run_metadata, {
     schema_version: 1,
@@ -437,6 +470,20 @@ async function writeRunMetadata(r: ItemRun, startedAt: number): Promise<void> {
   });
 }
 
+/** The run's checkpoint writer: appending to the resumed file, or starting a fresh one. */
+function openCheckpoint(options: RunOptions, paths: RunPaths, prepared: PreparedRun, logger: Logger): CheckpointWriter {
+  return createCheckpointWriter({
+    path: paths.checkpoint,
+    runId: options.run_id,
+    identity: prepared.identity,
+    ...(prepared.resumedBytes !== null
+      ? { resumedRows: prepared.resumed.length, resumedBytes: prepared.resumedBytes }
+      : {}),
+    logger,
+    minIntervalMs: CHECKPOINT_MIN_INTERVAL_MS,
+  });
+}
+
 async function runOpened(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
@@ -448,14 +495,7 @@ async function runOpened(
   const startedAt = Date.now();
   const needsParticipant = checkRunnable(def, options);
   const { prepared, sandboxReady } = await prepareWithSandbox(def, options, deps, paths);
-  const checkpoint = createCheckpointWriter({
-    path: paths.checkpoint,
-    runId: options.run_id,
-    identity: prepared.identity,
-    initialRows: prepared.resumed,
-    logger,
-    minIntervalMs: CHECKPOINT_MIN_INTERVAL_MS,
-  });
+  const checkpoint = openCheckpoint(options, paths, prepared, logger);
   const lanes = planLanes(def, options, needsParticipant);
   const sandbox = await sandboxReady;
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
@@ -471,7 +511,8 @@ async function runOpened(
     sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),
     participant: null,
     workDir: join(options.out, "work"),
-    passedSoFar: checkpoint.rows.filter((row) => row.passed).length,
+    rows: new RowStore(prepared.resumed),
+    passedSoFar: prepared.resumed.filter((row) => row.summary.passed).length,
     landings: new Set(),
   };
   let sandboxSound = false;
@@ -488,13 +529,13 @@ async function runOpened(
       run_id: options.run_id,
       benchmark: def.name,
       total: prepared.selected.length,
-      resumed: checkpoint.rows.length,
+      resumed: prepared.resumed.length,
       dataset: prepared.dataset.path,
       isolation: sandbox.isolation,
     });
     await evaluateItems(r, lanes);
     // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
-    if (!stops.interrupted && checkpoint.rows.some((row) => row.failure_mode === SANDBOX_FAILURE_MODE)) {
+    if (!stops.interrupted && r.rows.rows.some(({ summary }) => summary.failure_mode === SANDBOX_FAILURE_MODE)) {
       sandboxSound = await sandboxWorks(sandbox);
       logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
     }
@@ -512,7 +553,7 @@ async function runOpened(
   await Promise.all(r.landings);
   if (stops.interrupted) {
     logger.warn(
-      { done: checkpoint.rows.length, total: prepared.selected.length, checkpoint: paths.checkpoint },
+      { done: r.rows.length, total: prepared.selected.length, checkpoint: paths.checkpoint },
       "run stopped; checkpoint written",
     );
     deps.progress?.close();
@@ -591,5 +632,7 @@ export async function runBenchmark(config: AssessmentConfig, options: RunBenchma
       `run ${run.run_id} ended with status error, no score: ${error.message} (${outcome.paths.results})`,
     );
   }
-  return { options: run, results: outcome.results, paths: outcome.paths };
+  // The engine keeps row summaries only; the library's caller gets results.json as written, full rows included.
+  const results = JSON.parse(await readFile(outcome.paths.results, "utf8")) as ResultsDocument;
+  return { options: run, results, paths: outcome.paths };
 }

@@ -26,6 +26,37 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   }
 }
 
+/**
+ * {@link writeFileAtomic} of text produced piece by piece (never held whole):
+ * the pieces are written to the temp file as they come, then fsync and rename.
+ */
+export async function writeChunksAtomic(path: string, chunks: AsyncIterable<string>): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let handle;
+  try {
+    handle = await open(tmp, "wx", 0o644);
+    let buffered = "";
+    for await (const chunk of chunks) {
+      buffered += chunk;
+      if (buffered.length >= 1 << 16) {
+        await handle.write(buffered);
+        buffered = "";
+      }
+    }
+    await handle.write(buffered);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(tmp, path);
+  } catch (err) {
+    if (handle) await handle.close().catch(() => {});
+    await rm(tmp, { force: true }).catch(() => {});
+    throw err;
+  }
+}
+
 /** JSON variant of {@link writeFileAtomic}: pretty, trailing newline. */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   await writeFileAtomic(path, JSON.stringify(value, null, 2) + "\n");

@@ -1,6 +1,6 @@
 /**
  * Which directories are runs: a directory holding any of a run's files
- * (results.json, checkpoint.json, run_metadata.json, events.jsonl). The
+ * (results.json, checkpoint.jsonl, run_metadata.json, events.jsonl). The
  * directories named on the command line are searched a few levels down
  * (`results/<benchmark>/<run_id>/` is two), afresh on every request, so a run
  * started after the viewer shows up on the next reload.

@@ -3,7 +3,7 @@
  * run still being written: a missing file is null, a JSONL's unfinished last
  * line is skipped (jsonl.ts), an unreadable JSON file is reported, not thrown.
  *
- * A run's own files (results.json, checkpoint.json, events.jsonl, …) are
+ * A run's own files (results.json, checkpoint.jsonl, events.jsonl, …) are
  * opened without following a symbolic link and only when they are regular
  * files: a participant that planted `results.json -> ~/.aws/credentials` or
  * a named pipe gets a clear refusal, not the secret or a hung viewer.

@@ -20,7 +20,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** Of events.jsonl, only this many last bytes are read for rows (bytes): 64 MiB. */
 export const MAX_EVENTS_ROWS_BYTES = 64 * 1024 * 1024;
 
-export type RowsSource = "results.json" | "checkpoint.json" | "events.jsonl" | "none";
+export type RowsSource = "results.json" | "checkpoint.jsonl" | "events.jsonl" | "none";
 
 export interface RunRows {
   source: RowsSource;
@@ -57,9 +57,12 @@ export async function readRunRows(ref: RunRef): Promise<RunRows> {
       isObj(results["aggregate"]) ? results["aggregate"] : null,
     );
   }
-  const checkpoint = await readJsonFile(ref.dir, CHECKPOINT_FILE).catch(() => null);
-  if (isObj(checkpoint) && Array.isArray(checkpoint["rows"]))
-    return rowsOf("checkpoint.json", checkpoint["rows"], null);
+  // The checkpoint: a header line, then one `{_checksum, row}` line per finished item (runner/checkpoint.ts).
+  const checkpoint = await readJsonlFile(ref.dir, CHECKPOINT_FILE, MAX_EVENTS_ROWS_BYTES).catch(() => null);
+  if (checkpoint && checkpoint.records.length > 0) {
+    const rows = checkpoint.records.flatMap((r) => (isObj(r) && isObj(r["row"]) ? [r["row"]] : []));
+    return rowsOf("checkpoint.jsonl", rows, null);
+  }
   const events = await readJsonlFile(ref.dir, EVENTS_FILE, MAX_EVENTS_ROWS_BYTES);
   if (!events) return rowsOf("none", [], null);
   const byId = new Map<string, Obj>();

@@ -2,7 +2,7 @@
  * One line of the runs view: what a run is (benchmark, participant, date),
  * how it ended (status, headline score), how it was isolated and how many
  * items it holds. Identity and progress come from the small files
- * (run_metadata.json, the end of events.jsonl, checkpoint.json's identity);
+ * (run_metadata.json, the end of events.jsonl, checkpoint.jsonl's header);
  * the verdict — status, error, headline score, items done and passed — of a
  * finished run comes from results.json alone, never from events.jsonl's
  * run_finished or task_finished lines (which need not agree with it). What a
@@ -13,7 +13,15 @@ import { basename } from "node:path";
 import { readdir } from "node:fs/promises";
 import { CHECKPOINT_FILE } from "../runner/checkpoint.js";
 import { EVENTS_FILE, RESULTS_FILE, RUN_METADATA_FILE } from "../runner/run-benchmark.js";
-import { fileTime, openRunFile, readJsonFile, readJsonQuiet, readJsonlQuiet, RunFileError } from "./run-files.js";
+import {
+  fileTime,
+  openRunFile,
+  readJsonFile,
+  readJsonQuiet,
+  readJsonlFile,
+  readJsonlQuiet,
+  RunFileError,
+} from "./run-files.js";
 import type { RunRef } from "./run-dirs.js";
 import { errorMessage } from "../util/errors.js";
 
@@ -180,7 +188,11 @@ export async function summarizeRun(ref: RunRef, now = Date.now()): Promise<RunSu
   let unreadable: string | null = null;
   if (resultsTime !== null)
     results = await readResultsFacts(ref.dir).catch((err: unknown) => ((unreadable = errorMessage(err)), null));
-  const checkpoint = resultsTime === null ? obj(await readJsonQuiet(ref.dir, CHECKPOINT_FILE)) : {};
+  // The checkpoint's header line (the first of checkpoint.jsonl) holds the run's identity.
+  const checkpoint =
+    resultsTime === null
+      ? obj((await readJsonlFile(ref.dir, CHECKPOINT_FILE).catch(() => null))?.records[0] ?? null)
+      : {};
   const identity = obj(checkpoint["identity"]);
   // A finished run is described by its results.json first (what it scored is what it says it ran).
   const config = results ? results.config : obj(meta["config"]);

@@ -18,12 +18,12 @@ describe("run output directory guard", () => {
     const out = join(dir, "run1");
     mkdirSync(out);
     writeFileSync(join(out, "results.json"), "{}");
-    writeFileSync(join(out, "checkpoint.json"), "{}");
+    writeFileSync(join(out, "checkpoint.jsonl"), "{}");
     const state = inspectOutDir(out);
-    expect(state).toMatchObject({ existed: true, runFiles: ["results.json", "checkpoint.json"] });
+    expect(state).toMatchObject({ existed: true, runFiles: ["results.json", "checkpoint.jsonl"] });
     expect(() => assertOutDirUsable(out, state, { resume: false, force: false }, dir)).toThrow(UsageError);
     expect(() => assertOutDirUsable(out, state, { resume: false, force: false }, dir)).toThrow(
-      "run1 already holds a finished run (results.json, checkpoint.json); give --resume to continue it, --force to overwrite it",
+      "run1 already holds a finished run (results.json, checkpoint.jsonl); give --resume to continue it, --force to overwrite it",
     );
     expect(() => assertOutDirUsable(out, state, { resume: true, force: false }, dir)).not.toThrow();
     expect(() => assertOutDirUsable(out, state, { resume: false, force: true }, dir)).not.toThrow();

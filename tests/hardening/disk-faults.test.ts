@@ -139,8 +139,8 @@ describe.skipIf(skipReason !== undefined)("results directory faults (real green 
       }
       expect(listing).not.toContain("evaluation_bundle.json");
       // The checkpoint is the one written before the disk filled up, and still verifies.
-      const copy = join(home, "checkpoint.json");
-      green.inside(`cat "${workDir}/checkpoint.json" > "${copy}"`);
+      const copy = join(home, "checkpoint.jsonl");
+      green.inside(`cat "${workDir}/checkpoint.jsonl" > "${copy}"`);
       const cp = await readCheckpoint(copy);
       expect(cp.rows.map((row) => row.id)).toEqual(["a"]);
       // The runner saw its own rewrite refused; the agent survived the events.jsonl ENOSPC.

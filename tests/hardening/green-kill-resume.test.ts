@@ -7,6 +7,7 @@
  * is refused with a clear reason and leaves the checkpoint as it was.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readCheckpoint } from "../../src/runner/checkpoint.js";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,12 +68,10 @@ describe("green SIGKILL mid-run, then resume", () => {
         configuration: { blocking: false },
       });
       expect((sent.body.result as { status: { state: string } }).status.state).toMatch(/submitted|working/);
-      const checkpoint = join(workDir(), "checkpoint.json");
-      // Mid-run: at least one item checkpointed, and the sandbox is executing the next one.
+      const checkpoint = join(workDir(), "checkpoint.jsonl");
+      // Mid-run: at least one item checkpointed (header + a row line), and the sandbox is executing the next one.
       await until("a checkpointed item", () =>
-        existsSync(checkpoint) && (JSON.parse(readFileSync(checkpoint, "utf8")) as { rows: unknown[] }).rows.length >= 1
-          ? true
-          : undefined,
+        existsSync(checkpoint) && readFileSync(checkpoint, "utf8").split("\n").length >= 3 ? true : undefined,
       );
       const tree = await until("the sandbox running under the runner", () => {
         const pids = descendants(green.pid);
@@ -85,10 +84,9 @@ describe("green SIGKILL mid-run, then resume", () => {
       const survivors = await waitAllGone(tree, 10_000);
       expect(survivors.map((p) => `${p} ${commandOf(p)}`)).toEqual([]);
 
-      const saved = JSON.parse(readFileSync(checkpoint, "utf8")) as { rows: unknown[]; _checksum: string };
+      const saved = await readCheckpoint(checkpoint); // every line verifies (a torn last one is dropped)
       expect(saved.rows.length).toBeGreaterThanOrEqual(1);
       expect(saved.rows.length).toBeLessThan(SAMPLES);
-      expect(saved._checksum).toMatch(/^[0-9a-f]{8}$/);
       expect(existsSync(join(workDir(), "evaluation_bundle.json"))).toBe(false);
     },
   );
@@ -117,13 +115,13 @@ describe("green SIGKILL mid-run, then resume", () => {
     "resuming with other settings is refused by name; the checkpoint is untouched",
     { timeout: 60_000 },
     async () => {
-      const before = readFileSync(join(workDir(), "checkpoint.json"));
+      const before = readFileSync(join(workDir(), "checkpoint.jsonl"));
       const { state, bundle } = await resume({ seed: 7 });
       expect(state).toBe("failed"); // a refused resume measured nothing: no score
       expect(validateBundle(bundle)).toEqual([]);
       expect(bundle["status"]).toBe("runner_failed");
       expect((bundle["runner_output_tail"] as string[]).join("\n")).toMatch(/seed/);
-      expect(readFileSync(join(workDir(), "checkpoint.json")).equals(before)).toBe(true);
+      expect(readFileSync(join(workDir(), "checkpoint.jsonl")).equals(before)).toBe(true);
     },
   );
 
@@ -131,7 +129,7 @@ describe("green SIGKILL mid-run, then resume", () => {
     "a hand-edited checkpoint is refused (checksum mismatch); the edited file is not overwritten",
     { timeout: 60_000 },
     async () => {
-      const path = join(workDir(), "checkpoint.json");
+      const path = join(workDir(), "checkpoint.jsonl");
       copyFileSync(path, path + ".orig");
       const edited = readFileSync(path, "utf8").replace(/"passed": ?false/, '"passed": true');
       expect(edited).not.toBe(readFileSync(path, "utf8"));
@@ -150,8 +148,7 @@ describe("green SIGKILL mid-run, then resume", () => {
     "a restarted green agent resumes the run from the checkpoint and completes it",
     { timeout: 90_000 },
     async () => {
-      const done = (JSON.parse(readFileSync(join(workDir(), "checkpoint.json"), "utf8")) as { rows: unknown[] }).rows
-        .length;
+      const done = (await readCheckpoint(join(workDir(), "checkpoint.jsonl"))).rows.length;
       const { state, bundle } = await resume({});
       expect(state).toBe("completed");
       expect(validateBundle(bundle)).toEqual([]);

@@ -1,14 +1,15 @@
 /**
- * The coalescing checkpoint writer: at most one write in flight, later rows
- * merged into the next write, every row's add() resolving once a write
- * holding it landed, the file always verifiable, nothing lost on a failure.
+ * The coalescing checkpoint writer: at most one append in flight, later rows
+ * merged into the next append, every row's add() resolving once a write
+ * holding it landed, the file always verifiable, nothing lost on a failure,
+ * each row appended once (never rewritten).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCheckpointWriter } from "../../src/runner/checkpoint-writer.js";
-import { readCheckpoint, writeCheckpoint, type CheckpointIdentity } from "../../src/runner/checkpoint.js";
+import { appendCheckpoint, readCheckpoint, type CheckpointIdentity } from "../../src/runner/checkpoint.js";
 import type { ItemResult } from "../../src/runner/benchmark.js";
 import { silentLogger } from "../../src/util/logger.js";
 
@@ -32,6 +33,8 @@ const row = (i: number): ItemResult => ({
   note: `ünï ${i}`,
 });
 
+const lineCount = (lines: string): number => lines.split("\n").length - 1;
+
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "ckw-"));
@@ -41,7 +44,7 @@ afterEach(async () => {
 });
 
 /**
- * A real write that first waits for `release()`, recording how many rows each write held.
+ * A real append that first waits for `release()`, recording how many rows each append held.
  * A release that comes before the next write has started is kept as a credit for it, so the
  * tests do not depend on how fast the previous (fsync'd) write finished.
  */
@@ -51,13 +54,13 @@ function gatedWrite() {
   let maxInFlight = 0;
   let credits = 0;
   const gates: Array<() => void> = [];
-  const write: typeof writeCheckpoint = async (path, body, encoded) => {
+  const write: typeof appendCheckpoint = async (path, lines) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     if (credits > 0) credits--;
     else await new Promise<void>((resolve) => gates.push(resolve));
-    await writeCheckpoint(path, body, encoded);
-    written.push(body.rows.length);
+    await appendCheckpoint(path, lines);
+    written.push(lineCount(lines));
     inFlight--;
   };
   const release = (): void => {
@@ -70,47 +73,57 @@ function gatedWrite() {
 
 describe("createCheckpointWriter", () => {
   it("keeps one write in flight and merges the rows finished meanwhile into the next", async () => {
-    const path = join(dir, "checkpoint.json");
+    const path = join(dir, "checkpoint.jsonl");
     const g = gatedWrite();
-    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), write: g.write });
-    const landed = [0, 1, 2, 3, 4].map((i) => ck.add(row(i)));
+    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), append: g.write });
+    await ck.flush(true); // the header: the file exists before the first row
+    const landed = [0, 1, 2, 3, 4].map((i) => ck.add(row(i)).landed);
     expect(g.pending()).toBe(1); // only the first write started
     g.release();
     expect(await landed[0]).toEqual({ rows: 1 });
     await new Promise((r) => setImmediate(r));
-    expect(g.pending()).toBe(1); // one write for rows 2-5
+    expect(g.pending()).toBe(1); // one append for rows 2-5
     g.release();
     expect(await Promise.all(landed.slice(1))).toEqual([{ rows: 5 }, { rows: 5 }, { rows: 5 }, { rows: 5 }]);
-    expect(g.written).toEqual([1, 5]);
+    expect(g.written).toEqual([1, 4]); // each row appended once
     expect(g.maxInFlight()).toBe(1);
-    const saved = await readCheckpoint(path); // the checksum over pre-encoded rows verifies
+    const saved = await readCheckpoint(path); // every line's checksum verifies
     expect(saved.rows.map((r) => r.id)).toEqual(["t/0", "t/1", "t/2", "t/3", "t/4"]);
     expect(saved.rows[4]).toEqual(row(4));
   });
 
-  it("writes resumed rows first and checksums match a one-shot write of the same rows", async () => {
-    const path = join(dir, "checkpoint.json");
-    const ck = createCheckpointWriter({
-      path,
-      runId: "r",
-      identity,
-      initialRows: [row(7), row(8)],
-      logger: silentLogger(),
-    });
-    expect(await ck.add(row(1))).toEqual({ rows: 3 });
+  it("a resumed writer appends after the rows already in the file and keeps its header", async () => {
+    const path = join(dir, "checkpoint.jsonl");
+    const first = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger() });
+    void first.add(row(7)).landed;
+    void first.add(row(8)).landed;
+    await first.flush();
+    const ck = createCheckpointWriter({ path, runId: "r2", identity, resumedRows: 2, logger: silentLogger() });
+    expect(ck.count).toBe(2);
+    expect(await ck.add(row(1)).landed).toEqual({ rows: 3 });
     const saved = await readCheckpoint(path);
     expect(saved.rows.map((r) => r.id)).toEqual(["t/7", "t/8", "t/1"]);
-    const other = join(dir, "other.json");
-    await writeCheckpoint(other, { ...saved, rows: saved.rows }); // re-encodes every row
-    expect((await readCheckpoint(other))._checksum).toBe(saved._checksum);
+    expect(saved.run_id).toBe("r");
+    expect((await readFile(path, "utf8")).split("\n")).toHaveLength(5); // header, 3 rows, final newline
+  });
+
+  it("a fresh writer replaces an earlier run's file on its first write", async () => {
+    const path = join(dir, "checkpoint.jsonl");
+    const old = createCheckpointWriter({ path, runId: "old", identity, logger: silentLogger() });
+    await old.add(row(5)).landed;
+    const ck = createCheckpointWriter({ path, runId: "new", identity, logger: silentLogger() });
+    await ck.add(row(6)).landed;
+    const saved = await readCheckpoint(path);
+    expect(saved.run_id).toBe("new");
+    expect(saved.rows.map((r) => r.id)).toEqual(["t/6"]);
   });
 
   it("flush waits for every added row; flush(true) writes even without a new row", async () => {
-    const path = join(dir, "checkpoint.json");
+    const path = join(dir, "checkpoint.jsonl");
     const g = gatedWrite();
-    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), write: g.write });
-    void ck.add(row(0));
-    void ck.add(row(1));
+    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), append: g.write });
+    void ck.add(row(0)).landed;
+    void ck.add(row(1)).landed;
     let flushed = false;
     const f = ck.flush().then(() => (flushed = true));
     g.release();
@@ -119,52 +132,53 @@ describe("createCheckpointWriter", () => {
     g.release();
     await f;
     expect((await readCheckpoint(path)).rows).toHaveLength(2);
-    await ck.flush(); // nothing new: no write
-    expect(g.written).toEqual([1, 2]);
-    const forced = ck.flush(true);
-    g.release();
-    await forced;
-    expect(g.written).toEqual([1, 2, 2]);
+    await ck.flush(true); // nothing new and the file exists: no write
+    expect(g.written).toEqual([1, 1]);
+    const empty = join(dir, "empty.jsonl");
+    await createCheckpointWriter({ path: empty, runId: "r", identity, logger: silentLogger() }).flush(true);
+    const saved = await readCheckpoint(empty); // a stop before any row: the header alone
+    expect(saved.rows).toEqual([]);
+    expect(saved.identity).toEqual(identity);
   });
 
   it("a failed write resolves its rows with null and the next write carries them", async () => {
-    const path = join(dir, "checkpoint.json");
+    const path = join(dir, "checkpoint.jsonl");
     let fail = true;
-    const write: typeof writeCheckpoint = async (p, body, encoded) => {
+    const write: typeof appendCheckpoint = async (p, lines) => {
       if (fail) throw new Error("disk full");
-      await writeCheckpoint(p, body, encoded);
+      await appendCheckpoint(p, lines);
     };
-    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), write });
-    expect(await ck.add(row(0))).toBeNull();
+    const ck = createCheckpointWriter({ path, runId: "r", identity, logger: silentLogger(), append: write });
+    expect(await ck.add(row(0)).landed).toBeNull();
     fail = false;
-    expect(await ck.add(row(1))).toEqual({ rows: 2 });
+    expect(await ck.add(row(1)).landed).toEqual({ rows: 2 });
     expect((await readCheckpoint(path)).rows.map((r) => r.id)).toEqual(["t/0", "t/1"]);
   });
 
   it("with minIntervalMs, rows finishing within the interval wait for one write; flush does not wait", async () => {
-    const path = join(dir, "checkpoint.json");
+    const path = join(dir, "checkpoint.jsonl");
     const written: number[] = [];
-    const write: typeof writeCheckpoint = async (p, body, encoded) => {
-      await writeCheckpoint(p, body, encoded);
-      written.push(body.rows.length);
+    const write: typeof appendCheckpoint = async (p, lines) => {
+      await appendCheckpoint(p, lines);
+      written.push(lineCount(lines));
     };
     const ck = createCheckpointWriter({
       path,
       runId: "r",
       identity,
       logger: silentLogger(),
-      write,
+      append: write,
       minIntervalMs: 60_000,
     });
-    expect(await ck.add(row(0))).toEqual({ rows: 1 }); // the first write starts at once
+    expect(await ck.add(row(0)).landed).toEqual({ rows: 1 }); // the first write starts at once
     let landed1: unknown = "pending";
-    void ck.add(row(1)).then((l) => (landed1 = l));
-    void ck.add(row(2));
+    void ck.add(row(1)).landed.then((l) => (landed1 = l));
+    void ck.add(row(2)).landed;
     await new Promise((r) => setTimeout(r, 50));
     expect(written).toEqual([1]);
     expect(landed1).toBe("pending");
     await ck.flush(); // a stop or the end of the run: written now, in one write
-    expect(written).toEqual([1, 3]);
+    expect(written).toEqual([1, 2]);
     expect(landed1).toEqual({ rows: 3 });
     expect((await readCheckpoint(path)).rows).toHaveLength(3);
   });

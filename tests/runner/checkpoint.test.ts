@@ -9,8 +9,11 @@ import {
   CHECKPOINT_SCHEMA_VERSION,
   assertSameIdentity,
   computeChecksum,
+  appendCheckpoint,
+  dropTornTail,
+  encodeRowLine,
   readCheckpoint,
-  writeCheckpoint,
+  startCheckpoint,
   type CheckpointIdentity,
 } from "../../src/runner/checkpoint.js";
 
@@ -59,44 +62,79 @@ describe("canonical JSON", () => {
 });
 
 describe("checkpoint", () => {
-  it("round-trips and carries the smi_bench checksum", async () => {
-    const path = join(dir, "checkpoint.json");
-    const body = {
-      schema_version: CHECKPOINT_SCHEMA_VERSION,
-      run_id: "r1",
-      identity,
-      updated_at_unix_seconds: 5,
-      rows: [{ id: "t/0", status: "passed", passed: true, elapsed_seconds: 0.1 }],
-    };
-    await writeCheckpoint(path, body);
-    const raw = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
-    const expected = createHash("sha256").update(canonicalJson(body)).digest("hex").slice(0, 8);
-    expect(raw["_checksum"]).toBe(expected);
-    expect(computeChecksum(raw)).toBe(expected);
+  const header = { schema_version: CHECKPOINT_SCHEMA_VERSION, run_id: "r1", identity, created_at_unix_seconds: 5 };
+  const rows = [
+    { id: "t/0", status: "passed", passed: true, elapsed_seconds: 0.1 },
+    { id: "t/1", status: "failed", passed: false, elapsed_seconds: 1, note: "ünï" },
+  ];
+  const write = async (path: string): Promise<void> => {
+    await startCheckpoint(path, header);
+    await appendCheckpoint(path, rows.map(encodeRowLine).join(""));
+  };
+
+  it("round-trips as JSON lines, each carrying the smi_bench checksum of its object", async () => {
+    const path = join(dir, "checkpoint.jsonl");
+    await write(path);
+    const lines = (await readFile(path, "utf8")).split("\n");
+    expect(lines).toHaveLength(4); // header, two rows, final newline
+    const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(first["_checksum"]).toBe(createHash("sha256").update(canonicalJson(header)).digest("hex").slice(0, 8));
+    const second = JSON.parse(lines[1]!) as Record<string, unknown>;
+    const expected = createHash("sha256")
+      .update(canonicalJson({ row: rows[0] }))
+      .digest("hex")
+      .slice(0, 8);
+    expect(second["_checksum"]).toBe(expected);
+    expect(computeChecksum(second)).toBe(expected);
     const loaded = await readCheckpoint(path);
-    expect(loaded.rows).toEqual(body.rows);
+    expect(loaded.rows).toEqual(rows);
     expect(loaded.identity).toEqual(identity);
+    expect(loaded.tornTail).toBe(false);
   });
 
-  it("refuses a hand-edited checkpoint", async () => {
-    const path = join(dir, "checkpoint.json");
-    await writeCheckpoint(path, {
-      schema_version: 1,
-      run_id: "r1",
-      identity,
-      updated_at_unix_seconds: 5,
-      rows: [{ id: "t/0", status: "failed", passed: false, elapsed_seconds: 1 }],
-    });
+  it("refuses a hand-edited row, naming its line", async () => {
+    const path = join(dir, "checkpoint.jsonl");
+    await write(path);
     const text = await readFile(path, "utf8");
-    await writeFile(path, text.replace('"passed": false', '"passed": true'));
-    await expect(readCheckpoint(path)).rejects.toMatchObject({ code: "E_CHECKPOINT_CORRUPT" });
+    await writeFile(path, text.replace('"passed":false', '"passed":true'));
+    await expect(readCheckpoint(path)).rejects.toMatchObject({
+      code: "E_CHECKPOINT_CORRUPT",
+      message: expect.stringMatching(/line 3 failed its integrity check/),
+    });
   });
 
-  it("refuses truncated JSON and a missing checksum", async () => {
-    const path = join(dir, "checkpoint.json");
-    await writeFile(path, '{"schema_version": 1, "rows": [');
+  it("drops a torn last line (cut back off the file) but refuses a bad line inside", async () => {
+    const path = join(dir, "checkpoint.jsonl");
+    await write(path);
+    const whole = await readFile(path, "utf8");
+    await writeFile(
+      path,
+      whole + encodeRowLine({ id: "t/2", status: "passed", passed: true, elapsed_seconds: 2 }).slice(0, 30),
+    );
+    const saved = await readCheckpoint(path);
+    expect(saved.rows).toEqual(rows);
+    expect(saved.tornTail).toBe(true);
+    await dropTornTail(path, saved);
+    expect(await readFile(path, "utf8")).toBe(whole);
+    const [h, r0, r1] = whole.split("\n");
+    await writeFile(path, [h, r0!.slice(0, 30), r1, ""].join("\n"));
+    await expect(readCheckpoint(path)).rejects.toMatchObject({
+      code: "E_CHECKPOINT_CORRUPT",
+      message: expect.stringMatching(/line 2 is not valid JSON/),
+    });
+  });
+
+  it("refuses a missing checksum, an old layout and a file without header", async () => {
+    const path = join(dir, "checkpoint.jsonl");
+    await writeFile(path, JSON.stringify({ ...header }) + "\n");
     await expect(readCheckpoint(path)).rejects.toMatchObject({ code: "E_CHECKPOINT_CORRUPT" });
-    await writeFile(path, JSON.stringify({ schema_version: 1, run_id: "x", identity, rows: [] }));
+    const old = { ...header, schema_version: 1, rows: [] };
+    await writeFile(path, JSON.stringify({ ...old, _checksum: computeChecksum(old) }) + "\n");
+    await expect(readCheckpoint(path)).rejects.toMatchObject({
+      code: "E_CHECKPOINT_CORRUPT",
+      message: expect.stringMatching(/unknown layout/),
+    });
+    await writeFile(path, "");
     await expect(readCheckpoint(path)).rejects.toMatchObject({ code: "E_CHECKPOINT_CORRUPT" });
   });
 

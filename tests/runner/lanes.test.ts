@@ -5,7 +5,8 @@
  * participant on loopback, with a sandbox that records its concurrency.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readCheckpoint } from "../../src/runner/checkpoint.js";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPurpleApp } from "../../src/purple/app.js";
@@ -245,7 +246,7 @@ describe("executeRun with participant lanes (slow A2A stand-in)", () => {
       expect(events.filter((e) => e.event === name)).toHaveLength(18);
     }
     expect(events.at(-1)?.event).toBe("run_finished");
-    const ck = JSON.parse(await readFile(join(dir, "checkpoint.json"), "utf8")) as { rows: ItemResult[] };
+    const ck = await readCheckpoint(join(dir, "checkpoint.jsonl"));
     expect(ck.rows).toHaveLength(18);
   });
 
@@ -273,7 +274,7 @@ describe("executeRun with participant lanes (slow A2A stand-in)", () => {
     const finished = events.filter((e) => e.event === "task_finished").map((e) => (e as { task_id: string }).task_id);
     expect(finished.length).toBeGreaterThanOrEqual(7);
     expect(finished.length).toBeLessThan(40);
-    const ck = JSON.parse(await readFile(join(dir, "checkpoint.json"), "utf8")) as { rows: ItemResult[] };
+    const ck = await readCheckpoint(join(dir, "checkpoint.jsonl"));
     expect(ck.rows.map((r) => r.id).sort()).toEqual([...finished].sort());
 
     const again: RunnerEvent[] = [];

@@ -87,7 +87,7 @@ describe("parseRunnerLine", () => {
         total: 2,
         passed_so_far: 1,
       },
-      { event: "checkpoint_written", path: "/o/checkpoint.json", done: 1 },
+      { event: "checkpoint_written", path: "/o/checkpoint.jsonl", done: 1 },
       { event: "run_finished", status: "ok", error: null, results_path: "/o/results.json", aggregate: { a: 1 } },
       { event: "package_started", package_id: "0xa", i: 0 },
       { event: "package_finished", package_id: "0xa", i: 0, error: null, timed_out: false, created_hits: 2 },

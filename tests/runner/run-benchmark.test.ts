@@ -4,6 +4,7 @@
  * HumanEval scoring runs in the real sandbox in tests/benchmarks/humaneval.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readCheckpoint } from "../../src/runner/checkpoint.js";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -222,7 +223,7 @@ describe("executeRun (fake sandbox)", () => {
       logger: silentLogger(),
       createSandbox: () => fakeSandbox(),
     });
-    const ck = JSON.parse(await readFile(join(dir, "checkpoint.json"), "utf8")) as { rows: ItemResult[] };
+    const ck = await readCheckpoint(join(dir, "checkpoint.jsonl"));
     expect(ck.rows).toHaveLength(5);
 
     // Resume with everything done evaluates nothing and reproduces the results.
@@ -251,8 +252,9 @@ describe("executeRun (fake sandbox)", () => {
     ).rejects.toThrow(/agent: checkpoint null/);
     expect(third).toEqual([]);
 
-    const text = await readFile(join(dir, "checkpoint.json"), "utf8");
-    await writeFile(join(dir, "checkpoint.json"), text.replace('"status": "failed"', '"status": "passed"'));
+    const text = await readFile(join(dir, "checkpoint.jsonl"), "utf8");
+    expect(text).toContain('"status":"failed"');
+    await writeFile(join(dir, "checkpoint.jsonl"), text.replace('"status":"failed"', '"status":"passed"'));
     await expect(
       executeRun(fakeBenchmark(5, third) as unknown as BenchmarkDefinition, opts({ resume: true }), {
         logger: silentLogger(),
@@ -282,7 +284,7 @@ describe("executeRun (fake sandbox)", () => {
     const out = await run;
     expect(out).toMatchObject({ exitCode: 143, interrupted: true });
     expect(sandbox.closed).toBe(true);
-    const ck = JSON.parse(await readFile(join(dir, "checkpoint.json"), "utf8")) as { rows: ItemResult[] };
+    const ck = await readCheckpoint(join(dir, "checkpoint.jsonl"));
     expect(ck.rows.map((r) => r.id)).toEqual(["t/0", "t/1", "t/2"]);
     await expect(readFile(join(dir, "results.json"))).rejects.toThrow();
 

@@ -45,13 +45,17 @@ beforeAll(async () => {
   const live = join(root, "humaneval", "live");
   mkdirSync(live, { recursive: true });
   writeFileSync(
-    join(live, "checkpoint.json"),
-    JSON.stringify({
-      schema_version: 1,
-      run_id: "live",
-      identity: { benchmark: "humaneval", agent: "http://127.0.0.1:9/" },
-      rows: [{ id: "A2ABench/0", status: "passed", passed: true, elapsed_seconds: 0.1 }],
-    }),
+    join(live, "checkpoint.jsonl"),
+    [
+      {
+        schema_version: 2,
+        run_id: "live",
+        identity: { benchmark: "humaneval", agent: "http://127.0.0.1:9/" },
+      },
+      { row: { id: "A2ABench/0", status: "passed", passed: true, elapsed_seconds: 0.1 } },
+    ]
+      .map((l) => JSON.stringify(l) + "\n")
+      .join(""),
   );
   writeFileSync(
     join(live, "events.jsonl"),
@@ -128,7 +132,7 @@ describe("view app: the API reads the files as they are", () => {
 
   test("a running run's table comes from its checkpoint", async () => {
     const r = JSON.parse((await get("/api/run?run=humaneval%2Flive")).body);
-    expect(r.table.source).toBe("checkpoint.json");
+    expect(r.table.source).toBe("checkpoint.jsonl");
     expect(r.table.items).toHaveLength(1);
   });
 

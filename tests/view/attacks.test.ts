@@ -92,7 +92,9 @@ beforeAll(async () => {
   // A finished run whose results.json has no rows, beside a checkpoint claiming every item passed.
   run("no-rows", {
     "results.json": RESULTS([], { rows: undefined, status: "error", error: { code: "E_X", message: "crashed" } }),
-    "checkpoint.json": JSON.stringify({ identity: { benchmark: "humaneval" }, rows: [passed("T/0"), passed("T/1")] }),
+    "checkpoint.jsonl": [{ identity: { benchmark: "humaneval" } }, { row: passed("T/0") }, { row: passed("T/1") }]
+      .map((l) => JSON.stringify(l) + "\n")
+      .join(""),
   });
   // events.jsonl forging a pass: a run_finished with pass@1 1 and task_finished passed for every item.
   run("forged-events", {

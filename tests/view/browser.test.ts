@@ -201,7 +201,7 @@ describe("a2a-bench view in chromium", () => {
       const row = page.locator("#runs-table tbody tr", { hasText: "humaneval/live" });
       expect(await row.innerText()).toContain("running");
       await open(page, `${viewer.base}#/run/humaneval%2Flive`);
-      await expect.poll(() => page.locator(".run-head").innerText()).toContain("Rows read from checkpoint.json");
+      await expect.poll(() => page.locator(".run-head").innerText()).toContain("Rows read from checkpoint.jsonl");
       await expect.poll(() => rowsOf(page, "#items-table").count()).toBe(12);
     } finally {
       rmSync(live, { recursive: true, force: true });

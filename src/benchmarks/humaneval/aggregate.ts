@@ -10,7 +10,7 @@
  *   null when there are none. It separates "could not fit the contract" from
  *   "fitted it but answered wrongly" (which accuracy covers).
  */
-import type { ItemResult } from "../../runner/benchmark.js";
+import type { ItemResult, RowAggregator } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import { INTERFACE_FAILURES, type CompletionStatus } from "./classify.js";
 import { passAtKOverTasks } from "./pass-at-k.js";
@@ -25,42 +25,78 @@ function median(values: number[]): number | null {
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
+/**
+ * Completions per task: `options.n` when a participant answered; with
+ * `predictions` the samples file decides, so the most any task had in it
+ * (`--n` does not apply to a file; OpenAI's harness scores every line).
+ */
+function completionsPerTask(tasks: ReadonlyArray<{ n: number }>, options: RunOptions): number {
+  if (!options.predictions) return options.n;
+  return tasks.reduce((most, t) => Math.max(most, t.n), 0) || options.n;
+}
+
+/**
+ * HumanEval's aggregate fed one row at a time: it keeps counts, each task's
+ * (n, correct) and the executed completions' run times (for the median), not
+ * the rows. Rows in the run's item order give the same figures as
+ * {@link aggregateHumanEval} over them.
+ */
+export function createHumanEvalAggregator(options: RunOptions): RowAggregator {
+  const tasks: Array<{ n: number; c: number }> = [];
+  const byStatus = new Map<string, number>();
+  const failureModes: Record<string, number> = {};
+  const durations: number[] = [];
+  let rowCount = 0;
+  let total = 0;
+  let breaches = 0;
+  let interfaceMisses = 0;
+  return {
+    add(r) {
+      rowCount++;
+      const samples = Array.isArray(r["samples"]) ? (r["samples"] as CompletionRecord[]) : [];
+      const t = { n: samples.length, c: typeof r["num_correct"] === "number" ? r["num_correct"] : 0 };
+      if (t.n > 0) tasks.push(t);
+      for (const s of samples) {
+        total++;
+        byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
+        if (s.failure_mode) failureModes[s.failure_mode] = (failureModes[s.failure_mode] ?? 0) + 1;
+        if (s.failure_mode !== null && INTERFACE_FAILURES.has(s.failure_mode)) interfaceMisses++;
+        if (s.executed) {
+          durations.push(s.duration_ms ?? 0);
+          if (s.limit_breach) breaches++;
+        }
+      }
+    },
+    result() {
+      const { values, notes } = passAtKOverTasks(tasks, options.k);
+      const count = (s: CompletionStatus): number => byStatus.get(s) ?? 0;
+      const med = median(durations);
+      const limitMs = options.per_task_timeout_seconds * 1000;
+      const passed = count("passed");
+      return {
+        pass_at_k: values,
+        ...(notes.length > 0 ? { pass_at_k_notes: notes } : {}),
+        accuracy: total > 0 ? passed / total : null,
+        passed,
+        failed: count("failed"),
+        timeouts: count("timeout"),
+        errors: count("error"),
+        total,
+        tasks: rowCount,
+        n: completionsPerTask(tasks, options),
+        failure_modes: failureModes,
+        efficiency: med === null ? null : clamp01(1 - med / limitMs),
+        safety: durations.length === 0 ? null : 1 - breaches / durations.length,
+        adaptability: total === 0 ? null : 1 - interfaceMisses / total,
+        median_exec_ms: med,
+      };
+    },
+  };
+}
+
 /** Aggregate HumanEval rows (each with `samples: CompletionRecord[]`). */
 export function aggregateHumanEval(rows: readonly ItemResult[], options: RunOptions): Record<string, unknown> {
-  const samples = rows.flatMap((r) => (Array.isArray(r["samples"]) ? (r["samples"] as CompletionRecord[]) : []));
-  const tasks = rows
-    .map((r) => ({
-      n: Array.isArray(r["samples"]) ? (r["samples"] as unknown[]).length : 0,
-      c: typeof r["num_correct"] === "number" ? r["num_correct"] : 0,
-    }))
-    .filter((t) => t.n > 0);
-  const { values, notes } = passAtKOverTasks(tasks, options.k);
-  const count = (s: CompletionStatus): number => samples.filter((x) => x.status === s).length;
-  const failureModes: Record<string, number> = {};
-  for (const s of samples) if (s.failure_mode) failureModes[s.failure_mode] = (failureModes[s.failure_mode] ?? 0) + 1;
-  const executed = samples.filter((s) => s.executed);
-  const med = median(executed.map((s) => s.duration_ms ?? 0));
-  const limitMs = options.per_task_timeout_seconds * 1000;
-  const total = samples.length;
-  const passed = count("passed");
-  return {
-    pass_at_k: values,
-    ...(notes.length > 0 ? { pass_at_k_notes: notes } : {}),
-    accuracy: total > 0 ? passed / total : null,
-    passed,
-    failed: count("failed"),
-    timeouts: count("timeout"),
-    errors: count("error"),
-    total,
-    tasks: rows.length,
-    n: options.n,
-    failure_modes: failureModes,
-    efficiency: med === null ? null : clamp01(1 - med / limitMs),
-    safety: executed.length === 0 ? null : 1 - executed.filter((s) => s.limit_breach).length / executed.length,
-    adaptability:
-      total === 0
-        ? null
-        : 1 - samples.filter((s) => s.failure_mode !== null && INTERFACE_FAILURES.has(s.failure_mode)).length / total,
-    median_exec_ms: med,
-  };
+  const aggregator = createHumanEvalAggregator(options);
+  for (const row of rows) aggregator.add(row);
+  return aggregator.result();
 }

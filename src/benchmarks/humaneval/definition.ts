@@ -15,7 +15,7 @@ import type { RunOptions } from "../../runner/options.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
 import { errorMessage } from "../../util/errors.js";
 import type { Logger } from "../../util/logger.js";
-import { aggregateHumanEval } from "./aggregate.js";
+import { aggregateHumanEval, createHumanEvalAggregator } from "./aggregate.js";
 import type { CompletionRecord, HumanEvalRow } from "./row.js";
 import { classifyReplay, type FailureMode } from "./classify.js";
 import { CallsCache, defaultCallsCacheDir } from "./calls-cache.js";
@@ -338,6 +338,7 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
     needsParticipant: benchmarkNeedsParticipant,
     evaluate: (item, ctx) => evaluateTask(sources, judging, item, ctx),
     aggregate: (rows, options) => aggregateHumanEval(rows, options),
+    createAggregator: (options) => createHumanEvalAggregator(options),
     endRun: () => judging.close(),
   };
 }

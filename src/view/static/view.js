@@ -323,7 +323,7 @@
         ? h(
             "p",
             { class: "empty" },
-            "No runs here yet. A run directory holds results.json, checkpoint.json, run_metadata.json or events.jsonl.",
+            "No runs here yet. A run directory holds results.json, checkpoint.jsonl, run_metadata.json or events.jsonl.",
           )
         : h(
             "table",

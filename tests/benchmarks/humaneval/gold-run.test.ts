@@ -4,6 +4,7 @@
  * real local sandbox. Needs `npm run build` (npm test builds first).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readCheckpoint } from "../../../src/runner/checkpoint.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -165,7 +166,7 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     r.child.kill("SIGTERM");
     expect(await r.exit).toBe(143);
     expect(Date.now() - t0).toBeLessThan(5000);
-    const ck = JSON.parse(await readFile(join(out, "checkpoint.json"), "utf8")) as { rows: Array<{ id: string }> };
+    const ck = await readCheckpoint(join(out, "checkpoint.jsonl"));
     expect(ck.rows.length).toBeGreaterThanOrEqual(2);
     expect(ck.rows.length).toBeLessThan(12);
     expect(existsSync(join(out, "results.json"))).toBe(false);
@@ -210,7 +211,7 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     await r.waitFor((e) => e.event === "task_finished");
     r.child.stdin?.end();
     expect(await r.exit).toBe(143);
-    expect(existsSync(join(out, "checkpoint.json"))).toBe(true);
+    expect(existsSync(join(out, "checkpoint.jsonl"))).toBe(true);
   });
 
   it("rejects an unknown benchmark with the list of known ones (exit 2)", async () => {

@@ -99,6 +99,25 @@ describe("run humaneval --predictions (no participant)", () => {
     }
   });
 
+  it("the aggregate's n is the completions per task the file holds, not --n's default of 1", () => {
+    const file = join(dir, "three.jsonl");
+    const three = SAMPLE_PROBLEMS.flatMap((p) =>
+      [0, 1, 2].map(() => JSON.stringify({ task_id: p.task_id, completion: p.canonical_solution })),
+    );
+    writeFileSync(file, three.join("\n") + "\n");
+    const out = join(dir, "out-three");
+    const r = run(file, out);
+    expect(r.status, r.stderr).toBe(0);
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as {
+      rows: Array<Record<string, unknown>>;
+      aggregate: Record<string, unknown>;
+    };
+    expect(results.aggregate).toMatchObject({ n: 3, total: 3 * SAMPLE_PROBLEMS.length, tasks: SAMPLE_PROBLEMS.length });
+    for (const row of results.rows) expect(row).toMatchObject({ n: 3, num_correct: 3 });
+    // One task with fewer lines: the most any task had.
+    expect(JSON.parse(readFileSync(join(dir, "out-plain", "results.json"), "utf8")).aggregate.n).toBe(2);
+  });
+
   it("a malformed samples file stops the run before any task, naming file and line", () => {
     const file = join(dir, "bad.jsonl");
     writeFileSync(file, JSON.stringify(lines[0]) + "\n{oops\n");
