@@ -1,4 +1,4 @@
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
 
@@ -8,22 +8,7 @@ import { randomBytes } from "node:crypto";
  * On failure the temp file is removed and the target is untouched.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  let handle;
-  try {
-    handle = await open(tmp, "wx", 0o644);
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(tmp, path);
-  } catch (err) {
-    if (handle) await handle.close().catch(() => {});
-    await rm(tmp, { force: true }).catch(() => {});
-    throw err;
-  }
+  await atomically(path, (handle) => handle.writeFile(data));
 }
 
 /**
@@ -31,12 +16,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  * the pieces are written to the temp file as they come, then fsync and rename.
  */
 export async function writeChunksAtomic(path: string, chunks: AsyncIterable<string>): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  let handle;
-  try {
-    handle = await open(tmp, "wx", 0o644);
+  await atomically(path, async (handle) => {
     let buffered = "";
     for await (const chunk of chunks) {
       buffered += chunk;
@@ -46,6 +26,18 @@ export async function writeChunksAtomic(path: string, chunks: AsyncIterable<stri
       }
     }
     await handle.write(buffered);
+  });
+}
+
+/** Fill a fresh temp file beside `path`, fsync it and rename it into place; on any failure remove it. */
+async function atomically(path: string, fill: (handle: FileHandle) => Promise<unknown>): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(tmp, "wx", 0o644);
+    await fill(handle);
     await handle.sync();
     await handle.close();
     handle = undefined;
