@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH, CLI } from "../lib/paths.mjs";
 import { freePort, ok200, start, stop, waitFor } from "../lib/proc.mjs";
-import { compareUnderLoad, loadFigures, loadRun, servingMet, SERVING_TARGET } from "../lib/load.mjs";
+import { compareUnderLoad, loadFigures, loadRun, ratioFigures, servingMet, SERVING_TARGET } from "../lib/load.mjs";
 import { formatFrames, formatProfile, summarizeProfileDir, topSelfFrames } from "../lib/cpu-profile.mjs";
 
 /** The request every run sends (a v0.3 `message/send`, as AgentBeats' client sends it). */
@@ -98,8 +98,8 @@ export async function runMessageSend(ctx) {
   let res;
   try {
     res = await compareUnderLoad(
-      { url: purple.url, method: "POST", body: SEND_BODY, expect: '"completed"' },
-      { url: bare.url, method: "POST", body: SEND_BODY, expect: '"ping"' },
+      { url: purple.url, method: "POST", body: SEND_BODY, expect: '"completed"', pid: purple.child.pid },
+      { url: bare.url, method: "POST", body: SEND_BODY, expect: '"ping"', pid: bare.child.pid },
       { reps: ctx.quick ? 3 : 5, durationS: ctx.quick ? 1 : 2 },
     );
   } finally {
@@ -111,7 +111,7 @@ export async function runMessageSend(ctx) {
   return [1, 16, 64].map((c) => ({
     id: ids[c],
     measure: `\`message/send\` → purple echo (CLI process), ${c} connection${c > 1 ? "s" : ""}, autocannon in its own process`,
-    figures: `${loadFigures(res[c].ours)}; p50 ratio ${res[c].p50Ratio.toFixed(3)}×`,
+    figures: `${loadFigures(res[c].ours)}; ${ratioFigures(res[c])}`,
     baseline: `bare Express JSON-RPC echo under the same generator (its ceiling here): ${loadFigures(res[c].bare)}`,
     ratio: res[c].rpsRatio,
     target: `req/s ≥ ${SERVING_TARGET.minRps}× and p50 ≤ ${SERVING_TARGET.maxP50}× the bare echo`,

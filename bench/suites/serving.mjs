@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { BENCH, CLI } from "../lib/paths.mjs";
 import { freePort, ok200, start, stop, waitFor } from "../lib/proc.mjs";
 import { median } from "../lib/stats.mjs";
-import { compareUnderLoad, loadFigures, servingMet, SERVING_TARGET } from "../lib/load.mjs";
+import { compareUnderLoad, loadFigures, ratioFigures, servingMet, SERVING_TARGET } from "../lib/load.mjs";
 
 const CARD_PATH = ".well-known/agent-card.json";
 const ASSESSMENT = JSON.stringify({
@@ -85,14 +85,14 @@ async function greenRoutes(ctx, work) {
     const opts = { reps: ctx.quick ? 3 : 5, durationS: ctx.quick ? 1 : 2 };
     ctx.log("serving: green card GET vs bare Express");
     const cardRes = await compareUnderLoad(
-      { url: `${green.url}${CARD_PATH}`, expect: '"name"' },
-      { url: `${bare.url}${CARD_PATH}`, expect: '"name"' },
+      { url: `${green.url}${CARD_PATH}`, expect: '"name"', pid: green.child.pid },
+      { url: `${bare.url}${CARD_PATH}`, expect: '"name"', pid: bare.child.pid },
       opts,
     );
     ctx.log("serving: green tasks/get vs bare Express");
     const getRes = await compareUnderLoad(
-      { url: green.url, method: "POST", body: getBody, expect: green.taskId },
-      { url: bare.url, method: "POST", body: getBody, expect: green.taskId },
+      { url: green.url, method: "POST", body: getBody, expect: green.taskId, pid: green.child.pid },
+      { url: bare.url, method: "POST", body: getBody, expect: green.taskId, pid: bare.child.pid },
       opts,
     );
     return { card: cardRes, get: getRes, cardBytes: card.length, taskBytes: JSON.stringify(got.result).length };
@@ -164,12 +164,7 @@ export async function runServing(ctx) {
       rows.push({
         id,
         measure: `${what}, 1 / 16 / 64 connections, autocannon in its own process`,
-        figures: [1, 16, 64]
-          .map(
-            (c) =>
-              `c${c}: ${loadFigures(res[c].ours)} (${res[c].rpsRatio.toFixed(3)}× req/s, ${res[c].p50Ratio.toFixed(3)}× p50)`,
-          )
-          .join("; "),
+        figures: [1, 16, 64].map((c) => `c${c}: ${loadFigures(res[c].ours)} (${ratioFigures(res[c])})`).join("; "),
         baseline: `bare Express route answering the same ${bytes} bytes of JSON, same generator: ${[1, 16, 64].map((c) => `c${c}: ${loadFigures(res[c].bare)}`).join("; ")}`,
         ratio: Math.min(...[1, 16, 64].map((c) => res[c].rpsRatio)),
         target: `${target}, at each level (ratio: the lowest req/s ratio)`,

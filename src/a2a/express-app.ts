@@ -35,6 +35,7 @@ import { envelopeProblem, invalidRequestResponse } from "./jsonrpc-envelope.js";
 import { requestVersion, VERSION_PARAMETER } from "./wire-version.js";
 import { PROBLEM_CONTENT_TYPE, toProblemDetails } from "./rest-problem.js";
 import { cachedCard } from "./card-cache.js";
+import { unaryJsonRpc } from "./jsonrpc-unary.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
 export const LEGACY_RESPONSE_VERSION = "0.3.0";
@@ -118,6 +119,8 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
     ...(requireBearer ? [requireBearer] : []),
     ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"),
     jsonRpcEnvelope,
+    // Unary calls straight to the SDK's transport handlers; streams through its Express handler.
+    unaryJsonRpc({ requestHandler, userBuilder, logger: options.logger }),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   for (const route of options.routes ?? []) {

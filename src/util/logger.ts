@@ -1,5 +1,17 @@
+import { createRequire } from "node:module";
 import { pino, type Logger, type DestinationStream } from "pino";
-import { prettyFactory } from "pino-pretty";
+import type * as PinoPretty from "pino-pretty";
+
+/**
+ * pino-pretty (with dateformat, colorette and its own helpers) is loaded only
+ * when a logger pretty-prints: a server logging JSON lines, or not at all, never
+ * reads it, and its load was on every agent's start-up path
+ * (docs/performance-serving.md). Synchronous, as createLogger is.
+ */
+const loadPackage = createRequire(import.meta.url);
+function prettyFactory(options: PinoPretty.PrettyOptions): (line: string) => string {
+  return (loadPackage("pino-pretty") as typeof PinoPretty).prettyFactory(options);
+}
 
 export type { Logger };
 
