@@ -22,18 +22,42 @@ function bucket(frame) {
   return "other";
 }
 
-/** Self time (ms) per bucket of the newest profile in `dir`, largest first, and the total. */
-export function summarizeProfileDir(dir) {
+/** Frames that run when a connection or request arrives: where a start-up profile is cut. */
+const FIRST_REQUEST_FRAMES = new Set(["onconnection", "connectionListenerInternal", "parserOnIncoming"]);
+
+/** Time (ms into the profile) of the first sample handling an incoming connection, or Infinity. */
+function firstRequestMs(prof, byId) {
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  let t = 0;
+  for (let i = 0; i < prof.samples.length; i++) {
+    t += prof.timeDeltas[i] / 1000;
+    for (let id = prof.samples[i]; id !== undefined; id = parent.get(id))
+      if (FIRST_REQUEST_FRAMES.has(byId.get(id).callFrame.functionName)) return t;
+  }
+  return Infinity;
+}
+
+/**
+ * Self time (ms) per bucket of the newest profile in `dir`, largest first, and the total.
+ * `untilFirstRequest`: only the samples before the process first handled an incoming connection
+ * (a start-up profile: what ran between process start and the first card poll being answered).
+ */
+export function summarizeProfileDir(dir, { untilFirstRequest = false } = {}) {
   const files = readdirSync(dir)
     .filter((n) => n.endsWith(".cpuprofile"))
     .sort();
   if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`);
   const prof = JSON.parse(readFileSync(join(dir, files[files.length - 1]), "utf8"));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const cut = untilFirstRequest ? firstRequestMs(prof, byId) : Infinity;
   const self = new Map();
   let total = 0;
+  let t = 0;
   prof.samples.forEach((id, i) => {
     const dt = prof.timeDeltas[i] / 1000;
+    t += dt;
+    if (t > cut) return;
     const b = bucket(byId.get(id).callFrame);
     self.set(b, (self.get(b) ?? 0) + dt);
     total += dt;

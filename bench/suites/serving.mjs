@@ -9,13 +9,14 @@
  *   for the green and purple CLIs vs the bare Express app serving the same card;
  *   the three started in turn (order rotated) and the ratio taken within each turn.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH, CLI } from "../lib/paths.mjs";
 import { freePort, ok200, start, stop, waitFor } from "../lib/proc.mjs";
 import { median } from "../lib/stats.mjs";
-import { compareUnderLoad, loadFigures, ratioFigures, servingMet, SERVING_TARGET } from "../lib/load.mjs";
+import { compareUnderLoad, loadFigures, loadRun, ratioFigures, servingMet, SERVING_TARGET } from "../lib/load.mjs";
+import { formatFrames, formatProfile, summarizeProfileDir, topSelfFrames } from "../lib/cpu-profile.mjs";
 
 const CARD_PATH = ".well-known/agent-card.json";
 const ASSESSMENT = JSON.stringify({
@@ -29,11 +30,16 @@ async function post(url, body) {
 }
 
 /** The green app with a runner that stays alive, one assessment accepted (non-blocking): its task id. */
-async function greenWithTask(work) {
+async function greenWithTask(work, nodeArgs = []) {
   const port = await freePort();
   const child = start(
     process.execPath,
-    [join(BENCH, "servers", "green-fixture.mjs"), String(port), join(BENCH, "fixtures", "runner-stays.mjs")],
+    [
+      ...nodeArgs,
+      join(BENCH, "servers", "green-fixture.mjs"),
+      String(port),
+      join(BENCH, "fixtures", "runner-stays.mjs"),
+    ],
     { env: { ...process.env, GREEN_RESULTS_DIR: join(work, "results"), LOG_LEVEL: "silent" } },
   );
   const url = `http://127.0.0.1:${port}/`;
@@ -102,6 +108,64 @@ async function greenRoutes(ctx, work) {
   }
 }
 
+/** The green under `--cpu-prof` and `tasks/get` load at 16 connections: its buckets (row text) and top frames (file). */
+async function profileGreenGet(ctx, work) {
+  const profDir = mkdtempSync(join(tmpdir(), "a2a-bench-prof-"));
+  let green;
+  try {
+    green = await greenWithTask(join(work, "prof"), ["--cpu-prof", `--cpu-prof-dir=${profDir}`]);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: green.taskId } });
+    const load = await loadRun({
+      url: green.url,
+      method: "POST",
+      body,
+      expect: green.taskId,
+      connections: 16,
+      durationS: ctx.quick ? 3 : 5,
+    });
+    await stop(green.child, "SIGTERM", 15_000); // the fixture exits 0 on SIGTERM: the profile is written
+    const buckets = summarizeProfileDir(profDir);
+    mkdirSync(ctx.outDir, { recursive: true });
+    const file = join(ctx.outDir, "green-tasks-get.cpuprofile.txt");
+    writeFileSync(
+      file,
+      `green tasks/get under autocannon, 16 connections, ${load.requests} requests (${loadFigures(load)})\nself time per frame, whole process life:\n${formatFrames(topSelfFrames(profDir, 40))}\n`,
+    );
+    ctx.log(`serving: green tasks/get CPU profile summary in ${file}`);
+    return { buckets, requests: load.requests };
+  } catch (e) {
+    ctx.log(`serving: green profile not taken (${e.message})`);
+    return null;
+  } finally {
+    if (green) await stop(green.child);
+    rmSync(profDir, { recursive: true, force: true });
+  }
+}
+
+/** One green CLI start under `--cpu-prof`: self time by bucket up to the first card poll it answered. */
+async function profileGreenStart(ctx, work) {
+  const profDir = mkdtempSync(join(tmpdir(), "a2a-bench-prof-"));
+  const port = await freePort();
+  const child = start(
+    process.execPath,
+    ["--cpu-prof", `--cpu-prof-dir=${profDir}`, CLI, "green", "--port", String(port)],
+    {
+      env: { ...process.env, LOG_LEVEL: "silent", GREEN_RESULTS_DIR: join(work, "cold-prof") },
+    },
+  );
+  try {
+    await waitFor(() => ok200(`http://127.0.0.1:${port}/${CARD_PATH}`, 200), { everyMs: 1, timeoutMs: 20000 });
+    await stop(child, "SIGINT", 15_000); // the CLI's shutdown handlers exit normally: the profile is written
+    return summarizeProfileDir(profDir, { untilFirstRequest: true });
+  } catch (e) {
+    ctx.log(`serving: green start profile not taken (${e.message})`);
+    return null;
+  } finally {
+    await stop(child);
+    rmSync(profDir, { recursive: true, force: true });
+  }
+}
+
 /** Spawn → first 200 on the card (polled every ms, 200 ms per poll), then stop the process group. */
 async function cardServedMs(file, args, env) {
   const port = await freePort();
@@ -152,8 +216,10 @@ export async function runServing(ctx) {
   const work = mkdtempSync(join(tmpdir(), "a2a-bench-serving-"));
   try {
     const r = await greenRoutes(ctx, work);
+    const getProf = await profileGreenGet(ctx, work);
     ctx.log("serving: start-up, green / purple / bare Express, rotated turns");
     const s = await startUp(ctx, work);
+    const startProf = await profileGreenStart(ctx, work);
     const rows = [];
     const target = `req/s ≥ ${SERVING_TARGET.minRps}× and p50 ≤ ${SERVING_TARGET.maxP50}× the bare route`;
     for (const [key, id, what, bytes] of [
@@ -169,8 +235,11 @@ export async function runServing(ctx) {
         ratio: Math.min(...[1, 16, 64].map((c) => res[c].rpsRatio)),
         target: `${target}, at each level (ratio: the lowest req/s ratio)`,
         met: [1, 16, 64].every((c) => servingMet(res[c])),
-        limit:
-          "the floor is the bare route: one loopback round trip and one res.json (plus express.json for tasks/get)",
+        limit: `the floor is the bare route: one loopback round trip and one res.json (plus express.json for tasks/get)${
+          key === "get"
+            ? `; CPU profile of the green under this load at 16 connections (${getProf ? `${getProf.requests} requests, self time by bucket: ${formatProfile(getProf.buckets)}; top frames in the bench output` : "not taken"})`
+            : ""
+        }`,
       });
     }
     const f = (x) => `median ${x.median.toFixed(0)} ms (min ${x.min.toFixed(0)}, max ${x.max.toFixed(0)})`;
@@ -186,8 +255,11 @@ export async function runServing(ctx) {
         ratio: s[`${k}Ratio`],
         target: "≤ 1.2× the bare Express start (median of per-turn ratios)",
         met: s[`${k}Ratio`] <= 1.2,
-        limit:
-          "node start-up + loading the CLI bundle's serving code + listen; slow work (the green's isolation probe) runs after the port is bound",
+        limit: `node start-up + loading the CLI bundle's serving code + listen; slow work (the green's isolation probe) runs after the port is bound${
+          k === "green"
+            ? `; one green start under --cpu-prof, self time by bucket up to the first card poll answered: ${startProf ? `${startProf.totalMs.toFixed(0)} ms busy: ${formatProfile(startProf.buckets, 7)}` : "not taken"}`
+            : ""
+        }`,
       });
     }
     return rows;

@@ -2,7 +2,9 @@
  * The thin Express adapter shared by the green and purple agents: it mounts the
  * SDK's agent-card, JSON-RPC and HTTP+JSON (REST) handlers (both wire versions
  * through `legacyCompat`), stamps an `A2A-Version` header on every response,
- * and lets the caller add plain routes (e.g. `/health`). No protocol logic
+ * and lets the caller add plain routes (e.g. `/health`). Unary JSON-RPC calls
+ * reach the SDK's JSON-RPC transport handlers without its Express router
+ * (jsonrpc-unary.ts); streams go through its handler. No protocol logic
  * lives here (style: protocol apart from transport).
  *
  * Layout, all on the agent's base URL (the card lists it once per binding):
