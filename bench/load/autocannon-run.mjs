@@ -20,7 +20,14 @@ const headers = spec.body ? { "content-type": "application/json" } : {};
 
 /** One request whose answer must be 200 and hold `spec.expect` (before and after the run: the same body every time). */
 async function check(when) {
-  const r = await fetch(spec.url, { method, headers, ...(spec.body ? { body: spec.body } : {}) });
+  const send = () => fetch(spec.url, { method, headers, ...(spec.body ? { body: spec.body } : {}) });
+  // A connection the server closed before answering is tried once more (said on stderr): on a crowded
+  // machine the fresh connection right after autocannon's 64 close can be refused; an answer that is
+  // wrong is never retried.
+  const r = await send().catch((err) => {
+    process.stderr.write(`check ${when} the run: ${err.cause?.message ?? err.message}; trying once more\n`);
+    return send();
+  });
   const text = await r.text();
   if (r.status !== 200 || (spec.expect && !text.includes(spec.expect))) {
     process.stderr.write(
