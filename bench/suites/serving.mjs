@@ -257,7 +257,7 @@ export async function runServing(ctx) {
         met: s[`${k}Ratio`] <= 1.2,
         limit: `node start-up + loading the CLI bundle's serving code + listen; slow work (the green's isolation probe) runs after the port is bound${
           k === "green"
-            ? `; one green start under --cpu-prof, self time by bucket up to the first card poll answered: ${startProf ? `${startProf.totalMs.toFixed(0)} ms busy: ${formatProfile(startProf.buckets, 7)}` : "not taken"}`
+            ? `; one green start under --cpu-prof, self time by bucket up to the first card poll answered: ${startProf ? `${startProf.totalMs.toFixed(0)} ms busy: ${formatProfile(startProf, 7)}` : "not taken"}`
             : ""
         }`,
       });
