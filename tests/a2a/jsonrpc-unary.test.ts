@@ -46,7 +46,8 @@ class FixedHandler extends DefaultRequestHandler {
     const word = text?.$case === "text" ? text.value : "";
     if (word === "crash") throw new Error("executor broke");
     if (word === "extension") context.addActivatedExtension(EXTENSION);
-    if (word === "message") return { ...agentMessage([textPart("hi")], { contextId: "ctx-1" }), messageId: "m-fixed" };
+    if (word === "message")
+      return { ...agentMessage([textPart("hi")], { taskId: "", contextId: "ctx-1" }), messageId: "m-fixed" };
     return fixedTask("task-1");
   }
 
@@ -77,7 +78,8 @@ interface Served {
 async function serve(withUnary: boolean): Promise<Served> {
   const state = { sdkCalls: 0 };
   const served = await serveApp("127.0.0.1", 0, (port) => {
-    const card: AgentCard = { ...testCard(port), capabilities: { ...testCard(port).capabilities, streaming: true } };
+    const base = testCard(port);
+    const card: AgentCard = { ...base, capabilities: { extensions: [], ...base.capabilities, streaming: true } };
     const requestHandler = new FixedHandler(card, new InMemoryTaskStore(), {
       execute: async () => {},
       cancelTask: async () => {},
