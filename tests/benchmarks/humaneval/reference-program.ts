@@ -39,7 +39,13 @@ export async function referenceVerdicts(
   const one = (i: number): Promise<void> =>
     new Promise((resolve) => {
       const job = jobs[i]!;
-      const child = spawn(opts.python, ["-I", "-"], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+      // prlimit's CPU-time cap is the kernel's backstop: a looping mutant dies by it even when this worker is
+      // torn down before the timer fires (a test timed out under load), so nothing outlives the test.
+      const cpuS = String(Math.ceil(opts.timeoutMs / 1000) + 1);
+      const child = spawn("prlimit", [`--cpu=${cpuS}`, "--", opts.python, "-I", "-"], {
+        stdio: ["pipe", "ignore", "ignore"],
+        detached: true,
+      });
       const timer = setTimeout(() => {
         try {
           process.kill(-child.pid!, "SIGKILL");
