@@ -193,7 +193,11 @@ describe("planLanes / gateSandbox", () => {
     });
     // An interactive item holds its environment for its whole episode.
     expect(
-      planLanes(def("participant"), opts({ concurrency: 2, participant_concurrency: 8, interaction: "interactive" }), true),
+      planLanes(
+        def("participant"),
+        opts({ concurrency: 2, participant_concurrency: 8, interaction: "interactive" }),
+        true,
+      ),
     ).toEqual({ items: 2, sandboxCalls: null });
   });
 

@@ -108,7 +108,10 @@ export function humanEvalEnvironments(sandbox: Sandbox): EnvironmentProvider {
 /** Whether a final output is a submission of code rather than closing words. */
 export function finalHoldsCode(output: string, entryPoint: string): boolean {
   if (findFencedBlocks(output.replace(/\r\n?/g, "\n")).length > 0) return true;
-  const def = new RegExp(`^[ \\t]*(?:async[ \\t]+)?def[ \\t]+${entryPoint.replace(/\W/g, "")}[ \\t]*\\(`, "m");
+  const def = new RegExp(
+    `^[ \\t]*(?:async[ \\t]+)?def[ \\t]+${entryPoint.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[ \\t]*\\(`,
+    "m",
+  );
   return def.test(output);
 }
 

@@ -153,20 +153,20 @@ describe.skipIf(engine.env === null)(
           executed: false,
         });
       }
-      expect(result.results.aggregate).toMatchObject({ pass_at_k: { "pass@1": 0 }, failure_modes: { model_no_code: 2 } });
+      expect(result.results.aggregate).toMatchObject({
+        pass_at_k: { "pass@1": 0 },
+        failure_modes: { model_no_code: 2 },
+      });
     }, 300_000);
 
     it("an agent that completes solution.py and answers final with prose is graded on the file", async () => {
-      const solver = new ScriptedSolver(
-        (t) => {
-          const p = problemOf(t.instance_id);
-          return [
-            `cat ${SOLUTION_FILE} >/dev/null && echo ${b64(p.canonical_solution)} | base64 -d >> ${SOLUTION_FILE}`,
-            `python3 -c 'import solution' && echo imported`,
-          ];
-        },
-        "Done: I completed the function in the file.",
-      );
+      const solver = new ScriptedSolver((t) => {
+        const p = problemOf(t.instance_id);
+        return [
+          `cat ${SOLUTION_FILE} >/dev/null && echo ${b64(p.canonical_solution)} | base64 -d >> ${SOLUTION_FILE}`,
+          `python3 -c 'import solution' && echo imported`,
+        ];
+      }, "Done: I completed the function in the file.");
       const { rows } = await run(solver);
       for (const row of rows)
         expect(row.samples[0]).toMatchObject({ status: "passed", answer_source: "file", commands: 2, turns: 3 });
@@ -178,8 +178,14 @@ describe.skipIf(engine.env === null)(
       const probes = (t: { instance_id: string; workdir: string }): string[] => {
         const p = problemOf(t.instance_id);
         // A line of the tests and one of the reference, searched everywhere but /proc and /sys.
-        const testLine = p.test.split("\n").find((l) => l.includes("assert"))!.trim();
-        const refLine = p.canonical_solution.split("\n").find((l) => l.trim().length > 12)!.trim();
+        const testLine = p.test
+          .split("\n")
+          .find((l) => l.includes("assert"))!
+          .trim();
+        const refLine = p.canonical_solution
+          .split("\n")
+          .find((l) => l.trim().length > 12)!
+          .trim();
         const grep = (s: string) =>
           `grep -rIlF --exclude-dir=proc --exclude-dir=sys -e "$(echo ${b64(s)} | base64 -d)" / 2>/dev/null | head -5; echo "end $?"`;
         return [
@@ -212,14 +218,14 @@ describe.skipIf(engine.env === null)(
       const forged = [
         // Fake framed answers on stdout and an exit 0 at import: the checker's channel is not the candidate's stdout.
         "import os, sys",
-        "for i in range(64): print('{\"i\":%d,\"ok\":true}' % i)",
+        'for i in range(64): print(\'{"i":%d,"ok":true}\' % i)',
         "print('PASSED'); sys.stdout.flush()",
         "os._exit(0)",
         "",
       ].join("\n");
       const solver = new ScriptedSolver(
         () => [
-          "echo PASSED; echo 'All tests passed'; echo '{\"passed\": true, \"status\": \"passed\"}' | tee result.json",
+          'echo PASSED; echo \'All tests passed\'; echo \'{"passed": true, "status": "passed"}\' | tee result.json',
           "mkdir -p /tmp/t && echo 'import sys; sys.exit(0)' > sitecustomize.py && touch PASSED .passed && ls",
           `echo ${b64(forged)} | base64 -d > ${SOLUTION_FILE}`,
           "kill -9 1; kill -STOP 1; true",
@@ -235,7 +241,8 @@ describe.skipIf(engine.env === null)(
         // The episode went on past the kill and ended final: the environment was never ours to lose.
         expect(s).toMatchObject({ exit_status: "final", commands: 5, answer_source: "file" });
         expect(s.status).not.toBe("passed");
-        expect(String(s.failure_mode)).toMatch(/^model_/);
+        // Never ours: whatever the forged program did is the participant's (it timed out or ended early).
+        expect(String(s.failure_mode), String(s.reason)).not.toMatch(/^infrastructure_/);
       }
       expect(solver.results().at(-1)!.stdout).toContain("still here");
       expect(result.results.aggregate).toMatchObject({ pass_at_k: { "pass@1": 0 }, passed: 0 });
