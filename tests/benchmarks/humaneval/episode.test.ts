@@ -99,6 +99,8 @@ describe.skipIf(engine.env === null)(
           samples: 2,
           concurrency: 2,
           max_turns: 10,
+          // The grading job's wall limit: generous, so a loaded test machine cannot turn a pass into a timeout.
+          per_task_timeout_seconds: 30,
           ...extra,
         },
         {
