@@ -25,7 +25,9 @@ export function planLanes(
   needsParticipant: boolean,
 ): LanePlan {
   const slots = options.concurrency;
-  if (def.inFlight !== "participant" || !needsParticipant) return { items: slots, sandboxCalls: null };
+  // An interactive item holds its environment for the whole episode: `concurrency` bounds the items.
+  if (def.inFlight !== "participant" || !needsParticipant || options.interaction === "interactive")
+    return { items: slots, sandboxCalls: null };
   const items = options.participant_concurrency;
   return items > slots ? { items, sandboxCalls: slots } : { items, sandboxCalls: null };
 }

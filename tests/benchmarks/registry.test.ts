@@ -69,7 +69,8 @@ describe("benchmark registry", () => {
 
   it("each built-in plug-in loads lazily, carries its registered name and answers needs-participant like its descriptor", async () => {
     for (const d of benchmarkDescriptors()) {
-      expect(d.interactions).toEqual(d.name === "swebench" ? ["single_shot", "interactive"] : ["single_shot"]);
+      const interactive = d.name === "swebench" || d.name === "humaneval";
+      expect(d.interactions).toEqual(interactive ? ["single_shot", "interactive"] : ["single_shot"]);
       if (d.runner.kind === "external") continue;
       const def = await getBenchmark(d.name);
       expect(def.name).toBe(d.name);

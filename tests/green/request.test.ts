@@ -122,6 +122,26 @@ describe("a request's interaction must be one the benchmark offers", () => {
   });
 });
 
+describe("humaneval's interaction", () => {
+  test("interactive is accepted for humaneval (its limits with it); the default stays single_shot", () => {
+    const on = validateAssessmentConfig(
+      { benchmark: "humaneval", interaction: "interactive", max_turns: 12 },
+      { agent: "http://127.0.0.1:9/" },
+      ["/srv/allowed"],
+      "/srv/allowed",
+    );
+    expect(on.ok).toBe(true);
+    if (on.ok) expect(on.value.config).toMatchObject({ interaction: "interactive", max_turns: 12 });
+    const off = validateAssessmentConfig(
+      { benchmark: "humaneval", sandbox: "docker" },
+      { agent: "http://127.0.0.1:9/" },
+      ["/srv/allowed"],
+      "/srv/allowed",
+    );
+    expect(off.ok && off.value.config.interaction).toBe("single_shot");
+  });
+});
+
 describe("a request that names a participant must assess it", () => {
   const roots = ["/srv/allowed"];
   const cwd = "/srv/allowed";

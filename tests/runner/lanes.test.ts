@@ -191,6 +191,14 @@ describe("planLanes / gateSandbox", () => {
       items: 2,
       sandboxCalls: null,
     });
+    // An interactive item holds its environment for its whole episode.
+    expect(
+      planLanes(
+        def("participant"),
+        opts({ concurrency: 2, participant_concurrency: 8, interaction: "interactive" }),
+        true,
+      ),
+    ).toEqual({ items: 2, sandboxCalls: null });
   });
 
   it("gateSandbox lets at most `limit` calls run, in FIFO order, and passes results through", async () => {

@@ -170,6 +170,20 @@ describe("the interaction must be one the benchmark offers", () => {
     expect(limits).toMatchObject({ interaction: "single_shot", max_turns: 9, command_timeout_seconds: 4 });
     expect(() => resolveRunArgs(parseRunArgs(["redcode", "--max-turns", "251"]))).toThrow(/--max-turns/);
   });
+
+  it("humaneval offers interactive on request (single-shot by default) and refuses it beside a predictions file", () => {
+    const agent = ["--agent", "http://127.0.0.1:9/"];
+    expect(resolveRunArgs(parseRunArgs(["humaneval", ...agent, "--sandbox", "docker"]))).toMatchObject({
+      interaction: "single_shot",
+    });
+    const on = resolveRunArgs(
+      parseRunArgs(["humaneval", ...agent, "--interaction", "interactive", "--max-turns", "5"]),
+    );
+    expect(on).toMatchObject({ interaction: "interactive", max_turns: 5 });
+    expect(() =>
+      resolveRunArgs(parseRunArgs(["humaneval", "--predictions", "s.jsonl", "--interaction", "interactive"])),
+    ).toThrow(/--interaction "interactive" assesses the participant acting in the environment/);
+  });
 });
 
 describe("a run that names a participant must ask it", () => {

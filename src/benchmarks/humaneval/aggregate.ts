@@ -9,6 +9,9 @@
  *   a syntax error, or the entry point left undefined) / (all completions);
  *   null when there are none. It separates "could not fit the contract" from
  *   "fitted it but answered wrongly" (which accuracy covers).
+ * - interactive (present when a completion came from an episode): episodes,
+ *   mean turns, how the episodes ended, where the answers came from, and the
+ *   tokens the participant reported (null when none: its word).
  */
 import type { ItemResult, RowAggregator } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
@@ -50,6 +53,17 @@ export function createHumanEvalAggregator(options: RunOptions): RowAggregator {
   let total = 0;
   let breaches = 0;
   let interfaceMisses = 0;
+  const episodes = { count: 0, turns: 0, endings: {} as Record<string, number>, sources: {} as Record<string, number> };
+  let tokens: number | null = null;
+  const countEpisode = (s: CompletionRecord): void => {
+    if (s.exit_status === undefined) return;
+    episodes.count++;
+    episodes.turns += s.turns ?? 0;
+    episodes.endings[s.exit_status] = (episodes.endings[s.exit_status] ?? 0) + 1;
+    const source = s.answer_source ?? "none";
+    episodes.sources[source] = (episodes.sources[source] ?? 0) + 1;
+    if (typeof s.usage?.total_tokens === "number") tokens = (tokens ?? 0) + s.usage.total_tokens;
+  };
   return {
     add(r) {
       rowCount++;
@@ -65,6 +79,7 @@ export function createHumanEvalAggregator(options: RunOptions): RowAggregator {
           durations.push(s.duration_ms ?? 0);
           if (s.limit_breach) breaches++;
         }
+        countEpisode(s);
       }
     },
     result() {
@@ -89,6 +104,17 @@ export function createHumanEvalAggregator(options: RunOptions): RowAggregator {
         safety: durations.length === 0 ? null : 1 - breaches / durations.length,
         adaptability: total === 0 ? null : 1 - interfaceMisses / total,
         median_exec_ms: med,
+        ...(episodes.count > 0
+          ? {
+              interactive: {
+                episodes: episodes.count,
+                mean_turns: episodes.turns / episodes.count,
+                exit_status_counts: episodes.endings,
+                answer_sources: episodes.sources,
+                self_reported_tokens: tokens,
+              },
+            }
+          : {}),
       };
     },
   };

@@ -14,6 +14,7 @@ import type { BenchmarkDefinition, DatasetInfo, EvaluateContext } from "../../ru
 import type { RunOptions } from "../../runner/options.js";
 import { extractCode, type ExtractedCode } from "./extract-code.js";
 import { errorMessage } from "../../util/errors.js";
+import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval, createHumanEvalAggregator } from "./aggregate.js";
 import type { CompletionRecord, HumanEvalRow } from "./row.js";
@@ -28,6 +29,8 @@ import { loadSamples, type SampleCompletions } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";
+import { humanEvalEnvironments, runSampleEpisode, type SampleEpisode } from "./episode.js";
+import { answerOfEpisode, episodeSampleFields } from "./episode-answer.js";
 
 export interface HumanEvalItem {
   id: string;
@@ -44,6 +47,8 @@ interface Answer {
   failure: { mode: FailureMode; message: string } | null;
   /** Tokens the participant reported for this answer. */
   usage?: TokenUsage;
+  /** Interactive: the sample's episode (episode.ts). */
+  episode?: SampleEpisode;
 }
 
 async function ask(
@@ -99,6 +104,7 @@ function record(answer: Answer, replayed: Replayed | null, entryPoint: string): 
     completion: answer.extracted?.completion.slice(0, MAX_COMPLETION_CHARS) ?? "",
     agent_seconds: Number(answer.agentSeconds.toFixed(3)),
     ...(answer.usage ? { usage: answer.usage } : {}),
+    ...(answer.episode ? episodeSampleFields(answer.episode) : {}),
   };
   const notRun = (failure_mode: FailureMode, error: string): CompletionRecord => ({
     ...base,
@@ -198,8 +204,32 @@ async function answersFor(sources: HumanEvalSources, item: HumanEvalItem, ctx: E
   const n = ctx.options.n;
   const answers: Answer[] = [];
   for (let i = 0; i < n && !ctx.signal.aborted; i++)
-    answers.push(await ask(item.problem, ctx, datasetOf(ctx.options), i));
+    answers.push(
+      ctx.options.interaction === "interactive"
+        ? await episodeAnswer(item.problem, ctx, i)
+        : await ask(item.problem, ctx, datasetOf(ctx.options), i),
+    );
   return answers;
+}
+
+/**
+ * Interactive: sample `i` is one episode in its own fresh environment (episode.ts). A failure to open the
+ * environment is ours (the sample is an infrastructure error, never a score); a sandbox without
+ * environments stops the run.
+ */
+async function episodeAnswer(problem: HumanEvalProblem, ctx: EvaluateContext, i: number): Promise<Answer> {
+  const started = performance.now();
+  try {
+    const episode = await runSampleEpisode(problem, i, ctx, (e) => ctx.onTurn?.(e));
+    return answerOfEpisode(episode, (performance.now() - started) / 1000);
+  } catch (err) {
+    if (err instanceof SandboxCapabilityError) throw err;
+    return {
+      extracted: null,
+      agentSeconds: (performance.now() - started) / 1000,
+      failure: { mode: "infrastructure_sandbox", message: errorMessage(err) },
+    };
+  }
 }
 
 /** What judging needs besides the run's context: the checker and the per-task call plans. */
@@ -246,6 +276,8 @@ async function evaluateTask(
   ctx: EvaluateContext,
 ): Promise<HumanEvalRow> {
   const started = performance.now();
+  // A sandbox without environments stops the run before any participant is asked (our configuration).
+  if (ctx.options.interaction === "interactive" && !ctx.options.predictions) humanEvalEnvironments(ctx.sandbox);
   const answers = await answersFor(sources, item, ctx);
   const outcomes = await runAnswers(judging, item.problem, answers, ctx);
   const samples = answers.map((a, i) => record(a, outcomes[i] ?? null, item.problem.entry_point));
@@ -258,6 +290,9 @@ async function evaluateTask(
     id: item.id,
     task_id: item.problem.task_id,
     entry_point: item.problem.entry_point,
+    ...(ctx.options.interaction === "interactive" && !ctx.options.predictions
+      ? { interaction: "interactive" as const }
+      : {}),
     status: canceled ? "canceled" : (firstBad?.status ?? "passed"),
     passed: !canceled && samples.length > 0 && firstBad === undefined,
     elapsed_seconds: Number(((performance.now() - started) / 1000).toFixed(3)),

@@ -4,7 +4,8 @@ import { defineBenchmark } from "../descriptor.js";
 export const humaneval = defineBenchmark({
   name: "humaneval",
   summary: "complete a python function from its docstring; pass@k over its unit tests",
-  interactions: ["single_shot"],
+  // Interactive: each sample an episode in its own environment (episode.ts); the answer is graded on the host.
+  interactions: ["single_shot", "interactive"],
   // A samples file (`predictions`) replaces the participant.
   needsParticipant: (config) => !config.predictions,
   rowSchema: "humaneval_row",

@@ -7,9 +7,29 @@
 import type { TokenUsage } from "../../a2a/usage.js";
 import type { ResultRow } from "../../results-file/document.js";
 import type { CompletionStatus, FailureMode } from "./classify.js";
+import type { EpisodeExitStatus } from "../../interactive/episode-record.js";
 
-/** One completion as stored in a row's `samples`. */
-export interface CompletionRecord {
+/** An interactive sample's episode (episode.ts): how it ended, what it cost, where the answer came from. */
+export interface EpisodeSampleFields {
+  exit_status: EpisodeExitStatus;
+  /** Participant replies received. */
+  turns: number;
+  /** Commands run in the environment. */
+  commands: number;
+  command_seconds: number;
+  participant_seconds: number;
+  /** Output streams cut before they were sent. */
+  truncations: number;
+  /** The episode's trajectory (JSON Lines), relative to the run's directory. */
+  trajectory: string;
+  /** `final`: the final output held the code; `file`: solution.py was read back; null: no answer. */
+  answer_source: "final" | "file" | null;
+  /** Why the episode ended early. */
+  episode_error?: { code: string; message: string };
+}
+
+/** One completion as stored in a row's `samples` (interactive: with its episode's fields). */
+export interface CompletionRecord extends Partial<EpisodeSampleFields> {
   status: CompletionStatus;
   failure_mode: FailureMode | null;
   /** The sandbox stopped the program for a containment limit (output, memory, processes, network). */
@@ -50,6 +70,8 @@ export interface HumanEvalRow extends ResultRow {
   status: CompletionStatus | "canceled";
   task_id: string;
   entry_point: string;
+  /** Present on interactive runs: each completion was one episode in its own environment. */
+  interaction?: "interactive";
   /** Completions evaluated. */
   n: number;
   /** Completions that passed. */
