@@ -122,7 +122,7 @@ const commandFigures = (per) =>
 const bareFigures = (per) =>
   COMMANDS.map((c) => `\`${c}\`: ${ms(per[c].b.median)} (min ${ms(per[c].b.min)})`).join("; ");
 
-async function dockerCommandRow(ctx, env, runs) {
+export async function dockerCommandRow(ctx, env, runs) {
   const sandbox = await createSandbox({
     backend: "docker",
     logger: silentLogger(),

@@ -27,13 +27,18 @@
 import { randomBytes } from "node:crypto";
 import type { CommandOutcome, EpisodeEnvironment } from "./episode-environment.js";
 
-/** What the wrapper needs of a host: run an argv, return interleaved output; never rejects. */
+/**
+ * What the wrapper needs of a host: run an argv, return its output; never rejects. A host that keeps
+ * stderr apart on request says so (`separateStreams`) and then fills `stderr` (`output` is stdout).
+ */
 export interface ArgvHost {
+  readonly separateStreams?: boolean;
   exec(
     argv: readonly string[],
-    options: { timeoutMs: number; signal?: AbortSignal; maxOutputBytes?: number },
+    options: { timeoutMs: number; signal?: AbortSignal; maxOutputBytes?: number; streams?: "interleaved" | "separate" },
   ): Promise<{
     output: string;
+    stderr?: string;
     exitCode: number | null;
     timedOut: boolean;
     durationMs: number;
@@ -78,6 +83,19 @@ const WRAPPER = [
   'rm -f -- "$err"',
 ].join("\n");
 
+/**
+ * The wrapper on a host that keeps stderr apart: no marker, no temporary file. $1 command, $2 seconds,
+ * $3 workdir ("" = stay). POSIX sh (dash where /bin/sh is dash: the cheapest shell to start). Exit code:
+ * the command's, or 125 when the wrapper could not start it (cd failed; its message on stderr).
+ */
+const DIRECT_WRAPPER = [
+  'if [ -n "$3" ]; then cd -- "$3" || exit 125; fi',
+  `timeout -k ${KILL_AFTER_S} "$2" bash -lc "$1" </dev/null &`,
+  'pid=$!; wait "$pid"; code=$?',
+  `if [ "$code" = ${TIMEOUT_EXIT} ] || [ "$code" = ${KILLED_EXIT} ]; then n=0; while [ $n -lt 1000 ] && kill -s KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; fi`,
+  'exit "$code"',
+].join("\n");
+
 /** Split the wrapper's output at its marker; undefined when the marker is not there. */
 export function splitWrapped(
   output: string,
@@ -99,6 +117,7 @@ export function splitWrapped(
 export function shellEnvironment(host: ArgvHost, options: ShellEnvironmentOptions = {}): EpisodeEnvironment {
   return {
     async run(command: string, timeoutS: number, signal: AbortSignal): Promise<CommandOutcome> {
+      if (host.separateStreams === true) return runDirect(host, command, timeoutS, signal, options);
       const nonce = `@@a2a-bench-exit-${randomBytes(12).toString("hex")}`;
       const argv = [
         "bash",
@@ -131,4 +150,28 @@ export function shellEnvironment(host: ArgvHost, options: ShellEnvironmentOption
       return { ...base, ...split, timedOut };
     },
   };
+}
+
+/** One command on a host keeping stderr apart: the exit code is the exec's own, the streams are the host's. */
+async function runDirect(
+  host: ArgvHost,
+  command: string,
+  timeoutS: number,
+  signal: AbortSignal,
+  options: ShellEnvironmentOptions,
+): Promise<CommandOutcome> {
+  const argv = ["sh", "-c", DIRECT_WRAPPER, "a2a-bench-command", command, String(timeoutS), options.workdir ?? ""];
+  const out = await host.exec(argv, {
+    timeoutMs: (timeoutS + KILL_AFTER_S + HOST_MARGIN_S) * 1000,
+    signal,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
+    streams: "separate",
+  });
+  const base = { durationMs: out.durationMs };
+  if (out.infraError !== undefined)
+    return { ...base, exitCode: null, stdout: "", stderr: "", timedOut: out.timedOut, infraError: out.infraError };
+  const stderr = out.stderr ?? "";
+  if (out.exitCode === null) return { ...base, exitCode: null, stdout: out.output, stderr, timedOut: out.timedOut };
+  const timedOut = out.exitCode === TIMEOUT_EXIT || (out.exitCode === KILLED_EXIT && out.durationMs >= timeoutS * 1000);
+  return { ...base, exitCode: out.exitCode, stdout: out.output, stderr, timedOut };
 }

@@ -41,8 +41,13 @@ export interface EnvironmentExecOptions {
   timeoutMs: number;
   /** Aborting it ends the environment. */
   signal?: AbortSignal;
-  /** Bytes of output kept (the tail); default {@link ENVIRONMENT_OUTPUT_BYTES}. */
+  /** Bytes of output kept (the tail; of each stream when they are kept apart); default {@link ENVIRONMENT_OUTPUT_BYTES}. */
   maxOutputBytes?: number;
+  /**
+   * "separate": keep stderr apart in the outcome's `stderr`, `output` being stdout alone. Honoured only by
+   * an environment whose `separateStreams` is true; others interleave (the default) and leave `stderr` unset.
+   */
+  streams?: "interleaved" | "separate";
 }
 
 /** Flat outcome of one command in an environment, the same shape on success and failure. */
@@ -52,6 +57,8 @@ export interface EnvironmentExecOutcome {
    * two only their arrival order; a command that needs exact order merges them itself (`2>&1`).
    */
   output: string;
+  /** stderr alone (bounded tail), present exactly when `streams: "separate"` was asked of an environment that keeps them apart. */
+  stderr?: string;
   /** Exit code; null when the command was stopped (timeout, abort) or never ran. */
   exitCode: number | null;
   timedOut: boolean;
@@ -65,6 +72,8 @@ export interface EnvironmentExecOutcome {
 export interface Environment {
   /** The backend's name for it (a container id, a pod name), for logs. */
   readonly id: string;
+  /** True when exec keeps stdout and stderr apart on request (`streams: "separate"`); optional, absent = no. */
+  readonly separateStreams?: boolean;
   /** Run `argv` (no shell unless argv names one) in the environment's default working directory. Never rejects. */
   exec(argv: readonly string[], options: EnvironmentExecOptions): Promise<EnvironmentExecOutcome>;
   /** A file's text; rejects (SandboxError) when it cannot be read. */

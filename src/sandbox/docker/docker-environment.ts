@@ -34,6 +34,8 @@ import {
 import { KeepaliveContainer } from "./keepalive.js";
 import { cliFailure, docker, dockerBinary } from "./docker-cli.js";
 import { probeEngine } from "./engine.js";
+import { engineSocketPath } from "./engine-api.js";
+import { apiExec } from "./api-exec.js";
 
 /** Processes beyond the per-program limit (a shell, an environment's activation, git, the exec shim). */
 const PIDS_SLACK = 32;
@@ -54,27 +56,43 @@ class DockerEnvironment implements Environment {
     return this.c.id;
   }
 
+  /** Both paths keep stdout and stderr apart on request (the CLI without -t does; so do the API's frames). */
+  readonly separateStreams = true;
+
   async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     if (this.ended !== null && !o.signal?.aborted)
       return { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0, infraError: this.ended };
+    const separate = o.streams === "separate";
+    const maxOutputBytes = o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES;
+    // The command runs in the container, not in the client: on its timeout or abort the container is killed.
+    const stop = (why: "timeout" | "cancel") => {
+      this.ended ??= `the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`;
+      return docker(["kill", this.c.id], { env: this.env });
+    };
+    const socket = engineSocketPath(this.env);
+    if (socket !== null)
+      return apiExec(socket, this.c.id, argv, {
+        timeoutMs: o.timeoutMs,
+        maxOutputBytes,
+        separate,
+        stop,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
     const r = await runChild({
       file: dockerBinary(this.env),
       args: ["exec", this.c.id, ...argv],
       env: this.env,
-      // One tail for both streams: the output in arrival order.
-      stdout: { tail: o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES },
-      stderr: "stdout",
+      // Interleaved: one tail for both streams, the output in arrival order.
+      stdout: { tail: maxOutputBytes },
+      stderr: separate ? { tail: maxOutputBytes } : "stdout",
       timeoutMs: o.timeoutMs,
       graceMs: 0,
       ...(o.signal ? { signal: o.signal } : {}),
-      // The command runs in the container, not in the client: the container is killed first.
-      stopWork: (why) => {
-        this.ended ??= `the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`;
-        return docker(["kill", this.c.id], { env: this.env });
-      },
+      stopWork: (why) => stop(why === "timeout" ? "timeout" : "cancel"),
     });
     return {
       output: r.stdout,
+      ...(separate ? { stderr: r.stderr } : {}),
       exitCode: r.terminationReason !== null ? null : r.exitCode,
       timedOut: r.timedOut,
       isCanceled: r.isCanceled,
