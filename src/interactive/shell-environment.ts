@@ -33,6 +33,8 @@ import type { CommandOutcome, EpisodeEnvironment } from "./episode-environment.j
  */
 export interface ArgvHost {
   readonly separateStreams?: boolean;
+  /** Optional: the limit the participant broke, once the host's pending checks are done (Environment.limitProblem). */
+  limitProblem?(): Promise<string | null>;
   exec(
     argv: readonly string[],
     options: { timeoutMs: number; signal?: AbortSignal; maxOutputBytes?: number; streams?: "interleaved" | "separate" },
@@ -43,6 +45,7 @@ export interface ArgvHost {
     timedOut: boolean;
     durationMs: number;
     infraError?: string;
+    limitExceeded?: string;
   }>;
 }
 
@@ -116,40 +119,61 @@ export function splitWrapped(
 /** The EpisodeEnvironment running each command through the wrapper on `host` (see the module note). */
 export function shellEnvironment(host: ArgvHost, options: ShellEnvironmentOptions = {}): EpisodeEnvironment {
   return {
-    async run(command: string, timeoutS: number, signal: AbortSignal): Promise<CommandOutcome> {
-      if (host.separateStreams === true) return runDirect(host, command, timeoutS, signal, options);
-      const nonce = `@@a2a-bench-exit-${randomBytes(12).toString("hex")}`;
-      const argv = [
-        "bash",
-        "-c",
-        WRAPPER,
-        "a2a-bench-command",
-        command,
-        String(timeoutS),
-        nonce,
-        options.workdir ?? "",
-      ];
-      const out = await host.exec(argv, {
-        timeoutMs: (timeoutS + KILL_AFTER_S + HOST_MARGIN_S) * 1000,
-        signal,
-        maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
-      });
-      const base = { durationMs: out.durationMs };
-      if (out.infraError !== undefined) {
-        return { ...base, exitCode: null, stdout: "", stderr: "", timedOut: out.timedOut, infraError: out.infraError };
-      }
-      const split = splitWrapped(out.output, nonce);
-      if (!split) {
-        // No marker: the host stopped the wrapper (its timeout, an abort) or kept only the output's tail.
-        // What was printed goes back as it is; the command's own fate is unknown (exit code null).
-        return { ...base, exitCode: null, stdout: out.output, stderr: "", timedOut: out.timedOut };
-      }
-      // 124: `timeout` stopped the command; 137 after the limit: it ignored TERM and was killed KILL_AFTER_S later.
-      const timedOut =
-        split.exitCode === TIMEOUT_EXIT || (split.exitCode === KILLED_EXIT && out.durationMs >= timeoutS * 1000);
-      return { ...base, ...split, timedOut };
-    },
+    run: (command: string, timeoutS: number, signal: AbortSignal): Promise<CommandOutcome> =>
+      host.separateStreams === true
+        ? runDirect(host, command, timeoutS, signal, options)
+        : runMarked(host, command, timeoutS, signal, options),
+    ...(host.limitProblem ? { limitProblem: () => host.limitProblem!() } : {}),
   };
+}
+
+/** The host ended the environment for a limit the participant broke: what was printed, exit unknown. */
+function overLimit(
+  out: { output: string; stderr?: string; durationMs: number },
+  why: string,
+  nonce?: string,
+): CommandOutcome {
+  const split = nonce === undefined ? undefined : splitWrapped(out.output, nonce);
+  return {
+    durationMs: out.durationMs,
+    exitCode: null,
+    stdout: split ? split.stdout : out.output,
+    stderr: split ? split.stderr : (out.stderr ?? ""),
+    timedOut: false,
+    limitExceeded: why,
+  };
+}
+
+/** One command through the marker wrapper on a host interleaving its output. */
+async function runMarked(
+  host: ArgvHost,
+  command: string,
+  timeoutS: number,
+  signal: AbortSignal,
+  options: ShellEnvironmentOptions,
+): Promise<CommandOutcome> {
+  const nonce = `@@a2a-bench-exit-${randomBytes(12).toString("hex")}`;
+  const argv = ["bash", "-c", WRAPPER, "a2a-bench-command", command, String(timeoutS), nonce, options.workdir ?? ""];
+  const out = await host.exec(argv, {
+    timeoutMs: (timeoutS + KILL_AFTER_S + HOST_MARGIN_S) * 1000,
+    signal,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
+  });
+  const base = { durationMs: out.durationMs };
+  if (out.infraError !== undefined) {
+    return { ...base, exitCode: null, stdout: "", stderr: "", timedOut: out.timedOut, infraError: out.infraError };
+  }
+  if (out.limitExceeded !== undefined) return overLimit(out, out.limitExceeded, nonce);
+  const split = splitWrapped(out.output, nonce);
+  if (!split) {
+    // No marker: the host stopped the wrapper (its timeout, an abort) or kept only the output's tail.
+    // What was printed goes back as it is; the command's own fate is unknown (exit code null).
+    return { ...base, exitCode: null, stdout: out.output, stderr: "", timedOut: out.timedOut };
+  }
+  // 124: `timeout` stopped the command; 137 after the limit: it ignored TERM and was killed KILL_AFTER_S later.
+  const timedOut =
+    split.exitCode === TIMEOUT_EXIT || (split.exitCode === KILLED_EXIT && out.durationMs >= timeoutS * 1000);
+  return { ...base, ...split, timedOut };
 }
 
 /** One command on a host keeping stderr apart: the exit code is the exec's own, the streams are the host's. */
@@ -170,6 +194,7 @@ async function runDirect(
   const base = { durationMs: out.durationMs };
   if (out.infraError !== undefined)
     return { ...base, exitCode: null, stdout: "", stderr: "", timedOut: out.timedOut, infraError: out.infraError };
+  if (out.limitExceeded !== undefined) return overLimit(out, out.limitExceeded);
   const stderr = out.stderr ?? "";
   if (out.exitCode === null) return { ...base, exitCode: null, stdout: out.output, stderr, timedOut: out.timedOut };
   const timedOut = out.exitCode === TIMEOUT_EXIT || (out.exitCode === KILLED_EXIT && out.durationMs >= timeoutS * 1000);

@@ -66,6 +66,12 @@ export interface EnvironmentExecOutcome {
   durationMs: number;
   /** The backend failed (not the command): its message. */
   infraError?: string;
+  /**
+   * The environment outgrew a limit that is the participant's to keep (its disk, `limits.diskBytes`):
+   * the message. The command was stopped and the environment has ended; the participant's failure,
+   * never an `infraError`. Later calls report it again.
+   */
+  limitExceeded?: string;
 }
 
 /** One open environment. */
@@ -85,6 +91,12 @@ export interface Environment {
    * stopped answering makes the failure ours, never the code's). Never rejects.
    */
   backendProblem(): Promise<string | null>;
+  /**
+   * Optional: after the last command, waits for the environment's pending checks (the disk measured
+   * after each command) and returns the limit the participant broke ({@link EnvironmentExecOutcome.limitExceeded}),
+   * or null. Never rejects.
+   */
+  limitProblem?(): Promise<string | null>;
   /** End it and release everything it holds. Idempotent. */
   close(): Promise<void>;
 }

@@ -20,7 +20,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { TMPFS_BYTES } from "../limits.js";
+import { ENVIRONMENT_DISK_BYTES, TMPFS_BYTES } from "../limits.js";
+import { layerBytes } from "./layer-size.js";
 import { SandboxError } from "../errors.js";
 import { runChild } from "../../process/index.js";
 import type { SandboxLimits } from "../types.js";
@@ -44,13 +45,49 @@ export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /** Limit of one readFile, ms: the file may be the code's (a FIFO, a link to /dev/zero). */
 export const READ_FILE_TIMEOUT_MS = 30_000;
 
+/** How often the writable layer is measured while a command runs, ms (and once after every command). */
+export const DISK_POLL_MS = 1000;
+
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
 class DockerEnvironment implements Environment {
   private ended: string | null = null;
+  /** Set once the writable layer outgrew diskBytes: the participant's failure, the environment ended. */
+  private overLimit: string | null = null;
+  /** The measurement after the last command (awaited by the next call, off the command's latency). */
+  private check: Promise<void> = Promise.resolve();
   constructor(
     private readonly c: KeepaliveContainer,
     private readonly env: NodeJS.ProcessEnv,
     private readonly onClose: (e: Environment) => void,
+    private readonly diskBytes: number,
   ) {}
+
+  /** Measure the writable layer; past the limit, end the environment. A failed measurement decides nothing. */
+  private async measure(): Promise<void> {
+    if (this.ended !== null) return;
+    const bytes = await layerBytes(this.c.id, this.env);
+    if (typeof bytes !== "number" || bytes <= this.diskBytes || this.ended !== null) return;
+    this.overLimit = `disk limit: the environment wrote ${mib(bytes)} to its disk, past its limit of ${mib(this.diskBytes)} (limits.diskBytes); it was ended`;
+    this.ended = this.overLimit;
+    await docker(["kill", this.c.id], { env: this.env });
+  }
+
+  private limited(): EnvironmentExecOutcome {
+    return {
+      output: "",
+      exitCode: null,
+      timedOut: false,
+      isCanceled: false,
+      durationMs: 0,
+      limitExceeded: this.overLimit!,
+    };
+  }
+
+  async limitProblem(): Promise<string | null> {
+    await this.check;
+    return this.overLimit;
+  }
 
   get id(): string {
     return this.c.id;
@@ -60,6 +97,33 @@ class DockerEnvironment implements Environment {
   readonly separateStreams = true;
 
   async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
+    await this.check;
+    if (this.overLimit !== null) return this.limited();
+    // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
+    let measuring: Promise<void> | null = null;
+    const poll = setInterval(() => {
+      measuring ??= this.measure().finally(() => (measuring = null));
+    }, DISK_POLL_MS);
+    try {
+      const r = await this.execOnce(argv, o);
+      if (this.overLimit !== null)
+        return {
+          ...this.limited(),
+          output: r.output,
+          ...(r.stderr !== undefined ? { stderr: r.stderr } : {}),
+          durationMs: r.durationMs,
+        };
+      return r;
+    } finally {
+      clearInterval(poll);
+      this.check = (async () => {
+        await measuring;
+        await this.measure();
+      })();
+    }
+  }
+
+  private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     if (this.ended !== null && !o.signal?.aborted)
       return { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0, infraError: this.ended };
     const separate = o.streams === "separate";
@@ -102,6 +166,8 @@ class DockerEnvironment implements Environment {
   }
 
   async readFile(path: string): Promise<string> {
+    await this.check;
+    if (this.overLimit !== null) throw new SandboxError("E_SANDBOX_SETUP", `readFile(${path}): ${this.overLimit}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
     // The path may be the code's: an endless file (/dev/zero) stops at the cap, a FIFO at the time limit.
     // A stopped `cat` may go on in the container; the environment is the code's and close() removes it.
@@ -120,6 +186,8 @@ class DockerEnvironment implements Environment {
   }
 
   async writeFile(path: string, content: string): Promise<void> {
+    await this.check;
+    if (this.overLimit !== null) throw new SandboxError("E_SANDBOX_SETUP", `writeFile(${path}): ${this.overLimit}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `writeFile(${path}): ${this.ended}`);
     // The content goes through stdin; the path is an argument of sh, never spliced into its script.
     const r = await docker(["exec", "-i", this.c.id, "/bin/sh", "-c", 'cat > "$1"', "sh", path], {
@@ -149,6 +217,8 @@ export function environmentContainer(image: string, owner: string, limits: Sandb
     readOnlyRoot: false,
     tmpfs: [`/tmp:rw,nosuid,nodev,size=${TMPFS_BYTES},mode=1777`],
     memoryBytes: limits.memoryBytes,
+    // No one file past the disk limit (RLIMIT_FSIZE: the write fails at once); the layer's sum is watched.
+    fileSizeBytes: limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
     pids: limits.maxProcesses + PIDS_SLACK,
     cpus: 1,
   };
@@ -183,7 +253,12 @@ export async function openDockerEnvironment(
       await c.remove();
       throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled while the environment started");
     }
-    return new DockerEnvironment(c, env, opts.onClose ?? (() => undefined));
+    return new DockerEnvironment(
+      c,
+      env,
+      opts.onClose ?? (() => undefined),
+      spec.limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
