@@ -73,13 +73,17 @@ class DockerEnvironment implements Environment {
     await docker(["kill", this.c.id], { env: this.env });
   }
 
-  private limited(): EnvironmentExecOutcome {
+  /** A command refused or stopped for the disk limit: the message is its output too (a step's error shows it). */
+  private limited(o: EnvironmentExecOptions, ran?: EnvironmentExecOutcome): EnvironmentExecOutcome {
+    const note = `${this.overLimit!}\n`;
+    const separate = o.streams === "separate";
     return {
-      output: "",
+      output: separate ? (ran?.output ?? "") : (ran?.output ?? "") + note,
+      ...(separate ? { stderr: (ran?.stderr ?? "") + note } : {}),
       exitCode: null,
       timedOut: false,
       isCanceled: false,
-      durationMs: 0,
+      durationMs: ran?.durationMs ?? 0,
       limitExceeded: this.overLimit!,
     };
   }
@@ -98,7 +102,7 @@ class DockerEnvironment implements Environment {
 
   async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     await this.check;
-    if (this.overLimit !== null) return this.limited();
+    if (this.overLimit !== null) return this.limited(o);
     // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
     let measuring: Promise<void> | null = null;
     const poll = setInterval(() => {
@@ -106,14 +110,7 @@ class DockerEnvironment implements Environment {
     }, DISK_POLL_MS);
     try {
       const r = await this.execOnce(argv, o);
-      if (this.overLimit !== null)
-        return {
-          ...this.limited(),
-          output: r.output,
-          ...(r.stderr !== undefined ? { stderr: r.stderr } : {}),
-          durationMs: r.durationMs,
-        };
-      return r;
+      return this.overLimit !== null ? this.limited(o, r) : r;
     } finally {
       clearInterval(poll);
       this.check = (async () => {
