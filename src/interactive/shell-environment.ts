@@ -1,9 +1,16 @@
 /**
  * An EpisodeEnvironment on any host that runs an argv and returns its
- * interleaved output (the sandbox's `environments` capability has that
- * shape: `Environment.exec(argv, {timeoutMs, signal, maxOutputBytes})`). It is
- * declared here structurally ({@link ArgvHost}) so the loop does not depend on
- * a backend.
+ * output (the sandbox's `environments` capability has that shape:
+ * `Environment.exec(argv, {timeoutMs, signal, maxOutputBytes, streams})`). It
+ * is declared here structurally ({@link ArgvHost}) so the loop does not
+ * depend on a backend.
+ *
+ * A host that keeps stderr apart (`separateStreams`: the docker backend's
+ * environments, whose Engine API stream frames each stream) gets the light
+ * wrapper, DIRECT_WRAPPER: POSIX sh around the same `timeout` and group
+ * kill, the exit code the exec's own, no marker, temporary file, tail or rm
+ * (each of those is a process start in the container per command). A host
+ * that interleaves gets the marker wrapper described next.
  *
  * Why a wrapper script: the host's own timeout ENDS the environment, and its
  * output interleaves stdout and stderr. So each command runs as

@@ -3,7 +3,9 @@
  * container per environment, created from the spec's image (never pulled),
  * with the spec's files copied in before it starts (`docker cp` of a host
  * directory: never on a command line), started tied to this process
- * (keepalive.ts), each command its own `docker exec`, removed on close.
+ * (keepalive.ts), each command its own exec (over the Engine API's unix
+ * socket when DOCKER_HOST is one: api-exec.ts, no CLI process per command;
+ * else `docker exec`), removed on close.
  *
  * Isolation, as the SWE-bench container path has always had it: no network,
  * every capability dropped, no-new-privileges, cgroup caps from the limits
@@ -15,6 +17,13 @@
  *
  * A command's timeout or abort kills the container itself (the exec client's
  * death would not stop the command): the environment ends there.
+ *
+ * Disk: overlay2 without project quotas cannot cap the writable layer, so
+ * one file is capped by RLIMIT_FSIZE at `limits.diskBytes` and the layer's
+ * sum (layer-size.ts) is measured every DISK_POLL_MS while a command runs
+ * and once after it, that one awaited by the next call (off the command's
+ * latency). Past the limit the container is killed and every call reports
+ * `limitExceeded`: the participant's failure, never an infraError.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
