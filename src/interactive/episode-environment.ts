@@ -25,9 +25,19 @@ export interface CommandOutcome {
   durationMs: number;
   /** The backend failed (not the command): its message. Ends the episode. */
   infraError?: string;
+  /**
+   * The environment outgrew a limit the participant must keep (its disk): the message. The command was
+   * stopped and the environment ended; ends the episode `resource_limit` (the participant's failure).
+   */
+  limitExceeded?: string;
 }
 
 export interface EpisodeEnvironment {
   /** Run `command` (a shell command line) with a limit of `timeoutS` seconds. Never rejects. */
   run(command: string, timeoutS: number, signal: AbortSignal): Promise<CommandOutcome>;
+  /**
+   * Optional: asked once after the last command — the limit the participant broke (a check the backend
+   * makes after each command and has not reported yet), or null. Never rejects.
+   */
+  limitProblem?(): Promise<string | null>;
 }

@@ -12,12 +12,21 @@ import type { TokenUsage } from "../a2a/usage.js";
  * - `format_errors`: three replies in a row were no valid action;
  * - `participant_error`: the participant failed (no answer in a turn's time, a transport error,
  *   an oversized reply, a task ended failed/rejected/canceled or in a state we cannot continue);
+ * - `resource_limit`: the participant's commands outgrew a limit of the environment (its disk): the
+ *   environment was ended, the participant's failure;
  * - `environment_error`: the environment's backend failed (ours, not the participant's);
  * - `canceled`: the caller stopped the episode (neither party's failure).
  * After every ending but `environment_error` and `canceled` the environment is graded as it stands.
  */
 export type EpisodeExitStatus =
-  "final" | "turn_limit" | "time_limit" | "format_errors" | "participant_error" | "environment_error" | "canceled";
+  | "final"
+  | "turn_limit"
+  | "time_limit"
+  | "format_errors"
+  | "participant_error"
+  | "resource_limit"
+  | "environment_error"
+  | "canceled";
 
 export const EPISODE_EXIT_STATUSES: readonly EpisodeExitStatus[] = [
   "final",
@@ -25,6 +34,7 @@ export const EPISODE_EXIT_STATUSES: readonly EpisodeExitStatus[] = [
   "time_limit",
   "format_errors",
   "participant_error",
+  "resource_limit",
   "environment_error",
   "canceled",
 ];
@@ -49,7 +59,7 @@ export interface EpisodeRecord {
   context_id: string;
   /** The participant's final output (`final` only). */
   final_output?: string;
-  /** Why the episode ended early (`participant_error`, `environment_error`, `format_errors`): a code and a message. */
+  /** Why the episode ended early (`participant_error`, `resource_limit`, `environment_error`, `format_errors`): a code and a message. */
   error?: { code: string; message: string };
   /** Token usage the participant reported in its replies' metadata, summed: its word, not a measurement. */
   usage?: TokenUsage & { self_reported: true };

@@ -87,6 +87,10 @@ function participantFailure(code: string, message: string): { end: Ending } {
   return { end: { status: "participant_error", error: { code, message } } };
 }
 
+function resourceLimit(message: string): Ending {
+  return { status: "resource_limit", error: { code: "E_RESOURCE_LIMIT", message } };
+}
+
 /** The message id of a reply (a Message's own, or the final status message's). */
 function replyMessageId(result: Message | Task): string {
   return isMessage(result) ? result.messageId : (result.status?.message?.messageId ?? "");
@@ -290,10 +294,12 @@ class Episode {
       stdout: bounded(outcome.stdout),
       stderr: bounded(outcome.stderr),
       ...(outcome.infraError !== undefined ? { infra_error: outcome.infraError } : {}),
+      ...(outcome.limitExceeded !== undefined ? { limit_exceeded: outcome.limitExceeded } : {}),
     };
     if (outcome.infraError !== undefined) {
       return { end: { status: "environment_error", error: { code: "E_ENVIRONMENT", message: outcome.infraError } } };
     }
+    if (outcome.limitExceeded !== undefined) return { end: resourceLimit(outcome.limitExceeded) };
     if (action.submitOnSentinel) {
       const submission = submissionFromOutput(outcome.stdout, outcome.exitCode);
       if (submission !== undefined) return { end: { status: "final", finalOutput: submission } };
@@ -303,6 +309,22 @@ class Episode {
     this.truncations += truncations;
     line.result_sent = message;
     return { next: message };
+  }
+
+  /**
+   * An ending the participant's doing may hide a limit it broke with its last command (the backend
+   * checks after each command, off the command's latency): asked once here, it takes precedence.
+   */
+  private async limitChecked(ending: Ending): Promise<Ending> {
+    const keep = ["resource_limit", "environment_error", "canceled"];
+    if (keep.includes(ending.status) || this.options.environment.limitProblem === undefined) return ending;
+    let problem: string | null = null;
+    try {
+      problem = await this.options.environment.limitProblem();
+    } catch {
+      // the interface forbids a rejection: no verdict
+    }
+    return problem === null ? ending : resourceLimit(problem);
   }
 
   /** The environment's outcome; a rejection (the interface forbids it) counts as the backend's failure. */
@@ -316,7 +338,8 @@ class Episode {
     }
   }
 
-  private async finish(ending: Ending): Promise<EpisodeRecord> {
+  private async finish(end: Ending): Promise<EpisodeRecord> {
+    const ending = await this.limitChecked(end);
     const seconds = (ms: number): number => Math.round(ms) / 1000;
     const record: EpisodeRecord = {
       exit_status: ending.status,

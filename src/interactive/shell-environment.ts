@@ -1,9 +1,16 @@
 /**
  * An EpisodeEnvironment on any host that runs an argv and returns its
- * interleaved output (the sandbox's `environments` capability has that
- * shape: `Environment.exec(argv, {timeoutMs, signal, maxOutputBytes})`). It is
- * declared here structurally ({@link ArgvHost}) so the loop does not depend on
- * a backend.
+ * output (the sandbox's `environments` capability has that shape:
+ * `Environment.exec(argv, {timeoutMs, signal, maxOutputBytes, streams})`). It
+ * is declared here structurally ({@link ArgvHost}) so the loop does not
+ * depend on a backend.
+ *
+ * A host that keeps stderr apart (`separateStreams`: the docker backend's
+ * environments, whose Engine API stream frames each stream) gets the light
+ * wrapper, DIRECT_WRAPPER: POSIX sh around the same `timeout` and group
+ * kill, the exit code the exec's own, no marker, temporary file, tail or rm
+ * (each of those is a process start in the container per command). A host
+ * that interleaves gets the marker wrapper described next.
  *
  * Why a wrapper script: the host's own timeout ENDS the environment, and its
  * output interleaves stdout and stderr. So each command runs as
@@ -27,17 +34,25 @@
 import { randomBytes } from "node:crypto";
 import type { CommandOutcome, EpisodeEnvironment } from "./episode-environment.js";
 
-/** What the wrapper needs of a host: run an argv, return interleaved output; never rejects. */
+/**
+ * What the wrapper needs of a host: run an argv, return its output; never rejects. A host that keeps
+ * stderr apart on request says so (`separateStreams`) and then fills `stderr` (`output` is stdout).
+ */
 export interface ArgvHost {
+  readonly separateStreams?: boolean;
+  /** Optional: the limit the participant broke, once the host's pending checks are done (Environment.limitProblem). */
+  limitProblem?(): Promise<string | null>;
   exec(
     argv: readonly string[],
-    options: { timeoutMs: number; signal?: AbortSignal; maxOutputBytes?: number },
+    options: { timeoutMs: number; signal?: AbortSignal; maxOutputBytes?: number; streams?: "interleaved" | "separate" },
   ): Promise<{
     output: string;
+    stderr?: string;
     exitCode: number | null;
     timedOut: boolean;
     durationMs: number;
     infraError?: string;
+    limitExceeded?: string;
   }>;
 }
 
@@ -78,6 +93,19 @@ const WRAPPER = [
   'rm -f -- "$err"',
 ].join("\n");
 
+/**
+ * The wrapper on a host that keeps stderr apart: no marker, no temporary file. $1 command, $2 seconds,
+ * $3 workdir ("" = stay). POSIX sh (dash where /bin/sh is dash: the cheapest shell to start). Exit code:
+ * the command's, or 125 when the wrapper could not start it (cd failed; its message on stderr).
+ */
+const DIRECT_WRAPPER = [
+  'if [ -n "$3" ]; then cd -- "$3" || exit 125; fi',
+  `timeout -k ${KILL_AFTER_S} "$2" bash -lc "$1" </dev/null &`,
+  'pid=$!; wait "$pid"; code=$?',
+  `if [ "$code" = ${TIMEOUT_EXIT} ] || [ "$code" = ${KILLED_EXIT} ]; then n=0; while [ $n -lt 1000 ] && kill -s KILL -- "-$pid" 2>/dev/null; do n=$((n + 1)); done; fi`,
+  'exit "$code"',
+].join("\n");
+
 /** Split the wrapper's output at its marker; undefined when the marker is not there. */
 export function splitWrapped(
   output: string,
@@ -98,37 +126,84 @@ export function splitWrapped(
 /** The EpisodeEnvironment running each command through the wrapper on `host` (see the module note). */
 export function shellEnvironment(host: ArgvHost, options: ShellEnvironmentOptions = {}): EpisodeEnvironment {
   return {
-    async run(command: string, timeoutS: number, signal: AbortSignal): Promise<CommandOutcome> {
-      const nonce = `@@a2a-bench-exit-${randomBytes(12).toString("hex")}`;
-      const argv = [
-        "bash",
-        "-c",
-        WRAPPER,
-        "a2a-bench-command",
-        command,
-        String(timeoutS),
-        nonce,
-        options.workdir ?? "",
-      ];
-      const out = await host.exec(argv, {
-        timeoutMs: (timeoutS + KILL_AFTER_S + HOST_MARGIN_S) * 1000,
-        signal,
-        maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
-      });
-      const base = { durationMs: out.durationMs };
-      if (out.infraError !== undefined) {
-        return { ...base, exitCode: null, stdout: "", stderr: "", timedOut: out.timedOut, infraError: out.infraError };
-      }
-      const split = splitWrapped(out.output, nonce);
-      if (!split) {
-        // No marker: the host stopped the wrapper (its timeout, an abort) or kept only the output's tail.
-        // What was printed goes back as it is; the command's own fate is unknown (exit code null).
-        return { ...base, exitCode: null, stdout: out.output, stderr: "", timedOut: out.timedOut };
-      }
-      // 124: `timeout` stopped the command; 137 after the limit: it ignored TERM and was killed KILL_AFTER_S later.
-      const timedOut =
-        split.exitCode === TIMEOUT_EXIT || (split.exitCode === KILLED_EXIT && out.durationMs >= timeoutS * 1000);
-      return { ...base, ...split, timedOut };
-    },
+    run: (command: string, timeoutS: number, signal: AbortSignal): Promise<CommandOutcome> =>
+      host.separateStreams === true
+        ? runDirect(host, command, timeoutS, signal, options)
+        : runMarked(host, command, timeoutS, signal, options),
+    ...(host.limitProblem ? { limitProblem: () => host.limitProblem!() } : {}),
   };
+}
+
+/** The host ended the environment for a limit the participant broke: what was printed, exit unknown. */
+function overLimit(
+  out: { output: string; stderr?: string; durationMs: number },
+  why: string,
+  nonce?: string,
+): CommandOutcome {
+  const split = nonce === undefined ? undefined : splitWrapped(out.output, nonce);
+  return {
+    durationMs: out.durationMs,
+    exitCode: null,
+    stdout: split ? split.stdout : out.output,
+    stderr: split ? split.stderr : (out.stderr ?? ""),
+    timedOut: false,
+    limitExceeded: why,
+  };
+}
+
+/** One command through the marker wrapper on a host interleaving its output. */
+async function runMarked(
+  host: ArgvHost,
+  command: string,
+  timeoutS: number,
+  signal: AbortSignal,
+  options: ShellEnvironmentOptions,
+): Promise<CommandOutcome> {
+  const nonce = `@@a2a-bench-exit-${randomBytes(12).toString("hex")}`;
+  const argv = ["bash", "-c", WRAPPER, "a2a-bench-command", command, String(timeoutS), nonce, options.workdir ?? ""];
+  const out = await host.exec(argv, {
+    timeoutMs: (timeoutS + KILL_AFTER_S + HOST_MARGIN_S) * 1000,
+    signal,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
+  });
+  const base = { durationMs: out.durationMs };
+  if (out.infraError !== undefined) {
+    return { ...base, exitCode: null, stdout: "", stderr: "", timedOut: out.timedOut, infraError: out.infraError };
+  }
+  if (out.limitExceeded !== undefined) return overLimit(out, out.limitExceeded, nonce);
+  const split = splitWrapped(out.output, nonce);
+  if (!split) {
+    // No marker: the host stopped the wrapper (its timeout, an abort) or kept only the output's tail.
+    // What was printed goes back as it is; the command's own fate is unknown (exit code null).
+    return { ...base, exitCode: null, stdout: out.output, stderr: "", timedOut: out.timedOut };
+  }
+  // 124: `timeout` stopped the command; 137 after the limit: it ignored TERM and was killed KILL_AFTER_S later.
+  const timedOut =
+    split.exitCode === TIMEOUT_EXIT || (split.exitCode === KILLED_EXIT && out.durationMs >= timeoutS * 1000);
+  return { ...base, ...split, timedOut };
+}
+
+/** One command on a host keeping stderr apart: the exit code is the exec's own, the streams are the host's. */
+async function runDirect(
+  host: ArgvHost,
+  command: string,
+  timeoutS: number,
+  signal: AbortSignal,
+  options: ShellEnvironmentOptions,
+): Promise<CommandOutcome> {
+  const argv = ["sh", "-c", DIRECT_WRAPPER, "a2a-bench-command", command, String(timeoutS), options.workdir ?? ""];
+  const out = await host.exec(argv, {
+    timeoutMs: (timeoutS + KILL_AFTER_S + HOST_MARGIN_S) * 1000,
+    signal,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
+    streams: "separate",
+  });
+  const base = { durationMs: out.durationMs };
+  if (out.infraError !== undefined)
+    return { ...base, exitCode: null, stdout: "", stderr: "", timedOut: out.timedOut, infraError: out.infraError };
+  if (out.limitExceeded !== undefined) return overLimit(out, out.limitExceeded);
+  const stderr = out.stderr ?? "";
+  if (out.exitCode === null) return { ...base, exitCode: null, stdout: out.output, stderr, timedOut: out.timedOut };
+  const timedOut = out.exitCode === TIMEOUT_EXIT || (out.exitCode === KILLED_EXIT && out.durationMs >= timeoutS * 1000);
+  return { ...base, exitCode: out.exitCode, stdout: out.output, stderr, timedOut };
 }

@@ -55,6 +55,7 @@ export interface TurnLine {
     stdout: string;
     stderr: string;
     infra_error?: string;
+    limit_exceeded?: string;
   };
   /** The message that answers this turn (after truncation), when one follows. */
   result_sent?: AssessorMessage;

@@ -41,8 +41,13 @@ export interface EnvironmentExecOptions {
   timeoutMs: number;
   /** Aborting it ends the environment. */
   signal?: AbortSignal;
-  /** Bytes of output kept (the tail); default {@link ENVIRONMENT_OUTPUT_BYTES}. */
+  /** Bytes of output kept (the tail; of each stream when they are kept apart); default {@link ENVIRONMENT_OUTPUT_BYTES}. */
   maxOutputBytes?: number;
+  /**
+   * "separate": keep stderr apart in the outcome's `stderr`, `output` being stdout alone. Honoured only by
+   * an environment whose `separateStreams` is true; others interleave (the default) and leave `stderr` unset.
+   */
+  streams?: "interleaved" | "separate";
 }
 
 /** Flat outcome of one command in an environment, the same shape on success and failure. */
@@ -52,6 +57,8 @@ export interface EnvironmentExecOutcome {
    * two only their arrival order; a command that needs exact order merges them itself (`2>&1`).
    */
   output: string;
+  /** stderr alone (bounded tail), present exactly when `streams: "separate"` was asked of an environment that keeps them apart. */
+  stderr?: string;
   /** Exit code; null when the command was stopped (timeout, abort) or never ran. */
   exitCode: number | null;
   timedOut: boolean;
@@ -59,12 +66,20 @@ export interface EnvironmentExecOutcome {
   durationMs: number;
   /** The backend failed (not the command): its message. */
   infraError?: string;
+  /**
+   * The environment outgrew a limit that is the participant's to keep (its disk, `limits.diskBytes`):
+   * the message. The command was stopped and the environment has ended; the participant's failure,
+   * never an `infraError`. Later calls report it again.
+   */
+  limitExceeded?: string;
 }
 
 /** One open environment. */
 export interface Environment {
   /** The backend's name for it (a container id, a pod name), for logs. */
   readonly id: string;
+  /** True when exec keeps stdout and stderr apart on request (`streams: "separate"`); optional, absent = no. */
+  readonly separateStreams?: boolean;
   /** Run `argv` (no shell unless argv names one) in the environment's default working directory. Never rejects. */
   exec(argv: readonly string[], options: EnvironmentExecOptions): Promise<EnvironmentExecOutcome>;
   /** A file's text; rejects (SandboxError) when it cannot be read. */
@@ -76,6 +91,12 @@ export interface Environment {
    * stopped answering makes the failure ours, never the code's). Never rejects.
    */
   backendProblem(): Promise<string | null>;
+  /**
+   * Optional: after the last command, waits for the environment's pending checks (the disk measured
+   * after each command) and returns the limit the participant broke ({@link EnvironmentExecOutcome.limitExceeded}),
+   * or null. Never rejects.
+   */
+  limitProblem?(): Promise<string | null>;
   /** End it and release everything it holds. Idempotent. */
   close(): Promise<void>;
 }

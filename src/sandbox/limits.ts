@@ -16,6 +16,13 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 /** Size of the private tmpfs mounted at /tmp inside a bwrap sandbox, bytes (RAM-backed). */
 export const TMPFS_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Bytes an environment may write to its own disk by default (limits.diskBytes): 4 GiB holds a SWE-bench
+ * repository re-created at its base commit, its build products and test caches many times over, and
+ * stops a participant filling the host's disk long before the host notices.
+ */
+export const ENVIRONMENT_DISK_BYTES = 4 * 1024 * 1024 * 1024;
+
 /** Merge and validate limits once, at the entry (messages name the option). */
 export function resolveLimits(partial: Partial<SandboxLimits> | undefined): SandboxLimits {
   const limits = { ...DEFAULT_LIMITS, ...(partial ?? {}) };
@@ -25,5 +32,10 @@ export function resolveLimits(partial: Partial<SandboxLimits> | undefined): Sand
       throw new SandboxError("E_SANDBOX_OPTIONS", `limits.${key} must be a positive integer, got ${String(v)}`);
     }
   }
+  if (limits.diskBytes !== undefined && (!Number.isInteger(limits.diskBytes) || limits.diskBytes <= 0))
+    throw new SandboxError(
+      "E_SANDBOX_OPTIONS",
+      `limits.diskBytes must be a positive integer, got ${String(limits.diskBytes)}`,
+    );
   return limits;
 }

@@ -73,6 +73,12 @@ export interface SandboxLimits {
   maxOutputBytes: number;
   /** CPU seconds per program (RLIMIT_CPU); wall limit comes from ExecRequest.timeoutMs. */
   cpuSeconds: number;
+  /**
+   * Bytes an environment (environment.ts) may write to its own disk (a container's writable layer);
+   * optional, default ENVIRONMENT_DISK_BYTES (limits.ts). Going past it ends the environment as the
+   * participant's failure.
+   */
+  diskBytes?: number;
 }
 
 export interface Sandbox {

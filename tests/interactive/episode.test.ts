@@ -258,6 +258,44 @@ describe("runEpisode with an in-memory participant and environment", () => {
     });
   });
 
+  test("a limit the participant broke (its disk) ends the episode resource_limit, the trajectory says so", async () => {
+    const trajectory = new MemoryTrajectory();
+    const env = new FakeEnvironment(() => outcome({ exitCode: null, limitExceeded: "disk limit: past 64 MiB" }));
+    const participant = new ScriptedSender([exec("yes > f"), exec("ls")]);
+    const record = await runEpisode({ instruction: "x", participant, environment: env, trajectory });
+    expect(record).toMatchObject({
+      exit_status: "resource_limit",
+      commands: 1,
+      error: { code: "E_RESOURCE_LIMIT", message: "disk limit: past 64 MiB" },
+    });
+    expect(env.runs).toHaveLength(1);
+    expect(JSON.stringify(trajectory.lines)).toContain('"limit_exceeded":"disk limit: past 64 MiB"');
+  });
+
+  test("a limit found after the last command overrides the participant's ending; none leaves it as it was", async () => {
+    const broken = Object.assign(new FakeEnvironment(), { limitProblem: () => Promise.resolve("disk limit: late") });
+    const record = await runEpisode({
+      instruction: "x",
+      participant: new ScriptedSender([exec("fallocate -l 9G f"), final("done")]),
+      environment: broken,
+    });
+    expect(record).toMatchObject({ exit_status: "resource_limit", error: { message: "disk limit: late" } });
+    const fine = Object.assign(new FakeEnvironment(), { limitProblem: () => Promise.resolve(null) });
+    const ok = await runEpisode({
+      instruction: "x",
+      participant: new ScriptedSender([final("done")]),
+      environment: fine,
+    });
+    expect(ok).toMatchObject({ exit_status: "final" });
+    const rejecting = Object.assign(new FakeEnvironment(), { limitProblem: () => Promise.reject(new Error("x")) });
+    const still = await runEpisode({
+      instruction: "x",
+      participant: new ScriptedSender([final("done")]),
+      environment: rejecting,
+    });
+    expect(still).toMatchObject({ exit_status: "final" });
+  });
+
   test("an environment that rejects (against its contract) is an environment error too", async () => {
     const env = new FakeEnvironment(() => Promise.reject(new Error("boom")));
     const record = await runEpisode({

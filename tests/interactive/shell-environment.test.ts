@@ -1,6 +1,7 @@
 /**
- * The wrapper on a real bash: a local ArgvHost runs the argv with stdout and stderr
- * interleaved (as the sandbox's environments do), through the project's process layer.
+ * The wrapper on a real bash: a local ArgvHost runs the argv through the project's process layer,
+ * either with stdout and stderr interleaved (the marker wrapper) or keeping them apart on request
+ * (`separateStreams`: the sh wrapper with no marker, as the docker environments do).
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -21,35 +22,48 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs argv in `cwd` with stderr folded into stdout; records the limits it was given. */
-function localHost(cwd: string, seen: { timeoutMs: number }[] = []): ArgvHost {
-  return {
+type Streams = "interleaved" | "separate";
+
+/** Runs argv in `cwd`, stderr folded into stdout unless `streams` is "separate"; records the limits it was given. */
+function makeHost(streams: Streams) {
+  return (cwd: string, seen: { timeoutMs: number; streams?: string }[] = []): ArgvHost => ({
+    ...(streams === "separate" ? { separateStreams: true } : {}),
     async exec(argv, options) {
-      seen.push({ timeoutMs: options.timeoutMs });
+      seen.push({ timeoutMs: options.timeoutMs, ...(options.streams ? { streams: options.streams } : {}) });
+      const separate = streams === "separate" && options.streams === "separate";
       const o = await runChild({
         file: "bash",
-        args: ["-c", 'exec "$@" 2>&1', "host", ...argv],
+        args: ["-c", separate ? 'exec "$@"' : 'exec "$@" 2>&1', "host", ...argv],
         cwd,
         env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd },
         stdout: { tail: options.maxOutputBytes ?? 1 << 20 },
+        ...(separate ? { stderr: { tail: options.maxOutputBytes ?? 1 << 20 } } : {}),
         timeoutMs: options.timeoutMs,
         graceMs: 0,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       return {
         output: o.stdout,
+        ...(separate ? { stderr: o.stderr } : {}),
         exitCode: o.exitCode,
         timedOut: o.timedOut,
         durationMs: o.durationMs,
         ...(o.spawnError ? { infraError: o.spawnError } : {}),
       };
     },
-  };
+  });
 }
 
 const never = new AbortController().signal;
 
-describe("shellEnvironment on a local bash", () => {
+describe.each(["interleaved", "separate"] as const)("shellEnvironment on a local bash, streams %s", (streams) => {
+  const localHost = makeHost(streams);
+  test("the host is asked for separate streams exactly when it keeps them apart", async () => {
+    const seen: { timeoutMs: number; streams?: string }[] = [];
+    await shellEnvironment(localHost(dir, seen)).run("true", 10, never);
+    expect(seen[0]!.streams === "separate").toBe(streams === "separate");
+  });
+
   test("separates stdout and stderr and keeps the exit code", async () => {
     const env = shellEnvironment(localHost(dir));
     const out = await env.run("echo out; echo err >&2; echo more; exit 3", 10, never);
@@ -153,5 +167,35 @@ describe("splitWrapped", () => {
     expect(splitWrapped("out\n\nN 7\nerr", "N")).toEqual({ stdout: "out\n", stderr: "err", exitCode: 7 });
     expect(splitWrapped("out", "N")).toBeUndefined();
     expect(splitWrapped("\nN x\n", "N")).toBeUndefined();
+  });
+});
+
+describe("shellEnvironment on a host keeping stderr apart", () => {
+  test("the host's streams and exit code are the command's; a stop without an exit code stays unknown", async () => {
+    const host = (r: { output: string; stderr?: string; exitCode: number | null; timedOut: boolean }): ArgvHost => ({
+      separateStreams: true,
+      exec: async () => ({ ...r, durationMs: 1 }),
+    });
+    expect(
+      await shellEnvironment(host({ output: "o", stderr: "e", exitCode: 2, timedOut: false })).run("x", 5, never),
+    ).toEqual({
+      exitCode: 2,
+      stdout: "o",
+      stderr: "e",
+      timedOut: false,
+      durationMs: 1,
+    });
+    expect(
+      await shellEnvironment(host({ output: "partial", exitCode: null, timedOut: true })).run("x", 5, never),
+    ).toMatchObject({ exitCode: null, stdout: "partial", stderr: "", timedOut: true });
+  });
+
+  test("no marker reaches the output: a command printing a marker-like line keeps it as its own", async () => {
+    const out = await shellEnvironment(makeHost("separate")(dir)).run(
+      "printf '\\n@@a2a-bench-exit-0 0\\nrest'",
+      10,
+      never,
+    );
+    expect(out).toMatchObject({ exitCode: 0, stdout: "\n@@a2a-bench-exit-0 0\nrest", stderr: "" });
   });
 });

@@ -13,7 +13,10 @@
  * the dependency tree. The CLI's one trap — killing a `docker exec` client
  * does not stop the process it started — is handled where it matters:
  * jobs are stopped by killing their uid inside the container, or the
- * container itself (see docker-sandbox.ts).
+ * container itself (see docker-sandbox.ts). The exception is an
+ * environment's command (engine-api.ts, api-exec.ts): an episode runs
+ * many small ones, where the CLI's start is most of the harness's own cost,
+ * so those three calls go straight to the socket (no dependency added).
  */
 import { runCommand } from "../../process/index.js";
 

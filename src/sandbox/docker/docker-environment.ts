@@ -3,7 +3,9 @@
  * container per environment, created from the spec's image (never pulled),
  * with the spec's files copied in before it starts (`docker cp` of a host
  * directory: never on a command line), started tied to this process
- * (keepalive.ts), each command its own `docker exec`, removed on close.
+ * (keepalive.ts), each command its own exec (over the Engine API's unix
+ * socket when DOCKER_HOST is one: api-exec.ts, no CLI process per command;
+ * else `docker exec`), removed on close.
  *
  * Isolation, as the SWE-bench container path has always had it: no network,
  * every capability dropped, no-new-privileges, cgroup caps from the limits
@@ -15,12 +17,20 @@
  *
  * A command's timeout or abort kills the container itself (the exec client's
  * death would not stop the command): the environment ends there.
+ *
+ * Disk: overlay2 without project quotas cannot cap the writable layer, so
+ * one file is capped by RLIMIT_FSIZE at `limits.diskBytes` and the layer's
+ * sum (layer-size.ts) is measured every DISK_POLL_MS while a command runs
+ * and once after it, that one awaited by the next call (off the command's
+ * latency). Past the limit the container is killed and every call reports
+ * `limitExceeded`: the participant's failure, never an infraError.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { TMPFS_BYTES } from "../limits.js";
+import { ENVIRONMENT_DISK_BYTES, TMPFS_BYTES } from "../limits.js";
+import { layerBytes } from "./layer-size.js";
 import { SandboxError } from "../errors.js";
 import { runChild } from "../../process/index.js";
 import type { SandboxLimits } from "../types.js";
@@ -34,6 +44,8 @@ import {
 import { KeepaliveContainer } from "./keepalive.js";
 import { cliFailure, docker, dockerBinary } from "./docker-cli.js";
 import { probeEngine } from "./engine.js";
+import { engineSocketPath } from "./engine-api.js";
+import { apiExec } from "./api-exec.js";
 
 /** Processes beyond the per-program limit (a shell, an environment's activation, git, the exec shim). */
 const PIDS_SLACK = 32;
@@ -42,39 +54,115 @@ export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /** Limit of one readFile, ms: the file may be the code's (a FIFO, a link to /dev/zero). */
 export const READ_FILE_TIMEOUT_MS = 30_000;
 
+/** How often the writable layer is measured while a command runs, ms (and once after every command). */
+export const DISK_POLL_MS = 1000;
+
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
 class DockerEnvironment implements Environment {
   private ended: string | null = null;
+  /** Set once the writable layer outgrew diskBytes: the participant's failure, the environment ended. */
+  private overLimit: string | null = null;
+  /** The measurement after the last command (awaited by the next call, off the command's latency). */
+  private check: Promise<void> = Promise.resolve();
   constructor(
     private readonly c: KeepaliveContainer,
     private readonly env: NodeJS.ProcessEnv,
     private readonly onClose: (e: Environment) => void,
+    private readonly diskBytes: number,
   ) {}
+
+  /** Measure the writable layer; past the limit, end the environment. A failed measurement decides nothing. */
+  private async measure(): Promise<void> {
+    if (this.ended !== null) return;
+    const bytes = await layerBytes(this.c.id, this.env);
+    if (typeof bytes !== "number" || bytes <= this.diskBytes || this.ended !== null) return;
+    this.overLimit = `disk limit: the environment wrote ${mib(bytes)} to its disk, past its limit of ${mib(this.diskBytes)} (limits.diskBytes); it was ended`;
+    this.ended = this.overLimit;
+    await docker(["kill", this.c.id], { env: this.env });
+  }
+
+  /** A command refused or stopped for the disk limit: the message is its output too (a step's error shows it). */
+  private limited(o: EnvironmentExecOptions, ran?: EnvironmentExecOutcome): EnvironmentExecOutcome {
+    const note = `${this.overLimit!}\n`;
+    const separate = o.streams === "separate";
+    return {
+      output: separate ? (ran?.output ?? "") : (ran?.output ?? "") + note,
+      ...(separate ? { stderr: (ran?.stderr ?? "") + note } : {}),
+      exitCode: null,
+      timedOut: false,
+      isCanceled: false,
+      durationMs: ran?.durationMs ?? 0,
+      limitExceeded: this.overLimit!,
+    };
+  }
+
+  async limitProblem(): Promise<string | null> {
+    await this.check;
+    return this.overLimit;
+  }
 
   get id(): string {
     return this.c.id;
   }
 
+  /** Both paths keep stdout and stderr apart on request (the CLI without -t does; so do the API's frames). */
+  readonly separateStreams = true;
+
   async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
+    await this.check;
+    if (this.overLimit !== null) return this.limited(o);
+    // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
+    let measuring: Promise<void> | null = null;
+    const poll = setInterval(() => {
+      measuring ??= this.measure().finally(() => (measuring = null));
+    }, DISK_POLL_MS);
+    try {
+      const r = await this.execOnce(argv, o);
+      return this.overLimit !== null ? this.limited(o, r) : r;
+    } finally {
+      clearInterval(poll);
+      this.check = (async () => {
+        await measuring;
+        await this.measure();
+      })();
+    }
+  }
+
+  private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     if (this.ended !== null && !o.signal?.aborted)
       return { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0, infraError: this.ended };
+    const separate = o.streams === "separate";
+    const maxOutputBytes = o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES;
+    // The command runs in the container, not in the client: on its timeout or abort the container is killed.
+    const stop = (why: "timeout" | "cancel") => {
+      this.ended ??= `the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`;
+      return docker(["kill", this.c.id], { env: this.env });
+    };
+    const socket = engineSocketPath(this.env);
+    if (socket !== null)
+      return apiExec(socket, this.c.id, argv, {
+        timeoutMs: o.timeoutMs,
+        maxOutputBytes,
+        separate,
+        stop,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
     const r = await runChild({
       file: dockerBinary(this.env),
       args: ["exec", this.c.id, ...argv],
       env: this.env,
-      // One tail for both streams: the output in arrival order.
-      stdout: { tail: o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES },
-      stderr: "stdout",
+      // Interleaved: one tail for both streams, the output in arrival order.
+      stdout: { tail: maxOutputBytes },
+      stderr: separate ? { tail: maxOutputBytes } : "stdout",
       timeoutMs: o.timeoutMs,
       graceMs: 0,
       ...(o.signal ? { signal: o.signal } : {}),
-      // The command runs in the container, not in the client: the container is killed first.
-      stopWork: (why) => {
-        this.ended ??= `the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`;
-        return docker(["kill", this.c.id], { env: this.env });
-      },
+      stopWork: (why) => stop(why === "timeout" ? "timeout" : "cancel"),
     });
     return {
       output: r.stdout,
+      ...(separate ? { stderr: r.stderr } : {}),
       exitCode: r.terminationReason !== null ? null : r.exitCode,
       timedOut: r.timedOut,
       isCanceled: r.isCanceled,
@@ -84,6 +172,8 @@ class DockerEnvironment implements Environment {
   }
 
   async readFile(path: string): Promise<string> {
+    await this.check;
+    if (this.overLimit !== null) throw new SandboxError("E_SANDBOX_SETUP", `readFile(${path}): ${this.overLimit}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
     // The path may be the code's: an endless file (/dev/zero) stops at the cap, a FIFO at the time limit.
     // A stopped `cat` may go on in the container; the environment is the code's and close() removes it.
@@ -102,6 +192,8 @@ class DockerEnvironment implements Environment {
   }
 
   async writeFile(path: string, content: string): Promise<void> {
+    await this.check;
+    if (this.overLimit !== null) throw new SandboxError("E_SANDBOX_SETUP", `writeFile(${path}): ${this.overLimit}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `writeFile(${path}): ${this.ended}`);
     // The content goes through stdin; the path is an argument of sh, never spliced into its script.
     const r = await docker(["exec", "-i", this.c.id, "/bin/sh", "-c", 'cat > "$1"', "sh", path], {
@@ -131,6 +223,8 @@ export function environmentContainer(image: string, owner: string, limits: Sandb
     readOnlyRoot: false,
     tmpfs: [`/tmp:rw,nosuid,nodev,size=${TMPFS_BYTES},mode=1777`],
     memoryBytes: limits.memoryBytes,
+    // No one file past the disk limit (RLIMIT_FSIZE: the write fails at once); the layer's sum is watched.
+    fileSizeBytes: limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
     pids: limits.maxProcesses + PIDS_SLACK,
     cpus: 1,
   };
@@ -165,7 +259,12 @@ export async function openDockerEnvironment(
       await c.remove();
       throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled while the environment started");
     }
-    return new DockerEnvironment(c, env, opts.onClose ?? (() => undefined));
+    return new DockerEnvironment(
+      c,
+      env,
+      opts.onClose ?? (() => undefined),
+      spec.limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -32,6 +32,8 @@ export interface ContainerSpec {
   /** tmpfs mounts, `path[:options]` as `--tmpfs` takes them. */
   tmpfs: string[];
   memoryBytes: number;
+  /** RLIMIT_FSIZE of every process in it, bytes (`--ulimit fsize`); omit for the engine's default. */
+  fileSizeBytes?: number;
   pids: number;
   /** CPU share (`--cpus`). */
   cpus: number;
@@ -63,6 +65,7 @@ export function createArgs(spec: ContainerSpec, name: string): string[] {
     String(spec.memoryBytes),
     "--pids-limit",
     String(spec.pids),
+    ...(spec.fileSizeBytes !== undefined ? ["--ulimit", `fsize=${spec.fileSizeBytes}`] : []),
     "--cpus",
     String(spec.cpus),
     ...(spec.user ? ["--user", spec.user] : []),
