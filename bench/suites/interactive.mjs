@@ -332,7 +332,7 @@ async function episodeRow(ctx, env, runs) {
   const { ensureSampleDataset } = await imp("benchmarks/swebench/sample-dataset.js");
   const { createSwebenchBenchmark } = await imp("benchmarks/swebench/definition.js");
   const { buildSampleImages, SAMPLE_IMAGE_TEMPLATE } = await imp("benchmarks/swebench/container/sample-images.js");
-  const { freshRepository, extractChange } = await imp("benchmarks/swebench/container/episode.js");
+  const { freshRepository, extractChange } = await imp("benchmarks/swebench/episode.js");
   const { imageFor } = await imp("benchmarks/swebench/container/image-name.js");
   const { resolveRunOptions } = await imp("runner/options.js");
   const tmp = mkdtempSync(join(tmpdir(), "a2a-bench-interactive-"));
