@@ -17,12 +17,21 @@ import type { ExecRequest, Sandbox } from "./types.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
 
 /** Every capability, in the order docs list them. */
-export const SANDBOX_CAPABILITIES = ["environments", "host-workdir", "host-binds", "overlays", "userns-root"] as const;
+export const SANDBOX_CAPABILITIES = [
+  "environments",
+  "images",
+  "host-workdir",
+  "host-binds",
+  "overlays",
+  "userns-root",
+] as const;
 
 /**
  * One capability:
  * - `environments`: `openEnvironment(spec)` gives a session living for one item (an image's file system,
  *   commands run one after another with state kept on disk, exec/readFile/writeFile/close); environment.ts.
+ * - `images`: such an environment starts from a container image (`EnvironmentSpec.image`), whose own system
+ *   and files it holds (an official SWE-bench image); without it an environment shows this host's system.
  * - `host-workdir`: `ExecRequest.workDir`, a host directory exposed read-write as the job's working directory.
  * - `host-binds`: `ExecRequest.binds`, further host paths mounted into the job.
  * - `overlays`: `ExecRequest.overlays`, copy-on-write system trees whose changes land in a host directory.
@@ -32,7 +41,9 @@ export type SandboxCapability = (typeof SANDBOX_CAPABILITIES)[number];
 
 /** What each capability is and which configuration offers it (the fix a refusal names). */
 export const CAPABILITY_FIX: Readonly<Record<SandboxCapability, string>> = Object.freeze({
-  environments: "use a backend that opens per-item environments (sandbox: docker)",
+  environments:
+    "use a backend that opens per-item environments (sandbox: docker, or sandbox: local at bwrap isolation)",
+  images: "use a backend whose environments start from container images (sandbox: docker)",
   "host-workdir": "use the local sandbox (sandbox: local)",
   "host-binds": "use the local sandbox at bwrap isolation",
   overlays: "use the local sandbox at bwrap isolation, as root with unshare(1) on the host (in a container: --user 0)",

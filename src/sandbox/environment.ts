@@ -1,6 +1,7 @@
 /**
  * The `environments` capability (capabilities.ts): a session living for one
- * item or episode. It starts from an image, runs commands one after another
+ * item or episode. It starts from an image (capability `images`: container
+ * backends) or from a copy of a host tree (the local backend), runs commands one after another
  * with their state kept on its disk, reads and writes files, and is closed
  * by its owner; Inspect AI's per-sample sandbox environment (init, exec,
  * read_file/write_file, cleanup) is the model. A benchmark asks the run's
@@ -26,8 +27,18 @@ import { requireCapabilities, SandboxCapabilityError } from "./capabilities.js";
 export const ENVIRONMENT_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 export interface EnvironmentSpec {
-  /** What the environment starts from: for container backends an image the engine already holds (never pulled). */
-  image: string;
+  /**
+   * What the environment starts from, for backends with the capability `images` (container backends): an
+   * image the engine already holds (never pulled). Required there; refused by a backend without it (the
+   * local backend shows the host's allowlisted system read-only instead, and `tree`).
+   */
+  image?: string;
+  /**
+   * A host directory COPIED into the environment at `dir` (absolute) before the first command; changes
+   * never reach `host`. Local backend only (a container backend refuses it); there `dir` is also the
+   * environment's working directory, its one writable tree besides a private /tmp.
+   */
+  tree?: { host: string; dir: string };
   /** Files in place before the first command: `entries` (name → content) in the directory `dir` (absolute). */
   files?: { dir: string; entries: Readonly<Record<string, string>> };
   /** Owner of the environment (the run id): labels it so a reaper can tell whose it is. */

@@ -222,7 +222,7 @@ describe("planLanes / gateSandbox", () => {
       ...countingSandbox(1),
       capabilities: new Set<SandboxCapability>(["environments"]),
       openEnvironment: async (spec) => {
-        opened.push(spec.image);
+        opened.push(spec.image ?? "");
         throw new Error("no engine here");
       },
     };

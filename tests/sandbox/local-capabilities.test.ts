@@ -20,14 +20,26 @@ const tools = (isRoot: boolean, unshare: string | null): HostTools => ({
 const caps = (level: LocalIsolation, t: HostTools): string[] => [...localCapabilities({ level, tools: t })].sort();
 
 describe("local backend capabilities", () => {
-  it("binds and uid 0 only inside bubblewrap; overlays only there on a root host with unshare; never environments", () => {
+  it("binds, uid 0 and environments only inside bubblewrap (as root only with setpriv); overlays only there on a root host with unshare; never images", () => {
     expect(caps("bwrap", tools(true, "/usr/bin/unshare"))).toEqual([
       "host-binds",
       "host-workdir",
       "overlays",
       "userns-root",
     ]);
-    expect(caps("bwrap", tools(false, "/usr/bin/unshare"))).toEqual(["host-binds", "host-workdir", "userns-root"]);
+    expect(caps("bwrap", { ...tools(true, "/usr/bin/unshare"), setpriv: "/usr/bin/setpriv" })).toEqual([
+      "environments",
+      "host-binds",
+      "host-workdir",
+      "overlays",
+      "userns-root",
+    ]);
+    expect(caps("bwrap", tools(false, "/usr/bin/unshare"))).toEqual([
+      "environments",
+      "host-binds",
+      "host-workdir",
+      "userns-root",
+    ]);
     expect(caps("bwrap", tools(true, null))).toEqual(["host-binds", "host-workdir", "userns-root"]);
     expect(caps("unshare", tools(true, "/usr/bin/unshare"))).toEqual(["host-workdir"]);
     expect(caps("none", tools(true, "/usr/bin/unshare"))).toEqual(["host-workdir"]);

@@ -71,9 +71,9 @@ describe("sandbox backend registry", () => {
   it("capabilities are what each backend does today", () => {
     const caps = Object.fromEntries(sandboxBackends().map((b) => [b.name, [...b.capabilities].sort()]));
     expect(caps).toEqual({
-      local: ["host-binds", "host-workdir", "overlays", "userns-root"],
+      local: ["environments", "host-binds", "host-workdir", "overlays", "userns-root"],
       e2b: [],
-      docker: ["environments"],
+      docker: ["environments", "images"],
     });
   });
 

@@ -26,7 +26,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../../util/atomic-write.js";
 import { loadInstanceFile, type SwebenchInstance, type SwebenchItem } from "./instance.js";
 import { loadPredictions, type Prediction } from "./predictions.js";
 import { ensureSampleDataset } from "./sample-dataset.js";
-import { locateRepo } from "./repo-locator.js";
+import { locateRepo, reposDirFor, SAMPLE_DATASET } from "./repo-locator.js";
 import { createCheckout, type Checkout } from "./checkout.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { applyPatch } from "./apply-patch.js";
@@ -58,8 +58,7 @@ import type { Sandbox } from "../../sandbox/types.js";
 import type { EpisodeRecord } from "../../interactive/episode-record.js";
 import type { TokenUsage } from "../../a2a/usage.js";
 
-/** Name of the embedded instance set. */
-export const SAMPLE_DATASET = "sample";
+export { SAMPLE_DATASET } from "./repo-locator.js";
 
 /** Model name recorded when the patch came from the participant. */
 export const PARTICIPANT_MODEL_NAME = "a2a-participant";
@@ -78,15 +77,6 @@ function predictionsFor(path: string): Promise<Map<string, Prediction>> {
     p.catch(() => predictionCache.delete(abs));
   }
   return p;
-}
-
-async function reposDirFor(options: RunOptions): Promise<string> {
-  if (options.repos_dir) return resolve(options.repos_dir);
-  if (options.dataset === SAMPLE_DATASET) return (await ensureSampleDataset()).reposDir;
-  throw new BenchError(
-    "E_REPOS_DIR",
-    "swebench: --repos-dir is required with a dataset file (one clone per repository)",
-  );
 }
 
 /** Per-instance artifact directory: `<out>/swebench/<instance>` (kept after the run). */
@@ -247,15 +237,17 @@ async function evaluateInstanceInContainer(
 }
 
 /**
- * Interactive: the participant works in the instance's image (container/episode.ts); the change it
- * leaves is graded as a prediction in a fresh environment, the single-shot path's way.
+ * Interactive: the participant works in an environment of the sandbox (episode.ts); the change it
+ * leaves is graded as a prediction the single-shot path's way, in a fresh place: a fresh environment
+ * of the instance's image on the environment path, a fresh checkout on the host path.
  */
-async function evaluateEpisodeInContainer(
+async function evaluateEpisode(
   inst: SwebenchInstance,
   ctx: EvaluateContext,
   artifacts: string,
+  grading: { path: "environment" | "host"; checkout: Checkout },
 ): Promise<Verdict> {
-  const { runInstanceEpisode } = await import("./container/episode.js");
+  const { runInstanceEpisode } = await import("./episode.js");
   const got = await runInstanceEpisode(inst, ctx, artifacts, (e) => ctx.onTurn?.(e));
   const episode = { record: got.record, trajectory: got.trajectory };
   const source = { modelName: PARTICIPANT_MODEL_NAME, submitted: true, touchesTestConfig: [] };
@@ -280,7 +272,10 @@ async function evaluateEpisodeInContainer(
       failureMode: "model_empty_patch",
       episode,
     };
-  return { ...(await evaluateInContainer(inst, got.patch, source, ctx, artifacts)), episode };
+  if (grading.path === "environment")
+    return { ...(await evaluateInContainer(inst, got.patch, source, ctx, artifacts)), episode };
+  const given = { patch: got.patch, modelName: PARTICIPANT_MODEL_NAME, submitted: true };
+  return { ...(await evaluateInstance(inst, ctx, grading.checkout, artifacts, given)), episode };
 }
 
 /** What {@link runTests} needs: the patched tree, the model's patch and how it went in. */
@@ -362,11 +357,16 @@ async function checkTools(
   }
 }
 
+/**
+ * The host path: the instance's tree at the base commit, the model patch (`given`: an episode's change;
+ * else the predictions file or the participant), graded on that tree with the tests in the sandbox.
+ */
 async function evaluateInstance(
   inst: SwebenchInstance,
   ctx: EvaluateContext,
   checkout: Checkout,
   artifacts: string,
+  given?: { patch: string; modelName: string; submitted: boolean },
 ): Promise<Verdict> {
   const rules = ruleSet(ctx.options.swebench_rules);
   await ensureGit();
@@ -380,11 +380,13 @@ async function evaluateInstance(
   try {
     tree = await checkout.acquire(repoDir, inst.base_commit);
     let got: { patch: string | null; modelName: string; submitted: boolean };
-    try {
-      got = await modelPatch(inst, tree, ctx);
-    } catch (err) {
-      return participantErrorVerdict(err);
-    }
+    if (given !== undefined) got = given;
+    else
+      try {
+        got = await modelPatch(inst, tree, ctx);
+      } catch (err) {
+        return participantErrorVerdict(err);
+      }
     return await gradePatch({ inst, ctx, spec, rules, tree, got, scratch, artifacts, interpreterMissing });
   } finally {
     // A cancelled instance may have left its tree mid-way (e.g. a sandbox still giving it back): not reused.
@@ -588,11 +590,11 @@ function episodeFields(episode: { record: EpisodeRecord; trajectory: string }): 
 const CALLER = "swebench";
 
 /**
- * How this sandbox grades: in per-instance environments, or on host trees with the tests in the
- * sandbox. SandboxCapabilityError (the run stops) when it offers neither.
+ * How this sandbox grades: in environments of each instance's image (`environments` with `images`), or
+ * on host trees with the tests in the sandbox. SandboxCapabilityError (the run stops) when it offers neither.
  */
 export function gradingPath(sandbox: Sandbox): "environment" | "host" {
-  if (sandbox.capabilities.has("environments")) return "environment";
+  if (sandbox.capabilities.has("environments") && sandbox.capabilities.has("images")) return "environment";
   if (sandbox.capabilities.has("host-workdir")) return "host";
   throw new SandboxCapabilityError(
     sandbox.backend,
@@ -624,16 +626,16 @@ export function createSwebenchBenchmark(): BenchmarkDefinition<SwebenchItem> {
   const verdictOf = async (item: SwebenchItem, ctx: EvaluateContext, artifacts: string): Promise<Verdict> => {
     // Outside the try: a sandbox that cannot grade SWE-bench stops the run (our configuration, no score).
     const path = gradingPath(ctx.sandbox);
-    if (ctx.options.interaction === "interactive" && path !== "environment")
+    if (ctx.options.interaction === "interactive" && !ctx.sandbox.capabilities.has("environments"))
       throw new SandboxCapabilityError(
         ctx.sandbox.backend,
         "environments",
         CALLER,
-        "interactive swebench hosts each instance in its own environment: use sandbox: docker",
+        "interactive swebench hosts each instance in its own environment: use sandbox: docker, or sandbox: local at bwrap isolation",
       );
     try {
       if (ctx.options.interaction === "interactive")
-        return await evaluateEpisodeInContainer(item.instance, ctx, artifacts);
+        return await evaluateEpisode(item.instance, ctx, artifacts, { path, checkout: checkoutOf(ctx) });
       if (path === "host") return await evaluateInstance(item.instance, ctx, checkoutOf(ctx), artifacts);
       return await evaluateInstanceInContainer(item.instance, ctx, checkoutOf(ctx), artifacts);
     } catch (err) {

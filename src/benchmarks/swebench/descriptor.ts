@@ -10,9 +10,9 @@ export const swebench = defineBenchmark({
   rowSchema: "swebench_row",
   sandboxNeeds: [],
   hostNeeds: (backend) => [
-    // Without per-instance environments the tests run in a host work dir under this host's python3 (the local
-    // backend); a backend with environments runs them in the instance's image.
-    ...(!backend.capabilities.has("environments") && backend.capabilities.has("host-workdir")
+    // Without environments of each instance's image the tests run in a host work dir under this host's python3
+    // (the local backend); a backend with images runs them in the instance's image.
+    ...(!backend.capabilities.has("images") && backend.capabilities.has("host-workdir")
       ? [
           {
             kind: "python-module" as const,

@@ -11,7 +11,7 @@ export const dockerBackend = defineSandboxBackend({
   isolationLevels: ["docker"],
   fullIsolation: ["docker"],
   // Files go in `files`: no host directory, overlay or root job (docker-sandbox.ts refuses them).
-  capabilities: new Set(["environments"] as const),
+  capabilities: new Set(["environments", "images"] as const),
   preflight: {
     env: [],
     programs: [

@@ -236,6 +236,11 @@ export async function openDockerEnvironment(
   env: NodeJS.ProcessEnv,
   opts: { signal?: AbortSignal; onClose?: (e: Environment) => void } = {},
 ): Promise<Environment> {
+  if (spec.image === undefined || spec.image === "")
+    throw new SandboxError("E_SANDBOX_OPTIONS", "a docker environment starts from an image: spec.image is required");
+  if (spec.tree !== undefined)
+    throw new SandboxError("E_SANDBOX_OPTIONS", "a docker environment starts from its image; spec.tree is not offered");
+  const image = spec.image;
   if (opts.signal?.aborted) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled before the environment started");
   const staging = await mkdtemp(join(tmpdir(), "a2a-env-"));
   try {
@@ -247,7 +252,7 @@ export async function openDockerEnvironment(
     const name = `a2a-bench-env-${process.pid}-${randomBytes(6).toString("hex")}`;
     const c = await KeepaliveContainer.start(
       {
-        ...environmentContainer(spec.image, spec.owner, spec.limits),
+        ...environmentContainer(image, spec.owner, spec.limits),
         ...(spec.files ? { copyIn: { hostDir: staging, target: spec.files.dir } } : {}),
       },
       name,

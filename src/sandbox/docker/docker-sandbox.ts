@@ -73,7 +73,7 @@ export class DockerSandbox implements Sandbox {
   readonly isolation = "docker" as const;
   readonly warnings: readonly string[] = [];
   /** Per-item environments (docker-environment.ts); nothing of the host (no work dir, binds, overlays, asRoot). */
-  readonly capabilities: ReadonlySet<SandboxCapability> = new Set<SandboxCapability>(["environments"]);
+  readonly capabilities: ReadonlySet<SandboxCapability> = new Set<SandboxCapability>(["environments", "images"]);
   readonly image: string;
   readonly mode: DockerMode;
   private readonly limiter: Limiter;

@@ -46,6 +46,10 @@ export interface LaunchSpec {
    * job its own mount namespace and uid and drops them in every job before any job code runs.
    */
   keepCaps?: readonly string[];
+  /** The uid and gid the program is dropped to on a root host; default {@link SANDBOX_UID} (an environment has its own). */
+  uid?: number;
+  /** bwrap only: the program is PID 1 of its namespace (bwrap's own init left out): local-environment.ts. */
+  asPid1?: boolean;
 }
 
 export interface LaunchCommand {
@@ -76,10 +80,11 @@ function prlimitArgs(tools: HostTools, limits: SandboxLimits | null): string[] {
 function dropArgs(spec: LaunchSpec): string[] {
   if (spec.keepCaps !== undefined && spec.level === "bwrap") return [];
   if (spec.asRoot || !spec.tools.isRoot || spec.tools.setpriv === null) return [];
+  const uid = spec.uid ?? SANDBOX_UID;
   return [
     spec.tools.setpriv,
-    `--reuid=${SANDBOX_UID}`,
-    `--regid=${SANDBOX_UID}`,
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
     "--clear-groups",
     "--inh-caps=-all",
     "--bounding-set=-all",
@@ -175,6 +180,7 @@ function bwrapArgs(spec: LaunchSpec): string[] {
     a.push("--cap-drop", "ALL");
     for (const c of spec.keepCaps) a.push("--cap-add", c);
   }
+  if (spec.asPid1 === true) a.push("--as-pid-1");
   a.push("--chdir", spec.cwd, "--");
   return a;
 }

@@ -19,8 +19,10 @@ import { FORK_SERVER_PROGRAM } from "./fork-server-program.js";
 import { lendTree } from "./lend-tree.js";
 import { readHostView, type HostViewInput } from "./host-view.js";
 import { prepareOverlays, type PreparedOverlays } from "./overlay-mounts.js";
-import { refusedRequest, type SandboxCapability } from "../capabilities.js";
+import { refusedRequest, SandboxCapabilityError, type SandboxCapability } from "../capabilities.js";
 import { localCapabilities } from "./local-capabilities.js";
+import type { Environment, EnvironmentSpec } from "../environment.js";
+import { openLocalEnvironment } from "./local-environment.js";
 
 export interface LocalSandboxOptions {
   probe: IsolationProbe;
@@ -67,6 +69,7 @@ export class LocalSandbox implements Sandbox {
   private closed = false;
   private readonly running = new Set<AbortController>();
   private serverRoot: string | null = null;
+  private readonly environments = new Set<Environment>();
 
   constructor(private readonly opts: LocalSandboxOptions) {
     this.isolation = opts.probe.level;
@@ -313,10 +316,39 @@ export class LocalSandbox implements Sandbox {
     }
   }
 
+  /**
+   * A per-item environment (local-environment.ts): only where this sandbox declares `environments`
+   * (bwrap isolation); anywhere else it is refused, never opened with weaker isolation.
+   */
+  async openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment> {
+    if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "openEnvironment() after close()");
+    if (!this.capabilities.has("environments"))
+      throw new SandboxCapabilityError(
+        "local",
+        "environments",
+        "openEnvironment",
+        `environments need bwrap isolation (here: ${this.isolation}${this.isolation === "bwrap" ? ", as root without setpriv" : ""}): install bubblewrap (and util-linux's setpriv) with \`apt-get install -y bubblewrap util-linux\``,
+      );
+    const e = await openLocalEnvironment(
+      spec,
+      { tools: this.opts.probe.tools, hidden: this.hidden, limits: this.opts.limits, logger: this.opts.logger },
+      { ...(signal ? { signal } : {}), onClose: (closed) => this.environments.delete(closed) },
+    );
+    if (this.closed) {
+      await e.close().catch(() => undefined);
+      throw new SandboxError("E_SANDBOX_CLOSED", "the sandbox was closed while the environment started");
+    }
+    this.environments.add(e);
+    return e;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const ac of this.running) ac.abort();
+    const open = [...this.environments];
+    this.environments.clear();
+    await Promise.all(open.map((e) => e.close().catch(() => undefined)));
     await this.forkServer.close();
     if (this.serverRoot) await rm(this.serverRoot, { recursive: true, force: true });
   }

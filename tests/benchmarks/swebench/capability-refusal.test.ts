@@ -56,8 +56,9 @@ const options = (): RunOptions =>
   testRunOptions({ benchmark: "swebench", out: root, run_id: "caps", per_task_timeout_seconds: 5 });
 
 describe("swebench asks the sandbox for capabilities, never for a backend name", () => {
-  it("environments first, else a host work dir", () => {
-    expect(gradingPath(fakeBackend(["environments", "host-workdir"]))).toBe("environment");
+  it("environments of each instance's image first, else a host work dir (environments without images grade on the host)", () => {
+    expect(gradingPath(fakeBackend(["environments", "images", "host-workdir"]))).toBe("environment");
+    expect(gradingPath(fakeBackend(["environments", "host-workdir"]))).toBe("host");
     expect(gradingPath(fakeBackend(["host-workdir", "host-binds"]))).toBe("host");
   });
 

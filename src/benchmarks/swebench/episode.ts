@@ -1,15 +1,22 @@
 /**
  * SWE-bench interactive (`interaction: "interactive"`): the participant works
- * in the instance's own image, one shell command per A2A turn
- * (src/interactive/, `terminal-bench-shell-v1`), and its change is graded by
- * the single-shot path in a FRESH environment (evaluate.ts): what it left in
- * the working tree becomes the prediction.
+ * in an environment of the run's sandbox (capability `environments`), one
+ * shell command per A2A turn (src/interactive/, `terminal-bench-shell-v1`),
+ * and its change is graded by the single-shot path in a FRESH place: what it
+ * left in the working tree becomes the prediction. One flow for every
+ * backend; what differs is asked of the sandbox's capabilities, never its name:
+ * - with `images` the environment is the instance's own image, whose
+ *   /testbed holds the repository with its history ({@link FRESH_REPO_SCRIPT});
+ * - without, the environment starts from a host tree: the base commit's
+ *   tracked files, exported from the run's clone by git on the host (no
+ *   `.git`, so no history ever enters), copied in at /testbed
+ *   ({@link FRESH_TREE_SCRIPT}); the tests then run on the host path.
  *
  * The working environment holds the repository at the base commit with every
  * trace of later history gone: before the first turn the repository is
  * re-created from the base commit's tree alone (a new `.git` holding one
  * commit of exactly that tree, on a fresh branch: no remotes, no other refs,
- * no tags, no reflog of the old history, no unreachable objects; the old
+ * no tags, no reflog of the old history, no unreachable objects; an old
  * `.git` is deleted), and the new commit's tree is checked to be the base
  * commit's. Neither the test patch nor the gold patch is ever in it.
  *
@@ -20,22 +27,26 @@
  * `environment_error` and `canceled` are ours, never a score: the item is an
  * infrastructure failure.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import type { EvaluateContext } from "../../../runner/benchmark.js";
-import { maxReplyBytes } from "../../../a2a/reply-limit.js";
-import { createA2ATurnSender } from "../../../interactive/a2a-sender.js";
-import { runEpisode, type CommandEvent } from "../../../interactive/episode.js";
-import type { EpisodeRecord } from "../../../interactive/episode-record.js";
-import { shellEnvironment } from "../../../interactive/shell-environment.js";
-import { trajectoryFile } from "../../../interactive/trajectory.js";
-import { episodeLimitsOf } from "../../../request-config/interaction-rules.js";
-import { environmentsOf, type Environment } from "../../../sandbox/environment.js";
-import { BenchError, errorMessage } from "../../../util/errors.js";
-import { SandboxError } from "../../../sandbox/errors.js";
-import { READ_FILE_MAX_BYTES } from "../../../sandbox/docker/docker-environment.js";
-import type { SwebenchInstance } from "../instance.js";
-import { testFilesOf } from "../test-spec.js";
-import { imageFor } from "./image-name.js";
+import type { EvaluateContext } from "../../runner/benchmark.js";
+import { maxReplyBytes } from "../../a2a/reply-limit.js";
+import { createA2ATurnSender } from "../../interactive/a2a-sender.js";
+import { runEpisode, type CommandEvent } from "../../interactive/episode.js";
+import type { EpisodeRecord } from "../../interactive/episode-record.js";
+import { shellEnvironment } from "../../interactive/shell-environment.js";
+import { trajectoryFile } from "../../interactive/trajectory.js";
+import { episodeLimitsOf } from "../../request-config/interaction-rules.js";
+import { environmentsOf, type Environment } from "../../sandbox/environment.js";
+import { BenchError, errorMessage } from "../../util/errors.js";
+import { SandboxError } from "../../sandbox/errors.js";
+import { READ_FILE_MAX_BYTES } from "../../sandbox/docker/docker-environment.js";
+import type { SwebenchInstance } from "./instance.js";
+import { testFilesOf } from "./test-spec.js";
+import { imageFor } from "./container/image-name.js";
+import { exportCommitTree } from "./export-tree.js";
+import { locateRepo, reposDirFor } from "./repo-locator.js";
 
 /** Where the repository is in the official images. */
 export const TESTBED = "/testbed";
@@ -53,10 +64,23 @@ const CALLER = "swebench";
 export const MAX_CHANGE_BYTES = READ_FILE_MAX_BYTES;
 
 /**
- * Re-create the repository from the base commit's tree only. $1 repo dir, $2 base commit. Prints
- * `ok <fresh commit>` last; any failure exits non-zero with git's words.
+ * The fresh commit's end, shared by both ways in: the base tree (`$want`) staged in a new repository is
+ * committed, checked to be the base tree, and nothing else is left in the object store.
  */
-const FRESH_REPO_SCRIPT = `set -eu
+const COMMIT_FRESH = `export GIT_AUTHOR_NAME=a2a-bench GIT_AUTHOR_EMAIL=a2a-bench@localhost GIT_COMMITTER_NAME=a2a-bench GIT_COMMITTER_EMAIL=a2a-bench@localhost
+git -c core.hooksPath=/dev/null -c commit.gpgsign=false commit -q --allow-empty -m "base commit"
+got=$(git rev-parse HEAD^{tree})
+if [ "$got" != "$want" ]; then echo "the fresh tree $got is not the base tree $want"; exit 3; fi
+git reflog expire --expire=now --all
+git gc -q --prune=now
+echo "ok $(git rev-parse HEAD)"
+`;
+
+/**
+ * Re-create the repository from the base commit's tree only (an image's repository, with history).
+ * $1 repo dir, $2 base commit. Prints `ok <fresh commit>` last; any failure exits non-zero with git's words.
+ */
+export const FRESH_REPO_SCRIPT = `set -eu
 cd -- "$1"
 git -c core.hooksPath=/dev/null checkout -q --force --detach "$2"
 want=$(git rev-parse "$2^{tree}")
@@ -69,14 +93,21 @@ git symbolic-ref HEAD refs/heads/${FRESH_BRANCH}
 git add -f --pathspec-from-file="$list" --pathspec-file-nul
 rm -f -- "$list"
 rm -rf -- "$old"
-export GIT_AUTHOR_NAME=a2a-bench GIT_AUTHOR_EMAIL=a2a-bench@localhost GIT_COMMITTER_NAME=a2a-bench GIT_COMMITTER_EMAIL=a2a-bench@localhost
-git -c core.hooksPath=/dev/null -c commit.gpgsign=false commit -q --allow-empty -m "base commit"
-got=$(git rev-parse HEAD^{tree})
-if [ "$got" != "$want" ]; then echo "the fresh tree $got is not the base tree $want"; exit 3; fi
-git reflog expire --expire=now --all
-git gc -q --prune=now
-echo "ok $(git rev-parse HEAD)"
-`;
+${COMMIT_FRESH}`;
+
+/**
+ * The same from a tree holding exactly the base commit's tracked files and no `.git` (exported on the
+ * host): every file is staged (`-f`: tracked files an ignore rule matches too). $1 repo dir, $2 the base
+ * commit's tree hash. A tree that is not the base commit's fails the check.
+ */
+export const FRESH_TREE_SCRIPT = `set -eu
+cd -- "$1"
+want=$2
+if [ -e .git ]; then echo "the exported tree already holds a .git"; exit 3; fi
+git init -q .
+git symbolic-ref HEAD refs/heads/${FRESH_BRANCH}
+git add -f -A .
+${COMMIT_FRESH}`;
 
 /**
  * The working tree's change against $2 (the fresh commit) into $3, test files excluded ($4...).
@@ -137,14 +168,21 @@ async function step(env: Environment, argv: string[], ctx: EvaluateContext, what
   return out.output;
 }
 
-/** Make the environment's repository the base commit's tree alone; returns the fresh commit. */
-export async function freshRepository(env: Environment, inst: SwebenchInstance, ctx: EvaluateContext): Promise<string> {
-  const out = await step(
-    env,
-    ["bash", "-c", FRESH_REPO_SCRIPT, "fresh-repo", TESTBED, inst.base_commit],
-    ctx,
-    "re-creating the repository at the base commit",
-  );
+/**
+ * Make the environment's repository the base commit's tree alone; returns the fresh commit. `from`: the
+ * image's repository (its history scrubbed), or an exported tree whose hash must be `treeHash`.
+ */
+export async function freshRepository(
+  env: Environment,
+  inst: SwebenchInstance,
+  ctx: EvaluateContext,
+  from: { kind: "repository" } | { kind: "tree"; treeHash: string } = { kind: "repository" },
+): Promise<string> {
+  const argv =
+    from.kind === "repository"
+      ? ["bash", "-c", FRESH_REPO_SCRIPT, "fresh-repo", TESTBED, inst.base_commit]
+      : ["bash", "-c", FRESH_TREE_SCRIPT, "fresh-tree", TESTBED, from.treeHash];
+  const out = await step(env, argv, ctx, "re-creating the repository at the base commit");
   const m = /ok ([0-9a-f]{40,64})\s*$/.exec(out);
   if (!m)
     throw new BenchError("E_SWEBENCH_EPISODE", `re-creating the repository printed no commit: ${out.slice(-300)}`);
@@ -180,7 +218,36 @@ async function participantsDoing(err: unknown, env: Environment): Promise<boolea
 }
 
 /**
- * Run one instance's episode in its image: fresh repository, the episode, the change taken.
+ * The instance's working environment, by capability: its image (`images`), else the base commit's tree
+ * exported from the run's clone on the host (removed once the environment holds its copy).
+ */
+async function openEpisodeEnvironment(
+  inst: SwebenchInstance,
+  ctx: EvaluateContext,
+): Promise<{ env: Environment; from: { kind: "repository" } | { kind: "tree"; treeHash: string } }> {
+  const provider = environmentsOf(ctx.sandbox, CALLER);
+  const owner = ctx.options.run_id;
+  if (ctx.sandbox.capabilities.has("images")) {
+    const image = imageFor(inst.instance_id, {
+      template: ctx.options.swebench_image_template,
+      overrides: ctx.options.swebench_images,
+    });
+    return { env: await provider.openEnvironment({ image, owner }, ctx.signal), from: { kind: "repository" } };
+  }
+  const repoDir = locateRepo(await reposDirFor(ctx.options), inst.repo);
+  const staging = await mkdtemp(join(tmpdir(), "a2a-swe-tree-"));
+  try {
+    const tree = join(staging, "tree");
+    const treeHash = await exportCommitTree(repoDir, inst.base_commit, tree, join(staging, "index"));
+    const env = await provider.openEnvironment({ tree: { host: tree, dir: TESTBED }, owner }, ctx.signal);
+    return { env, from: { kind: "tree", treeHash } };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Run one instance's episode in its environment: fresh repository, the episode, the change taken.
  * `onCommand` is told each command (the runner streams it). Never throws for the participant's failures.
  */
 export async function runInstanceEpisode(
@@ -191,18 +258,11 @@ export async function runInstanceEpisode(
 ): Promise<EpisodeOutcome> {
   const url = ctx.options.agent;
   if (url === undefined) throw new BenchError("E_NO_PARTICIPANT", "swebench interactive: no participant (agent)");
-  const image = imageFor(inst.instance_id, {
-    template: ctx.options.swebench_image_template,
-    overrides: ctx.options.swebench_images,
-  });
   const trajectoryPath = join(artifacts, "trajectory.jsonl");
   const trajectory = relative(ctx.options.out, trajectoryPath);
-  const env = await environmentsOf(ctx.sandbox, CALLER).openEnvironment(
-    { image, owner: ctx.options.run_id },
-    ctx.signal,
-  );
+  const { env, from } = await openEpisodeEnvironment(inst, ctx);
   try {
-    const fresh = await freshRepository(env, inst, ctx);
+    const fresh = await freshRepository(env, inst, ctx, from);
     const sink = trajectoryFile(trajectoryPath);
     let record: EpisodeRecord;
     try {

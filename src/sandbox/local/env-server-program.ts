@@ -1,0 +1,243 @@
+/**
+ * The resident server of a local environment (local-environment.ts),
+ * embedded so dist/ is self-contained. One python3 per environment, started
+ * by bwrap as PID 1 of the environment's own PID namespace (`--as-pid-1`),
+ * already dropped to the environment's uid with every capability gone. It
+ * forks one child per exec request, so a command costs a fork and an exec,
+ * never a sandbox start, and whatever a command leaves (files, a background
+ * server) lives on for the next one.
+ *
+ * Why PID 1: the kernel delivers to a namespace's init only the signals it
+ * has a handler for when they come from inside the namespace, so a command
+ * running as the same uid cannot kill or stop it (SIGKILL and SIGSTOP are
+ * dropped); the only handler installed is SIGCHLD's, which merely wakes the
+ * loop. It is non-dumpable: no ptrace, no /proc/1/{mem,fd,environ}. When it
+ * ends, the kernel kills every process of the namespace: whatever a command
+ * left, a `setsid` grandchild included. It ends when its stdin closes (the
+ * owner closed it or died, even by SIGKILL) or when it gets SIGKILL from
+ * outside (the owner's close, or PR_SET_PDEATHSIG when bwrap's monitor dies).
+ *
+ * Per command: its own session, stdin /dev/null, stdout and stderr one pipe
+ * (interleaved in arrival order), signal dispositions reset, the sandbox's
+ * rlimits (address space, processes, CPU seconds, file size, no core),
+ * cleared environment. The command is done when its own process exits: what
+ * the pipe holds then is its output; what background processes write later
+ * is read and dropped (they are never blocked nor killed by SIGPIPE). The
+ * server itself has no CPU or memory rlimit (a command's output flood must
+ * not end the environment); its buffers are bounded by each request's cap.
+ *
+ * readFile/writeFile run here, as the environment's uid and in its mount
+ * view: a path (or a symlink a command planted) resolves inside the
+ * sandbox, where another environment's tree and the host's hidden files do
+ * not exist. Only regular files are read or written (a FIFO or a device is
+ * refused at once: opened non-blocking, checked with fstat), reads stop at
+ * the cap.
+ *
+ * Protocol in (JSON lines): {"op":"exec","id",argv,cwd,env,maxOutputBytes}
+ *   {"op":"read","id",path,max} {"op":"write","id",path,data (base64)}
+ * Protocol out: {"ready":true} once, then per request {"id",...}: exec →
+ *   exitCode, signal, output, durationMs, startError?; read → data (base64) | error; write → ok | error.
+ */
+
+export const ENV_SERVER_PROGRAM = String.raw`
+import os, sys, json, signal, selectors, resource, time, base64, ctypes, stat, errno
+
+LIMITS = json.loads(sys.argv[1])
+libc = ctypes.CDLL(None, use_errno=True)
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
+if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+    sys.stderr.write("prctl(PR_SET_DUMPABLE, 0) failed\n"); sys.exit(3)
+libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+CATCHABLE = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
+for s in CATCHABLE:
+    try: signal.signal(s, signal.SIG_IGN)
+    except (OSError, ValueError): pass
+
+sel = selectors.DefaultSelector()
+wake_r, wake_w = os.pipe()
+os.set_blocking(wake_r, False); os.set_blocking(wake_w, False)
+signal.set_wakeup_fd(wake_w)
+signal.signal(signal.SIGCHLD, lambda *a: None)
+os.set_blocking(0, False)
+running = {}   # pid -> exec state
+inbuf = bytearray()
+
+def emit(obj):
+    data = (json.dumps(obj) + "\n").encode()
+    while data:
+        try:
+            n = os.write(1, data); data = data[n:]
+        except BlockingIOError:
+            time.sleep(0.001)
+
+class Tail:
+    __slots__ = ("cap", "buf")
+    def __init__(self, cap):
+        self.cap = cap; self.buf = bytearray()
+    def add(self, b):
+        self.buf += b
+        if len(self.buf) > 2 * self.cap: del self.buf[:len(self.buf) - self.cap]
+    def text(self):
+        return bytes(self.buf[-self.cap:]).decode("utf-8", "replace") if self.cap > 0 else ""
+
+def child(req, out_w):
+    try:
+        os.setsid()
+        fd0 = os.open("/dev/null", os.O_RDONLY)
+        os.dup2(fd0, 0); os.dup2(out_w, 1); os.dup2(out_w, 2)
+        os.closerange(3, 65536)
+        signal.set_wakeup_fd(-1)
+        for s in CATCHABLE:
+            try: signal.signal(s, signal.SIG_DFL)
+            except (OSError, ValueError): pass
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_AS, (LIMITS["memoryBytes"], LIMITS["memoryBytes"]))
+        resource.setrlimit(resource.RLIMIT_NPROC, (LIMITS["maxProcesses"], LIMITS["maxProcesses"]))
+        resource.setrlimit(resource.RLIMIT_CPU, (LIMITS["cpuSeconds"], LIMITS["cpuSeconds"]))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (LIMITS["fileBytes"], LIMITS["fileBytes"]))
+        os.chdir(req["cwd"])
+        os.execvpe(req["argv"][0], req["argv"], req["env"])
+    except BaseException as e:
+        try: os.write(2, ("a2a-bench environment: cannot start %r: %s\n" % (req["argv"][0], e)).encode())
+        except BaseException: pass
+        os._exit(127 if isinstance(e, FileNotFoundError) else 126)
+
+def start_exec(req):
+    try:
+        r, w = os.pipe()
+    except OSError as e:
+        emit({"id": req["id"], "exitCode": 126, "signal": None, "durationMs": 0,
+              "output": "a2a-bench environment: cannot start the command: %s\n" % e})
+        return
+    t0 = time.monotonic()
+    try:
+        pid = os.fork()
+    except OSError as e:
+        # The command's processes fill the environment's process cap: the command's failure, not ours.
+        os.close(r); os.close(w)
+        emit({"id": req["id"], "exitCode": 126, "signal": None, "durationMs": 0,
+              "output": "a2a-bench environment: cannot start the command: %s\n" % e})
+        return
+    if pid == 0:
+        os.close(r)
+        child(req, w)
+    os.close(w)
+    os.set_blocking(r, False)
+    st = {"id": req["id"], "pid": pid, "fd": r, "t0": t0, "tail": Tail(int(req["maxOutputBytes"])), "done": False}
+    sel.register(r, selectors.EVENT_READ, st)
+    running[pid] = st
+
+def drain(st, limit=None):
+    """Read what the pipe holds now (at most limit bytes); close it at EOF."""
+    got = 0
+    while st["fd"] is not None and (limit is None or got < limit):
+        try:
+            b = os.read(st["fd"], 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            b = b""
+        if not b:
+            sel.unregister(st["fd"]); os.close(st["fd"]); st["fd"] = None
+            return
+        got += len(b)
+        if not st["done"]: st["tail"].add(b)
+
+def finish(st, status):
+    # Everything the command's own process wrote is in the pipe by now; writers it left are not waited for.
+    drain(st, 4 * st["tail"].cap + 65536)
+    res = {"id": st["id"], "exitCode": None, "signal": None, "durationMs": int((time.monotonic() - st["t0"]) * 1000),
+           "output": st["tail"].text()}
+    if os.WIFEXITED(status): res["exitCode"] = os.WEXITSTATUS(status)
+    elif os.WIFSIGNALED(status):
+        n = os.WTERMSIG(status)
+        res["exitCode"] = 128 + n
+        try: res["signal"] = signal.Signals(n).name
+        except ValueError: res["signal"] = str(n)
+    st["done"] = True
+    st["tail"] = None
+    emit(res)
+
+def reap():
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0: return
+        st = running.pop(pid, None)
+        if st is not None: finish(st, status)
+
+def regular(fd, path):
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a directory)", path)
+
+def read_file(req):
+    fd = os.open(req["path"], os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        regular(fd, req["path"])
+        cap = int(req["max"]); chunks = []; n = 0
+        while n <= cap:
+            b = os.read(fd, min(1 << 20, cap + 1 - n))
+            if not b: break
+            chunks.append(b); n += len(b)
+        if n > cap: raise OSError(errno.EFBIG, "larger than %d bytes" % cap, req["path"])
+        return base64.b64encode(b"".join(chunks)).decode()
+    finally:
+        os.close(fd)
+
+def write_file(req):
+    data = base64.b64decode(req["data"])
+    parent = os.path.dirname(req["path"])
+    if parent: os.makedirs(parent, exist_ok=True)
+    fd = os.open(req["path"], os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o644)
+    try:
+        regular(fd, req["path"])
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view: view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+def handle(line):
+    req = json.loads(line)
+    op = req.get("op")
+    if op == "exec":
+        start_exec(req)
+        return
+    try:
+        if op == "read": emit({"id": req["id"], "data": read_file(req)})
+        elif op == "write": write_file(req); emit({"id": req["id"], "ok": True})
+        else: emit({"id": req.get("id"), "error": "unknown op %r" % op})
+    except Exception as e:
+        emit({"id": req["id"], "error": str(e)})
+
+sel.register(0, selectors.EVENT_READ, "stdin")
+sel.register(wake_r, selectors.EVENT_READ, "wake")
+emit({"ready": True})
+while True:
+    for key, _ in sel.select(None):
+        if key.data == "wake":
+            try:
+                while os.read(wake_r, 512): pass
+            except BlockingIOError:
+                pass
+        elif key.data == "stdin":
+            try:
+                b = os.read(0, 1 << 20)
+            except BlockingIOError:
+                continue
+            if not b:
+                # The owner closed us or died: leaving ends the namespace and everything in it.
+                os._exit(0)
+            inbuf += b
+            while True:
+                i = inbuf.find(b"\n")
+                if i < 0: break
+                line = bytes(inbuf[:i]); del inbuf[:i + 1]
+                if line.strip(): handle(line)
+        else:
+            drain(key.data, 1 << 20)
+    reap()
+`;

@@ -1,0 +1,190 @@
+/**
+ * SWE-bench interactive on the LOCAL backend, end to end: the benchmark's one episode flow opens a
+ * local environment (bwrap) holding the base commit's tree with a fresh one-commit history, a REAL A2A
+ * participant on loopback (the purple app: gold and echo modes, and a scripted probe) acts in it, and
+ * the change it left is graded by the host path in a fresh checkout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
+import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
+import type { SwebenchInstance } from "../../../src/benchmarks/swebench/instance.js";
+import type { RunOptions } from "../../../src/runner/options.js";
+import { testRunOptions } from "../../support/run-options.js";
+import { createSandbox } from "../../../src/sandbox/index.js";
+import type { Sandbox } from "../../../src/sandbox/types.js";
+import { silentLogger } from "../../../src/util/logger.js";
+import { createPurpleApp } from "../../../src/purple/app.js";
+import { createGoldSolver } from "../../../src/purple/solvers/gold.js";
+import { createEchoSolver } from "../../../src/purple/solvers/echo.js";
+import type { Solver, SolverInput, SolverReply } from "../../../src/purple/solver.js";
+import type { ServedApp } from "../../../src/a2a/serve.js";
+import { runBenchmark } from "../../../src/runner/run-benchmark.js";
+import { serveOnLoopback } from "../../a2a/helpers.js";
+
+/** Answers each turn with the next command, then `final`; keeps what it was sent. */
+class CommandSolver implements Solver {
+  readonly mode = "scripted";
+  readonly seen: string[] = [];
+  constructor(private readonly commands: string[]) {}
+  solve(input: SolverInput): Promise<SolverReply> {
+    this.seen.push(input.text);
+    const command = this.commands[this.seen.length - 1];
+    return Promise.resolve({
+      text: JSON.stringify(command === undefined ? { kind: "final" } : { kind: "exec_request", command }),
+    });
+  }
+}
+
+let sandbox: Sandbox;
+let root: string;
+let ds: SampleDataset;
+const served: ServedApp[] = [];
+
+const probe = await createSandbox({ backend: "local", logger: silentLogger() });
+const skip = probe.capabilities.has("environments") ? null : `no environments here (isolation ${probe.isolation})`;
+await probe.close();
+
+/** Processes of this host whose command line holds `mark`. */
+function processesWith(mark: string): string[] {
+  return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => l.includes(mark) && !l.includes("ps -eo"));
+}
+
+describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip ? ` (skipped: ${skip})` : ""}`, () => {
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "a2a-swe-local-episode-"));
+    ds = await ensureSampleDataset(join(root, "cache"));
+    sandbox = await createSandbox({ backend: "local", logger: silentLogger() });
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(served.map((s) => s.close()));
+    await sandbox?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function episode(inst: SwebenchInstance, solver: Solver, extra: Partial<RunOptions> = {}) {
+    const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
+    served.push(purple);
+    const runId = `lep-${randomBytes(4).toString("hex")}`;
+    const out = join(root, runId);
+    const options = testRunOptions({
+      benchmark: "swebench",
+      out,
+      run_id: runId,
+      dataset: "sample",
+      repos_dir: ds.reposDir,
+      sandbox: "local",
+      agent: purple.url,
+      interaction: "interactive",
+      per_task_timeout_seconds: 120,
+      max_turns: 10,
+      command_timeout_seconds: 30,
+      ...extra,
+    });
+    const row = await createSwebenchBenchmark().evaluate(
+      { id: inst.instance_id, instance: inst },
+      {
+        options,
+        sandbox,
+        participant: null,
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+        workDir: join(out, "work"),
+      },
+    );
+    return { row, out };
+  }
+
+  it("the gold purple resolves each sample instance; the row carries its episode", async () => {
+    for (const inst of ds.instances) {
+      const { row } = await episode(inst, createGoldSolver());
+      expect(row.status, String(row.error)).toBe("RESOLVED_FULL");
+      expect(row).toMatchObject({ interaction: "interactive", exit_status: "final", turns: 2, commands: 1 });
+      const patch = await readFile(join(String(row.artifacts_dir), "patch.diff"), "utf8");
+      expect(patch).toContain("+++ b/");
+    }
+  }, 300_000);
+
+  it("the echo purple (final at once) scores 0 cleanly: an empty patch, not an error", async () => {
+    const { row } = await episode(ds.instances[0]!, createEchoSolver());
+    expect(row).toMatchObject({
+      status: "EMPTY_PATCH",
+      passed: false,
+      error: null,
+      failure_mode: "model_empty_patch",
+      exit_status: "final",
+      commands: 0,
+    });
+  }, 120_000);
+
+  it("the working tree holds one fresh commit of the base tree: no history, no test or gold patch, no clone path", async () => {
+    const inst = ds.instances[0]!;
+    const baseTree = execFileSync(
+      "git",
+      ["-C", join(ds.reposDir, inst.repo.replace("/", "__")), "rev-parse", `${inst.base_commit}^{tree}`],
+      {
+        encoding: "utf8",
+      },
+    ).trim();
+    const gold = inst.patch!.split("\n").find((l) => l.startsWith("+") && !l.startsWith("+++") && l.trim().length > 8)!;
+    const solver = new CommandSolver([
+      "pwd; git rev-list --all | wc -l; git rev-parse HEAD^{tree}; git for-each-ref; git remote -v; cat .git 2>&1 | head -1; ls -a",
+      `git cat-file --batch-all-objects --batch-check | wc -l; git log --all --format=%H | grep -c ${inst.base_commit} ; true`,
+      `grep -rF -- ${JSON.stringify(gold.slice(1).trim())} . /tmp 2>/dev/null | grep -v '^./.git' | wc -l`,
+      `ls ${ds.reposDir} 2>&1; ls /root 2>&1; id -u`,
+    ]);
+    const { row } = await episode(inst, solver);
+    const results = solver.seen.slice(1).map((t) => JSON.parse(t) as { stdout: string; stderr: string });
+    expect(results).toHaveLength(4);
+    const [first, second, third, fourth] = results.map((r) => r.stdout);
+    expect(first!.split("\n").slice(0, 3)).toEqual(["/testbed", "1", baseTree]);
+    expect(first).toContain("refs/heads/main");
+    expect(first).not.toContain("origin");
+    expect(second!.trim().split("\n").at(-1)).toBe("0"); // the base commit's own hash is not there either
+    expect(third!.trim()).toBe("0");
+    expect(fourth).toMatch(/No such file or directory/);
+    expect(fourth!.trim().split("\n").at(-1)).not.toBe("0");
+    expect(row).toMatchObject({ status: "EMPTY_PATCH", exit_status: "final" });
+  }, 120_000);
+
+  it("nothing of an episode is left running: a background process it started dies with its environment", async () => {
+    const mark = `a2a-bench-bg-${randomBytes(4).toString("hex")}`;
+    const solver = new CommandSolver([
+      `(exec -a ${mark} sleep 600) >/dev/null 2>&1 & setsid bash -c 'exec -a ${mark}x sleep 600' >/dev/null 2>&1 & echo started`,
+    ]);
+    const { row } = await episode(ds.instances[1]!, solver);
+    expect(JSON.parse(solver.seen[1]!)).toMatchObject({ stdout: "started\n" });
+    expect(row).toMatchObject({ exit_status: "final" });
+    expect(processesWith(mark)).toEqual([]);
+  }, 120_000);
+
+  it("end to end through the runner with the gold purple: every instance resolved", async () => {
+    const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver: createGoldSolver() }));
+    served.push(purple);
+    const runId = `lep-e2e-${randomBytes(4).toString("hex")}`;
+    const run = await runBenchmark(
+      {
+        benchmark: "swebench",
+        run_id: runId,
+        dataset: "sample",
+        sandbox: "local",
+        agent: purple.url,
+        interaction: "interactive",
+        concurrency: 1,
+        // The tests of one instance take seconds; a host shared with other suites may take minutes.
+        per_task_timeout_seconds: 300,
+      },
+      { out: join(root, runId) },
+    );
+    expect(run.results.rows.map((r) => `${r.id}:${r.status}:${String(r["exit_status"])}`)).toEqual(
+      ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:final`),
+    );
+    expect(run.results.aggregate).toMatchObject({ resolved_rate: 1 });
+  }, 300_000);
+});

@@ -1,0 +1,346 @@
+/**
+ * The local backend's environments (src/sandbox/local/local-environment.ts) against the Environment
+ * contract, and attacked as a participant would: real bwrap, real processes, loopback only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:net";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { createSandbox, environmentsOf, type Environment } from "../../../src/sandbox/index.js";
+import type { Sandbox } from "../../../src/sandbox/types.js";
+import { silentLogger } from "../../../src/util/logger.js";
+import { SandboxCapabilityError } from "../../../src/sandbox/capabilities.js";
+import { shellEnvironment } from "../../../src/interactive/shell-environment.js";
+
+const probe = await createSandbox({ backend: "local", logger: silentLogger() });
+const skip = probe.capabilities.has("environments") ? null : `no environments here (isolation ${probe.isolation})`;
+await probe.close();
+
+const T = { timeoutMs: 20_000 };
+
+/** Processes of this host whose command line holds `mark`. */
+function processesWith(mark: string): string[] {
+  return execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => l.includes(mark) && !l.includes("ps -eo"));
+}
+
+async function gone(mark: string, withinMs = 10_000): Promise<string[]> {
+  const end = Date.now() + withinMs;
+  for (;;) {
+    const left = processesWith(mark);
+    if (left.length === 0 || Date.now() > end) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const bash = (env: Environment, script: string, o = T) => env.exec(["bash", "-lc", script], o);
+
+describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})` : ""}`, () => {
+  let sandbox: Sandbox;
+  let scratch: string;
+  const open = (spec: Parameters<NonNullable<Sandbox["openEnvironment"]>>[0] = { owner: "t" }) =>
+    environmentsOf(sandbox, "test").openEnvironment(spec);
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "a2a-local-env-test-"));
+    sandbox = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      hiddenPaths: [scratch],
+      limits: { maxProcesses: 64, memoryBytes: 512 * 1024 * 1024, cpuSeconds: 20, maxOutputBytes: 1 << 20 },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await sandbox?.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("keeps files and background processes across commands; each command is a fresh bash -lc in the tree", async () => {
+    const env = await open({ owner: "t", files: { dir: "/env", entries: { "given.txt": "in place\n" } } });
+    try {
+      const first = await bash(
+        env,
+        "cat given.txt; echo kept > made.txt; cd /tmp; export X=1; (sleep 60 &) ; pwd; id -u",
+      );
+      expect(first.exitCode).toBe(0);
+      const [given, pwd, uid] = first.output.trim().split("\n");
+      expect([given, pwd]).toEqual(["in place", "/tmp"]);
+      expect(Number(uid)).not.toBe(0);
+      const second = await bash(env, 'cat made.txt; pwd; echo "X=${X:-unset}"; pgrep -c sleep');
+      expect(second.output.trim().split("\n")).toEqual(["kept", "/env", "X=unset", "1"]);
+      expect(await env.readFile("/env/made.txt")).toBe("kept\n");
+      await env.writeFile("/env/sub/w.txt", "written");
+      expect((await bash(env, "cat sub/w.txt")).output).toBe("written");
+      expect((await bash(env, "exit 7")).exitCode).toBe(7);
+      expect((await env.exec(["no-such-program-x"], T)).exitCode).toBe(127);
+    } finally {
+      await env.close();
+    }
+  }, 60_000);
+
+  it("a command's timeout ends the environment; later calls report an infraError and nothing runs", async () => {
+    const env = await open();
+    try {
+      const o = await bash(env, "sleep 30", { timeoutMs: 500 });
+      expect(o).toMatchObject({ timedOut: true, exitCode: null });
+      expect(o.durationMs).toBeLessThan(10_000);
+      const after = await bash(env, "echo ran");
+      expect(after.infraError).toContain("timeout");
+      expect(after.output).toBe("");
+      await expect(env.readFile("/env/x")).rejects.toThrow(/timeout/);
+      expect(await env.backendProblem()).not.toBeNull();
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
+  it("aborting a command ends the environment promptly", async () => {
+    const env = await open();
+    try {
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 300);
+      const o = await env.exec(["sleep", "30"], { timeoutMs: 30_000, signal: ac.signal });
+      expect(o).toMatchObject({ isCanceled: true, exitCode: null });
+      expect(o.durationMs).toBeLessThan(5_000);
+      expect((await bash(env, "echo ran")).infraError).toContain("cancellation");
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
+  it("close() kills every process of the environment (a background sleep, a setsid grandchild) and is idempotent", async () => {
+    const mark = `a2a-env-close-${randomBytes(4).toString("hex")}`;
+    const env = await open();
+    const o = await bash(
+      env,
+      `(exec -a ${mark}a sleep 600) >/dev/null 2>&1 & setsid bash -c '(exec -a ${mark}b sleep 600) & sleep 600' >/dev/null 2>&1 & echo ok`,
+    );
+    expect(o.output).toBe("ok\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(processesWith(mark).length).toBeGreaterThanOrEqual(2);
+    await env.close();
+    await env.close();
+    expect(await gone(mark)).toEqual([]);
+    expect((await bash(env, "true")).infraError).toBeDefined();
+  }, 30_000);
+
+  it("nothing outlives an owner killed by SIGKILL", async () => {
+    const mark = `a2a-env-owner-${randomBytes(4).toString("hex")}`;
+    // The built package (as tests/sandbox/owner-sigkill.test.ts): `npm run build` first.
+    const dist = resolve(import.meta.dirname, "..", "..", "..", "dist");
+    const script = [
+      `const { createSandbox, environmentsOf } = await import(${JSON.stringify(join(dist, "sandbox/index.js"))});`,
+      `const { silentLogger } = await import(${JSON.stringify(join(dist, "util/logger.js"))});`,
+      `const sb = await createSandbox({ backend: "local", logger: silentLogger() });`,
+      `const env = await environmentsOf(sb, "t").openEnvironment({ owner: "t" });`,
+      `await env.exec(["bash", "-lc", "(exec -a ${mark} sleep 600) >/dev/null 2>&1 & setsid bash -c 'exec -a ${mark}s sleep 600' >/dev/null 2>&1 &"], { timeoutMs: 20000 });`,
+      `process.stdout.write("ready\\n");`,
+      `setInterval(() => {}, 1000);`,
+    ].join("\n");
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (b: Buffer) => b.toString().includes("ready") && resolve());
+      child.once("exit", (c) => reject(new Error(`owner exited ${c}`)));
+    });
+    try {
+      expect(processesWith(mark).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(await gone(mark)).toEqual([]);
+  }, 60_000);
+
+  it("has no network: a loopback port the test opened on the host is unreachable", async () => {
+    const server: Server = createServer((s) => s.end("hello"));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    const env = await open();
+    try {
+      const o = await bash(
+        env,
+        `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected; ip -o link 2>/dev/null | wc -l; true`,
+      );
+      expect(o.output).not.toContain("connected");
+      expect(o.output).toMatch(/Connection refused|Network is unreachable/);
+    } finally {
+      await env.close();
+      server.close();
+    }
+  }, 30_000);
+
+  it("sees only the allowlisted host: hidden paths masked, host secrets and the checkout absent", async () => {
+    const secret = join(scratch, "secret.txt");
+    await writeFile(secret, "TOP-SECRET");
+    const env = await open();
+    try {
+      const o = await bash(
+        env,
+        `cat ${secret} 2>&1; cat /etc/shadow 2>&1 | head -c 20; echo; ls /root /home 2>&1; ls ${process.cwd()} 2>&1; touch /usr/x 2>&1; echo end`,
+      );
+      expect(o.output).not.toContain("TOP-SECRET");
+      expect(o.output).not.toMatch(/root:[x*!$]/);
+      expect(o.output).toContain("Read-only file system");
+      expect(o.output).not.toContain("package.json");
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
+  it("two environments at once see neither each other's tree nor each other's processes", async () => {
+    const a = await open({ owner: "t", tree: { host: await treeWith("A-ONLY"), dir: "/work" } });
+    const b = await open({ owner: "t", tree: { host: await treeWith("B-ONLY"), dir: "/work" } });
+    try {
+      await bash(a, "(exec -a a2a-proc-of-A sleep 60) >/dev/null 2>&1 &");
+      const o = await bash(
+        b,
+        "cat marker; pgrep -fc 'a2a-proc-of-[A]'; find / \\( -path /proc -o -path /usr -o -path /sys \\) -prune -o -name marker -print 2>/dev/null",
+      );
+      expect(o.output.trim().split("\n")).toEqual(["B-ONLY", "0", "/work/marker"]);
+      expect((await bash(a, "pgrep -fc 'a2a-proc-of-[A]'")).output).toBe("1\n");
+      expect((await bash(a, "cat marker")).output).toBe("A-ONLY\n");
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
+
+  async function treeWith(text: string): Promise<string> {
+    const d = join(scratch, `tree-${randomBytes(4).toString("hex")}`);
+    await mkdir(d);
+    await writeFile(join(d, "marker"), text + "\n");
+    return d;
+  }
+
+  it("a tree is copied, never changed on the host; its symlinks stay links", async () => {
+    const host = await treeWith("ORIGINAL");
+    const { symlinkSync } = await import("node:fs");
+    symlinkSync("/etc/shadow", join(host, "shadow-link"));
+    const env = await open({ owner: "t", tree: { host, dir: "/testbed" } });
+    try {
+      const o = await bash(
+        env,
+        "echo changed > marker; cat shadow-link 2>&1 | head -c 10; echo; rm -rf ./*; ls | wc -l",
+      );
+      expect(o.output).not.toMatch(/root:/);
+      expect(o.output.trim().split("\n").at(-1)).toBe("0");
+      expect(await readdir(host)).toEqual(["marker", "shadow-link"]);
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
+  it("a fork bomb is bounded by the process cap and the environment answers afterwards", async () => {
+    const env = await open();
+    try {
+      const o = await bash(env, "bomb() { bomb | bomb & }; bomb; sleep 2; echo survived", { timeoutMs: 30_000 });
+      expect(o.timedOut).toBe(false);
+      const after = await bash(env, "pkill -KILL -u $(id -u) -f 'bash -lc' ; true", { timeoutMs: 30_000 });
+      expect(after.infraError).toBeUndefined();
+      // The server (PID 1) survived it all and still forks commands.
+      let ok = false;
+      for (let i = 0; i < 20 && !ok; i++) {
+        const r = await env.exec(["true"], T);
+        ok = r.exitCode === 0;
+        if (!ok) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(ok).toBe(true);
+    } finally {
+      await env.close();
+    }
+  }, 90_000);
+
+  it("a 1 GiB output flood keeps only the tail; the environment lives on", async () => {
+    const env = await open();
+    try {
+      const o = await env.exec(["bash", "-c", "head -c 1073741824 /dev/zero | tr '\\0' x; echo END"], {
+        timeoutMs: 120_000,
+        maxOutputBytes: 4096,
+      });
+      expect(o.exitCode).toBe(0);
+      expect(o.output.length).toBeLessThanOrEqual(4096);
+      expect(o.output.endsWith("xEND\n")).toBe(true);
+      expect((await bash(env, "echo alive")).output).toBe("alive\n");
+    } finally {
+      await env.close();
+    }
+  }, 180_000);
+
+  it("readFile is bounded: a symlink out of the tree resolves inside the sandbox, a FIFO and /dev/zero are refused at once", async () => {
+    const env = await open();
+    try {
+      await bash(
+        env,
+        "ln -s /etc/shadow s1; mkfifo fifo; ln -s /dev/zero z; ln -s /proc/1/environ e; head -c 20000000 /dev/zero > big",
+      );
+      await expect(env.readFile("/env/s1")).rejects.toThrow(/not a regular file|No such file/);
+      const t0 = Date.now();
+      await expect(env.readFile("/env/fifo")).rejects.toThrow(/not a regular file/);
+      await expect(env.readFile("/env/z")).rejects.toThrow(/not a regular file/);
+      await expect(env.readFile("/dev/zero")).rejects.toThrow(/not a regular file/);
+      await expect(env.readFile("/env/big")).rejects.toThrow(/larger than/);
+      await expect(env.readFile("/env/e")).rejects.toThrow(/Permission denied|not a regular file/);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      await expect(env.writeFile("/env/fifo", "x")).rejects.toThrow(/not a regular file|No such device/);
+      // The other side of a link planted toward a host file is the sandbox's own view: the host file is untouched.
+      const hostFile = join(scratch, "victim.txt");
+      await writeFile(hostFile, "host");
+      await bash(env, `ln -sf ${hostFile} victim`);
+      await expect(env.writeFile("/env/victim", "overwritten")).rejects.toThrow();
+      expect((await stat(hostFile)).size).toBe(4);
+      expect((await bash(env, "echo alive")).output).toBe("alive\n");
+    } finally {
+      await env.close();
+    }
+  }, 60_000);
+
+  it("the environment's server cannot be killed or stopped from inside (PID 1)", async () => {
+    const env = await open();
+    try {
+      const o = await bash(env, "kill -KILL 1; kill -STOP 1; kill -TERM 1; kill -INT 1; kill -KILL -1; echo sent");
+      expect(o.output).toContain("sent");
+      expect((await bash(env, "echo alive")).output).toBe("alive\n");
+      const ptrace = await bash(env, "cat /proc/1/environ 2>&1 | head -c 80; ls /proc/1/fd 2>&1 | head -2");
+      expect(ptrace.output).toMatch(/Permission denied/);
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
+  it("drives the interactive shell wrapper: its timeout leaves the environment alive", async () => {
+    const env = await open();
+    try {
+      const shell = shellEnvironment(env, { workdir: "/env" });
+      const o = await shell.run("echo out; echo err >&2; sleep 30", 1, new AbortController().signal);
+      expect(o).toMatchObject({ timedOut: true, stdout: "out\n", stderr: "err\n" });
+      expect((await shell.run("pwd", 10, new AbortController().signal)).stdout).toBe("/env\n");
+    } finally {
+      await env.close();
+    }
+  }, 60_000);
+
+  it("refuses an image and a tree over the system, leaving nothing behind", async () => {
+    const before = (await readdir(tmpdir())).filter((n) => n.startsWith("a2a-env-")).length;
+    await expect(open({ owner: "t", image: "debian" })).rejects.toThrow(/not an image/);
+    await expect(open({ owner: "t", tree: { host: scratch, dir: "/usr/local" } })).rejects.toThrow(/system/);
+    expect((await readdir(tmpdir())).filter((n) => n.startsWith("a2a-env-")).length).toBe(before);
+  });
+});
+
+describe("local environments below bwrap", () => {
+  it("are refused (fail closed) with the capability error and its fix", async () => {
+    const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
+    try {
+      expect(sb.capabilities.has("environments")).toBe(false);
+      expect(() => environmentsOf(sb, "test")).toThrow(SandboxCapabilityError);
+      await expect(sb.openEnvironment!({ owner: "t" })).rejects.toMatchObject({ code: "E_SANDBOX_CAPABILITY" });
+    } finally {
+      await sb.close();
+    }
+  });
+});
