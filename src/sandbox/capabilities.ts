@@ -32,7 +32,7 @@ export type SandboxCapability = (typeof SANDBOX_CAPABILITIES)[number];
 
 /** What each capability is and which configuration offers it (the fix a refusal names). */
 export const CAPABILITY_FIX: Readonly<Record<SandboxCapability, string>> = Object.freeze({
-  environments: "use a backend that opens per-item environments (sandbox: docker)",
+  environments: "use a backend that opens per-item environments (sandbox: docker or e2b)",
   "host-workdir": "use the local sandbox (sandbox: local)",
   "host-binds": "use the local sandbox at bwrap isolation",
   overlays: "use the local sandbox at bwrap isolation, as root with unshare(1) on the host (in a container: --user 0)",

@@ -34,6 +34,12 @@ export interface EnvironmentSpec {
   owner: string;
   /** Caps of the environment; default the sandbox's own limits. */
   limits?: SandboxLimits;
+  /**
+   * How long the owner may need it at most, ms (setup, the episode's limit, grading). A backend whose
+   * environments live remotely sets it as their own lifetime, the backstop if this process dies (e2b);
+   * local ones, tied to this process, ignore it. Default: the backend's.
+   */
+  lifetimeMs?: number;
 }
 
 export interface EnvironmentExecOptions {
