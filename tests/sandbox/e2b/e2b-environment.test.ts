@@ -37,7 +37,7 @@ describe("e2b environments (real SDK against the local stand-in)", () => {
 
   beforeAll(async () => {
     // The stand-in serves environments on a bwrap executor only (what keeps two of them apart).
-    executor = await createSandbox({ backend: "local", logger: silentLogger(), isolation: "bwrap" });
+    executor = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "bwrap" });
     standIn = await startE2bStandIn({ executor, apiKey: "test-key" });
     const connection = { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url };
     e2b = await createSandbox({ backend: "e2b", logger: silentLogger(), e2b: connection });
