@@ -18,7 +18,9 @@
  *   environment ends and later calls report `infraError`;
  * - readFile streams the file and stops at READ_FILE_MAX_BYTES or
  *   READ_FILE_TIMEOUT_MS (a link to /dev/zero, a FIFO): an error, never a cut file;
- * - close() kills the sandbox (once; idempotent).
+ * - close() kills the sandbox (once; idempotent);
+ * - backendProblem() asks E2B's API whether the sandbox still runs, never envd inside the VM (the
+ *   code may have stopped envd: its own failure, not the backend's).
  *
  * What E2B isolates: its VM (no host of ours, no network with internet access
  * off). The template decides CPU and memory; `spec.limits` are not applied
@@ -198,14 +200,21 @@ class E2bEnvironment implements Environment {
     await writeOne(this.client, path, content);
   }
 
+  /**
+   * Asks E2B's API (the control plane), not envd inside the VM: code that has sudo there can stop envd,
+   * and that must read as its own failure. A sandbox E2B still runs means the backend answers.
+   */
   async backendProblem(): Promise<string | null> {
     if (this.endedByCommand) return null;
     try {
-      const running = await this.client.isRunning({ requestTimeoutMs: REQUEST_TIMEOUT_MS });
-      return running
-        ? null
-        : `the e2b sandbox ${this.id} is no longer running (killed, or its lifetime of ${this.lifetimeMs / 1000} s ran out)`;
+      const info = await this.ctx.sdk.getInfo(this.id, {
+        ...this.ctx.connection,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      });
+      return info.state === "running" ? null : `the e2b sandbox ${this.id} is ${info.state}, no longer running`;
     } catch (e) {
+      if ((e as Error).name === "SandboxNotFoundError")
+        return `the e2b sandbox ${this.id} is gone (killed, or its lifetime of ${this.lifetimeMs / 1000} s ran out)`;
       return `e2b did not answer: ${(e as Error).message}`;
     }
   }

@@ -129,6 +129,25 @@ async function createSandboxRoute(state: StandInState, req: IncomingMessage, res
   });
 }
 
+/** `GET /sandboxes/{id}`: the control plane's view of a sandbox (running until killed or its lifetime ends). */
+function sandboxInfoRoute(state: StandInState, id: string, res: ServerResponse): void {
+  const sb = state.envd.get(id);
+  const asked = state.created.get(id);
+  if (!state.live.has(id) || !sb || !asked) return json(res, 404, { code: 404, message: `sandbox ${id} not found` });
+  json(res, 200, {
+    sandboxID: id,
+    templateID: asked.templateID,
+    clientID: "standin",
+    startedAt: new Date(sb.deadline - (asked.timeout ?? DEFAULT_SANDBOX_TIMEOUT_S) * 1000).toISOString(),
+    endAt: new Date(sb.deadline).toISOString(),
+    envdVersion: ENVD_VERSION,
+    state: "running",
+    cpuCount: 1,
+    memoryMB: 512,
+    metadata: asked.metadata ?? {},
+  });
+}
+
 /** `POST /execute`: run the python code with the executor and stream its output as the SDK's NDJSON events. */
 async function executeRoute(state: StandInState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { code, language } = JSON.parse(await body(req)) as { code: string; language?: string };
@@ -177,6 +196,8 @@ async function handle(state: StandInState, req: IncomingMessage, res: ServerResp
   const route = routeOf(method, url.pathname);
   state.counts[route] = (state.counts[route] ?? 0) + 1;
   if (method === "POST" && url.pathname === "/v2/sandboxes") return createSandboxRoute(state, req, res);
+  if (method === "GET" && /^\/sandboxes\/[^/]+$/.test(url.pathname))
+    return sandboxInfoRoute(state, url.pathname.split("/")[2]!, res);
   if (method === "DELETE" && url.pathname.startsWith("/sandboxes/")) {
     const id = url.pathname.split("/")[2]!;
     if (!(await killSandbox(state, id))) return json(res, 404, { code: 404, message: "sandbox not found" });

@@ -144,11 +144,13 @@ describe("e2b environments (real SDK against the local stand-in)", () => {
   test("the sandbox's own lifetime is the backstop: it ends without us, and backendProblem says so", async () => {
     const env = await open({ lifetimeMs: 2000 });
     expect(standIn.created.get(env.id)?.timeout).toBe(2);
+    // Asked of E2B's API: a live sandbox means the backend answers.
+    expect(await env.backendProblem()).toBeNull();
     await new Promise((r) => setTimeout(r, 3000));
     expect(standIn.live.has(env.id)).toBe(false);
     const r = await sh(env, "true");
     expect(r.infraError).toMatch(/e2b command failed/);
-    expect(await env.backendProblem()).toMatch(/no longer running/);
+    expect(await env.backendProblem()).toMatch(/is gone \(killed, or its lifetime of 2 s ran out\)/);
   });
 
   test("output: the tail is kept; a command printing beyond what the backend carries ends the environment", async () => {
