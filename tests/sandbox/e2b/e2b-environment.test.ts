@@ -214,6 +214,14 @@ describe("e2b environments (real SDK against the local stand-in)", () => {
     const hostShadow = await readFile("/etc/shadow", "utf8").catch(() => null);
     const viaLink = await b.readFile("shadow").catch(() => null);
     if (hostShadow !== null && hostShadow !== "") expect(viaLink).not.toBe(hostShadow);
+    // A hard link to a host file would be chowned along with the tree when it is lent to the job's uid.
+    const hard = await sh(b, "ln /etc/passwd hl 2>&1; ln /etc/hostname hl2 2>&1; ls -A");
+    expect(hard.output).not.toMatch(/^hl2?$/m);
+    // Writes through a planted link to a host file fail inside the jail; the host file is untouched.
+    const passwd = await readFile("/etc/passwd", "utf8");
+    await sh(b, "ln -s /etc/passwd pw");
+    await expect(b.writeFile("pw", "owned\n")).rejects.toMatchObject({ code: "E_SANDBOX_SETUP" });
+    expect(await readFile("/etc/passwd", "utf8")).toBe(passwd);
     // Writes through B's API never land in A.
     await b.writeFile(`${treeA}/secret.txt`, "overwritten").catch(() => {});
     expect(await a.readFile("secret.txt")).toBe(marker);
