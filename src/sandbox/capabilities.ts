@@ -42,8 +42,9 @@ export type SandboxCapability = (typeof SANDBOX_CAPABILITIES)[number];
 /** What each capability is and which configuration offers it (the fix a refusal names). */
 export const CAPABILITY_FIX: Readonly<Record<SandboxCapability, string>> = Object.freeze({
   environments:
-    "use a backend that opens per-item environments (sandbox: docker, or sandbox: local at bwrap isolation)",
-  images: "use a backend whose environments start from container images (sandbox: docker)",
+    "use a backend that opens per-item environments (sandbox: docker, sandbox: e2b, or sandbox: local at bwrap isolation)",
+  images:
+    "use a backend whose environments start from container images (sandbox: docker, or sandbox: e2b with a template per image)",
   "host-workdir": "use the local sandbox (sandbox: local)",
   "host-binds": "use the local sandbox at bwrap isolation",
   overlays: "use the local sandbox at bwrap isolation, as root with unshare(1) on the host (in a container: --user 0)",

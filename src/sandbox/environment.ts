@@ -34,17 +34,23 @@ export interface EnvironmentSpec {
    */
   image?: string;
   /**
-   * A host directory COPIED into the environment at `dir` (absolute) before the first command; changes
-   * never reach `host`. Local backend only (a container backend refuses it); there `dir` is also the
+   * A host directory COPIED into the environment at `dir` (absolute) before the first command (no `host`:
+   * an empty directory); changes never reach `host`. Local backend only (a container backend refuses it); there `dir` is also the
    * environment's working directory, its one writable tree besides a private /tmp.
    */
-  tree?: { host: string; dir: string };
+  tree?: { host?: string; dir: string };
   /** Files in place before the first command: `entries` (name → content) in the directory `dir` (absolute). */
   files?: { dir: string; entries: Readonly<Record<string, string>> };
   /** Owner of the environment (the run id): labels it so a reaper can tell whose it is. */
   owner: string;
   /** Caps of the environment; default the sandbox's own limits. */
   limits?: SandboxLimits;
+  /**
+   * How long the owner may need it at most, ms (setup, the episode's limit, grading). A backend whose
+   * environments live remotely sets it as their own lifetime, the backstop if this process dies (e2b);
+   * local ones, tied to this process, ignore it. Default: the backend's.
+   */
+  lifetimeMs?: number;
 }
 
 export interface EnvironmentExecOptions {

@@ -72,7 +72,7 @@ describe("sandbox backend registry", () => {
     const caps = Object.fromEntries(sandboxBackends().map((b) => [b.name, [...b.capabilities].sort()]));
     expect(caps).toEqual({
       local: ["environments", "host-binds", "host-workdir", "overlays", "userns-root"],
-      e2b: [],
+      e2b: ["environments", "images"],
       docker: ["environments", "images"],
     });
   });

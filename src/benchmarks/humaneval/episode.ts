@@ -100,7 +100,7 @@ export function humanEvalEnvironments(sandbox: Sandbox): EnvironmentProvider {
       "environments",
       CALLER,
       "interactive humaneval runs each sample in its own environment: use a sandbox backend with the " +
-        "`environments` capability (sandbox: docker), or interaction: single_shot",
+        "`environments` capability (sandbox: docker, sandbox: e2b, or sandbox: local at bwrap isolation), or interaction: single_shot",
     );
   return environmentsOf(sandbox, CALLER);
 }
@@ -174,7 +174,9 @@ export async function runSampleEpisode(
   const instruction = episodeInstruction(problem);
   const env = await provider.openEnvironment(
     {
-      image: HUMANEVAL_IMAGE,
+      // From the base image where environments start from images (docker, e2b); else (local) this host's
+      // allowlisted system with an empty working tree of the environment's own.
+      ...(ctx.sandbox.capabilities.has("images") ? { image: HUMANEVAL_IMAGE } : { tree: { dir: WORKDIR } }),
       owner: ctx.options.run_id,
       files: { dir: WORKDIR, entries: { [SOLUTION_FILE]: problem.prompt, [TASK_FILE]: instruction + "\n" } },
     },

@@ -10,7 +10,8 @@ export const e2bBackend = defineSandboxBackend({
   isolationLevels: ["e2b"],
   fullIsolation: ["e2b"],
   // Files travel in the request: no host directory, overlay or root job (e2b-sandbox.ts refuses them).
-  capabilities: new Set([]),
+  // Environments: one E2B sandbox each (e2b-environment.ts).
+  capabilities: new Set(["environments", "images"] as const),
   preflight: {
     env: [
       {

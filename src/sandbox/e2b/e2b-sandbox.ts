@@ -14,7 +14,9 @@ import { followAbort } from "../../util/abort-fan-out.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { refusedRequest, type SandboxCapability } from "../capabilities.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
-import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";
+import { loadE2bSdk, type E2bSdk, type E2bSdkImporter } from "./load-sdk.js";
+import type { Environment, EnvironmentSpec } from "../environment.js";
+import { openE2bEnvironment, type E2bEnvironmentContext } from "./e2b-environment.js";
 import { availableParallelism } from "node:os";
 
 export interface E2bOptions {
@@ -28,6 +30,11 @@ export interface E2bOptions {
   template?: string;
   /** Lifetime of the remote sandbox, ms; default 1 hour. */
   sandboxTimeoutMs?: number;
+  /**
+   * E2B template of each environment image (`openEnvironment`'s `spec.image`); an image not listed is
+   * taken as a template name itself. Build the templates from the images with E2B's CLI.
+   */
+  environmentTemplates?: Record<string, string>;
 }
 
 /** Slack added to a batch's own time budget before the request is abandoned (ms). */
@@ -37,15 +44,28 @@ class E2bSandbox implements Sandbox {
   readonly backend = "e2b" as const;
   readonly isolation = "e2b" as const;
   readonly warnings: readonly string[] = [];
-  /** None: a remote sandbox shows no host file, and environments are not implemented for it. */
-  readonly capabilities: ReadonlySet<SandboxCapability> = new Set<SandboxCapability>();
+  /** Environments only: a remote sandbox shows no host file (no host-workdir, binds, overlays, root). */
+  readonly capabilities: ReadonlySet<SandboxCapability> = new Set<SandboxCapability>(["environments", "images"]);
   private closed = false;
+  /** Environments opened and not closed: close() ends them. */
+  private readonly environments = new Set<Environment>();
   constructor(
     private readonly client: E2bClient,
     private readonly limits: SandboxLimits,
     private readonly concurrency: number,
     private readonly logger: Logger,
+    private readonly envContext: E2bEnvironmentContext,
   ) {}
+
+  async openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment> {
+    if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "openEnvironment() after close()");
+    const env = await openE2bEnvironment(spec, this.envContext, {
+      ...(signal ? { signal } : {}),
+      onClose: (e) => this.environments.delete(e),
+    });
+    this.environments.add(env);
+    return env;
+  }
 
   exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
     return this.execMany([req], signal).then((r) => r[0]!);
@@ -130,6 +150,7 @@ class E2bSandbox implements Sandbox {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.all([...this.environments].map((e) => e.close()));
     await this.client.kill().catch((e: Error) => this.logger.warn({ err: e.message }, "e2b kill failed"));
   }
 }
@@ -158,7 +179,13 @@ export async function createE2bSandbox(o: {
       ...(sandboxUrl ? { sandboxUrl } : {}),
       timeoutMs: o.e2b?.sandboxTimeoutMs ?? 3_600_000,
     });
-    return new E2bSandbox(client, o.limits, o.concurrency ?? availableParallelism(), o.logger);
+    const envContext: E2bEnvironmentContext = {
+      sdk: E2bClientClass as E2bSdk["Sandbox"],
+      connection: { apiKey, ...(apiUrl ? { apiUrl } : {}), ...(sandboxUrl ? { sandboxUrl } : {}) },
+      ...(o.e2b?.environmentTemplates ? { templates: o.e2b.environmentTemplates } : {}),
+      logger: o.logger,
+    };
+    return new E2bSandbox(client, o.limits, o.concurrency ?? availableParallelism(), o.logger, envContext);
   } catch (e) {
     throw new SandboxError("E_E2B", `cannot create the e2b sandbox: ${(e as Error).message}`, { cause: e });
   }

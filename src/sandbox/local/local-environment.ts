@@ -300,7 +300,7 @@ export async function openLocalEnvironment(
   try {
     await chmod(root, 0o700);
     const tree = join(root, "tree");
-    if (spec.tree !== undefined) {
+    if (spec.tree?.host !== undefined) {
       // -a keeps links as links and modes; it never follows a link out of the source tree.
       const o = await runCommand("cp", ["-a", "--", `${spec.tree.host}/.`, tree], { timeoutMs: COPY_TIMEOUT_MS });
       if (!succeeded(o))
