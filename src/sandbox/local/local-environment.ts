@@ -34,6 +34,7 @@ import { startChild, runCommand, succeeded, describeOutcome, type ChildHandle } 
 import type { Logger } from "../../util/logger.js";
 import type { SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
+import { ENVIRONMENT_DISK_BYTES } from "../limits.js";
 import {
   ENVIRONMENT_OUTPUT_BYTES,
   type Environment,
@@ -57,6 +58,11 @@ const ENV_UID_SPAN = 1 << 24;
 const PIDS_SLACK = 32;
 /** Largest file a command may write (RLIMIT_FSIZE), bytes. */
 export const ENV_FILE_BYTES = 1024 * 1024 * 1024;
+/** How often the tree's size is measured while a command runs, ms. */
+export const DISK_POLL_MS = 1000;
+/** Limit of one measurement (du over a large tree), ms. */
+const DISK_MEASURE_TIMEOUT_MS = 30_000;
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 /** Bytes of a file readFile returns at most (beyond it: an error, never a cut file); docker's. */
 export const LOCAL_READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /** Limit of one readFile or writeFile, ms; past it the environment ends. */
@@ -132,6 +138,7 @@ class LocalEnvironment implements Environment {
     private readonly workdir: string,
     private readonly env: Record<string, string>,
     private readonly onClose: (e: Environment) => void,
+    private readonly diskBytes: number = ENVIRONMENT_DISK_BYTES,
   ) {
     const stdout = server.child?.stdout;
     if (stdout)
@@ -176,7 +183,61 @@ class LocalEnvironment implements Environment {
     return this.server.done.then(() => undefined);
   }
 
+  /** Set once the tree outgrew diskBytes: the participant's failure, the environment ended. */
+  private overLimit: string | null = null;
+  /** The measurement after the last command (awaited by the next call, off the command's latency). */
+  private check: Promise<void> = Promise.resolve();
+
+  /**
+   * Measure the environment's tree on the host's disk (blocks in use, so a sparse file costs what it holds);
+   * past the limit, end the environment. A failed measurement decides nothing. Its private /tmp is a tmpfs,
+   * charged to memory, not to this disk.
+   */
+  private async measure(): Promise<void> {
+    if (this.ended !== null) return;
+    const o = await runCommand("du", ["-sx", "-B1", "--", join(this.root, "tree")], {
+      timeoutMs: DISK_MEASURE_TIMEOUT_MS,
+    });
+    const bytes = Number(/^(\d+)/.exec(o.stdout)?.[1] ?? NaN);
+    if (!Number.isFinite(bytes) || bytes <= this.diskBytes || this.ended !== null) return;
+    this.overLimit = `disk limit: the environment wrote ${mib(bytes)} to its disk, past its limit of ${mib(this.diskBytes)} (limits.diskBytes); it was ended`;
+    await this.end(this.overLimit);
+  }
+
+  async limitProblem(): Promise<string | null> {
+    await this.check;
+    return this.overLimit;
+  }
+
   async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
+    await this.check;
+    const limited = (ran?: EnvironmentExecOutcome): EnvironmentExecOutcome => ({
+      output: (ran?.output ?? "") + `${this.overLimit!}\n`,
+      exitCode: null,
+      timedOut: false,
+      isCanceled: false,
+      durationMs: ran?.durationMs ?? 0,
+      limitExceeded: this.overLimit!,
+    });
+    if (this.overLimit !== null) return limited();
+    // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
+    let measuring: Promise<void> | null = null;
+    const poll = setInterval(() => {
+      measuring ??= this.measure().finally(() => (measuring = null));
+    }, DISK_POLL_MS);
+    try {
+      const r = await this.execOnce(argv, o);
+      return this.overLimit !== null ? limited(r) : r;
+    } finally {
+      clearInterval(poll);
+      this.check = (async () => {
+        await measuring;
+        await this.measure();
+      })();
+    }
+  }
+
+  private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     const t0 = performance.now();
     const none = { output: "", exitCode: null, timedOut: false, isCanceled: false };
     if (o.signal?.aborted) return { ...none, isCanceled: true, durationMs: 0 };
@@ -356,6 +417,7 @@ export async function openLocalEnvironment(
       workdir,
       env,
       opts.onClose ?? (() => undefined),
+      limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
     );
     for (const [name, text] of Object.entries(spec.files?.entries ?? {})) {
       try {

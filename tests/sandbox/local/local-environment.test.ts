@@ -59,6 +59,28 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
     await rm(scratch, { recursive: true, force: true });
   });
 
+  it("filling the disk is bounded: past limits.diskBytes the environment ends, limitExceeded, later calls too", async () => {
+    const limits = { maxProcesses: 64, memoryBytes: 512 * 1024 * 1024, cpuSeconds: 20, maxOutputBytes: 1 << 20 };
+    const env = await open({ owner: "t", limits: { ...limits, diskBytes: 32 * 1024 * 1024 } });
+    try {
+      const small = await bash(env, "head -c 1048576 /dev/urandom > a.bin && echo ok");
+      expect(small.output.trim()).toBe("ok");
+      expect(small.limitExceeded).toBeUndefined();
+      // Many files, each under the file-size limit: only the tree's measure stops them.
+      const big = await bash(
+        env,
+        "i=0; while [ $i -lt 400 ]; do head -c 1048576 /dev/urandom > f$i.bin || break; i=$((i+1)); done; echo wrote $i",
+      );
+      const after = big.limitExceeded ?? (await env.limitProblem?.());
+      expect(after).toMatch(/disk limit: .* past its limit of 32\.0 MiB/);
+      const later = await bash(env, "echo still");
+      expect(later.limitExceeded).toMatch(/disk limit/);
+      expect(later.exitCode).toBeNull();
+    } finally {
+      await env.close();
+    }
+  }, 120_000);
+
   it("keeps files and background processes across commands; each command is a fresh bash -lc in the tree", async () => {
     const env = await open({ owner: "t", files: { dir: "/env", entries: { "given.txt": "in place\n" } } });
     try {
