@@ -45,6 +45,18 @@ export interface ApiExecResult {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const refused = (what: string, a: EngineAnswer) => `${what}: the engine answered ${a.status}: ${a.message}`;
 
+/** The finished exec's exit code, or the engine's refusal as a message. */
+async function inspectExit(socketPath: string, execId: string): Promise<number | string> {
+  for (let i = 0; i < INSPECT_TRIES; i++) {
+    const inspected = await engineRequest(socketPath, "GET", `/exec/${execId}/json`);
+    if (inspected.status !== 200) return refused("exec inspect", inspected);
+    const state = inspected.body as { Running?: unknown; ExitCode?: unknown };
+    if (state.Running === false && typeof state.ExitCode === "number") return state.ExitCode;
+    await pause(INSPECT_PAUSE_MS);
+  }
+  return `exec inspect: the engine reported no exit code within ${INSPECT_TRIES} inspections`;
+}
+
 export async function apiExec(
   socketPath: string,
   containerId: string,
@@ -114,14 +126,8 @@ export async function apiExec(
     await done;
     if (reason !== null) return (await stopped, ended());
     if (demux.malformed !== null) return result({ exitCode: null, infraError: demux.malformed });
-    for (let i = 0; i < INSPECT_TRIES; i++) {
-      const inspected = await engineRequest(socketPath, "GET", `/exec/${execId}/json`);
-      if (inspected.status !== 200) return never(refused("exec inspect", inspected));
-      const state = inspected.body as { Running?: unknown; ExitCode?: unknown };
-      if (state.Running === false && typeof state.ExitCode === "number") return result({ exitCode: state.ExitCode });
-      await pause(INSPECT_PAUSE_MS);
-    }
-    return never(`exec inspect: the engine reported no exit code within ${INSPECT_TRIES} inspections`);
+    const exit = await inspectExit(socketPath, execId);
+    return typeof exit === "number" ? result({ exitCode: exit }) : never(exit);
   } catch (e) {
     if (reason !== null) return (await stopped, ended());
     const message = e instanceof EngineUnreachableError ? e.message : `exec over the Engine API: ${String(e)}`;

@@ -113,17 +113,18 @@ class DockerEnvironment implements Environment {
     await this.check;
     if (this.overLimit !== null) return this.limited(o);
     // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
-    let measuring: Promise<void> | null = null;
+    const measuring: { p: Promise<void> | null } = { p: null };
     const poll = setInterval(() => {
-      measuring ??= this.measure().finally(() => (measuring = null));
+      measuring.p ??= this.measure().finally(() => (measuring.p = null));
     }, DISK_POLL_MS);
     try {
       const r = await this.execOnce(argv, o);
       return this.overLimit !== null ? this.limited(o, r) : r;
     } finally {
       clearInterval(poll);
+      const inFlight = measuring.p;
       this.check = (async () => {
-        await measuring;
+        await inFlight;
         await this.measure();
       })();
     }

@@ -221,17 +221,18 @@ class LocalEnvironment implements Environment {
     });
     if (this.overLimit !== null) return limited();
     // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
-    let measuring: Promise<void> | null = null;
+    const measuring: { p: Promise<void> | null } = { p: null };
     const poll = setInterval(() => {
-      measuring ??= this.measure().finally(() => (measuring = null));
+      measuring.p ??= this.measure().finally(() => (measuring.p = null));
     }, DISK_POLL_MS);
     try {
       const r = await this.execOnce(argv, o);
       return this.overLimit !== null ? limited(r) : r;
     } finally {
       clearInterval(poll);
+      const inFlight = measuring.p;
       this.check = (async () => {
-        await measuring;
+        await inFlight;
         await this.measure();
       })();
     }
@@ -333,18 +334,13 @@ async function removeTree(root: string): Promise<void> {
   }
 }
 
-/** Open one local environment; rejects with SandboxError (nothing left behind). */
-export async function openLocalEnvironment(
-  spec: EnvironmentSpec,
-  host: LocalEnvironmentHost,
-  opts: { signal?: AbortSignal; onClose?: (e: Environment) => void } = {},
-): Promise<Environment> {
+/** The spec's working directory, after refusing what a local environment does not take (nothing is created yet). */
+function checkedWorkdir(spec: EnvironmentSpec): string {
   if (spec.image !== undefined)
     throw new SandboxError(
       "E_SANDBOX_OPTIONS",
       "a local environment starts from this host's system and spec.tree, not an image (capability 'images': sandbox: docker)",
     );
-  const workdir = workPath(spec);
   for (const name of Object.keys(spec.files?.entries ?? {}))
     if (name.includes("/") || name === "." || name === ".." || name === "")
       throw new SandboxError("E_SANDBOX_OPTIONS", `environment files: a plain file name is needed, got ${name}`);
@@ -353,23 +349,38 @@ export async function openLocalEnvironment(
       "E_SANDBOX_OPTIONS",
       `environment files: an absolute directory is needed, got ${spec.files.dir}`,
     );
+  return workPath(spec);
+}
+
+/** The environment's tree under `root`: a copy of the spec's host tree, or empty. */
+async function prepareTree(spec: EnvironmentSpec, root: string): Promise<string> {
+  const tree = join(root, "tree");
+  if (spec.tree?.host !== undefined) {
+    // -a keeps links as links and modes; it never follows a link out of the source tree.
+    const o = await runCommand("cp", ["-a", "--", `${spec.tree.host}/.`, tree], { timeoutMs: COPY_TIMEOUT_MS });
+    if (!succeeded(o))
+      throw new SandboxError(
+        "E_SANDBOX_UNAVAILABLE",
+        `copying ${spec.tree.host}: ${o.stderr.trim() || describeOutcome(o)}`,
+      );
+  } else await mkdir(tree);
+  return tree;
+}
+
+/** Open one local environment; rejects with SandboxError (nothing left behind). */
+export async function openLocalEnvironment(
+  spec: EnvironmentSpec,
+  host: LocalEnvironmentHost,
+  opts: { signal?: AbortSignal; onClose?: (e: Environment) => void } = {},
+): Promise<Environment> {
+  const workdir = checkedWorkdir(spec);
   if (opts.signal?.aborted) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled before the environment started");
-  const { tools } = host;
-  const limits = spec.limits ?? host.limits;
+  const [tools, limits] = [host.tools, spec.limits ?? host.limits];
   const root = await mkdtemp(join(tmpdir(), "a2a-env-"));
   let server: ChildHandle | null = null;
   try {
     await chmod(root, 0o700);
-    const tree = join(root, "tree");
-    if (spec.tree?.host !== undefined) {
-      // -a keeps links as links and modes; it never follows a link out of the source tree.
-      const o = await runCommand("cp", ["-a", "--", `${spec.tree.host}/.`, tree], { timeoutMs: COPY_TIMEOUT_MS });
-      if (!succeeded(o))
-        throw new SandboxError(
-          "E_SANDBOX_UNAVAILABLE",
-          `copying ${spec.tree.host}: ${o.stderr.trim() || describeOutcome(o)}`,
-        );
-    } else await mkdir(tree);
+    const tree = await prepareTree(spec, root);
     const uid = tools.isRoot ? drawUid() : undefined;
     if (uid !== undefined) await lendTree(tree, uid, uid);
     else await chmod(tree, 0o755);
@@ -409,13 +420,12 @@ export async function openLocalEnvironment(
     });
     server = s;
     await waitReady(s, opts.signal);
-    const env = baseEnv(tools, "/tmp", undefined);
     const e = new LocalEnvironment(
       `local-env-${s.pid ?? "?"}`,
       s,
       root,
       workdir,
-      env,
+      baseEnv(tools, "/tmp", undefined),
       opts.onClose ?? (() => undefined),
       limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
     );
