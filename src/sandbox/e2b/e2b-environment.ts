@@ -15,7 +15,8 @@
  *   environment ends there (our memory is bounded, the command's tail kept);
  * - a command's timeout, its caller's abort or a broken stream kill the whole
  *   sandbox (envd would keep the command running after the client left): the
- *   environment ends and later calls report `infraError`;
+ *   environment ends and later calls report `infraError` (an output flood: `limitExceeded`, the
+ *   participant's failure);
  * - readFile streams the file and stops at READ_FILE_MAX_BYTES or
  *   READ_FILE_TIMEOUT_MS (a link to /dev/zero, a FIFO): an error, never a cut file;
  * - close() kills the sandbox (once; idempotent);
@@ -73,6 +74,8 @@ class E2bEnvironment implements Environment {
   private ended: string | null = null;
   /** The environment ended because of what a command did (not the backend): backendProblem stays null. */
   private endedByCommand = false;
+  /** Set once a command outgrew what the backend carries (its output): the participant's failure, never ours. */
+  private overLimit: string | null = null;
   private killed: Promise<void> | null = null;
 
   constructor(
@@ -86,8 +89,13 @@ class E2bEnvironment implements Environment {
     return this.client.sandboxId;
   }
 
+  limitProblem(): Promise<string | null> {
+    return Promise.resolve(this.overLimit);
+  }
+
   async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     const none = { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0 };
+    if (this.overLimit !== null) return { ...none, output: `${this.overLimit}\n`, limitExceeded: this.overLimit };
     if (this.ended !== null) return { ...none, isCanceled: o.signal?.aborted ?? false, infraError: this.ended };
     let cmd: string;
     try {
@@ -144,6 +152,8 @@ class E2bEnvironment implements Environment {
           ? `the environment ended: a command printed more than ${OUTPUT_WIRE_FACTOR * cap} bytes, more than the e2b backend carries`
           : `the environment ended after a command's ${got === "timeout" ? "timeout" : "cancellation"}`;
       this.endedByCommand = true;
+      // A flood is the participant's doing: it ends the environment as a limit it broke, never as our failure.
+      if (got === "output") this.overLimit = this.ended;
       // The command goes on in the VM after the client leaves: the sandbox itself is killed.
       await this.kill();
       return {
@@ -152,6 +162,7 @@ class E2bEnvironment implements Environment {
         timedOut: got === "timeout",
         isCanceled: got === "canceled",
         durationMs,
+        ...(this.overLimit !== null ? { limitExceeded: this.overLimit } : {}),
       };
     } catch (e) {
       // The stream broke or the command could not start: whether it runs on is unknown, so it is ended.

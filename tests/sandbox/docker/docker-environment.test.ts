@@ -31,7 +31,7 @@ describe.skipIf(engine.env === null)(
       });
 
     it("the docker backend declares environments, and nothing of the host", () => {
-      expect([...sb.capabilities]).toEqual(["environments"]);
+      expect([...sb.capabilities]).toEqual(["environments", "images"]);
     });
 
     it("an environment starts with its files, keeps state between commands, and is isolated as the SWE-bench container always was", async () => {

@@ -170,8 +170,14 @@ describe("e2b environments (real SDK against the local stand-in)", () => {
     });
     expect(flood.exitCode).toBeNull();
     expect(Buffer.byteLength(flood.output)).toBeLessThanOrEqual(1000);
+    // The participant's doing: a broken limit, never our failure (which would void its item).
+    expect(flood.limitExceeded).toMatch(/printed more than 4000 bytes/);
+    expect(flood.infraError).toBeUndefined();
     expect(standIn.live.has(env.id)).toBe(false);
-    expect((await sh(env, "true")).infraError).toMatch(/printed more than 4000 bytes/);
+    const later = await sh(env, "true");
+    expect(later.limitExceeded).toMatch(/printed more than 4000 bytes/);
+    expect(later.infraError).toBeUndefined();
+    expect(await env.limitProblem?.()).toMatch(/printed more than 4000 bytes/);
   });
 
   test("readFile is bounded: a large file, /dev/zero and a FIFO fail in time; the environment lives on", async () => {
