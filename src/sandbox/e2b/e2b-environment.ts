@@ -95,6 +95,13 @@ class E2bEnvironment implements Environment {
     } catch (e) {
       return { ...none, infraError: (e as Error).message };
     }
+    if (o.signal?.aborted) {
+      // Aborted before it started: nothing runs, and the environment ends as on any abort.
+      this.ended ??= "the environment ended after a command's cancellation";
+      this.endedByCommand = true;
+      await this.kill();
+      return { ...none, isCanceled: true };
+    }
     const cap = o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES;
     const tail = new OutputTail(cap);
     const t0 = performance.now();

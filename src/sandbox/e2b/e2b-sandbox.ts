@@ -14,7 +14,7 @@ import { followAbort } from "../../util/abort-fan-out.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { refusedRequest, type SandboxCapability } from "../capabilities.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
-import { loadE2bSdk, type E2bSdk, type E2bSdkImporter } from "./load-sdk.js";
+import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";
 import type { Environment, EnvironmentSpec } from "../environment.js";
 import { openE2bEnvironment, type E2bEnvironmentContext } from "./e2b-environment.js";
 import { availableParallelism } from "node:os";
@@ -180,7 +180,7 @@ export async function createE2bSandbox(o: {
       timeoutMs: o.e2b?.sandboxTimeoutMs ?? 3_600_000,
     });
     const envContext: E2bEnvironmentContext = {
-      sdk: E2bClientClass as E2bSdk["Sandbox"],
+      sdk: E2bClientClass,
       connection: { apiKey, ...(apiUrl ? { apiUrl } : {}), ...(sandboxUrl ? { sandboxUrl } : {}) },
       ...(o.e2b?.environmentTemplates ? { templates: o.e2b.environmentTemplates } : {}),
       logger: o.logger,

@@ -123,9 +123,11 @@ describe("e2b environments (real SDK against the local stand-in)", () => {
     expect((await sh(env, "true")).infraError).toMatch(/cancellation/);
     // An already aborted signal runs nothing.
     const env2 = await open();
+    const starts = standIn.counts["POST /process.Process/Start"];
     const r2 = await env2.exec(["touch", "x"], { timeoutMs: 5000, signal: AbortSignal.abort() });
     expect(r2).toMatchObject({ isCanceled: true, exitCode: null });
     expect(standIn.live.has(env2.id)).toBe(false);
+    expect(standIn.counts["POST /process.Process/Start"]).toBe(starts);
   });
 
   test("close() is idempotent, kills the E2B sandbox once, and its tree is gone", async () => {
