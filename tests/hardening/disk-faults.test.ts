@@ -144,7 +144,14 @@ describe.skipIf(skipReason !== undefined)("results directory faults (real green 
       const cp = await readCheckpoint(copy);
       expect(cp.rows.map((row) => row.id)).toEqual(["a"]);
       // The runner saw its own rewrite refused; the agent survived the events.jsonl ENOSPC.
-      expect((await fetch(new URL("health", green.url))).status).toBe(200);
+      // Alive: /health answers; 503 "starting" only while the isolation probe still runs after the port was bound
+      // (seconds on a loaded machine), then 200.
+      let health = await fetch(new URL("health", green.url));
+      for (let i = 0; i < 100 && health.status === 503; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        health = await fetch(new URL("health", green.url));
+      }
+      expect(health.status).toBe(200);
       expect(existsSync(join(results, "a2a"))).toBe(false); // the host's own dir never saw any of it
       expect(readdirSync(results)).toEqual([]);
       expect(readFileSync(FILL_RUNNER, "utf8")).toMatch(/ENOSPC/);
