@@ -41,6 +41,7 @@ import {
   type EnvironmentExecOutcome,
   type EnvironmentSpec,
 } from "../environment.js";
+import { DiskLimit } from "../disk-limit.js";
 import { KeepaliveContainer } from "./keepalive.js";
 import { cliFailure, docker, dockerBinary } from "./docker-cli.js";
 import { probeEngine } from "./engine.js";
@@ -54,52 +55,32 @@ export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /** Limit of one readFile, ms: the file may be the code's (a FIFO, a link to /dev/zero). */
 export const READ_FILE_TIMEOUT_MS = 30_000;
 
-/** How often the writable layer is measured while a command runs, ms (and once after every command). */
-export const DISK_POLL_MS = 1000;
-
-const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-
 class DockerEnvironment implements Environment {
   private ended: string | null = null;
-  /** Set once the writable layer outgrew diskBytes: the participant's failure, the environment ended. */
-  private overLimit: string | null = null;
-  /** The measurement after the last command (awaited by the next call, off the command's latency). */
-  private check: Promise<void> = Promise.resolve();
+  /** The writable layer's limit: past it the participant's failure, the environment ended. */
+  private readonly disk: DiskLimit;
   constructor(
     private readonly c: KeepaliveContainer,
     private readonly env: NodeJS.ProcessEnv,
     private readonly onClose: (e: Environment) => void,
-    private readonly diskBytes: number,
-  ) {}
-
-  /** Measure the writable layer; past the limit, end the environment. A failed measurement decides nothing. */
-  private async measure(): Promise<void> {
-    if (this.ended !== null) return;
-    const bytes = await layerBytes(this.c.id, this.env);
-    if (typeof bytes !== "number" || bytes <= this.diskBytes || this.ended !== null) return;
-    this.overLimit = `disk limit: the environment wrote ${mib(bytes)} to its disk, past its limit of ${mib(this.diskBytes)} (limits.diskBytes); it was ended`;
-    this.ended = this.overLimit;
-    await docker(["kill", this.c.id], { env: this.env });
+    diskBytes: number,
+  ) {
+    this.disk = new DiskLimit(diskBytes, {
+      // A measurement the engine could not give (its message) decides nothing.
+      measure: async () => {
+        const bytes = await layerBytes(this.c.id, this.env);
+        return typeof bytes === "number" ? bytes : undefined;
+      },
+      end: async (why) => {
+        this.ended = why;
+        await docker(["kill", this.c.id], { env: this.env });
+      },
+      ended: () => this.ended !== null,
+    });
   }
 
-  /** A command refused or stopped for the disk limit: the message is its output too (a step's error shows it). */
-  private limited(o: EnvironmentExecOptions, ran?: EnvironmentExecOutcome): EnvironmentExecOutcome {
-    const note = `${this.overLimit!}\n`;
-    const separate = o.streams === "separate";
-    return {
-      output: separate ? (ran?.output ?? "") : (ran?.output ?? "") + note,
-      ...(separate ? { stderr: (ran?.stderr ?? "") + note } : {}),
-      exitCode: null,
-      timedOut: false,
-      isCanceled: false,
-      durationMs: ran?.durationMs ?? 0,
-      limitExceeded: this.overLimit!,
-    };
-  }
-
-  async limitProblem(): Promise<string | null> {
-    await this.check;
-    return this.overLimit;
+  limitProblem(): Promise<string | null> {
+    return this.disk.problem();
   }
 
   get id(): string {
@@ -109,25 +90,8 @@ class DockerEnvironment implements Environment {
   /** Both paths keep stdout and stderr apart on request (the CLI without -t does; so do the API's frames). */
   readonly separateStreams = true;
 
-  async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
-    await this.check;
-    if (this.overLimit !== null) return this.limited(o);
-    // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
-    const measuring: { p: Promise<void> | null } = { p: null };
-    const poll = setInterval(() => {
-      measuring.p ??= this.measure().finally(() => (measuring.p = null));
-    }, DISK_POLL_MS);
-    try {
-      const r = await this.execOnce(argv, o);
-      return this.overLimit !== null ? this.limited(o, r) : r;
-    } finally {
-      clearInterval(poll);
-      const inFlight = measuring.p;
-      this.check = (async () => {
-        await inFlight;
-        await this.measure();
-      })();
-    }
+  exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
+    return this.disk.around(o, () => this.execOnce(argv, o));
   }
 
   private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
@@ -173,8 +137,8 @@ class DockerEnvironment implements Environment {
   }
 
   async readFile(path: string): Promise<string> {
-    await this.check;
-    if (this.overLimit !== null) throw new SandboxError("E_SANDBOX_SETUP", `readFile(${path}): ${this.overLimit}`);
+    const over = await this.disk.problem();
+    if (over !== null) throw new SandboxError("E_SANDBOX_SETUP", `readFile(${path}): ${over}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
     // The path may be the code's: an endless file (/dev/zero) stops at the cap, a FIFO at the time limit.
     // A stopped `cat` may go on in the container; the environment is the code's and close() removes it.
@@ -193,8 +157,8 @@ class DockerEnvironment implements Environment {
   }
 
   async writeFile(path: string, content: string): Promise<void> {
-    await this.check;
-    if (this.overLimit !== null) throw new SandboxError("E_SANDBOX_SETUP", `writeFile(${path}): ${this.overLimit}`);
+    const over = await this.disk.problem();
+    if (over !== null) throw new SandboxError("E_SANDBOX_SETUP", `writeFile(${path}): ${over}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `writeFile(${path}): ${this.ended}`);
     // The content goes through stdin; the path is an argument of sh, never spliced into its script.
     const r = await docker(["exec", "-i", this.c.id, "/bin/sh", "-c", 'cat > "$1"', "sh", path], {

@@ -35,6 +35,7 @@ import type { Logger } from "../../util/logger.js";
 import type { SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
 import { ENVIRONMENT_DISK_BYTES } from "../limits.js";
+import { DiskLimit, type DiskMeasure } from "../disk-limit.js";
 import {
   ENVIRONMENT_OUTPUT_BYTES,
   type Environment,
@@ -58,11 +59,27 @@ const ENV_UID_SPAN = 1 << 24;
 const PIDS_SLACK = 32;
 /** Largest file a command may write (RLIMIT_FSIZE), bytes. */
 export const ENV_FILE_BYTES = 1024 * 1024 * 1024;
-/** How often the tree's size is measured while a command runs, ms. */
-export const DISK_POLL_MS = 1000;
 /** Limit of one measurement (du over a large tree), ms. */
 const DISK_MEASURE_TIMEOUT_MS = 30_000;
-const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
+/**
+ * Bytes of the tree on the host's disk (blocks in use: a sparse file costs what it holds). A part of the tree
+ * du may not read ("Permission denied": the participant's `chmod 000`, which on a host that is not root leaves
+ * our own uid outside) is the participant keeping its disk from being measured; a file vanishing during the
+ * walk is ordinary churn and ignored; a du that printed no total decides nothing.
+ */
+export async function measureTree(tree: string): Promise<DiskMeasure> {
+  const o = await runCommand("du", ["-sx", "-B1", "--", tree], { timeoutMs: DISK_MEASURE_TIMEOUT_MS });
+  return duMeasure(o.stdout, o.stderr);
+}
+
+/** What du printed, read as a measurement (pure: see {@link measureTree}). */
+export function duMeasure(stdout: string, stderr: string): DiskMeasure {
+  const denied = stderr.split("\n").find((l) => /Permission denied/i.test(l));
+  if (denied !== undefined) return { hidden: denied.trim().slice(0, 300) };
+  const bytes = Number(/^(\d+)/.exec(stdout)?.[1] ?? NaN);
+  return Number.isFinite(bytes) ? bytes : undefined;
+}
 /** Bytes of a file readFile returns at most (beyond it: an error, never a cut file); docker's. */
 export const LOCAL_READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /** Limit of one readFile or writeFile, ms; past it the environment ends. */
@@ -130,6 +147,7 @@ class LocalEnvironment implements Environment {
   private readonly pending = new Map<number, (r: Reply | null) => void>();
   private nextId = 1;
   private closing: Promise<void> | null = null;
+  private readonly disk: DiskLimit;
 
   constructor(
     readonly id: string,
@@ -138,8 +156,15 @@ class LocalEnvironment implements Environment {
     private readonly workdir: string,
     private readonly env: Record<string, string>,
     private readonly onClose: (e: Environment) => void,
-    private readonly diskBytes: number = ENVIRONMENT_DISK_BYTES,
+    diskBytes: number = ENVIRONMENT_DISK_BYTES,
   ) {
+    // The tree on the host's disk: past diskBytes the participant's failure, the environment ended. Its private
+    // /tmp is a tmpfs, charged to memory, not to this disk.
+    this.disk = new DiskLimit(diskBytes, {
+      measure: () => measureTree(join(root, "tree")),
+      end: (why) => this.end(why),
+      ended: () => this.ended !== null,
+    });
     const stdout = server.child?.stdout;
     if (stdout)
       createInterface({ input: stdout }).on("line", (line) => {
@@ -183,59 +208,12 @@ class LocalEnvironment implements Environment {
     return this.server.done.then(() => undefined);
   }
 
-  /** Set once the tree outgrew diskBytes: the participant's failure, the environment ended. */
-  private overLimit: string | null = null;
-  /** The measurement after the last command (awaited by the next call, off the command's latency). */
-  private check: Promise<void> = Promise.resolve();
-
-  /**
-   * Measure the environment's tree on the host's disk (blocks in use, so a sparse file costs what it holds);
-   * past the limit, end the environment. A failed measurement decides nothing. Its private /tmp is a tmpfs,
-   * charged to memory, not to this disk.
-   */
-  private async measure(): Promise<void> {
-    if (this.ended !== null) return;
-    const o = await runCommand("du", ["-sx", "-B1", "--", join(this.root, "tree")], {
-      timeoutMs: DISK_MEASURE_TIMEOUT_MS,
-    });
-    const bytes = Number(/^(\d+)/.exec(o.stdout)?.[1] ?? NaN);
-    if (!Number.isFinite(bytes) || bytes <= this.diskBytes || this.ended !== null) return;
-    this.overLimit = `disk limit: the environment wrote ${mib(bytes)} to its disk, past its limit of ${mib(this.diskBytes)} (limits.diskBytes); it was ended`;
-    await this.end(this.overLimit);
-  }
-
   async limitProblem(): Promise<string | null> {
-    await this.check;
-    return this.overLimit;
+    return this.disk.problem();
   }
 
-  async exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
-    await this.check;
-    const limited = (ran?: EnvironmentExecOutcome): EnvironmentExecOutcome => ({
-      output: (ran?.output ?? "") + `${this.overLimit!}\n`,
-      exitCode: null,
-      timedOut: false,
-      isCanceled: false,
-      durationMs: ran?.durationMs ?? 0,
-      limitExceeded: this.overLimit!,
-    });
-    if (this.overLimit !== null) return limited();
-    // Measured while it runs (a writer stopped within about DISK_POLL_MS) and once after it.
-    const measuring: { p: Promise<void> | null } = { p: null };
-    const poll = setInterval(() => {
-      measuring.p ??= this.measure().finally(() => (measuring.p = null));
-    }, DISK_POLL_MS);
-    try {
-      const r = await this.execOnce(argv, o);
-      return this.overLimit !== null ? limited(r) : r;
-    } finally {
-      clearInterval(poll);
-      const inFlight = measuring.p;
-      this.check = (async () => {
-        await inFlight;
-        await this.measure();
-      })();
-    }
+  exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
+    return this.disk.around(o, () => this.execOnce(argv, o));
   }
 
   private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
