@@ -12,7 +12,7 @@ import { MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/body-limit.js";
 import { serveApp } from "../a2a/serve.js";
 import { createPurpleApp } from "../purple/app.js";
 import { createSolver, solverModes } from "../purple/solvers/index.js";
-import { parseServerArgs, type AgentServerArgs } from "./green.js";
+import { parseServerArgs, type AgentServerArgs } from "./server-args.js";
 import {
   DEFAULT_EMPTY_REPLY_RETRIES,
   DEFAULT_MAX_RETRIES,
