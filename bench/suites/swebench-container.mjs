@@ -21,7 +21,6 @@ const imp = (p) => import(join(DIST, p));
 const { ensureSampleDataset } = await imp("benchmarks/swebench/sample-dataset.js");
 const { createSwebenchBenchmark } = await imp("benchmarks/swebench/definition.js");
 const { buildSampleImages, SAMPLE_IMAGE_TEMPLATE } = await imp("benchmarks/swebench/container/sample-images.js");
-const { openEvalContainer } = await imp("benchmarks/swebench/container/run-in-container.js");
 const { PATCH_DIR, appliedWith, applyScript, testPatchScript, testScript } = await imp(
   "benchmarks/swebench/container/eval-script.js",
 );
@@ -121,23 +120,29 @@ export async function runSwebenchContainer(ctx) {
           "test.patch": inst.test_patch,
         };
         const t0 = performance.now();
-        const c = await openEvalContainer({
+        // The container the runner's grading opens: the docker sandbox's environment of the instance's image,
+        // the scripts in place before the first command.
+        const c = await docker.openEnvironment({
           image: imageFor(inst.instance_id, { template: SAMPLE_IMAGE_TEMPLATE }),
-          files,
+          files: { dir: PATCH_DIR, entries: files },
           limits: DEFAULT_LIMITS,
           owner: "bench",
-          env,
         });
         const t1 = performance.now();
-        const prep = await c.exec(["/bin/bash", `${PATCH_DIR}/apply.sh`], 60_000);
-        const tp = await c.exec(["/bin/bash", `${PATCH_DIR}/test-patch.sh`], 60_000);
-        const test = await c.exec(["/bin/bash", `${PATCH_DIR}/test.sh`], 60_000);
-        const t2 = performance.now();
-        await c.remove();
+        const run = (script) => c.exec(["/bin/bash", `${PATCH_DIR}/${script}`], { timeoutMs: 60_000 });
+        let prep, tp, test, t2;
+        try {
+          prep = await run("apply.sh");
+          tp = await run("test-patch.sh");
+          test = await run("test.sh");
+        } finally {
+          t2 = performance.now();
+          await c.close();
+        }
         const total = performance.now() - t0;
         if (appliedWith(prep.exitCode) === null || tp.exitCode !== 0 || test.exitCode !== 0)
           throw new Error(
-            `container run of ${inst.instance_id}: apply exit ${prep.exitCode}, test-patch exit ${tp.exitCode}, tests exit ${test.exitCode}: ${(prep.output + tp.output + test.output).slice(-300)}`,
+            `container run of ${inst.instance_id}: apply exit ${prep.exitCode}, test-patch exit ${tp.exitCode}, tests exit ${test.exitCode}: ${(prep.infraError ?? "") + (prep.output + tp.output + test.output).slice(-300)}`,
           );
         const r = { startMs: t1 - t0, execMs: t2 - t1, teardownMs: total - (t2 - t0) };
         if (i > 0) {
