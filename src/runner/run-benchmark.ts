@@ -269,15 +269,44 @@ async function prepareWithSandbox(
   }
 }
 
-/** Prove the participant is there before the first item; an unreachable one stops the run (status error). */
-async function checkParticipant(participant: Participant | null, stops: RunStops, todo: number): Promise<void> {
-  if (!participant?.check || stops.stoppedBy || todo === 0) return;
-  try {
-    await participant.check(stops.interruptSignal);
-  } catch (err) {
-    if (err instanceof InfrastructureError) stops.stopFor(err);
-    else if (!stops.interrupted) throw err;
-  }
+/** The outcome of the participant check (its promise never rejects). */
+type CheckResult = { failed: false } | { failed: true; err: unknown };
+
+/**
+ * The participant's check (its agent card), started at once so it runs while
+ * the dataset loads and the sandbox is probed and started; its outcome is
+ * applied before the first item ({@link applyParticipantCheck}). `abort`
+ * ends it when the run fails before then.
+ */
+function startParticipantCheck(
+  participant: Participant | null,
+  signal: AbortSignal | undefined,
+): { result: Promise<CheckResult>; abort(): void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  const check = participant?.check;
+  const result: Promise<CheckResult> = check
+    ? check.call(participant, controller.signal).then(
+        () => ({ failed: false }),
+        (err: unknown) => ({ failed: true, err }),
+      )
+    : Promise.resolve({ failed: false });
+  void result.finally(() => signal?.removeEventListener("abort", onAbort));
+  return { result, abort: () => controller.abort(new Error("run ended before its first item")) };
+}
+
+/**
+ * Apply the participant check before the first item: an unreachable
+ * participant stops the run (status error). Not applied when the run is
+ * already stopped (its first reason stays the reason) or has nothing to do.
+ */
+async function applyParticipantCheck(check: Promise<CheckResult>, stops: RunStops, todo: number): Promise<void> {
+  const outcome = await check;
+  if (stops.stoppedBy || todo === 0 || !outcome.failed) return;
+  if (outcome.err instanceof InfrastructureError) stops.stopFor(outcome.err);
+  else if (!stops.interrupted) throw outcome.err;
 }
 
 /** What evaluating the items needs. */
@@ -494,10 +523,28 @@ async function runOpened(
   const { logger } = deps;
   const startedAt = Date.now();
   const needsParticipant = checkRunnable(def, options);
-  const { prepared, sandboxReady } = await prepareWithSandbox(def, options, deps, paths);
+  let participant: Participant | null = null;
+  if (needsParticipant && options.agent) {
+    if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
+    participant = deps.createParticipant({ ...options, agent: options.agent });
+  }
+  // Start-up steps that do not wait on each other run together: the participant's card check, the
+  // dataset load and the sandbox's isolation probe (then its fork server's start).
+  const participantCheck = startParticipantCheck(participant, deps.signal);
+  let prepared: PreparedRun;
+  let sandbox: Sandbox;
+  try {
+    const started = await prepareWithSandbox(def, options, deps, paths);
+    prepared = started.prepared;
+    sandbox = await started.sandboxReady;
+  } catch (err) {
+    participantCheck.abort();
+    await participantCheck.result;
+    await participant?.close().catch(() => {});
+    throw err;
+  }
   const checkpoint = openCheckpoint(options, paths, prepared, logger);
   const lanes = planLanes(def, options, needsParticipant);
-  const sandbox = await sandboxReady;
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
   const stops = new RunStops(
     deps.signal ?? new AbortController().signal,
@@ -509,7 +556,7 @@ async function runOpened(
   const r: ItemRun = {
     ...{ def, options, logger, emit, paths, prepared, stops, checkpoint },
     sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),
-    participant: null,
+    participant,
     workDir: join(options.out, "work"),
     rows: new RowStore(prepared.resumed),
     passedSoFar: prepared.resumed.filter((row) => row.summary.passed).length,
@@ -517,12 +564,8 @@ async function runOpened(
   };
   let sandboxSound = false;
   try {
-    if (needsParticipant && options.agent) {
-      if (!deps.createParticipant)
-        throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
-      r.participant = deps.createParticipant({ ...options, agent: options.agent });
-    }
-    await checkParticipant(r.participant, stops, prepared.todo.length);
+    if (stops.stoppedBy) participantCheck.abort();
+    await applyParticipantCheck(participantCheck.result, stops, prepared.todo.length);
     if (stops.stoppedBy) logger.error({ code: stops.stoppedBy.code }, stops.stoppedBy.message);
     emit({
       event: "run_started",
