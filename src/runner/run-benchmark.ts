@@ -269,6 +269,25 @@ async function prepareWithSandbox(
   }
 }
 
+/**
+ * When each start-up step of a run ended, ms since the process started
+ * (`performance.now()`): `entered` (node, the bundle, the CLI's set-up and the
+ * config), `dataset_loaded`, `sandbox_ready` (its isolation probe),
+ * `card_checked`, `first_item`. Logged at debug ("start-up"); the bench's cost
+ * model reads it.
+ */
+class StartUpTimes {
+  readonly times: Record<string, number> = { entered: Math.round(performance.now()) };
+  mark(step: string): void {
+    this.times[step] = Math.round(performance.now());
+  }
+  /** Mark `step` when `done` settles (it is awaited, and its failure handled, elsewhere). */
+  when(step: string, done: Promise<unknown>): void {
+    const mark = (): void => this.mark(step);
+    done.then(mark, mark);
+  }
+}
+
 /** The outcome of the participant check (its promise never rejects). */
 type CheckResult = { failed: false } | { failed: true; err: unknown };
 
@@ -523,6 +542,7 @@ async function runOpened(
   const { logger } = deps;
   const startedAt = Date.now();
   const needsParticipant = checkRunnable(def, options);
+  const startUp = new StartUpTimes();
   let participant: Participant | null = null;
   if (needsParticipant && options.agent) {
     if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
@@ -531,10 +551,13 @@ async function runOpened(
   // Start-up steps that do not wait on each other run together: the participant's card check, the
   // dataset load and the sandbox's isolation probe (then its fork server's start).
   const participantCheck = startParticipantCheck(participant, deps.signal);
+  if (participant) startUp.when("card_checked", participantCheck.result);
   let prepared: PreparedRun;
   let sandbox: Sandbox;
   try {
     const started = await prepareWithSandbox(def, options, deps, paths);
+    startUp.mark("dataset_loaded");
+    startUp.when("sandbox_ready", started.sandboxReady);
     prepared = started.prepared;
     sandbox = await started.sandboxReady;
   } catch (err) {
@@ -566,6 +589,8 @@ async function runOpened(
   try {
     if (stops.stoppedBy) participantCheck.abort();
     await applyParticipantCheck(participantCheck.result, stops, prepared.todo.length);
+    startUp.mark("first_item");
+    logger.debug({ ms_since_process_start: startUp.times }, "start-up");
     if (stops.stoppedBy) logger.error({ code: stops.stoppedBy.code }, stops.stoppedBy.message);
     emit({
       event: "run_started",
