@@ -19,7 +19,7 @@ import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { InfrastructureError, toolsMissing } from "../../src/util/infrastructure-error.js";
 import { countFailureModes, judgeRun } from "../../src/runner/run-verdict.js";
 import type { ExecOutcome, IsolationLevel, Sandbox } from "../../src/sandbox/types.js";
-import { silentLogger } from "../../src/util/logger.js";
+import { createLogger, silentLogger } from "../../src/util/logger.js";
 import { SandboxError } from "../../src/sandbox/errors.js";
 import { checkAgainst } from "../../src/util/schema.js";
 import { participantFailureMode } from "../../src/runner/participant-failure.js";
@@ -495,6 +495,36 @@ describe("executeRun: the participant's card check runs with the sandbox start, 
     expect(out.exitCode).toBe(EXIT_INFRASTRUCTURE);
     expect(evaluated).toEqual([]);
     expect(await results()).toMatchObject({ status: "error", error: { code: "E_ISOLATION_WEAK" } });
+  });
+
+  it("logs when each start-up step ended (ms since the process started, in the order they can end)", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      component: "runner",
+      level: "debug",
+      pretty: false,
+      destination: { write: (l: string) => void lines.push(l) },
+    });
+    const { participant } = drivenParticipant(async () => {});
+    const out = await executeRun(
+      bench(2, () => row("x", { passed: true, status: "passed" })),
+      opts({ agent: "http://fake/" }),
+      {
+        logger,
+        createSandbox: () => fakeSandbox(),
+        createParticipant: () => participant,
+      },
+    );
+    expect(out.exitCode).toBe(0);
+    const startUp = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "start-up");
+    const t = startUp?.["ms_since_process_start"] as Record<string, number>;
+    expect(Object.keys(t)).toEqual(
+      expect.arrayContaining(["entered", "dataset_loaded", "sandbox_ready", "card_checked", "first_item"]),
+    );
+    expect(t["entered"]).toBeLessThanOrEqual(t["dataset_loaded"]!);
+    expect(t["dataset_loaded"]).toBeLessThanOrEqual(t["first_item"]!);
+    expect(t["sandbox_ready"]).toBeLessThanOrEqual(t["first_item"]!);
+    expect(t["card_checked"]).toBeLessThanOrEqual(t["first_item"]!);
   });
 
   it("a check that throws something other than an infrastructure failure is our bug: the run rejects", async () => {
