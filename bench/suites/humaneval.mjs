@@ -416,7 +416,7 @@ function runnerPhases(source, out) {
 }
 
 /** Median of `runs` runner phase records (each field on its own). */
-async function medianPhases(source, out, runs) {
+export async function medianPhases(source, out, runs) {
   const all = [];
   for (let i = 0; i < runs; i++) all.push(await runnerPhases(source, `${out}-${i}`));
   const med = (get) => {
@@ -436,12 +436,13 @@ async function medianPhases(source, out, runs) {
  * A2A round trips to the purple gold agent through the runner's own participant client and request (dist): one
  * at a time (median ms each), and all 164 with `lanes` in flight as the run keeps them (ms for all).
  */
-async function roundTrips(url, problems, lanes, runs) {
+export async function roundTrips(url, problems, lanes, runs) {
   const participant = createA2AParticipant({ url, timeoutMs: 30_000, logger: silentLogger() });
   const signal = new AbortController().signal;
   const ask = async (p) => {
     const reply = await participant.ask(buildRequest(p, "humaneval-full"), signal);
-    if (!reply.text.includes(p.entry_point)) throw new Error(`purple gold: no answer for ${p.task_id}`);
+    if (reply.state !== "completed" || !reply.text.includes(p.canonical_solution.trim()))
+      throw new Error(`purple gold: no gold answer for ${p.task_id} (${reply.state})`);
   };
   try {
     await participant.check?.(signal);
@@ -585,7 +586,7 @@ const ms = (x) => `${x.toFixed(0)} ms`;
  * named. Fixed: node start, then the runner's own start-up line (ms since its process started). Per item: the
  * programs' run time, the sandbox's per-job overhead, the A2A round trip.
  */
-function costModelRow(m) {
+export function costModelRow(m) {
   const { phases: p, filePhases: f, trips } = m;
   if (!p?.startUp?.entered || !f?.startUp?.entered || !trips)
     return {
