@@ -305,9 +305,8 @@ function startParticipantCheck(
   const onAbort = (): void => controller.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
-  const check = participant?.check;
-  const result: Promise<CheckResult> = check
-    ? check.call(participant, controller.signal).then(
+  const result: Promise<CheckResult> = participant?.check
+    ? participant.check(controller.signal).then(
         () => ({ failed: false }),
         (err: unknown) => ({ failed: true, err }),
       )
@@ -532,6 +531,47 @@ function openCheckpoint(options: RunOptions, paths: RunPaths, prepared: Prepared
   });
 }
 
+/** What {@link startRun} opened: the participant (its check under way), the prepared items, the sandbox. */
+interface StartedRun {
+  participant: Participant | null;
+  participantCheck: { result: Promise<CheckResult>; abort(): void };
+  prepared: PreparedRun;
+  sandbox: Sandbox;
+}
+
+/**
+ * The run's start-up: steps that do not wait on each other run together — the participant's card check, the
+ * dataset load and the sandbox's isolation probe. A failure of the dataset or the sandbox aborts the check and
+ * closes the participant before it is thrown.
+ */
+async function startRun(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  deps: RunDependencies,
+  paths: RunPaths,
+  needsParticipant: boolean,
+  startUp: StartUpTimes,
+): Promise<StartedRun> {
+  let participant: Participant | null = null;
+  if (needsParticipant && options.agent) {
+    if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
+    participant = deps.createParticipant({ ...options, agent: options.agent });
+  }
+  const participantCheck = startParticipantCheck(participant, deps.signal);
+  if (participant) startUp.when("card_checked", participantCheck.result);
+  try {
+    const started = await prepareWithSandbox(def, options, deps, paths);
+    startUp.mark("dataset_loaded");
+    startUp.when("sandbox_ready", started.sandboxReady);
+    return { participant, participantCheck, prepared: started.prepared, sandbox: await started.sandboxReady };
+  } catch (err) {
+    participantCheck.abort();
+    await participantCheck.result;
+    await participant?.close().catch(() => {});
+    throw err;
+  }
+}
+
 async function runOpened(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
@@ -543,29 +583,14 @@ async function runOpened(
   const startedAt = Date.now();
   const needsParticipant = checkRunnable(def, options);
   const startUp = new StartUpTimes();
-  let participant: Participant | null = null;
-  if (needsParticipant && options.agent) {
-    if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
-    participant = deps.createParticipant({ ...options, agent: options.agent });
-  }
-  // Start-up steps that do not wait on each other run together: the participant's card check, the
-  // dataset load and the sandbox's isolation probe (then its fork server's start).
-  const participantCheck = startParticipantCheck(participant, deps.signal);
-  if (participant) startUp.when("card_checked", participantCheck.result);
-  let prepared: PreparedRun;
-  let sandbox: Sandbox;
-  try {
-    const started = await prepareWithSandbox(def, options, deps, paths);
-    startUp.mark("dataset_loaded");
-    startUp.when("sandbox_ready", started.sandboxReady);
-    prepared = started.prepared;
-    sandbox = await started.sandboxReady;
-  } catch (err) {
-    participantCheck.abort();
-    await participantCheck.result;
-    await participant?.close().catch(() => {});
-    throw err;
-  }
+  const { participant, participantCheck, prepared, sandbox } = await startRun(
+    def,
+    options,
+    deps,
+    paths,
+    needsParticipant,
+    startUp,
+  );
   const checkpoint = openCheckpoint(options, paths, prepared, logger);
   const lanes = planLanes(def, options, needsParticipant);
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);

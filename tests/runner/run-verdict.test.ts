@@ -457,7 +457,9 @@ describe("executeRun: the participant's card check runs with the sandbox start, 
   it("a sandbox that cannot start: its error is the run's, the pending card check is aborted and the participant closed", async () => {
     const { participant, state } = drivenParticipant(
       (signal) =>
-        new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true })),
+        new Promise((_, reject) =>
+          signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true }),
+        ),
     );
     await expect(
       executeRun(
