@@ -26,6 +26,8 @@ import { freePort, ok200, run, start, stop, waitFor } from "../lib/proc.mjs";
 const { createSandbox } = await import(join(DIST, "index.js"));
 const { startE2bStandIn } = await import(join(DIST, "sandbox/e2b/stand-in-server.js"));
 const { silentLogger } = await import(join(DIST, "util/logger.js"));
+const { createA2AParticipant } = await import(join(DIST, "a2a/participant-client.js"));
+const { buildRequest } = await import(join(DIST, "benchmarks/humaneval/request.js"));
 
 /** OpenAI harness checkout and python, or a reason why the baseline is absent. */
 function baselineSetup() {
@@ -109,6 +111,7 @@ export async function runHumanEval(ctx) {
 
     // --- floors: python start-up, fork server start + one trivial job, per-job overhead of a no-op
     const pyStart = await measure(() => run("/usr/bin/python3", ["-I", "-c", "pass"]), { warmup: 1, runs });
+    const nodeStart = await measure(() => run(process.execPath, ["-e", "0"]), { warmup: 1, runs });
     const serverStart = await measure(() => execOnce([{ language: "python", code: "pass", timeoutMs: 3000 }], 1), {
       warmup: 1,
       runs,
@@ -176,6 +179,8 @@ export async function runHumanEval(ctx) {
     });
     let whole = null;
     let phases = null;
+    let filePhases = null;
+    let trips = null;
     const wholeGrid = [];
     try {
       await waitFor(() => ok200(`http://127.0.0.1:${port}/.well-known/agent-card.json`), {
@@ -213,7 +218,9 @@ export async function runHumanEval(ctx) {
         { warmup: 1, runs: ctx.quick ? 2 : 5 },
       );
       // One more run (not measured), read line by line: when the runner reached each phase.
-      phases = await runnerPhases(port, join(tmp, "phases"));
+      phases = await medianPhases(["--agent", `http://127.0.0.1:${port}/`], join(tmp, "phases"), runs);
+      filePhases = await medianPhases(["--predictions", samples], join(tmp, "file-phases"), runs);
+      trips = await roundTrips(`http://127.0.0.1:${port}/`, problems, phases.lanes ?? 8, runs);
       // Growth of the whole run: tasks (--samples) × sandbox concurrency, same purple agent.
       ctx.log("humaneval: whole runner growth (16/64/164 × concurrency 1/2)");
       for (const n of [16, 64, 164]) {
@@ -298,6 +305,22 @@ export async function runHumanEval(ctx) {
         : "n/a",
     });
 
+    rows.push(
+      costModelRow({
+        phases,
+        filePhases,
+        trips,
+        nodeStart: nodeStart.median,
+        programMsSum,
+        cores,
+        serverStart: serverStart.median,
+        noop164: noop164.median,
+        whole: whole?.median ?? null,
+        fromFile: fromFile.median,
+        base: base?.median ?? null,
+      }),
+    );
+
     // --- scaling grid
     ctx.log("humaneval: scaling 16/64/164 × concurrency 1/2");
     const grid = [];
@@ -334,8 +357,12 @@ export async function runHumanEval(ctx) {
   return rows;
 }
 
-/** One whole run streamed: ms from spawn to run_started, first/last task_finished, exit; the lane count. */
-function runnerPhases(port, out) {
+/**
+ * One whole run streamed: ms from spawn to run_started, first/last task_finished, exit; the lane count; and the
+ * runner's own "start-up" debug line (ms since its process started: entered = node + bundle + CLI set-up + config,
+ * dataset_loaded, sandbox_ready, card_checked, first_item). `source`: the run's --agent or --predictions args.
+ */
+function runnerPhases(source, out) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(
@@ -346,8 +373,7 @@ function runnerPhases(port, out) {
         "humaneval",
         "--dataset",
         "humaneval-full",
-        "--agent",
-        `http://127.0.0.1:${port}/`,
+        ...source,
         "--out",
         out,
         "--run-id",
@@ -374,6 +400,7 @@ function runnerPhases(port, out) {
       try {
         const l = JSON.parse(line);
         if (l.msg === "lanes") at.lanes = l.items_in_flight;
+        if (l.msg === "start-up") at.startUp = l.ms_since_process_start;
       } catch {
         /* not a log line */
       }
@@ -386,6 +413,61 @@ function runnerPhases(port, out) {
       else resolve(at);
     });
   });
+}
+
+/** Median of `runs` runner phase records (each field on its own). */
+export async function medianPhases(source, out, runs) {
+  const all = [];
+  for (let i = 0; i < runs; i++) all.push(await runnerPhases(source, `${out}-${i}`));
+  const med = (get) => {
+    const xs = all.map(get).filter((x) => typeof x === "number");
+    return xs.length ? Math.round(median(xs)) : null;
+  };
+  const keys = ["run_started", "first_finished", "last_finished", "exit"];
+  const startKeys = ["entered", "dataset_loaded", "sandbox_ready", "card_checked", "first_item"];
+  return {
+    ...Object.fromEntries(keys.map((k) => [k, med((a) => a[k])])),
+    lanes: all[0]?.lanes,
+    startUp: Object.fromEntries(startKeys.map((k) => [k, med((a) => a.startUp?.[k])])),
+  };
+}
+
+/**
+ * A2A round trips to the purple gold agent through the runner's own participant client and request (dist): one
+ * at a time (median ms each), and all 164 with `lanes` in flight as the run keeps them (ms for all).
+ */
+export async function roundTrips(url, problems, lanes, runs) {
+  const participant = createA2AParticipant({ url, timeoutMs: 30_000, logger: silentLogger() });
+  const signal = new AbortController().signal;
+  const ask = async (p) => {
+    const reply = await participant.ask(buildRequest(p, "humaneval-full"), signal);
+    if (reply.state !== "completed" || !reply.text.includes(p.canonical_solution.trim()))
+      throw new Error(`purple gold: no gold answer for ${p.task_id} (${reply.state})`);
+  };
+  try {
+    await participant.check?.(signal);
+    for (const p of problems.slice(0, 10)) await ask(p); // warm the connection and the agent
+    const one = [];
+    for (const p of problems.slice(0, 40)) {
+      const t = performance.now();
+      await ask(p);
+      one.push(performance.now() - t);
+    }
+    const all = await measure(
+      async () => {
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: lanes }, async () => {
+            while (next < problems.length) await ask(problems[next++]);
+          }),
+        );
+      },
+      { warmup: 0, runs },
+    );
+    return { oneMs: median(one), allMs: all.median };
+  } finally {
+    await participant.close();
+  }
 }
 
 async function e2bRows(requests, runs, tmp, ctx) {
@@ -498,4 +580,48 @@ async function e2bRows(requests, runs, tmp, ctx) {
 }
 
 const ms = (x) => `${x.toFixed(0)} ms`;
+
+/**
+ * Row 1f: where rows 1b/1c spend their time, each part measured in this run (medians), and the gap to the target
+ * named. Fixed: node start, then the runner's own start-up line (ms since its process started). Per item: the
+ * programs' run time, the sandbox's per-job overhead, the A2A round trip.
+ */
+export function costModelRow(m) {
+  const { phases: p, filePhases: f, trips } = m;
+  if (!p?.startUp?.entered || !f?.startUp?.entered || !trips)
+    return {
+      id: "1f",
+      measure: "HumanEval cost model of rows 1b/1c",
+      figures: "n/a (phases not measured)",
+      target: "≤ 0.5×",
+      met: null,
+    };
+  const su = p.startUp;
+  const perNoop = (m.noop164 - m.serverStart) / 163;
+  const fixed1c = su.first_item;
+  const items1c = p.last_finished - p.run_started;
+  const end1c = p.exit - p.last_finished;
+  const floor = m.programMsSum / m.cores;
+  const target = m.base === null ? null : m.base / 2;
+  const gap = (ours) => (target === null || ours === null ? "n/a" : `${ms(ours - target)}`);
+  const figures = [
+    `fixed (ms since the runner's process started, 1c): node itself ${ms(m.nodeStart)} (\`node -e 0\`); node + bundle + CLI set-up + config ${su.entered}; dataset loaded ${su.dataset_loaded}; sandbox isolation probe done ${su.sandbox_ready}; participant card checked ${su.card_checked} (started at entry, overlapping dataset and probe); first item ${su.first_item}; first task finished ${p.first_finished - p.run_started} ms after run_started (fork-server start + first round trip + first program)`,
+    `same for 1b (no participant): entered ${f.startUp.entered}, dataset ${f.startUp.dataset_loaded}, probe ${f.startUp.sandbox_ready}, first item ${f.startUp.first_item}`,
+    `per item: programs' own run time ${ms(m.programMsSum)} for 164 (÷${m.cores} cores = ${ms(floor)}); sandbox overhead per job ${perNoop.toFixed(1)} ms (164 no-op jobs ${ms(m.noop164)} − fork-server start with one ${ms(m.serverStart)}, ÷163); A2A round trip (runner's client → purple gold) ${trips.oneMs.toFixed(1)} ms one at a time, 164 with ${p.lanes ?? 8} in flight ${ms(trips.allMs)}`,
+    `items span (run_started → last task finished) 1c ${ms(items1c)}, 1b ${ms(f.last_finished - f.run_started)}; end (results, aggregate, close, exit) 1c ${ms(end1c)}, 1b ${ms(f.exit - f.last_finished)}`,
+  ].join("; ");
+  return {
+    id: "1f",
+    measure: "HumanEval cost model of rows 1b/1c: fixed start-up, per item, per A2A round trip (this run's medians)",
+    figures,
+    baseline: target === null ? "baseline absent" : `target 0.5 × OpenAI = ${ms(target)}`,
+    ratio: null,
+    target: "≤ 0.5×",
+    met: null,
+    limit:
+      target === null
+        ? "no baseline: gap not computed"
+        : `gap to the target: 1c ${gap(m.whole)}, 1b ${gap(m.fromFile)}. Of 1c, fixed start-up to the first item ${ms(fixed1c)} (node alone ${ms(m.nodeStart)}), items ${ms(items1c)} against a floor of max(programs ÷ cores ${ms(floor)}, round trips ${ms(trips.allMs)}) sharing the same ${m.cores} cores with the purple agent, end ${ms(end1c)}`,
+  };
+}
 export { median };

@@ -1,13 +1,10 @@
 /**
  * Validate evaluation bundles against our schema and smi_bench's looser v1
  * schema. Both schemas share the `$id` `smi-bench:evaluation_bundle:v1` (that
- * is the compatibility contract), so each lives in its own Ajv instance.
+ * is the compatibility contract); every schema file's validator is made in
+ * its own Ajv instance (util/schema.ts), so they do not clash.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { ValidateFunction } from "ajv/dist/2020.js";
-import { schemasDir } from "../util/package-root.js";
-import { createAjv, formatAjvErrors } from "../util/schema.js";
+import { formatAjvErrors, getValidator } from "../util/schema.js";
 
 /** Our schema file (strict). */
 export const BUNDLE_SCHEMA_FILE = "evaluation_bundle.schema.json";
@@ -16,20 +13,9 @@ export const SMI_BUNDLE_SCHEMA_FILE = "smi_evaluation_bundle.schema.json";
 /** The `spec_url` every v1 bundle carries. */
 export const BUNDLE_SPEC_URL = "smi-bench:evaluation_bundle:v1";
 
-const validators = new Map<string, ValidateFunction>();
-
-function validatorFor(file: string): ValidateFunction {
-  let v = validators.get(file);
-  if (!v) {
-    v = createAjv().compile(JSON.parse(readFileSync(join(schemasDir, file), "utf8")) as Record<string, unknown>);
-    validators.set(file, v);
-  }
-  return v;
-}
-
 /** Problems of `bundle` against one schema file (empty = valid), each naming its JSON path. */
 export function bundleProblems(bundle: unknown, file: string = BUNDLE_SCHEMA_FILE): string[] {
-  const v = validatorFor(file);
+  const v = getValidator(file);
   return v(bundle) ? [] : formatAjvErrors(v.errors);
 }
 

@@ -15,10 +15,10 @@
  */
 import { availableParallelism } from "node:os";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { createAjv } from "../util/schema.js";
+import { WHOLE_SCHEMA, loadValidators } from "../util/schema.js";
 import type { AssessmentConfig, ResolvedConfig, SchemaDefaultedKey } from "./config.js";
 import { generateRunId } from "./run-id.js";
-import { configSchema } from "./schema.js";
+import { CONFIG_SCHEMA_FILE } from "./schema.js";
 
 /**
  * Default participant requests in flight per unit of `concurrency`. Measured
@@ -29,11 +29,11 @@ import { configSchema } from "./schema.js";
  */
 export const PARTICIPANT_LANES_PER_SLOT = 4;
 
-// Own Ajv instance: it applies defaults in place, the shared registry must not.
-// Compiled on first use, not at import (no meta-schema pass: see createAjv).
+// Its own validator: it applies defaults in place, getValidator's must not. Loaded on first use
+// (generated at build, see util/schema.ts).
 let validator: ValidateFunction | undefined;
 const configValidator = (): ValidateFunction =>
-  (validator ??= createAjv({ useDefaults: true }).compile(configSchema()));
+  (validator ??= loadValidators({ file: CONFIG_SCHEMA_FILE, useDefaults: true }).validators[WHOLE_SCHEMA]!);
 
 export type ConfigResolution = { ok: true; config: ResolvedConfig } | { ok: false; errors: ErrorObject[] };
 

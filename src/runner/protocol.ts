@@ -14,7 +14,7 @@
  * what it returns as an event has the fields its type promises.
  */
 import type { ValidateFunction } from "ajv/dist/2020.js";
-import { createAjv, formatAjvErrors, readSchema } from "../util/schema.js";
+import { formatAjvErrors, loadValidators } from "../util/schema.js";
 
 export const EVENT_PREFIX = "A2A_EVENT:";
 
@@ -118,18 +118,16 @@ type EventName = (typeof RUNNER_EVENT_NAMES)[number];
 let eventValidators: Map<string, ValidateFunction> | undefined;
 
 /**
- * One validator per event name, compiled on first use from the schema's
- * `$defs` (the runner itself only writes events and never pays for this).
+ * One validator per event name, from the schema's `$defs` (generated at build,
+ * see util/schema.ts), loaded on first use: the runner itself only writes
+ * events and never pays for this.
  */
 function validatorOf(name: EventName): ValidateFunction {
   if (!eventValidators) {
-    const schema = readSchema(RUNNER_EVENT_SCHEMA_FILE);
-    const id = String(schema["$id"]);
-    const ajv = createAjv();
-    ajv.addSchema(schema);
+    const { validators } = loadValidators({ file: RUNNER_EVENT_SCHEMA_FILE, defs: true });
     eventValidators = new Map();
     for (const n of RUNNER_EVENT_NAMES) {
-      const v = ajv.getSchema(`${id}#/$defs/${n}`);
+      const v = validators[n];
       if (!v) throw new Error(`${RUNNER_EVENT_SCHEMA_FILE} has no $defs/${n}`);
       eventValidators.set(n, v);
     }

@@ -269,15 +269,62 @@ async function prepareWithSandbox(
   }
 }
 
-/** Prove the participant is there before the first item; an unreachable one stops the run (status error). */
-async function checkParticipant(participant: Participant | null, stops: RunStops, todo: number): Promise<void> {
-  if (!participant?.check || stops.stoppedBy || todo === 0) return;
-  try {
-    await participant.check(stops.interruptSignal);
-  } catch (err) {
-    if (err instanceof InfrastructureError) stops.stopFor(err);
-    else if (!stops.interrupted) throw err;
+/**
+ * When each start-up step of a run ended, ms since the process started
+ * (`performance.now()`): `entered` (node, the bundle, the CLI's set-up and the
+ * config), `dataset_loaded`, `sandbox_ready` (its isolation probe),
+ * `card_checked`, `first_item`. Logged at debug ("start-up"); the bench's cost
+ * model reads it.
+ */
+class StartUpTimes {
+  readonly times: Record<string, number> = { entered: Math.round(performance.now()) };
+  mark(step: string): void {
+    this.times[step] = Math.round(performance.now());
   }
+  /** Mark `step` when `done` settles (it is awaited, and its failure handled, elsewhere). */
+  when(step: string, done: Promise<unknown>): void {
+    const mark = (): void => this.mark(step);
+    done.then(mark, mark);
+  }
+}
+
+/** The outcome of the participant check (its promise never rejects). */
+type CheckResult = { failed: false } | { failed: true; err: unknown };
+
+/**
+ * The participant's check (its agent card), started at once so it runs while
+ * the dataset loads and the sandbox is probed and started; its outcome is
+ * applied before the first item ({@link applyParticipantCheck}). `abort`
+ * ends it when the run fails before then.
+ */
+function startParticipantCheck(
+  participant: Participant | null,
+  signal: AbortSignal | undefined,
+): { result: Promise<CheckResult>; abort(): void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  const result: Promise<CheckResult> = participant?.check
+    ? participant.check(controller.signal).then(
+        () => ({ failed: false }),
+        (err: unknown) => ({ failed: true, err }),
+      )
+    : Promise.resolve({ failed: false });
+  void result.finally(() => signal?.removeEventListener("abort", onAbort));
+  return { result, abort: () => controller.abort(new Error("run ended before its first item")) };
+}
+
+/**
+ * Apply the participant check before the first item: an unreachable
+ * participant stops the run (status error). Not applied when the run is
+ * already stopped (its first reason stays the reason) or has nothing to do.
+ */
+async function applyParticipantCheck(check: Promise<CheckResult>, stops: RunStops, todo: number): Promise<void> {
+  const outcome = await check;
+  if (stops.stoppedBy || todo === 0 || !outcome.failed) return;
+  if (outcome.err instanceof InfrastructureError) stops.stopFor(outcome.err);
+  else if (!stops.interrupted) throw outcome.err;
 }
 
 /** What evaluating the items needs. */
@@ -484,6 +531,47 @@ function openCheckpoint(options: RunOptions, paths: RunPaths, prepared: Prepared
   });
 }
 
+/** What {@link startRun} opened: the participant (its check under way), the prepared items, the sandbox. */
+interface StartedRun {
+  participant: Participant | null;
+  participantCheck: { result: Promise<CheckResult>; abort(): void };
+  prepared: PreparedRun;
+  sandbox: Sandbox;
+}
+
+/**
+ * The run's start-up: steps that do not wait on each other run together — the participant's card check, the
+ * dataset load and the sandbox's isolation probe. A failure of the dataset or the sandbox aborts the check and
+ * closes the participant before it is thrown.
+ */
+async function startRun(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  deps: RunDependencies,
+  paths: RunPaths,
+  needsParticipant: boolean,
+  startUp: StartUpTimes,
+): Promise<StartedRun> {
+  let participant: Participant | null = null;
+  if (needsParticipant && options.agent) {
+    if (!deps.createParticipant) throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
+    participant = deps.createParticipant({ ...options, agent: options.agent });
+  }
+  const participantCheck = startParticipantCheck(participant, deps.signal);
+  if (participant) startUp.when("card_checked", participantCheck.result);
+  try {
+    const started = await prepareWithSandbox(def, options, deps, paths);
+    startUp.mark("dataset_loaded");
+    startUp.when("sandbox_ready", started.sandboxReady);
+    return { participant, participantCheck, prepared: started.prepared, sandbox: await started.sandboxReady };
+  } catch (err) {
+    participantCheck.abort();
+    await participantCheck.result;
+    await participant?.close().catch(() => {});
+    throw err;
+  }
+}
+
 async function runOpened(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
@@ -494,10 +582,17 @@ async function runOpened(
   const { logger } = deps;
   const startedAt = Date.now();
   const needsParticipant = checkRunnable(def, options);
-  const { prepared, sandboxReady } = await prepareWithSandbox(def, options, deps, paths);
+  const startUp = new StartUpTimes();
+  const { participant, participantCheck, prepared, sandbox } = await startRun(
+    def,
+    options,
+    deps,
+    paths,
+    needsParticipant,
+    startUp,
+  );
   const checkpoint = openCheckpoint(options, paths, prepared, logger);
   const lanes = planLanes(def, options, needsParticipant);
-  const sandbox = await sandboxReady;
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
   const stops = new RunStops(
     deps.signal ?? new AbortController().signal,
@@ -509,7 +604,7 @@ async function runOpened(
   const r: ItemRun = {
     ...{ def, options, logger, emit, paths, prepared, stops, checkpoint },
     sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),
-    participant: null,
+    participant,
     workDir: join(options.out, "work"),
     rows: new RowStore(prepared.resumed),
     passedSoFar: prepared.resumed.filter((row) => row.summary.passed).length,
@@ -517,12 +612,10 @@ async function runOpened(
   };
   let sandboxSound = false;
   try {
-    if (needsParticipant && options.agent) {
-      if (!deps.createParticipant)
-        throw new BenchError("E_NO_PARTICIPANT", "no participant factory given to the runner");
-      r.participant = deps.createParticipant({ ...options, agent: options.agent });
-    }
-    await checkParticipant(r.participant, stops, prepared.todo.length);
+    if (stops.stoppedBy) participantCheck.abort();
+    await applyParticipantCheck(participantCheck.result, stops, prepared.todo.length);
+    startUp.mark("first_item");
+    logger.debug({ ms_since_process_start: startUp.times }, "start-up");
     if (stops.stoppedBy) logger.error({ code: stops.stoppedBy.code }, stops.stoppedBy.message);
     emit({
       event: "run_started",

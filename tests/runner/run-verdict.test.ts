@@ -19,7 +19,8 @@ import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { InfrastructureError, toolsMissing } from "../../src/util/infrastructure-error.js";
 import { countFailureModes, judgeRun } from "../../src/runner/run-verdict.js";
 import type { ExecOutcome, IsolationLevel, Sandbox } from "../../src/sandbox/types.js";
-import { silentLogger } from "../../src/util/logger.js";
+import { createLogger, silentLogger } from "../../src/util/logger.js";
+import { SandboxError } from "../../src/sandbox/errors.js";
 import { checkAgainst } from "../../src/util/schema.js";
 import { participantFailureMode } from "../../src/runner/participant-failure.js";
 import { startFakeParticipant } from "../a2a/fake-participant.js";
@@ -374,5 +375,175 @@ describe("executeRun: after the card fetch, the participant's bad replies are it
     } finally {
       await f.close();
     }
+  });
+});
+
+describe("executeRun: the participant's card check runs with the sandbox start, and still gates the first item", () => {
+  /** A participant whose check is driven by the test; `closed` and the check's signal are recorded. */
+  function drivenParticipant(check: (signal: AbortSignal) => Promise<void>) {
+    const state = { checkStarted: false, closed: false, checkSignal: null as AbortSignal | null, asks: 0 };
+    let started!: () => void;
+    const checkStarted = new Promise<void>((r) => (started = r));
+    const participant: Participant = {
+      url: "http://fake/",
+      async check(signal) {
+        state.checkStarted = true;
+        state.checkSignal = signal;
+        started();
+        await check(signal);
+      },
+      async ask() {
+        state.asks++;
+        return { text: "x", data: [], state: "completed" };
+      },
+      async close() {
+        state.closed = true;
+      },
+    };
+    return { participant, state, checkStarted };
+  }
+  const unreachable = () =>
+    new InfrastructureError("E_PARTICIPANT_UNREACHABLE", "no agent card at http://fake/", { fix: "serve it" });
+  const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+    Promise.race([
+      p,
+      new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not in ${ms} ms`)), ms)),
+    ]);
+
+  it("the card is fetched while the sandbox is still starting (a sandbox that waits for it does not deadlock)", async () => {
+    const { participant, checkStarted } = drivenParticipant(async () => {});
+    const out = await executeRun(
+      bench(3, () => row("x", { passed: true, status: "passed" })),
+      opts({ agent: "http://fake/" }),
+      {
+        logger: silentLogger(),
+        // Ready only once the check has begun: a check started after the sandbox would never come.
+        createSandbox: async () => {
+          await within(checkStarted, 3000, "card check during sandbox start");
+          return fakeSandbox();
+        },
+        createParticipant: () => participant,
+      },
+    );
+    expect(out.exitCode).toBe(0);
+  });
+
+  it("a card check that fails before the sandbox is ready: no item runs, status error with the check's reason, sandbox closed", async () => {
+    const { participant, state } = drivenParticipant(async () => {
+      throw unreachable();
+    });
+    const evaluated: string[] = [];
+    let closed = false;
+    const out = await executeRun(
+      bench(3, () => row("x", { passed: true, status: "passed" }), evaluated),
+      opts({ agent: "http://fake/" }),
+      {
+        logger: silentLogger(),
+        createSandbox: async () => {
+          await new Promise((r) => setTimeout(r, 50));
+          return { ...fakeSandbox(), close: async () => void (closed = true) };
+        },
+        createParticipant: () => participant,
+      },
+    );
+    expect(out.exitCode).toBe(EXIT_INFRASTRUCTURE);
+    expect(evaluated).toEqual([]);
+    expect(state.asks).toBe(0);
+    expect(closed).toBe(true);
+    expect(state.closed).toBe(true);
+    expect(await results()).toMatchObject({ status: "error", error: { code: "E_PARTICIPANT_UNREACHABLE" } });
+  });
+
+  it("a sandbox that cannot start: its error is the run's, the pending card check is aborted and the participant closed", async () => {
+    const { participant, state } = drivenParticipant(
+      (signal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true }),
+        ),
+    );
+    await expect(
+      executeRun(
+        bench(3, () => row("x")),
+        opts({ agent: "http://fake/" }),
+        {
+          logger: silentLogger(),
+          createSandbox: async () => {
+            throw new SandboxError("E_SANDBOX_UNAVAILABLE", "no isolation on this host");
+          },
+          createParticipant: () => participant,
+        },
+      ),
+    ).rejects.toThrow(/no isolation on this host/);
+    expect(state.checkStarted).toBe(true);
+    expect(state.checkSignal?.aborted).toBe(true);
+    expect(state.closed).toBe(true);
+  });
+
+  it("weak isolation refused and an unreachable participant: the isolation refusal is the reason (first stop kept)", async () => {
+    const { participant } = drivenParticipant(async () => {
+      throw unreachable();
+    });
+    const evaluated: string[] = [];
+    const out = await executeRun(
+      bench(3, () => row("x"), evaluated),
+      opts({ agent: "http://fake/" }),
+      {
+        logger: silentLogger(),
+        createSandbox: () => fakeSandbox("none"),
+        createParticipant: () => participant,
+        requireFullIsolation: { optIn: "test" },
+      },
+    );
+    expect(out.exitCode).toBe(EXIT_INFRASTRUCTURE);
+    expect(evaluated).toEqual([]);
+    expect(await results()).toMatchObject({ status: "error", error: { code: "E_ISOLATION_WEAK" } });
+  });
+
+  it("logs when each start-up step ended (ms since the process started, in the order they can end)", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      component: "runner",
+      level: "debug",
+      pretty: false,
+      destination: { write: (l: string) => void lines.push(l) },
+    });
+    const { participant } = drivenParticipant(async () => {});
+    const out = await executeRun(
+      bench(2, () => row("x", { passed: true, status: "passed" })),
+      opts({ agent: "http://fake/" }),
+      {
+        logger,
+        createSandbox: () => fakeSandbox(),
+        createParticipant: () => participant,
+      },
+    );
+    expect(out.exitCode).toBe(0);
+    const startUp = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "start-up");
+    const t = startUp?.["ms_since_process_start"] as Record<string, number>;
+    expect(Object.keys(t)).toEqual(
+      expect.arrayContaining(["entered", "dataset_loaded", "sandbox_ready", "card_checked", "first_item"]),
+    );
+    expect(t["entered"]).toBeLessThanOrEqual(t["dataset_loaded"]!);
+    expect(t["dataset_loaded"]).toBeLessThanOrEqual(t["first_item"]!);
+    expect(t["sandbox_ready"]).toBeLessThanOrEqual(t["first_item"]!);
+    expect(t["card_checked"]).toBeLessThanOrEqual(t["first_item"]!);
+  });
+
+  it("a check that throws something other than an infrastructure failure is our bug: the run rejects", async () => {
+    const { participant, state } = drivenParticipant(async () => {
+      throw new TypeError("bug in the check");
+    });
+    await expect(
+      executeRun(
+        bench(2, () => row("x")),
+        opts({ agent: "http://fake/" }),
+        {
+          logger: silentLogger(),
+          createSandbox: () => fakeSandbox(),
+          createParticipant: () => participant,
+        },
+      ),
+    ).rejects.toThrow(/bug in the check/);
+    expect(state.closed).toBe(true);
   });
 });

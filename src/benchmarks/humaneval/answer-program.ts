@@ -40,8 +40,19 @@ const HEADER =
   `import os as _he_os; _he_calls = open(${JSON.stringify(CALLS_FILE)}, encoding="utf-8").read(); ` +
   "_he_answer_fd = _he_os.dup(1); _he_os.dup2(2, 1)\n";
 
+/** {@link loadCodec}'s text per compiled codec: the same for every program of a run (made once, not per item). */
+const codecLoaders = new WeakMap<CompiledAnswerCodec, string>();
+let sourceLoader: string | undefined;
+
 /** Loads the codec: its code object when this interpreter's bytecode magic is the checker's, else its source. */
 function loadCodec(compiled: CompiledAnswerCodec | null): string {
+  if (!compiled) return (sourceLoader ??= makeCodecLoader(null));
+  let text = codecLoaders.get(compiled);
+  if (text === undefined) codecLoaders.set(compiled, (text = makeCodecLoader(compiled)));
+  return text;
+}
+
+function makeCodecLoader(compiled: CompiledAnswerCodec | null): string {
   const source = `exec(${JSON.stringify(ANSWER_CODEC_PY)}, codec)`;
   if (!compiled) return `    ${source}`;
   return [
