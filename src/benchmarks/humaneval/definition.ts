@@ -17,7 +17,7 @@ import { errorMessage } from "../../util/errors.js";
 import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval, createHumanEvalAggregator } from "./aggregate.js";
-import type { CompletionRecord, HumanEvalRow } from "./row.js";
+import { keptTail, type CompletionRecord, type HumanEvalRow } from "./row.js";
 import { classifyReplay, type FailureMode } from "./classify.js";
 import { CallsCache, defaultCallsCacheDir } from "./calls-cache.js";
 import { CHECKER_PROGRAM_SHA256, HumanEvalChecker, type CheckCall } from "./checker.js";
@@ -133,8 +133,8 @@ function record(answer: Answer, replayed: Replayed | null, entryPoint: string): 
     reason: verdict.reason,
     rounds: replayed.rounds,
     calls: replayed.calls,
-    stdout_tail: outcome?.stdoutTail ?? "",
-    stderr_tail: outcome?.stderrTail ?? "",
+    stdout_tail: keptTail(outcome?.stdoutTail ?? ""),
+    stderr_tail: keptTail(outcome?.stderrTail ?? ""),
     ...(isOurs && verdict.reason !== null ? { error: verdict.reason } : {}),
   };
 }
