@@ -17,7 +17,7 @@ import { errorMessage } from "../../util/errors.js";
 import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Logger } from "../../util/logger.js";
 import { aggregateHumanEval, createHumanEvalAggregator } from "./aggregate.js";
-import type { CompletionRecord, HumanEvalRow } from "./row.js";
+import { keptTail, type CompletionRecord, type HumanEvalRow } from "./row.js";
 import { classifyReplay, type FailureMode } from "./classify.js";
 import { CallsCache, defaultCallsCacheDir } from "./calls-cache.js";
 import { CHECKER_PROGRAM_SHA256, HumanEvalChecker, type CheckCall } from "./checker.js";
@@ -25,7 +25,7 @@ import { replayCompletions, type Replayed } from "./replay.js";
 import { loadHumanEval, type LoadedDataset } from "./dataset.js";
 import type { HumanEvalProblem } from "./problem.js";
 import { buildRequest } from "./request.js";
-import { loadSamples, type SampleCompletions } from "./samples-file.js";
+import { indexSamples, type SamplesIndex } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";
@@ -133,8 +133,8 @@ function record(answer: Answer, replayed: Replayed | null, entryPoint: string): 
     reason: verdict.reason,
     rounds: replayed.rounds,
     calls: replayed.calls,
-    stdout_tail: outcome?.stdoutTail ?? "",
-    stderr_tail: outcome?.stderrTail ?? "",
+    stdout_tail: keptTail(outcome?.stdoutTail ?? ""),
+    stderr_tail: keptTail(outcome?.stderrTail ?? ""),
     ...(isOurs && verdict.reason !== null ? { error: verdict.reason } : {}),
   };
 }
@@ -155,7 +155,7 @@ function memoByKey<T>(fn: (key: string) => Promise<T>): (key: string) => Promise
 /** The datasets and samples files one benchmark instance reads, each once. */
 interface HumanEvalSources {
   load(dataset: string): Promise<LoadedDataset>;
-  samplesOf(path: string): Promise<SampleCompletions>;
+  samplesOf(path: string): Promise<SamplesIndex>;
 }
 
 function datasetOf(options: RunOptions): string {
@@ -164,7 +164,8 @@ function datasetOf(options: RunOptions): string {
 
 /** The task's completions from the samples file, as answers (none: one "no code" failure). */
 async function fileAnswers(sources: HumanEvalSources, path: string, taskId: string): Promise<Answer[]> {
-  const completions = (await sources.samplesOf(path)).get(taskId) ?? [];
+  // Only this task's lines are read, and only while it is evaluated.
+  const completions = await (await sources.samplesOf(path)).read(taskId);
   if (completions.length === 0) {
     return [
       {
@@ -188,7 +189,7 @@ async function loadItems(sources: HumanEvalSources, options: RunOptions, logger:
     // Read (and validate) the samples file before any task runs.
     const samples = await sources.samplesOf(options.predictions);
     const known = new Set(ds.problems.map((p) => p.task_id));
-    const unknown = [...samples.keys()].filter((id) => !known.has(id));
+    const unknown = samples.taskIds().filter((id) => !known.has(id));
     if (unknown.length > 0)
       logger.warn(
         { unknown: unknown.slice(0, 5), count: unknown.length },
@@ -352,7 +353,7 @@ function createJudging(env: NodeJS.ProcessEnv): Judging & { useDataset(sha256: s
 export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): BenchmarkDefinition<HumanEvalItem> {
   const sources: HumanEvalSources = {
     load: memoByKey((dataset: string): Promise<LoadedDataset> => loadHumanEval(dataset, env)),
-    samplesOf: memoByKey((path: string): Promise<SampleCompletions> => loadSamples(path)),
+    samplesOf: memoByKey((path: string): Promise<SamplesIndex> => indexSamples(path)),
   };
   const judging = createJudging(env);
   return {

@@ -28,6 +28,23 @@ export interface EpisodeSampleFields {
   episode_error?: { code: string; message: string };
 }
 
+/**
+ * Characters of a program's stdout and stderr a completion record keeps (the end of each). Why: the sandbox
+ * hands back up to its output limit (1 MiB) per stream, and a row holds n records until its checkpoint line
+ * is written, so a task's memory, its checkpoint line and results.json grew with n times what each completion
+ * printed. The judge reads the whole answer channel before this cut; what is kept only explains a verdict.
+ */
+export const KEPT_TAIL_CHARS = 4000;
+
+/** The end of `text` a completion record keeps ({@link KEPT_TAIL_CHARS}), never splitting a surrogate pair. */
+export function keptTail(text: string): string {
+  if (text.length <= KEPT_TAIL_CHARS) return text;
+  let start = text.length - KEPT_TAIL_CHARS;
+  const code = text.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start++; // a low surrogate: its pair's high half was cut
+  return text.slice(start);
+}
+
 /** One completion as stored in a row's `samples` (interactive: with its episode's fields). */
 export interface CompletionRecord extends Partial<EpisodeSampleFields> {
   status: CompletionStatus;
@@ -58,9 +75,9 @@ export interface CompletionRecord extends Partial<EpisodeSampleFields> {
   rounds?: number;
   /** Calls of check() to the entry point in the last round. */
   calls?: number;
-  /** End of the answer channel (the program's stdout). */
+  /** End of the answer channel (the program's stdout), last {@link KEPT_TAIL_CHARS} characters. */
   stdout_tail?: string;
-  /** End of stderr, where the candidate's own prints go. */
+  /** End of stderr, where the candidate's own prints go, last {@link KEPT_TAIL_CHARS} characters. */
   stderr_tail?: string;
 }
 

@@ -11,6 +11,7 @@ import { createHumanEvalBenchmark, type HumanEvalItem } from "../../../src/bench
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { testRunOptions } from "../../support/run-options.js";
+import { KEPT_TAIL_CHARS } from "../../../src/benchmarks/humaneval/row.js";
 import { silentLogger } from "../../../src/util/logger.js";
 
 const problem = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root");
@@ -97,5 +98,24 @@ describe("HumanEval: exits and forgeries in the candidate's program are not pass
     const row = await evaluate([fenced("def digit_root(n):\n    return 0 if n == 0 else 1 + (n - 1) % 9\n")]);
     expect(row).toMatchObject({ status: "passed", passed: true });
     expect((row["samples"] as Array<Record<string, unknown>>)[0]).toMatchObject({ rounds: 1 });
+  });
+});
+
+describe("HumanEval: what a completion prints is kept only at its end, whatever n", () => {
+  it("a completion printing 600 KB (under the output limit) passes, its record keeps the last KEPT_TAIL_CHARS of each", async () => {
+    const noisy =
+      "import sys\nsys.stderr.write('e' * 300000 + 'END-OF-STDERR')\nprint('o' * 300000)\n" +
+      "def digit_root(n):\n    return 0 if n == 0 else 1 + (n - 1) % 9\n";
+    const row = await evaluate([fenced(noisy), fenced(noisy)]);
+    expect(row).toMatchObject({ status: "passed", passed: true, n: 2, num_correct: 2 });
+    for (const s of row["samples"] as Array<Record<string, unknown>>) {
+      const err = String(s["stderr_tail"]);
+      // print() lands on stderr too (fd 1 points at fd 2 before the candidate runs).
+      expect(err.length).toBe(KEPT_TAIL_CHARS);
+      expect(String(s["stdout_tail"]).length).toBeLessThanOrEqual(KEPT_TAIL_CHARS);
+      expect(String(s["stdout_tail"])).toMatch(/^\{"i": 0, "ok"/);
+    }
+    // The row as checkpointed: bounded by n times the kept output, not by what the programs printed.
+    expect(JSON.stringify(row).length).toBeLessThan(2 * (2 * KEPT_TAIL_CHARS + 10_000));
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { readSchema } from "../../../src/util/schema.js";
 import { RESULTS_SCHEMA_FILE } from "../../../src/results-file/document.js";
-import type { CompletionRecord, HumanEvalRow } from "../../../src/benchmarks/humaneval/row.js";
+import {
+  KEPT_TAIL_CHARS,
+  keptTail,
+  type CompletionRecord,
+  type HumanEvalRow,
+} from "../../../src/benchmarks/humaneval/row.js";
 import { allOfSchemaKeys, keysOf, schemaKeys, type KeyFlags } from "../../support/schema-keys.js";
 
 const defs = (readSchema(RESULTS_SCHEMA_FILE) as { $defs: Record<string, unknown> }).$defs;
@@ -59,5 +64,21 @@ describe("HumanEval's row types declare their results schema definitions' keys, 
       episode_error: false,
     } satisfies KeyFlags<CompletionRecord>;
     expect(keysOf(flags)).toEqual(schemaKeys(defs["humaneval_sample"]));
+  });
+});
+
+describe("keptTail: the end of a program's output a completion record keeps", () => {
+  test("short text is kept whole; long text keeps its last KEPT_TAIL_CHARS characters", () => {
+    expect(keptTail("abc")).toBe("abc");
+    const long = "x".repeat(3 * KEPT_TAIL_CHARS) + "tail";
+    expect(keptTail(long)).toBe(long.slice(-KEPT_TAIL_CHARS));
+    expect(keptTail(long).endsWith("tail")).toBe(true);
+  });
+
+  test("a cut through a surrogate pair drops its orphaned low half", () => {
+    const text = "a".repeat(KEPT_TAIL_CHARS) + "😀" + "b".repeat(KEPT_TAIL_CHARS - 1);
+    const kept = keptTail(text);
+    expect(kept).toBe("b".repeat(KEPT_TAIL_CHARS - 1));
+    expect(kept.length).toBe(KEPT_TAIL_CHARS - 1);
   });
 });

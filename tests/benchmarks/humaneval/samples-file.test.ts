@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { parseSamples } from "../../../src/benchmarks/humaneval/samples-file.js";
+import { indexSamples, loadSamples, parseSamples } from "../../../src/benchmarks/humaneval/samples-file.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import { cliEntry } from "../../../src/util/package-root.js";
 
@@ -37,6 +37,70 @@ describe("parseSamples", () => {
     );
     expect(() => parseSamples("[1]", "s.jsonl")).toThrow(/line 1 is not a JSON object/);
     expect(() => parseSamples("\n\n", "s.jsonl")).toThrow(/no samples in file/);
+  });
+});
+
+describe("indexSamples (one streaming pass, completions read per task)", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "he-index-"));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Long lines cross the stream's 64 KiB chunks; multi-byte characters must not shift the byte ranges.
+  const big = "x".repeat(70_000);
+  const lines = [
+    JSON.stringify({ task_id: "A/0", completion: `    return "é${big}"\n`, extra: 7 }),
+    "",
+    JSON.stringify({ task_id: "B/1", completion: "" }),
+    JSON.stringify({ task_id: "A/0", completion: "    return '→'\n" }),
+  ];
+  const text = lines.join("\r\n");
+
+  it("gives the same completions as parsing the whole text, plain or gzipped", async () => {
+    const plain = join(dir, "s.jsonl");
+    const gz = join(dir, "s.jsonl.gz");
+    writeFileSync(plain, text);
+    writeFileSync(gz, gzipSync(text));
+    const expected = [...parseSamples(text, "s.jsonl").entries()];
+    for (const file of [plain, gz]) {
+      const index = await indexSamples(file);
+      expect(index.taskIds()).toEqual(["A/0", "B/1"]);
+      expect(index.count("A/0")).toBe(2);
+      expect(index.count("Z/9")).toBe(0);
+      expect(await index.read("Z/9")).toEqual([]);
+      expect([...(await loadSamples(file)).entries()]).toEqual(expected);
+    }
+  });
+
+  it("reads a task's lines only when asked, and refuses a file changed since it was indexed", async () => {
+    const file = join(dir, "changing.jsonl");
+    writeFileSync(file, text);
+    const index = await indexSamples(file);
+    writeFileSync(file, text.replace('"B/1"', '"C/1"'));
+    expect(await index.read("A/0")).toHaveLength(2);
+    await expect(index.read("B/1")).rejects.toThrow(/line 3 changed since the samples file was read/);
+  });
+
+  it("reports every problem the whole-text parser reports, with the file and line", async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['{"task_id": "A/0", "completion": "x"}\nnot json', /s\.jsonl: line 2 is not JSON/],
+      ['{"completion": "x"}', /line 1 lacks a string "task_id"/],
+      ['{"task_id": "A/0", "completion": 3}', /line 1 \(A\/0\) lacks a string "completion"/],
+      ["[1]", /line 1 is not a JSON object/],
+      ["\n\n", /no samples in file/],
+    ];
+    const file = join(dir, "s.jsonl");
+    for (const [body, message] of cases) {
+      writeFileSync(file, body);
+      await expect(indexSamples(file)).rejects.toThrow(message);
+      expect(() => parseSamples(body, file)).toThrow(message);
+    }
+    await expect(indexSamples(join(dir, "absent.jsonl"))).rejects.toThrow(/cannot read samples file/);
+    writeFileSync(file, Buffer.concat([gzipSync("x").subarray(0, 12)]));
+    await expect(indexSamples(file)).rejects.toThrow(/not a readable gzip file/);
   });
 });
 
