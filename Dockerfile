@@ -30,6 +30,8 @@ COPY .ci/image-steps .ci/image-steps
 COPY src src
 COPY schemas schemas
 COPY scenario_smi scenario_smi
+# The build ends by generating the schema validators (dist/validators) from schemas/.
+COPY scripts/generate-validators.mjs scripts/generate-validators.mjs
 RUN .ci/image-steps build /app
 
 # ---- production node_modules only (no TypeScript compile: that is the build stage's job) ----
