@@ -23,7 +23,15 @@
  * Streams and non-blocking sends still get every event. Protocol logic only; no transport here.
  */
 import { randomUUID } from "node:crypto";
-import { Role, TaskState, type AgentCard, type SendMessageRequest, type Message, type Task } from "@a2a-js/sdk";
+import {
+  Role,
+  TaskState,
+  type AgentCard,
+  type GetTaskRequest,
+  type SendMessageRequest,
+  type Message,
+  type Task,
+} from "@a2a-js/sdk";
 import {
   DefaultRequestHandler,
   type RequestContext,
@@ -31,7 +39,8 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
-import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import { RequestMalformedError, TaskNotFoundError } from "@a2a-js/sdk/errors";
+import { BoundedTaskStore } from "./task-store.js";
 
 /** Call contexts of blocking sends; the SDK hands the same object to the executor's RequestContext. */
 const blockingCalls = new WeakSet<ServerCallContext>();
@@ -62,6 +71,23 @@ export class BlockingSendAwareRequestHandler extends DefaultRequestHandler {
     // The SDK refuses a send that lacks a required extension: such agents keep the SDK's path.
     const requiresExtension = (card.capabilities?.extensions ?? []).some((e) => e.required);
     this.direct = isDirect(executor) && !requiresExtension ? executor : undefined;
+  }
+
+  /**
+   * `tasks/get` without the store's deep copy: the SDK loads a copy, trims its
+   * history and hands it to the transport, which maps it to new wire objects
+   * and encodes them; nothing keeps or changes it. A shallow copy with its own
+   * `history` array is enough (the only field the SDK reassigns), and the
+   * answer is the same. Other stores keep the SDK's path.
+   */
+  override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    if (!(this.store instanceof BoundedTaskStore)) return super.getTask(params, context);
+    if (!params.id || params.id.trim() === "") throw new RequestMalformedError("Task ID is required");
+    const stored = this.store.view(params.id, context);
+    if (!stored) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    const history = stored.history ?? [];
+    const n = params.historyLength;
+    return { ...stored, history: n === undefined ? history.slice() : n <= 0 ? [] : history.slice(-n) };
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {

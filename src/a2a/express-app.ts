@@ -167,7 +167,7 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
  * answers -32005.
  */
 function jsonRpcEnvelope(req: Request, res: Response, next: NextFunction): void {
-  res.json = leanJson(res);
+  res.json = leanJson;
   const body: unknown = req.body;
   if (body === undefined) return next();
   const problem = envelopeProblem(body);
@@ -189,16 +189,15 @@ function jsonRpcEnvelope(req: Request, res: Response, next: NextFunction): void 
  * `res.json` for JSON-RPC answers: the bytes and headers Express writes (the
  * body, `Content-Type: application/json; charset=utf-8`, `Content-Length`) minus
  * the ETag, which Express hashes from every body although a POST answer is never
- * revalidated (`req.fresh` is false for POST), and written as one string.
+ * revalidated (`req.fresh` is false for POST), and written as one string. A
+ * method (not a closure per request): Express calls it on the response.
  */
-function leanJson(res: Response): Response["json"] {
-  return (body: unknown) => {
-    const text = JSON.stringify(body) ?? "";
-    if (!res.hasHeader("Content-Type")) res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.setHeader("Content-Length", Buffer.byteLength(text));
-    res.end(text);
-    return res;
-  };
+function leanJson(this: Response, body: unknown): Response {
+  const text = JSON.stringify(body) ?? "";
+  if (!this.hasHeader("Content-Type")) this.setHeader("Content-Type", "application/json; charset=utf-8");
+  this.setHeader("Content-Length", Buffer.byteLength(text));
+  this.end(text);
+  return this;
 }
 
 /** Error bodies (status >= 400) written through `res.json` go out as RFC 9457 problem details. */

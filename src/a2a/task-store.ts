@@ -59,6 +59,16 @@ export class BoundedTaskStore implements TaskStore {
     });
   }
 
+  /**
+   * The stored task itself, not a copy: for a reader that only encodes it for
+   * an answer, at once (the SDK's `tasks/get` path). Nothing may change it or
+   * keep it: a save replaces the stored object rather than changing it, so a
+   * view taken before a save stays as it was.
+   */
+  view(taskId: string, context: ServerCallContext): Readonly<Task> | undefined {
+    return this.scopes.get(scopeOf(context))?.get(taskId);
+  }
+
   save(task: Task, context: ServerCallContext): Promise<void> {
     return promiseFrom(() => this.saveNow(task, context));
   }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { TaskState, type SendMessageRequest, type Task } from "@a2a-js/sdk";
+import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import {
   AgentEvent,
+  DefaultRequestHandler,
   ServerCallContext,
   type AgentExecutor,
   type ExecutionEventBus,
@@ -128,5 +130,37 @@ describe("BlockingSendAwareRequestHandler", () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(task.status?.message?.parts[0]?.content?.value).toBe("Agent execution error: boom");
     expect(task.history[0]?.parts[0]?.content?.value).toBe("ping");
+  });
+  it("answers tasks/get as the SDK does, from the stored task without copying it, and leaves the store unchanged", async () => {
+    const store = new BoundedTaskStore();
+    const purple = new PurpleExecutor(await createSolver("echo"), silentLogger());
+    const ours = new BlockingSendAwareRequestHandler(testCard(1), store, purple);
+    const sdk = new DefaultRequestHandler(testCard(1), store, purple);
+    const ctx = new ServerCallContext();
+    const sent = (await ours.sendMessage(request(), ctx)) as Task;
+    for (const historyLength of [undefined, 0, -1, 1, 2, 5]) {
+      const params = { tenant: "", id: sent.id, historyLength };
+      expect(await ours.getTask(params, ctx)).toEqual(await sdk.getTask(params, ctx));
+    }
+    // A caller that changes what it was given changes nothing stored.
+    for (const historyLength of [undefined, 1]) {
+      const got = await ours.getTask({ tenant: "", id: sent.id, historyLength }, ctx);
+      got.history.push(got.history[0]!);
+      got.status = undefined;
+    }
+    const again = await ours.getTask({ tenant: "", id: sent.id, historyLength: undefined }, ctx);
+    expect(again.history).toHaveLength(2);
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // Unknown ids, empty ids and another owner's scope answer as the SDK's.
+    await expect(ours.getTask({ tenant: "", id: "nope", historyLength: undefined }, ctx)).rejects.toBeInstanceOf(
+      TaskNotFoundError,
+    );
+    await expect(ours.getTask({ tenant: "", id: " ", historyLength: undefined }, ctx)).rejects.toThrow(
+      "Task ID is required",
+    );
+    const otherTenant = new ServerCallContext({ tenant: "other" });
+    await expect(
+      ours.getTask({ tenant: "other", id: sent.id, historyLength: undefined }, otherTenant),
+    ).rejects.toBeInstanceOf(TaskNotFoundError);
   });
 });
