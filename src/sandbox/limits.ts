@@ -17,6 +17,14 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 export const TMPFS_BYTES = 256 * 1024 * 1024;
 
 /**
+ * Files (inodes) each job's private tmpfs may hold ("private" mode of the local fork server). A tmpfs inode
+ * costs kernel memory that `size=` does not count: without a cap, a job creating empty files until its time
+ * runs out takes the host's memory, not its own. Bubblewrap's own tmpfs mounts (the shared mode) take no
+ * inode option; there the job's time limit is the bound.
+ */
+export const TMPFS_INODES = 16 * 1024;
+
+/**
  * Bytes an environment may write to its own disk by default (limits.diskBytes): 4 GiB holds a SWE-bench
  * repository re-created at its base commit, its build products and test caches many times over, and
  * stops a participant filling the host's disk long before the host notices.

@@ -13,7 +13,7 @@ import type { ExecOutcome, ExecRequest } from "../../src/sandbox/types.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { LocalSandbox } from "../../src/sandbox/local/local-sandbox.js";
 import { probeIsolation } from "../../src/sandbox/local/probe.js";
-import { resolveLimits } from "../../src/sandbox/limits.js";
+import { resolveLimits, TMPFS_INODES } from "../../src/sandbox/limits.js";
 
 const hasBwrap = existsSync("/usr/bin/bwrap") || existsSync("/usr/local/bin/bwrap");
 const isRoot = process.getuid?.() === 0;
@@ -131,6 +131,25 @@ except OSError as e:
     expect(uidR).toBeGreaterThanOrEqual(1_900_000_000);
     expect(uidW).not.toBe(uidR);
   });
+
+  test.skipIf(!isRoot)(
+    "a job's /tmp holds a bounded number of files (kernel memory size= does not count)",
+    async () => {
+      const a = await sb.exec(
+        py(
+          "import errno\nn = 0\ntry:\n    while n < 100000:\n        open('/tmp/f%d' % n, 'w').close(); n += 1\nexcept OSError as e:\n    print('refused', errno.errorcode[e.errno])\nprint(n)\n",
+          20_000,
+        ),
+      );
+      expect(a.infraError).toBeUndefined();
+      const [refused, made] = a.stdoutTail.trim().split("\n");
+      expect(refused).toBe("refused ENOSPC");
+      expect(Number(made)).toBeGreaterThan(TMPFS_INODES - 16); // the mount's own entries (the job dir) take a few
+      expect(Number(made)).toBeLessThanOrEqual(TMPFS_INODES);
+      const next = await sb.exec(py("import os\nprint(len(os.listdir('/tmp')))\n"));
+      expect(next.stdoutTail).toBe("1\n"); // a fresh /tmp: only its own job dir
+    },
+  );
 
   test("a job killing its own process group or itself fails alone", async () => {
     const a = await beside("import os, signal, time\ntime.sleep(0.1)\nos.killpg(0, signal.SIGKILL)\n");

@@ -18,7 +18,7 @@
  *   job's control pipe, fd 3) survive into a job.
  * - "private" (bwrap with a root host; the server keeps CAP_SYS_ADMIN, SETUID,
  *   SETGID, CHOWN, KILL inside bwrap): each job gets its own mount namespace
- *   with fresh size-capped tmpfs on /tmp, /var/tmp and /dev/shm (its files are
+ *   with fresh size- and inode-capped tmpfs on /tmp, /var/tmp and /dev/shm (its files are
  *   written there, and vanish with it), then drops every capability by
  *   switching to a uid of its own slot (SLOT_UID_BASE + slot). Jobs therefore
  *   cannot signal the server or each other (different uids, no CAP_KILL), and
@@ -34,7 +34,7 @@
  *
  * Protocol in:  {"op":"run","id":N,"code":str,"timeoutMs":n,"env":{},"stdin":str|null,
  *                "files":{rel:str},"limits":{"memoryBytes","maxProcesses","cpuSeconds","maxOutputBytes"},
- *                "tmpfsBytes":n}
+ *                "tmpfsBytes":n,"tmpfsInodes":n}
  *               {"op":"cancel","id":N}
  * Protocol out: {"ready":true} once, then per job {"id","exitCode","signal","timedOut","canceled",
  *                "outputLimitExceeded","durationMs","stdout","stderr","infraError"?}
@@ -119,12 +119,12 @@ def seccomp_install(leader):
 # --- private mounts (mode "private") ---------------------------------------------------------------
 CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x00020000, 2, 4, 0x4000, 0x40000
 
-def private_tmp(size):
+def private_tmp(size, inodes):
     if libc.unshare(CLONE_NEWNS) != 0:
         raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
     if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
-    opts = ("size=%d,mode=1777" % size).encode()
+    opts = ("size=%d,nr_inodes=%d,mode=1777" % (size, inodes)).encode()
     for p in (b"/tmp", b"/var/tmp", b"/dev/shm"):
         if libc.mount(b"tmpfs", p, b"tmpfs", MS_NOSUID | MS_NODEV, opts) != 0:
             raise OSError(ctypes.get_errno(), "mount tmpfs %s" % p.decode())
@@ -177,7 +177,7 @@ def safe_rel(rel):
 def setup_job(job, d, uid):
     """In the forked child, before any program code: namespace, files, limits, uid, seccomp."""
     if MODE == "private":
-        private_tmp(job["tmpfsBytes"])
+        private_tmp(job["tmpfsBytes"], job["tmpfsInodes"])
     os.mkdir(d, 0o700)
     for rel, content in (job.get("files") or {}).items():
         p = os.path.join(d, rel)

@@ -30,6 +30,8 @@ export interface ForkJob {
   limits: SandboxLimits;
   /** Size of each job's private tmpfs mounts ("private" mode), bytes. */
   tmpfsBytes: number;
+  /** Files (inodes) each of those mounts may hold. */
+  tmpfsInodes: number;
 }
 
 /** How one attempt ended: a result line, or the server went away under it. */

@@ -9,7 +9,7 @@ import { tmpdir, availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
-import { TMPFS_BYTES } from "../limits.js";
+import { TMPFS_BYTES, TMPFS_INODES } from "../limits.js";
 import { Limiter, runCancellable } from "../concurrency.js";
 import { SANDBOX_UID, runtimeTrees, type IsolationProbe, type LocalIsolation } from "./probe.js";
 import { baseEnv, buildLaunchCommand, type LaunchCommand, type MountSpec } from "./launch-command.js";
@@ -197,6 +197,7 @@ export class LocalSandbox implements Sandbox {
         ...(req.files ? { files: req.files } : {}),
         limits: this.opts.limits,
         tmpfsBytes: TMPFS_BYTES,
+        tmpfsInodes: TMPFS_INODES,
       },
       signal,
     );
