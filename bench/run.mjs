@@ -58,6 +58,16 @@ const cell = (s) =>
     .replace(/\|/g, "\\|")
     .replace(/\n/g, " ");
 
+/** The settings that shaped this run's rows, as the command line's environment part (paths elided). */
+function benchSettings(env) {
+  const parts = [];
+  if (env.HUMAN_EVAL_DIR) parts.push("HUMAN_EVAL_DIR=<openai/human-eval checkout>");
+  if (env.DOCKER_HOST) parts.push("DOCKER_HOST=<engine socket>");
+  for (const name of ["A2A_BENCH_GROWTH_TASKS", "A2A_BENCH_GROWTH_N"])
+    if (env[name]) parts.push(`${name}=${env[name]}`);
+  return parts.map((p) => `${p} `).join("");
+}
+
 function markdown(rows, meta) {
   const preface = readFileSync(join(BENCH, "preface.md"), "utf8");
   const table = [
@@ -102,7 +112,7 @@ async function main() {
     }
   }
   const meta = {
-    command: `${process.env.HUMAN_EVAL_DIR ? "HUMAN_EVAL_DIR=<openai/human-eval checkout> " : ""}npm run bench${args.quick ? " -- --quick" : ""}`,
+    command: `${benchSettings(process.env)}npm run bench${args.quick ? " -- --quick" : ""}`,
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? "?",
     date: new Date().toISOString(),
