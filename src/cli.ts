@@ -65,6 +65,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   try {
+    cmd.processSetup?.();
     return await cmd.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -39,6 +39,7 @@ import { maxReplyBytes } from "../a2a/reply-limit.js";
 import { UsageError, errorMessage } from "../util/errors.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Logger } from "../util/logger.js";
+import { useBatchHeapPolicy } from "../util/batch-heap.js";
 
 /** After a stop, how long pending handles (sockets, timers) may keep the process alive, ms. */
 export const STOP_GRACE_MS = 2000;
@@ -250,4 +251,6 @@ export const command: CliCommand = {
   summary: "run a benchmark (humaneval, swebench, redcode, sparc) against a participant agent, in the sandbox",
   usage: usageText(),
   run: runCommand,
+  // A run allocates fast and keeps little: its peak memory must not grow with its number of completions.
+  processSetup: useBatchHeapPolicy,
 };

@@ -20,4 +20,9 @@ export interface CliCommand {
    * Long-running servers resolve only when they stop.
    */
   run(argv: string[], io: CliIo): Promise<number>;
+  /**
+   * Settings of the whole process for this command, applied by the CLI's dispatcher just before `run`
+   * (never when a test calls `run` in its own process).
+   */
+  processSetup?: () => void;
 }

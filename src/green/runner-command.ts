@@ -30,22 +30,11 @@ export interface RunnerCommand {
 /** Builds the runner command line for a request. Injectable in createGreenApp (tests use fixture runners). */
 export type RunnerCommandFn = (config: ResolvedConfig, ctx: RunnerContext) => RunnerCommand;
 
-/**
- * The built-in runner's young generation: at most this many MB a semi-space (node's
- * `--max-semi-space-size`; V8's default grows it to 16). A run allocates fast and keeps little (about
- * 11 MB live in a HumanEval run at n = 200), and V8 answers the allocation rate by growing the young
- * generation, memory the runner then holds to its end. Measured by hand on 4 tasks × 200 gold
- * completions, `run humaneval --predictions` under `time -v`: peak RSS 104–106 MB with the default,
- * 85–88 MB with 2, the same wall time. V8 takes this limit only at start-up (setting it from inside a
- * running process changed nothing), hence a flag of the runner's command line.
- */
-export const RUNNER_MAX_SEMI_SPACE_MB = 2;
-
 /** Default external program for `benchmark: "smi-inhabit"`. */
 export const DEFAULT_SMI_INHABIT_COMMAND = "smi-inhabit";
 
 /**
- * The built-in runner: `<node> --max-semi-space-size=N <entry> run <benchmark> --config-file
+ * The built-in runner: `<node> <entry> run <benchmark> --config-file
  * <workDir>/config.json --out <workDir> [--require-full-isolation]`. The config file is the resolved config, run id and
  * participant (`agent`) included; the runner checks it once and changes nothing.
  */
@@ -53,7 +42,6 @@ export function builtinRunnerCommand(entry: string = cliEntry, execPath: string 
   return (config, ctx) => ({
     command: execPath,
     args: [
-      `--max-semi-space-size=${RUNNER_MAX_SEMI_SPACE_MB}`,
       entry,
       "run",
       config.benchmark,

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { builtinRunnerCommand, smiInhabitCommand, RUNNER_MAX_SEMI_SPACE_MB } from "../../src/green/runner-command.js";
+import { builtinRunnerCommand, smiInhabitCommand } from "../../src/green/runner-command.js";
 import { validateAssessmentConfig } from "../../src/green/config-validation.js";
 import { RUNNER_CONFIG_FILE } from "../../src/green/executor.js";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
@@ -31,7 +31,6 @@ describe("builtinRunnerCommand", () => {
     const ctx = { workDir: dir, configPath: join(dir, RUNNER_CONFIG_FILE), requireFullIsolation: true };
     const { args } = builtinRunnerCommand("/x/cli.js", "/x/node")(config, ctx);
     expect(args).toEqual([
-      `--max-semi-space-size=${RUNNER_MAX_SEMI_SPACE_MB}`,
       "/x/cli.js",
       "run",
       "humaneval",
