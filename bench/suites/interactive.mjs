@@ -54,6 +54,14 @@ const s1 = (x) => `${(x / 1000).toFixed(2)} s`;
  * Returns one summary per side, in the order given.
  */
 async function interleaved(runs, ...sides) {
+  return interleavedSettled(runs, () => undefined, ...sides);
+}
+
+/**
+ * {@link interleaved}, with `settle()` awaited after each timed side, outside its span: what an environment
+ * does after a command (its disk measurement, awaited by its next call) must not overlap the next side's span.
+ */
+async function interleavedSettled(runs, settle, ...sides) {
   const out = sides.map(() => []);
   for (let i = 0; i < 1 + runs; i++) {
     for (let j = 0; j < sides.length; j++) {
@@ -61,6 +69,7 @@ async function interleaved(runs, ...sides) {
       const t0 = performance.now();
       await sides[k]();
       const dt = performance.now() - t0;
+      await settle();
       if (i > 0) out[k].push(dt);
     }
   }
@@ -112,7 +121,7 @@ async function commandRows(runs, envA, bareFor, wrappedFor) {
       const argv = await argvOf(command);
       sides.push(() => wrappedFor(argv));
     }
-    const [a, b, c] = await interleaved(runs, ...sides);
+    const [a, b, c] = await interleavedSettled(runs, () => envA.limitProblem(), ...sides);
     per[command] = { a, b, c };
   }
   const overhead = (c) => (per[c].a.median - per[c].b.median) / per[c].b.median;
@@ -165,7 +174,7 @@ export async function dockerCommandRow(ctx, env, runs) {
         ratio: worst,
         target: "overhead (harness − bare) / bare of the medians ≤ 0.1× (ratio column: the larger of the two commands)",
         met: worst <= 0.1,
-        limit: `both sides run one exec in the container and \`bash -lc\`. The bare side starts the \`docker\` CLI (a Go binary that pings the engine, then creates, starts and inspects the exec); the harness makes those three Engine API calls itself over the unix socket (src/sandbox/docker/api-exec.ts) and keeps stdout and stderr apart from the stream's frames, so its wrapper is one POSIX \`sh\` around coreutils \`timeout\` (the in-shell time limit and the group kill after it; no marker, temporary file, \`tail\` or \`rm\`). Measured split (medians): the wrapper inside the container (its argv by a bare docker exec − bare) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].c.median - per[c].b.median)}`).join(", ")}; this process's side (harness − that: the API instead of the CLI, negative when cheaper) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].a.median - per[c].c.median)}`).join(", ")}. The disk limit's measurement of the writable layer (one engine call after each command, awaited by the next call: off the command's latency, as a participant's turn separates commands) took ${ms(diskMs)} (median). ${runs} interleaved rounds per command (the three sides in rotated order) after one warm-up round.`,
+        limit: `both sides run one exec in the container and \`bash -lc\`. The bare side starts the \`docker\` CLI (a Go binary that pings the engine, then creates, starts and inspects the exec); the harness makes those three Engine API calls itself over the unix socket (src/sandbox/docker/api-exec.ts) and keeps stdout and stderr apart from the stream's frames, so its wrapper is one POSIX \`sh\` around coreutils \`timeout\` (the in-shell time limit and the group kill after it; no marker, temporary file, \`tail\` or \`rm\`). Measured split (medians): the wrapper inside the container (its argv by a bare docker exec − bare) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].c.median - per[c].b.median)}`).join(", ")}; this process's side (harness − that: the API instead of the CLI, negative when cheaper) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].a.median - per[c].c.median)}`).join(", ")}. The disk limit's measurement of the writable layer (one engine call after each command, awaited by the next call: off the command's latency, as a participant's turn separates commands; here awaited after each timed span, before the next side's) took ${ms(diskMs)} (median). ${runs} interleaved rounds per command (the three sides in rotated order) after one warm-up round.`,
       };
     } finally {
       await envA.close();
@@ -204,8 +213,9 @@ async function localCommandRow(runs) {
           const o = await envA.exec(["bash", "-lc", command], { timeoutMs: 60_000 });
           if (o.exitCode !== 0 || o.output !== want) throw new Error(`env.exec ${command}: ${JSON.stringify(o)}`);
         };
-        const [a, b, c] = await interleaved(
+        const [a, b, c] = await interleavedSettled(
           runs,
+          () => envA.limitProblem(),
           () => viaHarness(shell, command, want),
           () => bare("bash", ["-lc", command], bareEnv, want),
           direct,
@@ -223,7 +233,7 @@ async function localCommandRow(runs) {
         ratio: worst,
         target: "overhead (env − bare) / bare of the medians ≤ 0.1× (ratio column: the larger of the two commands)",
         met: worst <= 0.1,
-        limit: `the environment's side adds a JSON line each way on a pipe, python's fork of the server and the child's set-up (setsid, rlimits, closing fds) before the same exec of bash; the host's \`bash -lc\` reads the host's /etc/profile, which the sandbox does not show (it reads none). The harness path adds the wrapper (one more bash, mktemp, timeout, tail, rm). ${runs} interleaved rounds per command (three sides, rotated order) after one warm-up round.`,
+        limit: `the environment's side adds a JSON line each way on a pipe, python's fork of the server and the child's set-up (setsid, rlimits, closing fds) before the same exec of bash; the host's \`bash -lc\` reads the host's /etc/profile, which the sandbox does not show (it reads none). The harness path adds the wrapper (one more bash, mktemp, timeout, tail, rm). The disk limit's measurement after each command (a \`du\` of the tree, awaited by the environment's next call) runs after the timed span and before the next side's. ${runs} interleaved rounds per command (three sides, rotated order) after one warm-up round.`,
       };
     } finally {
       await envA.close();

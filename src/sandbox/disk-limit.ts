@@ -88,6 +88,9 @@ export class DiskLimit {
       clearInterval(poll);
       const inFlight = measuring.p;
       this.check = (async () => {
+        // Started once the caller has the command's outcome: starting a measurement (a du spawned, an
+        // engine call) blocks this thread for a moment, which must not be the command's latency.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         await inFlight;
         await this.measure();
       })();

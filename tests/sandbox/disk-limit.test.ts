@@ -33,6 +33,23 @@ describe("DiskLimit", () => {
     expect(s.endedWith()).toBeNull();
   });
 
+  it("the measurement after a command starts once the caller has the outcome (never part of its latency)", async () => {
+    let callerHasIt = false;
+    let startedAfterCaller: boolean | null = null;
+    const limit = new DiskLimit(100, {
+      measure: () => {
+        startedAfterCaller = callerHasIt;
+        return Promise.resolve(50);
+      },
+      end: () => Promise.resolve(),
+      ended: () => false,
+    });
+    await limit.around({ timeoutMs: 1000 }, () => Promise.resolve(ok));
+    callerHasIt = true;
+    expect(await limit.problem()).toBeNull();
+    expect(startedAfterCaller).toBe(true);
+  });
+
   it("a measurement that failed on our side decides nothing", async () => {
     const s = scripted([undefined]);
     await s.limit.around({ timeoutMs: 1000 }, () => Promise.resolve(ok));
