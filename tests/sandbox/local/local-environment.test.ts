@@ -334,6 +334,52 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
     }
   }, 30_000);
 
+  it("a command's process is set up the same whether it was prepared ahead (the spare) or forked on request", async () => {
+    const env = await open();
+    try {
+      const view = [
+        'echo "own session: $(($(ps -o sid= -p $$) == $$))"',
+        "ls /proc/$$/fd | tr '\\n' ' '; echo",
+        "readlink /proc/$$/fd/0",
+        "grep -E '^Sig(Ign|Blk)' /proc/$$/status",
+        "ulimit -a | sort",
+        "pwd",
+      ].join("; ");
+      // A background process of the previous command kills the spare prepared after it ended; the next command
+      // then finds none and is forked on request. The one after it gets the spare prepared again.
+      await bash(env, "(sleep 0.3; kill -KILL -1) >/dev/null 2>&1 & echo started");
+      await new Promise((r) => setTimeout(r, 1500));
+      const plain = await bash(env, view);
+      const prepared = await bash(env, view);
+      expect(plain.exitCode).toBe(0);
+      expect(prepared.output).toBe(plain.output);
+      expect(plain.output).toContain("own session: 1");
+      expect(plain.output).toMatch(/^0 1 2 $/m);
+      expect(plain.output).toContain("/dev/null");
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
+  it("a stopped or killed spare never holds a command up; a request too large for its pipe still runs", async () => {
+    const env = await open();
+    try {
+      // While a command runs there is no spare (it is the command): what a command leaves behind can reach it.
+      for (const signal of ["STOP", "KILL"]) {
+        const left = await bash(env, `(sleep 0.3; kill -${signal} -1) >/dev/null 2>&1 & echo started`);
+        expect(left.output).toBe("started\n");
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(await bash(env, "echo alive", { timeoutMs: 10_000 })).toMatchObject({ output: "alive\n", exitCode: 0 });
+      }
+      // Two arguments of 100 KB (one argument may not pass 128 KB): more than a pipe holds at once.
+      const big = "x".repeat(100_000);
+      const o = await env.exec(["bash", "-c", 'echo "$((${#1} + ${#2}))"', "_", big, big], { timeoutMs: 10_000 });
+      expect(o).toMatchObject({ output: "200000\n", exitCode: 0 });
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
   it("drives the interactive shell wrapper: its timeout leaves the environment alive", async () => {
     const env = await open();
     try {
