@@ -6,7 +6,8 @@
  * depend on a backend.
  *
  * A host that keeps stderr apart (`separateStreams`: the docker backend's
- * environments, whose Engine API stream frames each stream) gets the light
+ * environments, whose Engine API stream frames each stream, and the local
+ * backend's, whose server gives each stream a pipe) gets the light
  * wrapper, DIRECT_WRAPPER: POSIX sh around the same `timeout` and group
  * kill, the exit code the exec's own, no marker, temporary file, tail or rm
  * (each of those is a process start in the container per command). A host

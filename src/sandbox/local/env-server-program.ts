@@ -27,7 +27,8 @@
  * next command the plain way: fork and set-up on its path.
  *
  * Per command: its own session, stdin /dev/null, stdout and stderr one pipe
- * (interleaved in arrival order), signal dispositions reset, the sandbox's
+ * (interleaved in arrival order) or, when the request says `separate`, a pipe
+ * each (a tail of each kept, each of maxOutputBytes), signal dispositions reset, the sandbox's
  * rlimits (address space, processes, CPU seconds, file size, no core),
  * cleared environment. The command is done when its own process exits: what
  * the pipe holds then is its output; what background processes write later
@@ -42,10 +43,10 @@
  * refused at once: opened non-blocking, checked with fstat), reads stop at
  * the cap.
  *
- * Protocol in (JSON lines): {"op":"exec","id",argv,cwd,env,maxOutputBytes}
+ * Protocol in (JSON lines): {"op":"exec","id",argv,cwd,env,maxOutputBytes,separate?}
  *   {"op":"read","id",path,max} {"op":"write","id",path,data (base64)}
  * Protocol out: {"ready":true} once, then per request {"id",...}: exec →
- *   exitCode, signal, output, durationMs, startError?; read → data (base64) | error; write → ok | error.
+ *   exitCode, signal, output, stderr (when separate), durationMs; read → data (base64) | error; write → ok | error.
  */
 
 export const ENV_SERVER_PROGRAM = String.raw`
@@ -90,12 +91,12 @@ class Tail:
     def text(self):
         return bytes(self.buf[-self.cap:]).decode("utf-8", "replace") if self.cap > 0 else ""
 
-def prepare(out_w, keep=None):
+def prepare(out_w, err_w, keep=None):
     """In a forked child: the command's session, fds, signals and limits; all but its argv, cwd and env.
-    keep: a pipe to read the request from, left open as fd 3."""
+    stdout to out_w, stderr to err_w; keep: a pipe to read the request from, left open as fd 3."""
     os.setsid()
     fd0 = os.open("/dev/null", os.O_RDONLY)
-    os.dup2(fd0, 0); os.dup2(out_w, 1); os.dup2(out_w, 2)
+    os.dup2(fd0, 0); os.dup2(out_w, 1); os.dup2(err_w, 2)
     if keep is None:
         os.closerange(3, 65536)
     else:
@@ -116,19 +117,20 @@ def cannot_start(what, e):
     except BaseException: pass
     os._exit(127 if isinstance(e, FileNotFoundError) else 126)
 
-def child(req, out_w):
+def child(req, out_w, err_w):
     try:
-        prepare(out_w)
+        prepare(out_w, err_w)
         os.chdir(req["cwd"])
         os.execvpe(req["argv"][0], req["argv"], req["env"])
     except BaseException as e:
         cannot_start(req["argv"][0], e)
 
-def spare_child(out_w, ctl_r):
-    """The spare: prepared now, it reads its request (argv, cwd, env) on fd 3 until EOF, then execs."""
+def spare_child(out_w, err_w, ctl_r):
+    """The spare: prepared now, it reads its request (argv, cwd, env, separate) on fd 3 until EOF, then
+    execs; stderr goes to its own pipe when the request keeps the streams apart, else to stdout's."""
     what = "the command"
     try:
-        prepare(out_w, ctl_r)
+        prepare(out_w, err_w, ctl_r)
         chunks = []
         while True:
             b = os.read(3, 65536)
@@ -137,6 +139,7 @@ def spare_child(out_w, ctl_r):
         os.close(3)
         if not chunks: os._exit(0)
         req = json.loads(b"".join(chunks))
+        if not req["separate"]: os.dup2(1, 2)
         what = req["argv"][0]
         os.chdir(req["cwd"])
         os.execvpe(req["argv"][0], req["argv"], req["env"])
@@ -150,6 +153,7 @@ def make_spare():
     fds = []
     try:
         out_r, out_w = os.pipe(); fds += [out_r, out_w]
+        err_r, err_w = os.pipe(); fds += [err_r, err_w]
         ctl_r, ctl_w = os.pipe(); fds += [ctl_r, ctl_w]
         pid = os.fork()
     except OSError:
@@ -157,10 +161,10 @@ def make_spare():
         for fd in fds: os.close(fd)
         return
     if pid == 0:
-        spare_child(out_w, ctl_r)
-    os.close(out_w); os.close(ctl_r)
+        spare_child(out_w, err_w, ctl_r)
+    os.close(out_w); os.close(err_w); os.close(ctl_r)
     os.set_blocking(ctl_w, False)
-    spare = {"pid": pid, "ctl": ctl_w, "out": out_r}
+    spare = {"pid": pid, "ctl": ctl_w, "out": out_r, "err": err_r}
 
 def waiting(pid):
     """Whether the process is alive and not stopped (a command may have sent it SIGSTOP)."""
@@ -171,12 +175,13 @@ def waiting(pid):
         return False
     return state not in (b"T", b"t", b"Z", b"X")
 
-def take_spare(req):
-    """Hand req to the spare: its (pid, output pipe), or None when there is none or it cannot take it whole."""
+def take_spare(req, separate):
+    """Hand req to the spare: its (pid, stdout pipe, stderr pipe or None), or None when there is none or it
+    cannot take it whole."""
     global spare
     sp, spare = spare, None
     if sp is None: return None
-    data = json.dumps({"argv": req["argv"], "cwd": req["cwd"], "env": req["env"]}).encode()
+    data = json.dumps({"argv": req["argv"], "cwd": req["cwd"], "env": req["env"], "separate": separate}).encode()
     n = -1
     if waiting(sp["pid"]):
         try:
@@ -184,63 +189,80 @@ def take_spare(req):
         except OSError:
             pass   # gone (a command killed it): EPIPE
     os.close(sp["ctl"])
-    if n == len(data): return sp["pid"], sp["out"]
+    if n == len(data):
+        if separate: return sp["pid"], sp["out"], sp["err"]
+        os.close(sp["err"])
+        return sp["pid"], sp["out"], None
     # Gone, stopped, or the request does not fit its pipe at once: let it go (reaped as an unknown child).
     try: os.kill(sp["pid"], signal.SIGKILL)
     except OSError: pass
-    os.close(sp["out"])
+    os.close(sp["out"]); os.close(sp["err"])
     return None
+
+def cannot_fork(req, e):
+    # The command's processes fill the environment's process cap (or its fds): the command's failure, not ours.
+    emit({"id": req["id"], "exitCode": 126, "signal": None, "durationMs": 0,
+          "output": "a2a-bench environment: cannot start the command: %s\n" % e})
 
 def start_exec(req):
     t0 = time.monotonic()
-    taken = take_spare(req)
+    separate = req.get("separate") is True
+    taken = take_spare(req, separate)
     if taken is not None:
-        pid, r = taken
+        pid, r, er = taken
     else:
+        fds = []
         try:
-            r, w = os.pipe()
-        except OSError as e:
-            emit({"id": req["id"], "exitCode": 126, "signal": None, "durationMs": 0,
-                  "output": "a2a-bench environment: cannot start the command: %s\n" % e})
-            return
-        try:
+            r, w = os.pipe(); fds += [r, w]
+            if separate:
+                er, ew = os.pipe(); fds += [er, ew]
+            else:
+                er, ew = None, w
             pid = os.fork()
         except OSError as e:
-            # The command's processes fill the environment's process cap: the command's failure, not ours.
-            os.close(r); os.close(w)
-            emit({"id": req["id"], "exitCode": 126, "signal": None, "durationMs": 0,
-                  "output": "a2a-bench environment: cannot start the command: %s\n" % e})
+            for fd in fds: os.close(fd)
+            cannot_fork(req, e)
             return
         if pid == 0:
             os.close(r)
-            child(req, w)
+            if er is not None: os.close(er)
+            child(req, w, ew)
         os.close(w)
-    os.set_blocking(r, False)
-    st = {"id": req["id"], "pid": pid, "fd": r, "t0": t0, "tail": Tail(int(req["maxOutputBytes"])), "done": False}
-    sel.register(r, selectors.EVENT_READ, st)
+        if er is not None: os.close(ew)
+    cap = int(req["maxOutputBytes"])
+    st = {"id": req["id"], "pid": pid, "t0": t0, "done": False, "separate": separate,
+          "fds": {"out": r}, "tails": {"out": Tail(cap)}}
+    if er is not None:
+        st["fds"]["err"] = er; st["tails"]["err"] = Tail(cap)
+    for which, fd in st["fds"].items():
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ, (st, which))
     running[pid] = st
 
-def drain(st, limit=None):
-    """Read what the pipe holds now (at most limit bytes); close it at EOF."""
+def drain(st, which, limit=None):
+    """Read what one of the command's pipes holds now (at most limit bytes); close it at EOF."""
     got = 0
-    while st["fd"] is not None and (limit is None or got < limit):
+    while which in st["fds"] and (limit is None or got < limit):
+        fd = st["fds"][which]
         try:
-            b = os.read(st["fd"], 65536)
+            b = os.read(fd, 65536)
         except BlockingIOError:
             return
         except OSError:
             b = b""
         if not b:
-            sel.unregister(st["fd"]); os.close(st["fd"]); st["fd"] = None
+            sel.unregister(fd); os.close(fd); del st["fds"][which]
             return
         got += len(b)
-        if not st["done"]: st["tail"].add(b)
+        if not st["done"]: st["tails"][which].add(b)
 
 def finish(st, status):
     # Everything the command's own process wrote is in the pipe by now; writers it left are not waited for.
-    drain(st, 4 * st["tail"].cap + 65536)
+    for which in list(st["fds"]):
+        drain(st, which, 4 * st["tails"][which].cap + 65536)
     res = {"id": st["id"], "exitCode": None, "signal": None, "durationMs": int((time.monotonic() - st["t0"]) * 1000),
-           "output": st["tail"].text()}
+           "output": st["tails"]["out"].text()}
+    if st["separate"]: res["stderr"] = st["tails"]["err"].text()
     if os.WIFEXITED(status): res["exitCode"] = os.WEXITSTATUS(status)
     elif os.WIFSIGNALED(status):
         n = os.WTERMSIG(status)
@@ -248,7 +270,7 @@ def finish(st, status):
         try: res["signal"] = signal.Signals(n).name
         except ValueError: res["signal"] = str(n)
     st["done"] = True
-    st["tail"] = None
+    st["tails"] = None
     emit(res)
     make_spare()
 
@@ -262,7 +284,7 @@ def reap():
         if pid == 0: return
         if spare is not None and pid == spare["pid"]:
             # The spare died waiting (a command killed it): the next command starts the plain way.
-            os.close(spare["ctl"]); os.close(spare["out"])
+            os.close(spare["ctl"]); os.close(spare["out"]); os.close(spare["err"])
             spare = None
             continue
         st = running.pop(pid, None)
@@ -338,6 +360,6 @@ while True:
                 line = bytes(inbuf[:i]); del inbuf[:i + 1]
                 if line.strip(): handle(line)
         else:
-            drain(key.data, 1 << 20)
+            drain(key.data[0], key.data[1], 1 << 20)
     reap()
 `;

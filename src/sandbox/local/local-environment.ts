@@ -108,6 +108,8 @@ interface Reply {
   exitCode?: number | null;
   signal?: string | null;
   output?: string;
+  /** stderr alone, when the request kept the streams apart. */
+  stderr?: string;
   durationMs?: number;
   data?: string;
   ok?: boolean;
@@ -143,6 +145,8 @@ function workPath(spec: EnvironmentSpec): string {
 }
 
 class LocalEnvironment implements Environment {
+  /** The server gives each stream its own pipe on request (env-server-program.ts). */
+  readonly separateStreams = true;
   private ended: string | null = null;
   private readonly pending = new Map<number, (r: Reply | null) => void>();
   private nextId = 1;
@@ -218,7 +222,14 @@ class LocalEnvironment implements Environment {
 
   private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     const t0 = performance.now();
-    const none = { output: "", exitCode: null, timedOut: false, isCanceled: false };
+    const separate = o.streams === "separate";
+    const none = {
+      output: "",
+      ...(separate ? { stderr: "" } : {}),
+      exitCode: null,
+      timedOut: false,
+      isCanceled: false,
+    };
     if (o.signal?.aborted) return { ...none, isCanceled: true, durationMs: 0 };
     if (this.ended !== null) return { ...none, durationMs: 0, infraError: this.ended };
     if (argv.length === 0) return { ...none, durationMs: 0, infraError: "exec: an empty argv" };
@@ -228,6 +239,7 @@ class LocalEnvironment implements Environment {
       cwd: this.workdir,
       env: this.env,
       maxOutputBytes: o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES,
+      separate,
     });
     let stopped: "timeout" | "cancel" | null = null;
     const stop = (why: "timeout" | "cancel"): void => {
@@ -245,6 +257,7 @@ class LocalEnvironment implements Environment {
       if (r === null) return { ...none, durationMs, infraError: this.ended ?? "the environment's server is gone" };
       return {
         output: r.output ?? "",
+        ...(separate ? { stderr: r.stderr ?? "" } : {}),
         exitCode: r.exitCode ?? null,
         timedOut: false,
         isCanceled: false,

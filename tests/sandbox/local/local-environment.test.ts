@@ -380,6 +380,38 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
     }
   }, 30_000);
 
+  it("keeps stderr apart on request, each stream's tail bounded, the process prepared ahead or forked on request", async () => {
+    const env = await open();
+    try {
+      expect(env.separateStreams).toBe(true);
+      const script = "echo out1; echo err1 >&2; echo out2; exit 3";
+      const apart = await env.exec(["bash", "-c", script], { ...T, streams: "separate" });
+      expect(apart).toMatchObject({ output: "out1\nout2\n", stderr: "err1\n", exitCode: 3 });
+      const together = await env.exec(["bash", "-c", script], T);
+      expect(together).toMatchObject({ output: "out1\nerr1\nout2\n", exitCode: 3 });
+      expect(together.stderr).toBeUndefined();
+      // Too large for the spare's request pipe: forked on request, the streams kept apart the same way.
+      const big = "x".repeat(100_000);
+      const plain = await env.exec(["bash", "-c", 'echo "$((${#1} + ${#2}))"; echo e >&2', "_", big, big], {
+        ...T,
+        streams: "separate",
+      });
+      expect(plain).toMatchObject({ output: "200000\n", stderr: "e\n", exitCode: 0 });
+      const flood = await env.exec(
+        ["bash", "-c", "head -c 300000 /dev/zero | tr '\\0' o; head -c 300000 /dev/zero | tr '\\0' e >&2"],
+        {
+          ...T,
+          streams: "separate",
+          maxOutputBytes: 1000,
+        },
+      );
+      expect(flood.output).toBe("o".repeat(1000));
+      expect(flood.stderr).toBe("e".repeat(1000));
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
   it("drives the interactive shell wrapper: its timeout leaves the environment alive", async () => {
     const env = await open();
     try {
