@@ -26,7 +26,10 @@
  * `kill -STOP -1`: a stopped spare is let go, never handed a request) or leaves the cap full only costs the
  * next command the plain way: fork and set-up on its path.
  *
- * Per command: its own session, stdin /dev/null, stdout and stderr one pipe
+ * Per command: a seccomp filter letting prlimit64 act only on the calling
+ * process (the kernel checks another process's limits against the uid alone:
+ * a command capping the server's address space or CPU time would end the
+ * environment as if the backend had failed), its own session, stdin /dev/null, stdout and stderr one pipe
  * (interleaved in arrival order) or, when the request says `separate`, a pipe
  * each (a tail of each kept, each of maxOutputBytes), signal dispositions reset, the sandbox's
  * rlimits (address space, processes, CPU seconds, file size, no core),
@@ -50,7 +53,7 @@
  */
 
 export const ENV_SERVER_PROGRAM = String.raw`
-import os, sys, json, signal, selectors, resource, time, base64, ctypes, stat, errno
+import os, sys, json, signal, selectors, resource, time, base64, ctypes, stat, errno, struct, platform
 
 LIMITS = json.loads(sys.argv[1])
 libc = ctypes.CDLL(None, use_errno=True)
@@ -62,6 +65,30 @@ CATCHABLE = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, sign
 for s in CATCHABLE:
     try: signal.signal(s, signal.SIG_IGN)
     except (OSError, ValueError): pass
+
+# Each command's seccomp filter: prlimit64 only on itself (pid 0). Limits are checked against the uid alone, so
+# without it a command could cap this server's address space or CPU time and end the environment as though the
+# backend had failed. Other architectures' calls (i386, x32) are refused; an unknown machine refuses to start.
+PRLIMIT64 = {"x86_64": (0xC000003E, 302), "aarch64": (0xC00000B7, 261)}
+if platform.machine() not in PRLIMIT64:
+    sys.stderr.write("seccomp filter: unsupported architecture %s (known: %s)\n" % (platform.machine(), ", ".join(PRLIMIT64))); sys.exit(3)
+def seccomp_program():
+    arch, nr = PRLIMIT64[platform.machine()]
+    allow, eperm = 0x7FFF0000, 0x00050000 | errno.EPERM
+    prog = [(0x20, 0, 0, 4), (0x15, 1, 0, arch), (0x06, 0, 0, eperm), (0x20, 0, 0, 0)]
+    if arch == 0xC000003E: prog += [(0x45, 0, 1, 0x40000000), (0x06, 0, 0, eperm)]
+    # prlimit64 ? (its pid argument == 0 ? allow : EPERM) : allow
+    prog += [(0x15, 0, 3, nr), (0x20, 0, 0, 16), (0x15, 1, 0, 0), (0x06, 0, 0, eperm), (0x06, 0, 0, allow)]
+    return b"".join(struct.pack("HBBI", *i) for i in prog), len(prog)
+SECCOMP_BYTES, SECCOMP_LEN = seccomp_program()
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+def seccomp_install():
+    buf = ctypes.create_string_buffer(SECCOMP_BYTES, len(SECCOMP_BYTES))
+    fp = SockFprog(SECCOMP_LEN, ctypes.cast(buf, ctypes.c_void_p))
+    PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fp), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "seccomp filter")
 
 sel = selectors.DefaultSelector()
 wake_r, wake_w = os.pipe()
@@ -111,6 +138,7 @@ def prepare(out_w, err_w, keep=None):
     resource.setrlimit(resource.RLIMIT_NPROC, (LIMITS["maxProcesses"], LIMITS["maxProcesses"]))
     resource.setrlimit(resource.RLIMIT_CPU, (LIMITS["cpuSeconds"], LIMITS["cpuSeconds"]))
     resource.setrlimit(resource.RLIMIT_FSIZE, (LIMITS["fileBytes"], LIMITS["fileBytes"]))
+    seccomp_install()
 
 def cannot_start(what, e):
     try: os.write(2, ("a2a-bench environment: cannot start %r: %s\n" % (what, e)).encode())

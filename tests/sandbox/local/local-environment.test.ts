@@ -334,6 +334,29 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
     }
   }, 30_000);
 
+  it("a command cannot end the server through its rlimits (prlimit acts only on the command itself)", async () => {
+    const env = await open();
+    try {
+      // The server's address space capped at what it uses now and its CPU time at 1 s would end the environment
+      // as a backend failure (infraError: ours, never scored) instead of the participant's: refused.
+      const o = await bash(
+        env,
+        "prlimit --pid 1 --as=$(($(awk '/VmSize/{print $2}' /proc/1/status) * 1024)) --cpu=1:1 2>&1; echo sent",
+      );
+      expect(o.output).toMatch(/Operation not permitted[\s\S]*sent/);
+      // Its own limits stay its own to lower.
+      expect((await bash(env, "ulimit -v 500000 && ulimit -v")).output).toBe("500000\n");
+      for (let i = 0; i < 3; i++) {
+        const next = await bash(env, "head -c 3000000 /dev/zero | wc -c");
+        expect(next.infraError).toBeUndefined();
+        expect(next).toMatchObject({ output: "3000000\n", exitCode: 0 });
+      }
+      expect(await env.backendProblem()).toBeNull();
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+
   it("a command's process is set up the same whether it was prepared ahead (the spare) or forked on request", async () => {
     const env = await open();
     try {
