@@ -7,11 +7,13 @@
  * `{error:{code,status,message}}` bodies (A2A HTTP+JSON binding) for the REST
  * routes (on the 1.0 paths the Express adapter turns them into RFC 9457 problem
  * objects, rest-problem.ts). Once this parser has read the body, the SDK's
- * parser sees the request finished and skips it.
+ * parser sees the request finished and skips it. A JSON-RPC body the front door
+ * already read (jsonrpc-front-door.ts) is taken as it read it, or its read error.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { BenchError } from "../util/errors.js";
 import { isPlainJsonBody, readJsonBody } from "./json-body.js";
+import { preRead } from "./jsonrpc-front-door.js";
 
 /** Default largest accepted request body, bytes (1 MiB: assessment requests are a few KB). */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -58,6 +60,12 @@ export function jsonBodyWithLimit(limitBytes: number, binding: BodyBinding = "js
     binding === "rest"
       ? bodyParser
       : (req, res, next) => {
+          const read = preRead(req);
+          if (read) {
+            if ("error" in read) return next(read.error);
+            req.body = read.body;
+            return next();
+          }
           if (!isPlainJsonBody(req)) return bodyParser(req, res, next);
           readJsonBody(req, limitBytes).then((body) => {
             req.body = body;

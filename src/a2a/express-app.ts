@@ -4,7 +4,8 @@
  * through `legacyCompat`), stamps an `A2A-Version` header on every response,
  * and lets the caller add plain routes (e.g. `/health`). Unary JSON-RPC calls
  * reach the SDK's JSON-RPC transport handlers without its Express router
- * (jsonrpc-unary.ts); streams go through its handler. No protocol logic
+ * (jsonrpc-unary.ts), their common case before Express itself
+ * (jsonrpc-front-door.ts); streams go through the SDK's handler. No protocol logic
  * lives here (style: protocol apart from transport).
  *
  * Layout, all on the agent's base URL (the card lists it once per binding):
@@ -22,6 +23,7 @@
  * header (wire-version.ts: the `A2A-Version` request parameter, or a 1.0
  * JSON-RPC method name), and 1.0 REST errors as RFC 9457 problem details (rest-problem.ts).
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type Request, type Response, type NextFunction } from "express";
 import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
 import type { AgentExecutor } from "@a2a-js/sdk/server";
@@ -37,7 +39,9 @@ import { envelopeProblem, invalidRequestResponse } from "./jsonrpc-envelope.js";
 import { requestVersion, VERSION_PARAMETER } from "./wire-version.js";
 import { PROBLEM_CONTENT_TYPE, toProblemDetails } from "./rest-problem.js";
 import { cachedCard } from "./card-cache.js";
-import { unaryJsonRpc } from "./jsonrpc-unary.js";
+import { unaryAnswer, unaryJsonRpc } from "./jsonrpc-unary.js";
+import { withJsonRpcFrontDoor, type FrontDoorOptions } from "./jsonrpc-front-door.js";
+import { writeJson } from "./json-response.js";
 
 /** Version stamped on responses to header-less / 0.3 requests (smi_bench sends "0.3.0"). */
 export const LEGACY_RESPONSE_VERSION = "0.3.0";
@@ -72,6 +76,11 @@ export interface A2AAppOptions {
    * the card's cached answers follow (card-cache.ts). Nothing else of it may change.
    */
   onCard?: (card: AgentCard) => void;
+  /**
+   * Answer the JSON-RPC endpoint's common case before Express (jsonrpc-front-door.ts). Default true; false
+   * sends every request through the Express route (tests compare the two).
+   */
+  frontDoor?: boolean;
 }
 
 /** The version the request negotiated: "1.0" when it asked for 1.x, else the legacy one. */
@@ -115,6 +124,7 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const userBuilder = UserBuilder.noAuthentication;
   const legacyCompat = { enabled: true };
+  const answer = unaryAnswer({ requestHandler, userBuilder, logger: options.logger });
   // JSON-RPC first: the busiest route is matched before the public GET routes (whose paths it never shares).
   app.post(
     "/",
@@ -122,7 +132,7 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
     ...jsonBodyWithLimit(maxBodyBytes, "jsonrpc"),
     jsonRpcEnvelope,
     // Unary calls straight to the SDK's transport handlers; streams through its Express handler.
-    unaryJsonRpc({ requestHandler, userBuilder, logger: options.logger }),
+    unaryJsonRpc(answer),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   for (const route of options.routes ?? []) {
@@ -157,7 +167,25 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
       res.status(400).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: errorMessage(err) } });
     else res.status(400).json(restErrorBody(400, "INVALID_ARGUMENT", errorMessage(err)));
   });
+  if (options.frontDoor !== false)
+    putFrontDoor(app, { maxBodyBytes, ...(token !== undefined ? { authToken: token } : {}), answer, responseVersion });
   return app;
+}
+
+/**
+ * Put the JSON-RPC front door (jsonrpc-front-door.ts) before the app: Express's app function, which node
+ * calls for each request, calls `app.handle(req, res, next)`; a request it does not take goes on to that
+ * handle. As a sub-app (a `next` given), the app is Express's alone.
+ */
+function putFrontDoor(app: Express, options: FrontDoorOptions): void {
+  const handle = (app as unknown as ExpressHandle).handle.bind(app);
+  const front = withJsonRpcFrontDoor(options, (req, res) => handle(req, res));
+  (app as unknown as ExpressHandle).handle = (req, res, next) => (next ? handle(req, res, next) : front(req, res));
+}
+
+/** Express's request entry point (`app.handle`), which its app function calls. */
+interface ExpressHandle {
+  handle(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void;
 }
 
 /**
@@ -186,17 +214,12 @@ function jsonRpcEnvelope(req: Request, res: Response, next: NextFunction): void 
 }
 
 /**
- * `res.json` for JSON-RPC answers: the bytes and headers Express writes (the
- * body, `Content-Type: application/json; charset=utf-8`, `Content-Length`) minus
- * the ETag, which Express hashes from every body although a POST answer is never
- * revalidated (`req.fresh` is false for POST), and written as one string. A
- * method (not a closure per request): Express calls it on the response.
+ * `res.json` for JSON-RPC answers: json-response.ts's `writeJson` (Express's bytes and headers minus the
+ * ETag), so the route answers as the front door does. A method (not a closure per request): Express calls it
+ * on the response.
  */
 function leanJson(this: Response, body: unknown): Response {
-  const text = JSON.stringify(body) ?? "";
-  if (!this.hasHeader("Content-Type")) this.setHeader("Content-Type", "application/json; charset=utf-8");
-  this.setHeader("Content-Length", Buffer.byteLength(text));
-  this.end(text);
+  writeJson(this, this.statusCode, body);
   return this;
 }
 

@@ -16,6 +16,7 @@
  * parsed body (another content type: the SDK's content-type guard answers it).
  * tests/a2a/jsonrpc-unary.test.ts holds both paths' answers equal, byte for byte.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER, type AgentCard } from "@a2a-js/sdk";
 import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
@@ -35,6 +36,7 @@ import {
 } from "@a2a-js/sdk/compat/v0_3";
 import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
+import { headerOf, writeJson } from "./json-response.js";
 
 /** Methods whose answer is an SSE stream, on either wire: left to the SDK's handler. */
 export const STREAMING_METHODS: ReadonlySet<string> = new Set([
@@ -46,24 +48,47 @@ export const STREAMING_METHODS: ReadonlySet<string> = new Set([
 
 export interface UnaryJsonRpcOptions {
   requestHandler: A2ARequestHandler;
-  /** As the SDK's `jsonRpcHandler` option of that name (e.g. `UserBuilder.noAuthentication`). */
-  userBuilder: (req: Request) => Promise<User>;
+  /** Who is calling (e.g. the SDK's `UserBuilder.noAuthentication`); it reads the request's headers only. */
+  userBuilder: (req: IncomingMessage) => Promise<User>;
   logger: Logger;
 }
 
 /**
- * Express middleware for `POST /` after the body is parsed: answers unary calls
- * as the SDK's `jsonRpcHandler({ legacyCompat: { enabled: true } })` would,
- * passes everything else on (see the module note).
+ * Answers one parsed unary call on `res`, as the SDK's `jsonRpcHandler({ legacyCompat: { enabled: true } })`
+ * would (its POST route, non-streaming branch: server/express/json_rpc_handler.ts). Never rejects: an error
+ * becomes the JSON-RPC error answer. The caller has checked the envelope and that the method is not a
+ * streaming one ({@link isUnaryCall}), and has set the request's `A2A-Version` header the SDK reads.
  */
-export function unaryJsonRpc(options: UnaryJsonRpcOptions): RequestHandler {
-  const { requestHandler, userBuilder, logger } = options;
-  const v1 = new JsonRpcTransportHandler(requestHandler);
-  const legacy = new LegacyJsonRpcTransportHandler(requestHandler);
+export type UnaryAnswer = (req: IncomingMessage, res: ServerResponse, body: { id?: unknown }) => Promise<void>;
+
+export function unaryAnswer(options: UnaryJsonRpcOptions): UnaryAnswer {
+  const h: Handlers = {
+    ...options,
+    v1: new JsonRpcTransportHandler(options.requestHandler),
+    legacy: new LegacyJsonRpcTransportHandler(options.requestHandler),
+  };
+  return (req, res, body) => answer(req, res, body, h);
+}
+
+/** Whether a parsed body is a call this path answers: an object naming no streaming method. */
+export function isUnaryCall(body: unknown): body is { method?: unknown; id?: unknown } {
+  return (
+    body !== undefined &&
+    body !== null &&
+    typeof body === "object" &&
+    !isStreaming((body as { method?: unknown }).method)
+  );
+}
+
+/**
+ * Express middleware for `POST /` after the body is parsed: answers unary calls
+ * as {@link unaryAnswer}, passes everything else on (see the module note).
+ */
+export function unaryJsonRpc(answerCall: UnaryAnswer): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const body = req.body as { method?: unknown; id?: unknown } | undefined;
-    if (body === undefined || body === null || typeof body !== "object" || isStreaming(body.method)) return next();
-    void answer(req, res, body, { v1, legacy, requestHandler, userBuilder, logger });
+    const body: unknown = req.body;
+    if (!isUnaryCall(body)) return next();
+    void answerCall(req, res, body);
   };
 }
 
@@ -71,23 +96,19 @@ function isStreaming(method: unknown): boolean {
   return typeof method === "string" && STREAMING_METHODS.has(method);
 }
 
-interface Handlers {
+interface Handlers extends UnaryJsonRpcOptions {
   v1: JsonRpcTransportHandler;
   legacy: LegacyJsonRpcTransportHandler;
-  requestHandler: A2ARequestHandler;
-  userBuilder: (req: Request) => Promise<User>;
-  logger: Logger;
 }
 
-/** The SDK's `jsonRpcHandler` POST route, non-streaming branch (server/express/json_rpc_handler.ts). */
-async function answer(req: Request, res: Response, body: { id?: unknown }, h: Handlers): Promise<void> {
-  const versionHeader = req.header(A2A_VERSION_HEADER);
+async function answer(req: IncomingMessage, res: ServerResponse, body: { id?: unknown }, h: Handlers): Promise<void> {
+  const versionHeader = headerOf(req, A2A_VERSION_HEADER);
   const useLegacy = (versionHeader || A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION;
   try {
     const user = await h.userBuilder(req);
     const extensionsHeader = useLegacy
-      ? (req.header(LEGACY_HTTP_EXTENSION_HEADER) ?? req.header(HTTP_EXTENSION_HEADER))
-      : req.header(HTTP_EXTENSION_HEADER);
+      ? (headerOf(req, LEGACY_HTTP_EXTENSION_HEADER) ?? headerOf(req, HTTP_EXTENSION_HEADER))
+      : headerOf(req, HTTP_EXTENSION_HEADER);
     const context = defaultServerCallContextBuilder({
       extensions: Extensions.parseServiceParameter(extensionsHeader),
       user,
@@ -103,7 +124,7 @@ async function answer(req: Request, res: Response, body: { id?: unknown }, h: Ha
         useLegacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER,
         Array.from(context.activatedExtensions),
       );
-    res.status(200).json(response);
+    writeJson(res, 200, response);
   } catch (err) {
     h.logger.error({ err: errorMessage(err) }, "JSON-RPC call failed");
     const error = useLegacy
@@ -111,7 +132,7 @@ async function answer(req: Request, res: Response, body: { id?: unknown }, h: Ha
       : JsonRpcTransportHandler.mapToJSONRPCError(err);
     // As the SDK: a falsy id (0, "") is answered as null.
     const errorResponse = { jsonrpc: "2.0", id: body.id || null, error };
-    if (!res.headersSent) res.status(error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200).json(errorResponse);
+    if (!res.headersSent) writeJson(res, error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, errorResponse);
     else if (!res.writableEnded) res.end();
   }
 }

@@ -13,7 +13,7 @@ import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { DefaultRequestHandler, InMemoryTaskStore, type ServerCallContext } from "@a2a-js/sdk/server";
 import { UserBuilder, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import { serveApp, type ServedApp } from "../../src/a2a/serve.js";
-import { unaryJsonRpc } from "../../src/a2a/jsonrpc-unary.js";
+import { unaryAnswer, unaryJsonRpc } from "../../src/a2a/jsonrpc-unary.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { agentMessage, textPart } from "../../src/a2a/parts.js";
 import { testCard } from "./helpers.js";
@@ -89,7 +89,7 @@ async function serve(withUnary: boolean): Promise<Served> {
     app.post(
       "/",
       express.json(),
-      ...(withUnary ? [unaryJsonRpc({ requestHandler, userBuilder, logger: silentLogger() })] : []),
+      ...(withUnary ? [unaryJsonRpc(unaryAnswer({ requestHandler, userBuilder, logger: silentLogger() }))] : []),
       (_req: Request, _res: Response, next: NextFunction) => {
         state.sdkCalls++;
         next();
