@@ -20,7 +20,7 @@ export function writeJson(res: ServerResponse, status: number, body: unknown): v
   res.end(text);
 }
 
-/** A request header by any spelling of its name, as Express's `req.header` reads it (repeats are joined by node). */
+/** A request header by any spelling of its name, as node parsed it and Express's `req.header` reads it. */
 export function headerOf(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name.toLowerCase()];
   return typeof v === "string" ? v : undefined;
