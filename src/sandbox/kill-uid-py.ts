@@ -1,10 +1,20 @@
 /**
  * `kill_uid(uid)` in Python, shared by the programs that give each job a uid of its own and must leave
  * nothing of it running before the uid is used again: the local fork server and the E2B batch driver.
- * Needs `os` and `signal` imported. /proc/<pid> of a non-dumpable process is owned by root, so the uid is read
- * from its status; zombies are skipped (already dead, reaped by their parent).
+ * /proc/<pid> of a non-dumpable process is owned by root, so the uid is read from its status; zombies are
+ * skipped (already dead, reaped by their parent). With it, `read_proc(pid, name)`: one read of a /proc file
+ * through os calls, no file object (the fork server scans /proc after every job, and each Python object it
+ * makes there writes to heap pages its forked jobs share: a page copy each). Needs `os` and `signal` imported.
  */
-export const KILL_UID_PY = String.raw`def kill_uid(uid):
+export const KILL_UID_PY = String.raw`def read_proc(pid, name):
+    """The text of /proc/<pid>/<name> (one read: these files are small); OSError when the process is gone."""
+    fd = os.open("/proc/%s/%s" % (pid, name), os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.read(fd, 65536).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+
+def kill_uid(uid):
     """SIGKILL every live process of this uid, until a pass finds none."""
     want = "Uid:\t%d\t" % uid
     for _ in range(20):
@@ -12,7 +22,7 @@ export const KILL_UID_PY = String.raw`def kill_uid(uid):
         for p in os.listdir("/proc"):
             if not p.isdigit(): continue
             try:
-                with open("/proc/%s/status" % p) as fh: st = fh.read()
+                st = read_proc(p, "status")
             except OSError:
                 continue
             if want not in st or "\nState:\tZ" in st: continue

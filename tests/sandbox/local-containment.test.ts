@@ -203,6 +203,38 @@ describe("local sandbox (bwrap) containment", () => {
     expect(c!.stdoutTail).toBe("5 d\n");
   });
 
+  test("a forked job's environment is the one it was given, in os.environ and in what its subprocesses inherit", async () => {
+    const [r] = await sb.execMany([
+      {
+        ...py(
+          `import os, subprocess\nprint(sorted("%s=%s" % kv for kv in os.environ.items()))\n` +
+            `print(sorted(subprocess.run(["/usr/bin/env"], capture_output=True, text=True).stdout.splitlines()))`,
+        ),
+        env: { ONLY_THIS: "1" },
+      },
+    ]);
+    expect(r!.exitCode).toBe(0);
+    const [own, inherited] = r!.stdoutTail.trim().split("\n");
+    expect(inherited).toBe(own);
+    expect(own).toContain("'ONLY_THIS=1'");
+    expect(own).not.toContain("hunter2");
+  });
+
+  test("a job's files, in nested dirs and not ASCII, are its own: readable, writable, and beside new files", async () => {
+    const [r] = await sb.execMany([
+      {
+        ...py(
+          `import os\nprint(open("a/b/c.txt", encoding="utf-8").read())\n` +
+            `open("a/b/c.txt", "a").write("+")\nopen("a/b/new.txt", "w").write("n")\nopen("a/top.txt", "w").write("t")\n` +
+            `print(open("a/b/c.txt", encoding="utf-8").read(), sorted(os.listdir("a/b")), sorted(os.listdir("a")))`,
+        ),
+        files: { "a/b/c.txt": "h\u00e9 \u2713", "a/x.txt": "x" },
+      },
+    ]);
+    expect(r!.stderrTail).toBe("");
+    expect(r!.stdoutTail).toBe("h\u00e9 \u2713\nh\u00e9 \u2713+ ['c.txt', 'new.txt'] ['b', 'top.txt', 'x.txt']\n");
+  });
+
   test("a stdin larger than a pipe holds (64 KiB) reaches the program whole, in both paths", async () => {
     const big = "x".repeat(1 << 20) + "\n" + "y".repeat(70_000);
     const program = `import hashlib, sys\nd = sys.stdin.buffer.read()\nprint(len(d), hashlib.sha256(d).hexdigest())`;

@@ -55,7 +55,11 @@ PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 4, 3
 if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
     sys.stderr.write("prctl(PR_SET_DUMPABLE, 0) failed\n"); sys.exit(3)
 # Modules solutions commonly import are loaded once here, so forked jobs find them ready.
-import importlib, gc
+import importlib, gc, _signal
+# A job's first steps call the C functions directly (_signal, libc, os): whatever Python code the child runs
+# before the program writes to the server's heap pages it shares, and each first write copies a page.
+DEFAULT_SIGNALS = (int(signal.SIGCHLD), int(signal.SIGINT), int(signal.SIGTERM))
+SIG_DFL_NUMBER = int(signal.SIG_DFL)
 for _m in ("math", "re", "collections", "itertools", "functools", "hashlib", "string", "heapq", "bisect",
            "random", "statistics", "fractions", "decimal", "typing", "copy", "operator", "unittest"):
     try: importlib.import_module(_m)
@@ -107,10 +111,16 @@ def seccomp_build(leader):
 class SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-def seccomp_install(leader):
+def seccomp_program(leader):
     data, n = seccomp_build(leader)
     buf = ctypes.create_string_buffer(data, len(data))
-    fp = SockFprog(n, ctypes.cast(buf, ctypes.c_void_p))
+    return buf, SockFprog(n, ctypes.cast(buf, ctypes.c_void_p))
+
+# "private" mode's filter names no pid, so it is built once here; "shared" mode's names the job's leader.
+PRIVATE_FILTER = seccomp_program(0) if MODE == "private" else None
+
+def seccomp_install(leader):
+    fp = PRIVATE_FILTER[1] if PRIVATE_FILTER is not None else seccomp_program(leader)[1]
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fp), 0, 0) != 0:
@@ -174,20 +184,47 @@ class Tail:
 def safe_rel(rel):
     return rel and not rel.startswith("/") and ".." not in rel.split("/")
 
+def write_job_files(d, files):
+    """The job's files under d (paths checked by safe_files), as UTF-8; returns every path made, parents first."""
+    made = [d]
+    for rel, content in files.items():
+        parts = rel.split("/")
+        p = d
+        for part in parts[:-1]:
+            if not part: continue
+            p = p + "/" + part
+            try:
+                os.mkdir(p, 0o777)
+                made.append(p)
+            except FileExistsError:
+                pass
+        p = p + "/" + parts[-1]
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        try:
+            view = memoryview(content.encode("utf-8"))
+            while view: view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        if p not in made: made.append(p)
+    return made
+
+def clear_environ():
+    """Empty os.environ and the C environment (what a subprocess inherits)."""
+    data = getattr(os.environ, "_data", None)
+    if isinstance(data, dict) and libc.clearenv() == 0:
+        data.clear()
+    else:
+        os.environ.clear()
+
 def setup_job(job, d, uid):
     """In the forked child, before any program code: namespace, files, limits, uid, seccomp."""
     if MODE == "private":
         private_tmp(job["tmpfsBytes"], job["tmpfsInodes"])
     os.mkdir(d, 0o700)
-    for rel, content in (job.get("files") or {}).items():
-        p = os.path.join(d, rel)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        with open(p, "w") as fh: fh.write(content)
+    made = write_job_files(d, job.get("files") or {})
     if MODE == "private":
-        # Bottom-up: once a dir is the job's, this process (no CAP_DAC_OVERRIDE) cannot enter it.
-        for base, dirs, files in os.walk(d, topdown=False):
-            for x in dirs + files: os.lchown(os.path.join(base, x), uid, uid)
-        os.lchown(d, uid, uid)
+        # Last made first: once a dir is the job's, this process (no CAP_DAC_OVERRIDE) cannot enter it.
+        for p in reversed(made): os.lchown(p, uid, uid)
     lim = job["limits"]
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CPU, (lim["cpuSeconds"], lim["cpuSeconds"]))
@@ -208,8 +245,8 @@ def child(job, d, out_w, err_w, in_r, ctl_w, uid):
         os.setsid()
         os.dup2(in_r, 0); os.dup2(out_w, 1); os.dup2(err_w, 2); os.dup2(ctl_w, 3)
         os.closerange(4, 65536)
-        for s in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM):
-            signal.signal(s, signal.SIG_DFL)
+        for s in DEFAULT_SIGNALS:
+            _signal.signal(s, SIG_DFL_NUMBER)
         signal.set_wakeup_fd(-1)
         try:
             setup_job(job, d, uid)
@@ -220,7 +257,8 @@ def child(job, d, out_w, err_w, in_r, ctl_w, uid):
             return
         os.write(3, b"K")
         os.close(3)
-        os.environ.clear(); os.environ.update(job.get("env") or {})
+        clear_environ()
+        for k, v in (job.get("env") or {}).items(): os.environ[k] = v
         sys.stdin = open(0, "r", closefd=False)
         sys.stdout = open(1, "w", closefd=False)
         sys.stderr = open(2, "w", closefd=False)
@@ -343,9 +381,8 @@ def kill_orphans():
     for p in os.listdir("/proc"):
         if not p.isdigit(): continue
         try:
-            with open("/proc/%s/stat" % p) as fh:
-                ppid = fh.read().rsplit(")", 1)[1].split()[1]
-        except OSError:
+            ppid = read_proc(p, "stat").rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
             continue
         if ppid == me and int(p) not in jobs:
             try: os.kill(int(p), signal.SIGKILL)
