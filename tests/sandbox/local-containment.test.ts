@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createServer, type Server } from "node:net";
 import { chmod, mkdtemp, readdir, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -157,12 +157,19 @@ describe("local sandbox (bwrap) containment", () => {
     expect(process.pid).toBeGreaterThan(0);
   });
 
-  test("a job cannot kill the fork server: the signal is refused and the server keeps serving", async () => {
+  test("a job cannot kill the fork server or its zygote: the signals are refused and the server keeps serving", async () => {
     const before = (sb as unknown as { server: { pid: number | undefined } }).server.pid;
-    const r = await sb.exec(py(`import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\ntime.sleep(5)`));
+    // The job's parent is the zygote; the zygote's parent is the server.
+    const r = await sb.exec(
+      py(
+        `import os, signal\nz = os.getppid()\ns = int(open("/proc/%d/stat" % z).read().rsplit(")", 1)[1].split()[1])\n` +
+          `for p in (z, s):\n    try:\n        os.kill(p, signal.SIGKILL)\n        print("killed", p)\n` +
+          `    except PermissionError:\n        print("refused")\n`,
+      ),
+    );
     expect(r.infraError).toBeUndefined();
-    expect(r.exitCode).toBe(1);
-    expect(r.stderrTail).toMatch(/PermissionError/);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdoutTail).toBe("refused\nrefused\n");
     const after = await sb.exec(py(`print(6 * 7)`));
     expect(after.stdoutTail).toBe("42\n");
     expect((sb as unknown as { server: { pid: number | undefined } }).server.pid).toBe(before);
@@ -174,6 +181,42 @@ describe("local sandbox (bwrap) containment", () => {
     await new Promise((r) => setTimeout(r, 100));
     const first = server.pid;
     server.kill();
+    const r = await pending;
+    expect(r.infraError).toBeUndefined();
+    expect(r.stdoutTail).toBe("done\n");
+    expect(server.pid).not.toBe(first);
+  });
+
+  test("a zygote that dies (crash) ends its server, and the job runs again on a fresh server", async () => {
+    const server = (sb as unknown as { server: { pid: number | undefined } }).server;
+    const pending = sb.exec(py(`import time\ntime.sleep(0.5)\nprint("done")`));
+    await new Promise((r) => setTimeout(r, 200));
+    const first = server.pid!;
+    // The zygote: the process whose children include the job (a python3 running "time.sleep(0.5)" has
+    // the zygote for parent). Found from the host through /proc.
+    const parentOf = (pid: string): string | undefined => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1];
+      } catch {
+        return undefined;
+      }
+    };
+    const descends = (pid: string, root: string): boolean => {
+      for (let p: string | undefined = pid, i = 0; p && p !== "0" && i < 64; p = parentOf(p), i++) if (p === root) return true;
+      return false;
+    };
+    const procs = readdirSync("/proc").filter((p) => /^\d+$/.test(p) && descends(p, String(first)));
+    const jobPid = procs.find((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") && procs.includes(parentOf(p)!) &&
+          procs.includes(parentOf(parentOf(p)!)!) && readFileSync(`/proc/${parentOf(p)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") &&
+          readFileSync(`/proc/${parentOf(parentOf(p)!)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]");
+      } catch {
+        return false;
+      }
+    });
+    expect(jobPid, "a job forked by the zygote forked by the server").toBeDefined();
+    process.kill(Number(parentOf(jobPid!)), "SIGKILL");
     const r = await pending;
     expect(r.infraError).toBeUndefined();
     expect(r.stdoutTail).toBe("done\n");

@@ -8,6 +8,13 @@
  * SIGKILLs the group. The server is a child subreaper, so processes that
  * escape their group (setsid + double fork) are reparented here and killed.
  *
+ * Jobs are forked by a zygote, forked once from the server before the first
+ * job, so the server, which does every job's bookkeeping, never forks (each
+ * page a forking process writes after a fork is copied: see "the zygote"
+ * below). The zygote only forks jobs and reports their wait statuses; what
+ * runs in a job before its program (setup_job) calls C functions directly
+ * where Python code would write to pages it shares with the zygote.
+ *
  *
  * Isolation between jobs and from the server (argv[2] = mode):
  * - always: the server and every job are non-dumpable (PR_SET_DUMPABLE 0), so
@@ -45,7 +52,7 @@ import { KILL_UID_PY } from "../kill-uid-py.js";
 export const SLOT_UID_BASE = 1_900_000_000;
 
 export const FORK_SERVER_PROGRAM = String.raw`
-import os, sys, json, signal, selectors, resource, time, shutil, traceback, ctypes, errno, struct, platform
+import os, sys, json, signal, selectors, resource, time, shutil, traceback, ctypes, errno, struct, platform, socket, array, select
 
 ROOT = sys.argv[1]
 MODE = sys.argv[2] if len(sys.argv) > 2 else "shared"
@@ -239,9 +246,25 @@ def setup_job(job, d, uid):
     seccomp_install(os.getpid())
     os.chdir(d)
 
-def child(job, d, out_w, err_w, in_r, ctl_w, uid):
+def read_all(fd):
+    chunks = []
+    while True:
+        b = os.read(fd, 1 << 20)
+        if not b: return b"".join(chunks)
+        chunks.append(b)
+
+def child(spec_r, d, out_w, err_w, in_r, ctl_w, uid):
+    """A job, forked by the zygote: reads its job line from spec_r, sets itself up, runs the program."""
     code = 1
     try:
+        try:
+            job = json.loads(read_all(spec_r))
+            os.close(spec_r)
+        except BaseException as e:
+            try: os.write(ctl_w, ("Ejob line: %s" % e).encode()[:2000])
+            except OSError: pass
+            code = 125
+            return
         os.setsid()
         os.dup2(in_r, 0); os.dup2(out_w, 1); os.dup2(err_w, 2); os.dup2(ctl_w, 3)
         os.closerange(4, 65536)
@@ -314,27 +337,46 @@ def stdin_source(data):
     os.lseek(fd, 0, os.SEEK_SET)
     return fd, None
 
-def start(job):
+def data_fd(data):
+    """A readable fd holding data from its start: a pipe it fits in (written and closed now), else stdin_source's file."""
+    rd, wr = stdin_source(data)
+    if wr is not None:
+        try:
+            view = memoryview(data)
+            while view: view = view[os.write(wr, view):]
+        finally:
+            os.close(wr)
+    return rd
+
+def start(job, line):
     global seq
     seq += 1
     d = "/tmp/job" if MODE == "private" else os.path.join(ROOT, "job-%d" % seq)
+    made = []
     try:
         safe_files(job)
-        out_r, out_w = os.pipe(); err_r, err_w = os.pipe(); ctl_r, ctl_w = os.pipe()
+        for _ in range(3): made.extend(os.pipe())
+        out_r, out_w, err_r, err_w, ctl_r, ctl_w = made
         data = (job.get("stdin") or "").encode()
         in_r, in_w = stdin_source(data)
+        made.append(in_r)
+        if in_w is not None: made.append(in_w)
+        spec_r = data_fd(line)
+        made.append(spec_r)
     except Exception as e:
+        for fd in made: os.close(fd)
         emit({"id": job["id"], "infraError": "job setup: %s" % e})
         return
     slot = take_slot() if MODE == "private" else None
     uid = SLOT_UID_BASE + slot if slot is not None else os.getuid()
-    sys.stdout.flush()
-    pid = os.fork()
-    if pid == 0:
-        os.close(out_r); os.close(err_r); os.close(ctl_r)
+    pid = zygote_fork(job["id"], d, uid, [spec_r, out_w, err_w, in_r, ctl_w])
+    for fd in (spec_r, out_w, err_w, in_r, ctl_w): os.close(fd)
+    if pid < 0:
+        for fd in (out_r, err_r, ctl_r): os.close(fd)
         if in_w is not None: os.close(in_w)
-        child(job, d, out_w, err_w, in_r, ctl_w, uid)
-    os.close(out_w); os.close(err_w); os.close(in_r); os.close(ctl_w)
+        if slot is not None: free_slots.append(slot)
+        emit({"id": job["id"], "infraError": "job setup: fork: %s" % os.strerror(-pid)})
+        return
     if in_w is not None:
         try:
             os.write(in_w, data)
@@ -376,7 +418,8 @@ def drain(st, fd):
             kill(st, "output")
 
 def kill_orphans():
-    # Anything reparented to us that is not a job leader escaped its group: kill it.
+    # Job leaders are the zygote's children: anything reparented to us (the subreaper) but the zygote escaped
+    # its job's group. Kill it.
     me = str(os.getpid())
     for p in os.listdir("/proc"):
         if not p.isdigit(): continue
@@ -384,7 +427,7 @@ def kill_orphans():
             ppid = read_proc(p, "stat").rsplit(")", 1)[1].split()[1]
         except (OSError, IndexError):
             continue
-        if ppid == me and int(p) not in jobs:
+        if ppid == me and int(p) != ZYGOTE_PID:
             try: os.kill(int(p), signal.SIGKILL)
             except OSError: pass
 
@@ -416,13 +459,17 @@ def finish(st):
     emit(res)
 
 def reap():
-    done = []
+    # Our children are the zygote and orphans (killed by kill_orphans): reaped here, the zygote's end is fatal.
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             break
         if pid == 0: break
+        if pid == ZYGOTE_PID: zygote_gone("exited (status %d)" % status)
+    done = []
+    while exits:
+        pid, status = exits.pop(0)
         st = jobs.pop(pid, None)
         if st is not None:
             st["status"] = status
@@ -436,14 +483,131 @@ def reap():
 def handle_line(line):
     msg = json.loads(line)
     if msg.get("op") == "run":
-        start(msg)
+        start(msg, line)
     elif msg.get("op") == "cancel":
         st = by_id.get(msg["id"])
         if st is not None and st["status"] is None: kill(st, "cancel")
 
+# --- the zygote ----------------------------------------------------------------------------------
+# Jobs are forked by a zygote, a process forked from this one once, before the first job, that does nothing
+# else: after every fork, the first write to each page of the forking process copies it (a page fault each,
+# tens of microseconds on a virtual machine), and this server's own work per job (the job line, pipes,
+# selectors, the result) wrote some 250 pages each time. The zygote receives a job's id, directory, uid and
+# fds (its job line, stdout, stderr, stdin and control pipe ends) over a socket, forks the job, answers with
+# its pid, and reports each job's wait status when it reaps it. It never runs candidate code: the job does,
+# after setup_job. It is not a subreaper, so what escapes a job's group is reparented to this server, which
+# kills it (kill_orphans). If it ends, this server ends too (the node side runs the jobs again elsewhere).
+ZMSG = struct.Struct("=cxxxxxxxqq")   # to the server: (b"S", job id, pid or -errno) | (b"X", pid, wait status)
+ZJOB = struct.Struct("=qqq")          # to the zygote: job id, uid, dir length; then the dir, then 5 fds
+ZJOB_FDS = 5
+
+def zygote_main(sock):
+    code = 0
+    live = set()
+    try:
+        null = os.open("/dev/null", os.O_RDWR)
+        os.dup2(null, 0); os.dup2(null, 1); os.close(null)
+        sel.close(); os.close(wake_r); os.close(wake_w)
+        zr, zw = os.pipe()
+        os.set_blocking(zr, False); os.set_blocking(zw, False)
+        signal.set_wakeup_fd(zw)
+        while True:
+            ready = select.select([sock, zr], [], [])[0]
+            if zr in ready:
+                try:
+                    while os.read(zr, 512): pass
+                except BlockingIOError:
+                    pass
+            if sock in ready:
+                msg, anc, _, _ = sock.recvmsg(4096, socket.CMSG_SPACE(ZJOB_FDS * 4))
+                if not msg: break
+                fds = array.array("i")
+                for level, kind, data in anc:
+                    if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                        fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
+                jid, uid, dlen = ZJOB.unpack_from(msg)
+                d = msg[ZJOB.size:ZJOB.size + dlen].decode()
+                if len(fds) != ZJOB_FDS or len(msg) != ZJOB.size + dlen:
+                    raise OSError(errno.EPROTO, "bad job message from the server")
+                try:
+                    pid = os.fork()
+                except OSError as e:
+                    pid = -(e.errno or errno.EAGAIN)
+                if pid == 0:
+                    child(fds[0], d, fds[1], fds[2], fds[3], fds[4], uid)
+                for fd in fds: os.close(fd)
+                if pid > 0: live.add(pid)
+                sock.send(ZMSG.pack(b"S", jid, pid))
+            while live:
+                try:
+                    pid, status = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid == 0: break
+                live.discard(pid)
+                sock.send(ZMSG.pack(b"X", pid, status))
+    except BaseException:
+        code = 1
+        try: traceback.print_exc()
+        except BaseException: pass
+    finally:
+        for pid in live:
+            try: os.killpg(pid, signal.SIGKILL)
+            except OSError: pass
+        os._exit(code)
+
+exits = []  # (pid, wait status) of jobs the zygote reaped, not yet finished here
+
+def zygote_gone(why):
+    sys.stderr.write("fork server: the zygote %s\n" % why); sys.stderr.flush()
+    for st in jobs.values():
+        try: os.killpg(st["pid"], signal.SIGKILL)
+        except OSError: pass
+    os._exit(70)
+
+def zygote_message(msg):
+    if len(msg) != ZMSG.size: zygote_gone("sent a malformed message")
+    kind, a, b = ZMSG.unpack(msg)
+    if kind == b"X": exits.append((a, b))
+    return kind, a, b
+
+def zygote_fork(jid, d, uid, fds):
+    """The job's pid, forked by the zygote (or -errno when fork failed)."""
+    dbytes = d.encode()
+    try:
+        zsock.sendmsg([ZJOB.pack(jid, uid, len(dbytes)) + dbytes],
+                      [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+        while True:
+            msg = zsock.recv(64)
+            if not msg: zygote_gone("closed its socket")
+            kind, a, b = zygote_message(msg)
+            if kind == b"S":
+                if a != jid: zygote_gone("answered for another job")
+                return b
+    except OSError as e:
+        zygote_gone("cannot be reached: %s" % e)
+
+def zygote_read():
+    while True:
+        try:
+            msg = zsock.recv(64, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+        if not msg: zygote_gone("closed its socket")
+        kind, _, _ = zygote_message(msg)
+        if kind != b"X": zygote_gone("answered a job it was not asked for")
+
 sel.register(0, selectors.EVENT_READ, ("stdin", None))
 sel.register(wake_r, selectors.EVENT_READ, ("wake", None))
 gc.freeze()  # keep the preloaded heap shared copy-on-write across forks
+zsock, zpeer = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+sys.stdout.flush(); sys.stderr.flush()
+ZYGOTE_PID = os.fork()
+if ZYGOTE_PID == 0:
+    zsock.close()
+    zygote_main(zpeer)
+zpeer.close()
+sel.register(zsock.fileno(), selectors.EVENT_READ, ("zygote", None))
 emit({"ready": True})
 while stdin_open or jobs:
     now = time.monotonic()
@@ -462,6 +626,8 @@ while stdin_open or jobs:
                 while os.read(wake_r, 512): pass
             except BlockingIOError:
                 pass
+        elif kind == "zygote":
+            zygote_read()
         else:
             try:
                 b = os.read(0, 1 << 20)
@@ -478,6 +644,9 @@ while stdin_open or jobs:
                 line = bytes(inbuf[:i]); del inbuf[:i + 1]
                 if line.strip(): handle_line(line)
     reap()
+zsock.close()  # the zygote reads its end and exits
+try: os.waitpid(ZYGOTE_PID, 0)
+except ChildProcessError: pass
 # Stdin closed and every job reaped: the owner closed us or died. Outside bwrap
 # ROOT is a host directory made for this server alone; remove it (if empty) so
 # an owner killed by SIGKILL leaves nothing behind.
