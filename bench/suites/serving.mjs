@@ -195,7 +195,7 @@ export async function startUp(ctx, work) {
   const names = Object.keys(kinds);
   for (const k of names) await kinds[k](); // warm-up: page cache
   const runs = { bare: [], green: [], purple: [] };
-  const reps = ctx.quick ? 3 : 9;
+  const reps = ctx.quick ? 3 : 15;
   for (let i = 0; i < reps; i++) {
     const order = names.map((_, j) => names[(i + j) % names.length]);
     for (const k of order) runs[k].push(await kinds[k]());

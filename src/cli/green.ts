@@ -83,6 +83,8 @@ export const command: CliCommand = {
       logger.warn(exposure.message);
     }
     let green: ReturnType<typeof createGreenApp> | undefined;
+    // Set once a signal asked us to stop: a probe that answers after that does not announce "ready".
+    let stopping = false;
     const served = await serveApp(args.host, args.port, async (port) => {
       const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
         host: args.host,
@@ -104,6 +106,7 @@ export const command: CliCommand = {
       logger.info({ url, host: args.host, port, allowWeakIsolation }, "green agent listening; isolation probe running");
       probing.then(
         (isolation) => {
+          if (stopping) return;
           const sentence = isolationSentence(isolation, allowWeakIsolation);
           if (!isFullIsolation(isolation.level)) io.stderr.write(`WARNING: ${sentence}\n`);
           logger.info({ url, isolation: isolation.level, allowWeakIsolation }, `green agent ready. ${sentence}`);
@@ -115,7 +118,17 @@ export const command: CliCommand = {
     // After the requests held during start-up (an orchestrator polling the card) have been dispatched.
     setImmediate(startProbe);
     return new Promise<number>((resolveExit) => {
-      installShutdownHandlers({ shutdown: () => green!.shutdown(), close: () => served.close() }, logger, resolveExit);
+      installShutdownHandlers(
+        {
+          shutdown: () => {
+            stopping = true;
+            return green!.shutdown();
+          },
+          close: () => served.close(),
+        },
+        logger,
+        resolveExit,
+      );
     });
   },
 };

@@ -70,6 +70,27 @@ describe("green server process (built dist)", () => {
       expect(await code).toBe(143);
     }
   });
+
+  test("stopped while its isolation probe runs, it never announces itself ready", async () => {
+    const child = spawn(process.execPath, [cliEntry, "green", "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, GREEN_RESULTS_DIR: "/tmp/a2a-bench-cli-test-results", LOG_LEVEL: "info" },
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += String(d);
+      if (out.includes("listening")) child.kill("SIGTERM");
+    });
+    const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+    expect(code).toBe(143);
+    const messages = out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => String((JSON.parse(l) as { msg?: unknown }).msg));
+    expect(messages[0]).toMatch(/listening; isolation probe running/);
+    expect(messages.some((m) => /shutting down/.test(m))).toBe(true);
+    expect(messages.filter((m) => /agent ready/.test(m))).toEqual([]);
+  });
 });
 
 describe("purple openai flags", () => {
