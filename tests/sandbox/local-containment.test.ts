@@ -202,15 +202,20 @@ describe("local sandbox (bwrap) containment", () => {
       }
     };
     const descends = (pid: string, root: string): boolean => {
-      for (let p: string | undefined = pid, i = 0; p && p !== "0" && i < 64; p = parentOf(p), i++) if (p === root) return true;
+      for (let p: string | undefined = pid, i = 0; p && p !== "0" && i < 64; p = parentOf(p), i++)
+        if (p === root) return true;
       return false;
     };
     const procs = readdirSync("/proc").filter((p) => /^\d+$/.test(p) && descends(p, String(first)));
     const jobPid = procs.find((p) => {
       try {
-        return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") && procs.includes(parentOf(p)!) &&
-          procs.includes(parentOf(parentOf(p)!)!) && readFileSync(`/proc/${parentOf(p)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") &&
-          readFileSync(`/proc/${parentOf(parentOf(p)!)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]");
+        return (
+          readFileSync(`/proc/${p}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") &&
+          procs.includes(parentOf(p)!) &&
+          procs.includes(parentOf(parentOf(p)!)!) &&
+          readFileSync(`/proc/${parentOf(p)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") &&
+          readFileSync(`/proc/${parentOf(parentOf(p)!)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]")
+        );
       } catch {
         return false;
       }
