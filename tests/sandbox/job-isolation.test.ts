@@ -238,6 +238,60 @@ os.kill(os.getpid(), signal.SIGKILL)
   });
 });
 
+/**
+ * One uid for the server, the zygote and every job: whatever else reaches a process of that uid. Signals by
+ * rt_sigqueueinfo and rt_tgsigqueueinfo, rlimits by prlimit, SIGIO owners by fcntl and ioctl, aimed at the
+ * job's parent (the zygote) and grandparent (the server). Prints "refused 1" (EPERM) for each of 9 tries.
+ */
+const SHARED_UID_ATTACKS = `import ctypes, fcntl, os, platform, resource, socket, struct
+NR = {"x86_64": (129, 297), "aarch64": (138, 240)}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+zygote = os.getppid()
+server = int(open("/proc/%d/stat" % zygote).read().rsplit(")", 1)[1].split()[1])
+info = ctypes.create_string_buffer(128)
+struct.pack_into("iii", info, 0, 9, 0, -1)
+def report(ok):
+    print("sent" if ok else "refused %d" % ctypes.get_errno(), flush=True)
+for p in (zygote, server):
+    report(libc.syscall(NR[0], p, 9, info) == 0)
+    report(libc.syscall(NR[1], p, p, 9, info) == 0)
+    try:
+        resource.prlimit(p, resource.RLIMIT_NPROC, (0, 0)); print("sent", flush=True)
+    except OSError as e:
+        print("refused %d" % e.errno, flush=True)
+r, w = os.pipe()
+try:
+    fcntl.fcntl(r, fcntl.F_SETOWN, zygote); print("sent", flush=True)
+except OSError as e:
+    print("refused %d" % e.errno, flush=True)
+a, b = socket.socketpair()
+report(libc.ioctl(a.fileno(), 0x8901, ctypes.byref(ctypes.c_int(zygote))) == 0)
+report(libc.ioctl(a.fileno(), 0x8902, ctypes.byref(ctypes.c_int(zygote))) == 0)
+`;
+
+/** A process made the zygote's child with clone(CLONE_PARENT), out of the job's group: it must not outlive the job. */
+const CLONE_PARENT_ESCAPE = `import ctypes, os, platform, time
+NR_CLONE = {"x86_64": 56, "aarch64": 220}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+pid = libc.syscall(NR_CLONE, 0x8000 | 17, 0, 0, 0, 0)
+if pid == 0:
+    os.setsid()
+    time.sleep(30)
+    os._exit(0)
+print("escaped")
+`;
+
+/** The live children of this job's parent (the zygote) other than this job: printed as a count. */
+const STRAY_CHILDREN_OF_PARENT = `import os
+parent, me, n = str(os.getppid()), os.getpid(), 0
+for p in os.listdir("/proc"):
+    if not p.isdigit() or int(p) == me: continue
+    try: st = open("/proc/%s/status" % p).read()
+    except OSError: continue
+    if "\\nPPid:\\t%s\\n" % parent in st and "\\nState:\\tZ" not in st: n += 1
+print(n)
+`;
+
 const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p));
 const distIndex = join(import.meta.dirname, "../../dist/sandbox/index.js");
 
@@ -252,7 +306,11 @@ describe.skipIf(!hasBwrap || !isRoot || !setpriv || !existsSync(distIndex))(
       const honest = { language: "python", code: "import time\\ntime.sleep(0.3)\\nprint('ok')", timeoutMs: 5000 };
       const attack = { language: "python", code: "import os, sys\\ntry:\\n    os.kill(os.getppid(), 9)\\nexcept OSError as e:\\n    print('refused', e.errno)\\nsys.exit(0)", timeoutMs: 5000 };
       const rs = await Promise.all([sb.exec(honest), sb.exec(attack), sb.exec(honest)]);
-      console.log(JSON.stringify({ isolation: sb.isolation, mode: sb.forkServerMode, rs: rs.map((r) => [r.exitCode, r.stdoutTail, r.infraError ?? null]) }));
+      const other = { language: "python", code: ${JSON.stringify(SHARED_UID_ATTACKS)}, timeoutMs: 5000 };
+      const escape = { language: "python", code: ${JSON.stringify(CLONE_PARENT_ESCAPE)}, timeoutMs: 5000 };
+      const check = { language: "python", code: ${JSON.stringify(STRAY_CHILDREN_OF_PARENT)}, timeoutMs: 5000 };
+      const more = [await sb.exec(other), await sb.exec(escape), await sb.exec(check), await sb.exec(honest)];
+      console.log(JSON.stringify({ isolation: sb.isolation, mode: sb.forkServerMode, rs: rs.concat(more).map((r) => [r.exitCode, r.stdoutTail, r.infraError ?? null]) }));
       await sb.close();`;
       const out = execFileSync(
         setpriv!,
@@ -268,6 +326,10 @@ describe.skipIf(!hasBwrap || !isRoot || !setpriv || !existsSync(distIndex))(
       expect(got.rs).toEqual([
         [0, "ok\n", null],
         [0, "refused 1\n", null],
+        [0, "ok\n", null],
+        [0, "refused 1\n".repeat(9), null],
+        [0, "escaped\n", null],
+        [0, "0\n", null],
         [0, "ok\n", null],
       ]);
     });

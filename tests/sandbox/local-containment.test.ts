@@ -94,11 +94,24 @@ describe("local sandbox (bwrap) containment", () => {
     );
     expect(r.timedOut).toBe(true);
     await new Promise((res) => setTimeout(res, 300));
-    // Count what is left in the sandbox's own PID namespace: bwrap's init, the fork server, this job.
+    // Count what is left in the sandbox's own PID namespace: bwrap's init, the fork server, its zygote, this job.
     const count = await sb.exec(py(`import os\nprint(len([p for p in os.listdir("/proc") if p.isdigit()]))`));
     expect(Number(count.stdoutTail)).toBeLessThanOrEqual(4);
     const after = await sb.exec(py(`print("still fine")`));
     expect(after.stdoutTail).toBe("still fine\n");
+  });
+
+  test("what a job leaves running in its group when it exits is gone before the next job", async () => {
+    const r = await sb.exec(py(`import subprocess\nsubprocess.Popen(["sleep", "30"])\nprint("left")`));
+    expect(r).toMatchObject({ exitCode: 0, stdoutTail: "left\n" });
+    const count = await sb.exec(
+      py(
+        `import os\nn = 0\nfor p in os.listdir("/proc"):\n    if p.isdigit():\n` +
+          `        try: st = open("/proc/%s/status" % p).read()\n        except OSError: continue\n` +
+          `        if "\\nState:\\tZ" not in st: n += 1\nprint(n)`,
+      ),
+    );
+    expect(count.stdoutTail).toBe("4\n"); // bwrap's init, the fork server, its zygote, this job
   });
 
   test("endless allocation is stopped by the address-space limit", async () => {

@@ -80,10 +80,12 @@ except Exception:
 # --- seccomp ------------------------------------------------------------------------------------
 ARCH = {"x86_64": (0xC000003E, {"ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
                                 "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424,
-                                "kill": 62, "tkill": 200, "tgkill": 234}),
+                                "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129,
+                                "rt_tgsigqueueinfo": 297, "prlimit64": 302, "fcntl": 72, "ioctl": 16}),
         "aarch64": (0xC00000B7, {"ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272,
                                  "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424,
-                                 "kill": 129, "tkill": 130, "tgkill": 131})}
+                                 "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138,
+                                 "rt_tgsigqueueinfo": 240, "prlimit64": 261, "fcntl": 25, "ioctl": 29})}
 RET_ALLOW, RET_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM
 LD_W_ABS, JEQ_K, JSET_K, RET_K = 0x20, 0x15, 0x45, 0x06
 
@@ -101,17 +103,35 @@ def seccomp_build(leader):
     for name in ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd", "pidfd_send_signal"):
         op(JEQ_K, nr[name], 0, 1); op(RET_K, RET_EPERM)
     if MODE != "private":
+        # One uid for the server, the zygote and every job: what reaches another process of that uid is refused
+        # unless it names the job itself (its leader pid or group, or 0 = itself). Signals: kill, tkill,
+        # tgkill, rt_(tg)sigqueueinfo; rlimits: prlimit64; SIGIO/SIGURG sent to an owner: fcntl F_SETOWN(_EX),
+        # ioctl FIOSETOWN/SIOCSPGRP (refused whatever the owner: F_SETOWN_EX and the ioctls pass it by pointer).
         me, grp = leader & 0xFFFFFFFF, (-leader) & 0xFFFFFFFF
-        for name, allowed in (("kill", (0, me, grp)), ("tgkill", (me,)), ("tkill", (me,))):
-            # JEQ nr ? (load arg0; JEQ a1 -> allow; ...; EPERM) : skip block
+        ARG0, ARG1 = 16, 24
+        allow_only = (("kill", ARG0, (0, me, grp)), ("tgkill", ARG0, (me,)), ("tkill", ARG0, (me,)),
+                      ("rt_sigqueueinfo", ARG0, (me,)), ("rt_tgsigqueueinfo", ARG0, (me,)),
+                      ("prlimit64", ARG0, (0, me)))
+        for name, arg, allowed in allow_only:
+            # JEQ nr ? (load the argument; JEQ a1 -> allow; ...; EPERM) : skip block
             op(JEQ_K, nr[name], 0, len(allowed) + 3)
-            op(LD_W_ABS, 16)
+            op(LD_W_ABS, arg)
             n = len(allowed)
             for i, a in enumerate(allowed):
                 # on match jump to the ALLOW that follows the EPERM: skip remaining jeqs + EPERM
                 op(JEQ_K, a, (n - 1 - i) + 1, 0)
             op(RET_K, RET_EPERM)
             op(RET_K, RET_ALLOW)
+        F_SETOWN, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP = 8, 15, 0x8901, 0x8902
+        for name, arg, refused in (("fcntl", ARG1, (F_SETOWN, F_SETOWN_EX)), ("ioctl", ARG1, (FIOSETOWN, SIOCSPGRP))):
+            # JEQ nr ? (load the argument; JEQ r1 -> refuse; ...; ALLOW) : skip block
+            op(JEQ_K, nr[name], 0, len(refused) + 3)
+            op(LD_W_ABS, arg)
+            n = len(refused)
+            for i, a in enumerate(refused):
+                op(JEQ_K, a, (n - 1 - i) + 1, 0)
+            op(RET_K, RET_ALLOW)
+            op(RET_K, RET_EPERM)
     op(RET_K, RET_ALLOW)
     return b"".join(struct.pack("HBBI", *i) for i in prog), len(prog)
 
@@ -371,12 +391,6 @@ def start(job, line):
     uid = SLOT_UID_BASE + slot if slot is not None else os.getuid()
     pid = zygote_fork(job["id"], d, uid, [spec_r, out_w, err_w, in_r, ctl_w])
     for fd in (spec_r, out_w, err_w, in_r, ctl_w): os.close(fd)
-    if pid < 0:
-        for fd in (out_r, err_r, ctl_r): os.close(fd)
-        if in_w is not None: os.close(in_w)
-        if slot is not None: free_slots.append(slot)
-        emit({"id": job["id"], "infraError": "job setup: fork: %s" % os.strerror(-pid)})
-        return
     if in_w is not None:
         try:
             os.write(in_w, data)
@@ -418,16 +432,16 @@ def drain(st, fd):
             kill(st, "output")
 
 def kill_orphans():
-    # Job leaders are the zygote's children: anything reparented to us (the subreaper) but the zygote escaped
-    # its job's group. Kill it.
-    me = str(os.getpid())
+    # Kill what escaped its job's group: a process reparented to us (the subreaper), or made a child of the
+    # zygote with clone(CLONE_PARENT), that is neither the zygote nor a running job's leader.
+    parents = (str(os.getpid()), str(ZYGOTE_PID))
     for p in os.listdir("/proc"):
         if not p.isdigit(): continue
         try:
             ppid = read_proc(p, "stat").rsplit(")", 1)[1].split()[1]
         except (OSError, IndexError):
             continue
-        if ppid == me and int(p) != ZYGOTE_PID:
+        if ppid in parents and int(p) != ZYGOTE_PID and int(p) not in jobs:
             try: os.kill(int(p), signal.SIGKILL)
             except OSError: pass
 
@@ -467,16 +481,8 @@ def reap():
             break
         if pid == 0: break
         if pid == ZYGOTE_PID: zygote_gone("exited (status %d)" % status)
-    done = []
-    while exits:
-        pid, status = exits.pop(0)
-        st = jobs.pop(pid, None)
-        if st is not None:
-            st["status"] = status
-            try: os.killpg(pid, signal.SIGKILL)  # helpers left in the job's group
-            except OSError: pass
-            done.append(st)
-    if done:
+    if exited:
+        done = exited[:]; del exited[:]
         kill_orphans()
         for st in done: finish(st)
 
@@ -544,6 +550,9 @@ def zygote_main(sock):
                 except ChildProcessError:
                     break
                 if pid == 0: break
+                # Helpers left in the job's group die now, before any new job can be given this pid.
+                try: os.killpg(pid, signal.SIGKILL)
+                except OSError: pass
                 live.discard(pid)
                 sock.send(ZMSG.pack(b"X", pid, status))
     except BaseException:
@@ -556,7 +565,9 @@ def zygote_main(sock):
             except OSError: pass
         os._exit(code)
 
-exits = []  # (pid, wait status) of jobs the zygote reaped, not yet finished here
+exited = []  # records of jobs the zygote reaped, taken out of jobs (their pid may be reused), not finished yet
+# The zygote's answer to a job comes at once (it only forks); one that does not is stopped or wedged.
+ZYGOTE_REPLY_SECONDS = 30
 
 def zygote_gone(why):
     sys.stderr.write("fork server: the zygote %s\n" % why); sys.stderr.flush()
@@ -568,21 +579,31 @@ def zygote_gone(why):
 def zygote_message(msg):
     if len(msg) != ZMSG.size: zygote_gone("sent a malformed message")
     kind, a, b = ZMSG.unpack(msg)
-    if kind == b"X": exits.append((a, b))
+    if kind == b"X":
+        # Out of jobs at once: the zygote sends this before it can fork a job that reuses the pid.
+        st = jobs.pop(a, None)
+        if st is not None:
+            st["status"] = b
+            exited.append(st)
     return kind, a, b
 
 def zygote_fork(jid, d, uid, fds):
-    """The job's pid, forked by the zygote (or -errno when fork failed)."""
+    """The job's pid, forked by the zygote."""
     dbytes = d.encode()
     try:
         zsock.sendmsg([ZJOB.pack(jid, uid, len(dbytes)) + dbytes],
                       [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
         while True:
+            if not select.select([zsock], [], [], ZYGOTE_REPLY_SECONDS)[0]:
+                zygote_gone("did not answer within %d s" % ZYGOTE_REPLY_SECONDS)
             msg = zsock.recv(64)
             if not msg: zygote_gone("closed its socket")
             kind, a, b = zygote_message(msg)
             if kind == b"S":
                 if a != jid: zygote_gone("answered for another job")
+                # A fork that fails ends the server, as it did when the server forked: the node side runs
+                # the job again on a fresh one.
+                if b < 0: zygote_gone("cannot fork: %s" % os.strerror(-b))
                 return b
     except OSError as e:
         zygote_gone("cannot be reached: %s" % e)
