@@ -89,7 +89,10 @@ describe.skipIf(engine.env === null)(
     it("a fork bomb and a full /tmp stay inside the caps; the timeout ends the environment", async () => {
       const e = await open();
       try {
-        const full = await e.exec(sh("head -c 3000000000 /dev/zero > /tmp/fill; echo rc=$?"), { timeoutMs: 60_000 });
+        // head's error on the stdout stream too, so that it comes before "rc=" (two streams have no order).
+        const full = await e.exec(sh("{ head -c 3000000000 /dev/zero > /tmp/fill; } 2>&1; echo rc=$?"), {
+          timeoutMs: 60_000,
+        });
         expect(full.output).toMatch(/No space left on device[\s\S]*rc=1/);
         const t = performance.now();
         const bomb = await e.exec(["/bin/bash", "-c", "b() { b | b & }; b; sleep 60"], { timeoutMs: 3000 });
