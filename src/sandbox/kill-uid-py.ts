@@ -4,7 +4,9 @@
  * /proc/<pid> of a non-dumpable process is owned by root, so the uid is read from its status; zombies are
  * skipped (already dead, reaped by their parent). With it, `read_proc(pid, name)`: one read of a /proc file
  * through os calls, no file object (the fork server scans /proc after every job, and each Python object it
- * makes there writes to heap pages its forked jobs share: a page copy each). Needs `os` and `signal` imported.
+ * makes there writes to heap pages its forked jobs share: a page copy each). Needs `os`, `signal` and `time`
+ * imported. A SIGKILLed process dies only when it is next scheduled, which on a busy machine is not at once:
+ * kill_uid waits for that (bounded by KILL_UID_SECONDS), so the next job of the uid never sees one alive.
  */
 export const KILL_UID_PY = String.raw`def read_proc(pid, name):
     """The text of /proc/<pid>/<name> (one read: these files are small); OSError when the process is gone."""
@@ -14,10 +16,13 @@ export const KILL_UID_PY = String.raw`def read_proc(pid, name):
     finally:
         os.close(fd)
 
+KILL_UID_SECONDS = 10.0
+
 def kill_uid(uid):
-    """SIGKILL every live process of this uid, until a pass finds none."""
+    """SIGKILL every live process of this uid until a pass finds none; False if some outlive KILL_UID_SECONDS."""
     want = "Uid:\t%d\t" % uid
-    for _ in range(20):
+    deadline = time.monotonic() + KILL_UID_SECONDS
+    while True:
         found = False
         for p in os.listdir("/proc"):
             if not p.isdigit(): continue
@@ -29,4 +34,6 @@ def kill_uid(uid):
             found = True
             try: os.kill(int(p), signal.SIGKILL)
             except OSError: pass
-        if not found: return`;
+        if not found: return True
+        if time.monotonic() >= deadline: return False
+        time.sleep(0.002)`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createServer, type Server } from "node:net";
 import { chmod, mkdtemp, readdir, rm } from "node:fs/promises";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -93,7 +93,6 @@ describe("local sandbox (bwrap) containment", () => {
       py(`import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass`, 1500),
     );
     expect(r.timedOut).toBe(true);
-    await new Promise((res) => setTimeout(res, 300));
     // Count what is left in the sandbox's own PID namespace: bwrap's init, the fork server, its zygote, this job.
     const count = await sb.exec(py(`import os\nprint(len([p for p in os.listdir("/proc") if p.isdigit()]))`));
     expect(Number(count.stdoutTail)).toBeLessThanOrEqual(4);
@@ -188,11 +187,42 @@ describe("local sandbox (bwrap) containment", () => {
     expect((sb as unknown as { server: { pid: number | undefined } }).server.pid).toBe(before);
   });
 
+  // A job forked by the zygote forked by the server: found from the host through /proc (its cmdline, like its
+  // parents', is the server's program). Polled until it exists: on a busy machine the server may still be starting.
+  const parentOf = (pid: string): string | undefined => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1];
+    } catch {
+      return undefined;
+    }
+  };
+  const isServerProgram = (pid: string | undefined): boolean => {
+    try {
+      return pid !== undefined && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("ROOT = sys.argv[1]");
+    } catch {
+      return false;
+    }
+  };
+  const runningJob = (server: { pid: number | undefined }) =>
+    vi.waitFor(
+      () => {
+        const first = server.pid;
+        const job = readdirSync("/proc").find((p) => {
+          if (!/^\d+$/.test(p) || !isServerProgram(p)) return false;
+          const zygote = parentOf(p);
+          return isServerProgram(zygote) && parentOf(zygote!) === String(first);
+        });
+        if (first === undefined || job === undefined) throw new Error("no job running yet");
+        return { first, job };
+      },
+      { timeout: 50_000, interval: 10 },
+    );
+
   test("a fork server that dies anyway (crash) re-runs the job on a fresh server, not an infraError", async () => {
     const server = (sb as unknown as { server: { pid: number | undefined; kill(): void } }).server;
-    const pending = sb.exec(py(`import time\ntime.sleep(0.3)\nprint("done")`));
-    await new Promise((r) => setTimeout(r, 100));
-    const first = server.pid;
+    await sb.exec(py("pass")); // the server is up: what the zygote forks from now on are jobs
+    const pending = sb.exec(py(`import time\ntime.sleep(2)\nprint("done")`));
+    const { first } = await runningJob(server);
     server.kill();
     const r = await pending;
     expect(r.infraError).toBeUndefined();
@@ -202,39 +232,10 @@ describe("local sandbox (bwrap) containment", () => {
 
   test("a zygote that dies (crash) ends its server, and the job runs again on a fresh server", async () => {
     const server = (sb as unknown as { server: { pid: number | undefined } }).server;
-    const pending = sb.exec(py(`import time\ntime.sleep(0.5)\nprint("done")`));
-    await new Promise((r) => setTimeout(r, 200));
-    const first = server.pid!;
-    // The zygote: the process whose children include the job (a python3 running "time.sleep(0.5)" has
-    // the zygote for parent). Found from the host through /proc.
-    const parentOf = (pid: string): string | undefined => {
-      try {
-        return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1];
-      } catch {
-        return undefined;
-      }
-    };
-    const descends = (pid: string, root: string): boolean => {
-      for (let p: string | undefined = pid, i = 0; p && p !== "0" && i < 64; p = parentOf(p), i++)
-        if (p === root) return true;
-      return false;
-    };
-    const procs = readdirSync("/proc").filter((p) => /^\d+$/.test(p) && descends(p, String(first)));
-    const jobPid = procs.find((p) => {
-      try {
-        return (
-          readFileSync(`/proc/${p}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") &&
-          procs.includes(parentOf(p)!) &&
-          procs.includes(parentOf(parentOf(p)!)!) &&
-          readFileSync(`/proc/${parentOf(p)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]") &&
-          readFileSync(`/proc/${parentOf(parentOf(p)!)}/cmdline`, "utf8").includes("ROOT = sys.argv[1]")
-        );
-      } catch {
-        return false;
-      }
-    });
-    expect(jobPid, "a job forked by the zygote forked by the server").toBeDefined();
-    process.kill(Number(parentOf(jobPid!)), "SIGKILL");
+    await sb.exec(py("pass"));
+    const pending = sb.exec(py(`import time\ntime.sleep(2)\nprint("done")`));
+    const { first, job } = await runningJob(server);
+    process.kill(Number(parentOf(job)), "SIGKILL");
     const r = await pending;
     expect(r.infraError).toBeUndefined();
     expect(r.stdoutTail).toBe("done\n");

@@ -433,17 +433,26 @@ def drain(st, fd):
 
 def kill_orphans():
     # Kill what escaped its job's group: a process reparented to us (the subreaper), or made a child of the
-    # zygote with clone(CLONE_PARENT), that is neither the zygote nor a running job's leader.
+    # zygote with clone(CLONE_PARENT), that is neither the zygote nor a running job's leader. Pass after pass
+    # until one finds nothing alive: a killed process's own children are reparented to us only once it has
+    # died, and it dies only when next scheduled (not at once on a busy machine), so the next job never sees it.
     parents = (str(os.getpid()), str(ZYGOTE_PID))
-    for p in os.listdir("/proc"):
-        if not p.isdigit(): continue
-        try:
-            ppid = read_proc(p, "stat").rsplit(")", 1)[1].split()[1]
-        except (OSError, IndexError):
-            continue
-        if ppid in parents and int(p) != ZYGOTE_PID and int(p) not in jobs:
-            try: os.kill(int(p), signal.SIGKILL)
-            except OSError: pass
+    deadline = time.monotonic() + KILL_UID_SECONDS
+    while True:
+        found = False
+        for p in os.listdir("/proc"):
+            if not p.isdigit(): continue
+            try:
+                fields = read_proc(p, "stat").rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] == "Z" or fields[0] == "X": continue
+            if fields[1] in parents and int(p) != ZYGOTE_PID and int(p) not in jobs:
+                found = True
+                try: os.kill(int(p), signal.SIGKILL)
+                except OSError: pass
+        if not found or time.monotonic() >= deadline: return
+        time.sleep(0.002)
 
 def finish(st):
     for fd in list(st["fds"]):
@@ -472,7 +481,7 @@ def finish(st):
         free_slots.append(st["slot"])
     emit(res)
 
-def reap():
+def reap_children():
     # Our children are the zygote and orphans (killed by kill_orphans): reaped here, the zygote's end is fatal.
     while True:
         try:
@@ -481,10 +490,16 @@ def reap():
             break
         if pid == 0: break
         if pid == ZYGOTE_PID: zygote_gone("exited (status %d)" % status)
+
+def reap():
+    reap_children()
     if exited:
         done = exited[:]; del exited[:]
         kill_orphans()
         for st in done: finish(st)
+        # What those kills left are zombies of ours (they count against their uid's process limit): gone
+        # before the next job line is read.
+        reap_children()
 
 def handle_line(line):
     msg = json.loads(line)
