@@ -7,7 +7,8 @@
  * - AgentSWE, as its purples send it: an artifact whose NAME is the action (`bash`, `debug`,
  *   `patch`) and whose text is the raw command or diff (reply-content.ts keeps artifact names);
  *   bash and debug run the text, patch ends the episode with the diff as its output, marked
- *   `patch` (the agent's change: the SWE-bench episode grades it). The JSON form
+ *   `patch` (the agent's change: the SWE-bench episode grades it); an artifact named `error`
+ *   (its model failed) is no action: the turn is invalid, the agent may recover. The JSON form
  *   `{action, content}` (that green's internal dict, also what its prompt asks models for) is
  *   read the same way;
  * - tool calls (tau2's `{name, arguments}` in a TextPart, OpenAI's `{function: {name, arguments}}`,
@@ -77,8 +78,8 @@ const FINAL_TOOLS = new Set([
   "respond",
 ]);
 
-/** AgentSWE's actions, as artifact names. */
-const AGENTSWE_ACTIONS = new Set(["bash", "debug", "patch"]);
+/** AgentSWE's artifact names: its actions, and `error` (its model failed: no action, the turn is invalid). */
+const AGENTSWE_NAMES = new Set(["bash", "debug", "patch", "error"]);
 
 type Json = Record<string, unknown>;
 
@@ -245,8 +246,12 @@ export function decodeReply(
   defaultTimeoutS: number = DEFAULT_COMMAND_TIMEOUT_S,
 ): Action {
   // AgentSWE: artifacts named after an action carry its raw content; their text is read only so.
-  const named = (content.named ?? []).filter((n) => AGENTSWE_ACTIONS.has(n.name.trim().toLowerCase()));
-  const byName = named.map((n) => agentSweAction(n.name, n.text, undefined, defaultTimeoutS));
+  const named = (content.named ?? []).filter((n) => AGENTSWE_NAMES.has(n.name.trim().toLowerCase()));
+  const byName = named.map((n) =>
+    n.name.trim().toLowerCase() === "error"
+      ? ({ type: "invalid", reason: `the participant reported an error: ${n.text.slice(0, 200)}` } as const)
+      : agentSweAction(n.name, n.text, undefined, defaultTimeoutS),
+  );
   const values: unknown[] = [];
   const plain: string[] = [];
   for (const text of without(

@@ -76,6 +76,15 @@ describe("each purple's reply, as it is on the wire, decodes to its action", () 
     expect(await decodeWith(agentSwe("patch", "not a diff"))).toMatchObject({ type: "final", patch: true });
   });
 
+  test("an AgentSWE artifact named `error` (its model failed) is no action: an invalid turn, not a final", async () => {
+    const body = agentSwe("bash", "LLM error: rate limited");
+    (body.result["artifacts"] as { name: string }[])[0]!.name = "error";
+    expect(await decodeWith(body)).toMatchObject({
+      type: "invalid",
+      reason: "the participant reported an error: LLM error: rate limited",
+    });
+  });
+
   test("an artifact named otherwise (Terminal-Bench's `Result`, ours `response`) is read by its content only", async () => {
     const body = agentSwe("bash", '{"kind":"final","output":"done"}');
     (body.result["artifacts"] as { name: string }[])[0]!.name = "Result";

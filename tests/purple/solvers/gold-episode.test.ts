@@ -16,6 +16,9 @@ import { runEpisode } from "../../../src/interactive/episode.js";
 import { MAX_COMMAND_BYTES } from "../../../src/interactive/limits.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { ServedApp } from "../../../src/a2a/serve.js";
+import { createA2AClient } from "../../../src/a2a/client.js";
+import { joinedText, textPart, userMessage } from "../../../src/a2a/parts.js";
+import { collect } from "../../a2a/helpers.js";
 import { BashEnvironment, converse, result, servePurple } from "../interactive/scripted-green.js";
 
 /** File contents a naive heredoc or shell quoting would mangle. */
@@ -203,6 +206,31 @@ describe("gold mode, interactive", () => {
     });
     expect(record.final_output).toBe("```python\n" + p.canonical_solution + "```\n");
     expect(await readFile(join(work, HUMANEVAL_SOLUTION_FILE), "utf8")).toBe(p.prompt + p.canonical_solution);
+  });
+
+  test("RDI's Terminal-Bench green, as it asks (streamed, the task naming only its instruction): the last state completed, the action in the artifact", async () => {
+    served = await servePurple(createGoldSolver());
+    const p = SAMPLE_PROBLEMS[3]!;
+    const client = await createA2AClient(served.url, "0.3");
+    const events = await collect(
+      client.sendMessageStream({
+        tenant: "",
+        message: userMessage([
+          textPart(JSON.stringify({ kind: "task", protocol: "terminal-bench-shell-v1", instruction: p.prompt })),
+        ]),
+        configuration: undefined,
+        metadata: undefined,
+      }),
+    );
+    const last = events.at(-1)!.payload!;
+    expect(last.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // What that green joins: the final status message's text (none) and every artifact's.
+    expect(last.$case === "statusUpdate" && last.value.status?.message).toBeFalsy();
+    const artifacts = events.flatMap((e) => (e.payload?.$case === "artifactUpdate" ? [e.payload.value.artifact!] : []));
+    expect(artifacts).toHaveLength(1);
+    const action = JSON.parse(joinedText(artifacts[0]!.parts)) as Record<string, unknown>;
+    expect(action).toMatchObject({ kind: "exec_request" });
+    expect(String(action["command"])).toContain(p.entry_point);
   });
 
   test("the most specific match wins: an instruction holding two prompts is the longer one's", async () => {
