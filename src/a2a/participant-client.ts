@@ -23,6 +23,7 @@ import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { Participant, ParticipantReply, ParticipantRequest } from "./participant.js";
 import { taskStateName } from "./task-state-name.js";
+import { finalEnvelopeOutput, unwrapFinalEnvelope } from "./final-envelope.js";
 
 /** Transport attempts per request (1 + retries); spaced by RETRY_BASE_MS * 2^attempt. */
 export const DEFAULT_ATTEMPTS = 3;
@@ -73,9 +74,12 @@ function part(content: Part["content"], mediaType: string): Part {
   return { content, metadata: undefined, filename: "", mediaType };
 }
 
+/** Text and data of `parts`; a Terminal-Bench final envelope is read as its output (final-envelope.ts). */
 function collect(parts: readonly Part[], texts: string[], data: Record<string, unknown>[]): void {
   for (const p of parts) {
-    if (p.content?.$case === "text") texts.push(p.content.value);
+    const envelope = p.content?.$case === "data" ? finalEnvelopeOutput(p.content.value) : undefined;
+    if (p.content?.$case === "text") texts.push(unwrapFinalEnvelope(p.content.value));
+    else if (envelope !== undefined) texts.push(envelope);
     else if (p.content?.$case === "data" && typeof p.content.value === "object" && p.content.value !== null) {
       data.push(p.content.value as Record<string, unknown>);
     }

@@ -4,14 +4,21 @@
  *
  * - terminal-bench-shell-v1: `{kind: "exec_request", command, timeout?}` | `{kind: "final", output?}`;
  *   any other `kind` is invalid (RDI's green raises on it);
- * - AgentSWE: `{action: "bash" | "debug" | "patch", content}`: bash and debug run `content`,
- *   patch ends the episode with the diff as its output;
- * - tool calls (tau2's `{name, arguments}`, OpenAI's `{function: {name, arguments}}`, a list of
- *   them as CAR-bench sends in a DataPart, or under `tool_calls`): a shell-like name runs
- *   `arguments.command`, a submit-like name ends the episode; `arguments` may be a JSON string;
+ * - AgentSWE, as its purples send it: an artifact whose NAME is the action (`bash`, `debug`,
+ *   `patch`) and whose text is the raw command or diff (reply-content.ts keeps artifact names);
+ *   bash and debug run the text, patch ends the episode with the diff as its output, marked
+ *   `patch` (the agent's change: the SWE-bench episode grades it); an artifact named `error`
+ *   (its model failed) is no action: the turn is invalid, the agent may recover. The JSON form
+ *   `{action, content}` (that green's internal dict, also what its prompt asks models for) is
+ *   read the same way;
+ * - tool calls (tau2's `{name, arguments}` in a TextPart, OpenAI's `{function: {name, arguments}}`,
+ *   CAR-bench's DataPart `{tool_calls: [{tool_name, arguments}]}`): a shell-like name runs
+ *   `arguments.command`, a submit-like name ends the episode, tau2's `respond` too (its
+ *   `content` is the output); `arguments` may be a JSON string;
  * - mini-swe-agent's sentinel: an exec whose command starts by echoing it is marked
  *   `submitOnSentinel` (sentinel.ts);
  * - text that is not JSON: `final` with the text as output (RDI's green does the same).
+ * JSON is also read inside one Markdown fence or one `<json>` element (tau2's examples).
  *
  * The reply's sources (status message, artifacts, DataParts: reply-content.ts) are read
  * together: identical JSON found twice counts once; sources that decode to different actions
@@ -34,7 +41,13 @@ export type Action =
       submitOnSentinel: boolean;
       dialect: Dialect;
     }
-  | { type: "final"; output: string; dialect: Dialect }
+  | {
+      type: "final";
+      output: string;
+      dialect: Dialect;
+      /** The output is the agent's change as a diff (AgentSWE `patch`, a submit tool's `patch`). */
+      patch?: true;
+    }
   | { type: "invalid"; reason: string };
 
 /** Tool names that run a shell command. */
@@ -62,7 +75,11 @@ const FINAL_TOOLS = new Set([
   "complete",
   "task_complete",
   "submit_answer",
+  "respond",
 ]);
+
+/** AgentSWE's artifact names: its actions, and `error` (its model failed: no action, the turn is invalid). */
+const AGENTSWE_NAMES = new Set(["bash", "debug", "patch", "error"]);
 
 type Json = Record<string, unknown>;
 
@@ -79,7 +96,9 @@ function asText(v: unknown): string {
 export function parseJsonLoose(text: string): unknown {
   const trimmed = text.trim();
   const fenced = /^```[a-zA-Z0-9_-]*\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
-  for (const candidate of fenced ? [trimmed, fenced[1]!] : [trimmed]) {
+  const tagged = /^<json>\s*([\s\S]*?)\s*<\/json>$/i.exec(trimmed);
+  const candidates = [trimmed, ...(fenced ? [fenced[1]!] : []), ...(tagged ? [tagged[1]!] : [])];
+  for (const candidate of candidates) {
     try {
       const v: unknown = JSON.parse(candidate);
       if (typeof v === "object" && v !== null) return v;
@@ -119,12 +138,20 @@ function fromKind(obj: Json, defaultTimeoutS: number): Action {
   };
 }
 
-function fromAgentSwe(obj: Json, defaultTimeoutS: number): Action {
-  const action = obj["action"];
-  const content = obj["content"] ?? obj["command"];
-  if (action === "bash" || action === "debug") return exec(content, obj["timeout"], "agentswe", defaultTimeoutS);
-  if (action === "patch") return { type: "final", output: asText(content ?? obj["patch"]), dialect: "agentswe" };
+/**
+ * AgentSWE's action with its content. `debug` runs like `bash`: the environment is the
+ * agent's one working copy (there is no throwaway snapshot as AgentSWE's green keeps).
+ */
+function agentSweAction(action: unknown, content: unknown, timeout: unknown, defaultTimeoutS: number): Action {
+  const name = typeof action === "string" ? action.trim().toLowerCase() : action;
+  if (name === "bash" || name === "debug") return exec(content, timeout, "agentswe", defaultTimeoutS);
+  if (name === "patch") return { type: "final", output: asText(content), dialect: "agentswe", patch: true };
   return { type: "invalid", reason: `unknown action ${JSON.stringify(action)}: send "bash", "debug" or "patch"` };
+}
+
+function fromAgentSwe(obj: Json, defaultTimeoutS: number): Action {
+  const content = obj["content"] ?? obj["command"] ?? obj["patch"];
+  return agentSweAction(obj["action"], content, obj["timeout"], defaultTimeoutS);
 }
 
 function toolArguments(raw: unknown): Json | undefined {
@@ -139,8 +166,8 @@ function toolArguments(raw: unknown): Json | undefined {
 
 function fromToolCall(call: Json, defaultTimeoutS: number): Action {
   const fn = isObject(call["function"]) ? call["function"] : call;
-  const name = fn["name"];
-  if (typeof name !== "string") return { type: "invalid", reason: "tool call without a name" };
+  const name = fn["name"] ?? fn["tool_name"];
+  if (typeof name !== "string") return { type: "invalid", reason: "tool call without a name (`name` or `tool_name`)" };
   const args = toolArguments(fn["arguments"] ?? fn["args"] ?? fn["parameters"] ?? fn["input"]);
   if (!args) return { type: "invalid", reason: `tool call ${JSON.stringify(name)}: arguments are not a JSON object` };
   const key = name.toLowerCase();
@@ -148,7 +175,9 @@ function fromToolCall(call: Json, defaultTimeoutS: number): Action {
     return exec(args["command"] ?? args["cmd"], args["timeout"], "tool-call", defaultTimeoutS);
   }
   if (FINAL_TOOLS.has(key)) {
-    const output = args["output"] ?? args["answer"] ?? args["result"] ?? args["patch"] ?? args["content"];
+    const output = args["output"] ?? args["answer"] ?? args["result"] ?? args["content"];
+    if (output === undefined && typeof args["patch"] === "string")
+      return { type: "final", output: args["patch"], dialect: "tool-call", patch: true };
     return { type: "final", output: asText(output), dialect: "tool-call" };
   }
   return {
@@ -174,7 +203,8 @@ export function decodeValue(value: unknown, defaultTimeoutS: number = DEFAULT_CO
   if ("kind" in value) return fromKind(value, defaultTimeoutS);
   if ("action" in value) return fromAgentSwe(value, defaultTimeoutS);
   if (Array.isArray(value["tool_calls"])) return fromCallList(value["tool_calls"], defaultTimeoutS);
-  if ("name" in value || isObject(value["function"])) return fromToolCall(value, defaultTimeoutS);
+  if ("name" in value || "tool_name" in value || isObject(value["function"]))
+    return fromToolCall(value, defaultTimeoutS);
   return { type: "invalid", reason: 'JSON object without a "kind": send {"kind": "exec_request", "command": ...}' };
 }
 
@@ -200,18 +230,41 @@ function canonical(value: unknown): string {
   );
 }
 
+/** The texts of `texts` left once each of `taken` is removed (one occurrence each). */
+function without(texts: readonly string[], taken: readonly string[]): string[] {
+  const rest = [...texts];
+  for (const t of taken) {
+    const i = rest.indexOf(t);
+    if (i !== -1) rest.splice(i, 1);
+  }
+  return rest;
+}
+
 /** Decode a reply's content (reply-content.ts) into one action (see the module note). */
-export function decodeReply(content: Pick<ReplyContent, "texts" | "data">, defaultTimeoutS?: number): Action {
+export function decodeReply(
+  content: Pick<ReplyContent, "texts" | "data"> & Partial<Pick<ReplyContent, "named">>,
+  defaultTimeoutS: number = DEFAULT_COMMAND_TIMEOUT_S,
+): Action {
+  // AgentSWE: artifacts named after an action carry its raw content; their text is read only so.
+  const named = (content.named ?? []).filter((n) => AGENTSWE_NAMES.has(n.name.trim().toLowerCase()));
+  const byName = named.map((n) =>
+    n.name.trim().toLowerCase() === "error"
+      ? ({ type: "invalid", reason: `the participant reported an error: ${n.text.slice(0, 200)}` } as const)
+      : agentSweAction(n.name, n.text, undefined, defaultTimeoutS),
+  );
   const values: unknown[] = [];
   const plain: string[] = [];
-  for (const text of content.texts) {
+  for (const text of without(
+    content.texts,
+    named.map((n) => n.text),
+  )) {
     const v = parseJsonLoose(text);
     if (v === undefined) plain.push(text);
     else values.push(v);
   }
   values.push(...content.data);
   const unique = new Map(values.map((v) => [canonical(v), v]));
-  if (unique.size === 0) return { type: "final", output: plain.join("\n"), dialect: "text" };
-  const actions = [...unique.values()].map((v) => decodeValue(v, defaultTimeoutS));
-  return single(actions, `reply holds ${unique.size} different actions: send one action per turn`);
+  if (unique.size === 0 && byName.length === 0) return { type: "final", output: plain.join("\n"), dialect: "text" };
+  const actions = [...byName, ...[...unique.values()].map((v) => decodeValue(v, defaultTimeoutS))];
+  return single(actions, `reply holds ${actions.length} different actions: send one action per turn`);
 }

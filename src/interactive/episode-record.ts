@@ -59,6 +59,11 @@ export interface EpisodeRecord {
   context_id: string;
   /** The participant's final output (`final` only). */
   final_output?: string;
+  /**
+   * The final output was sent as the agent's change, a diff: AgentSWE's `patch`, a submit tool's
+   * `patch`, mini-swe-agent's submission (the output after its sentinel).
+   */
+  final_patch?: true;
   /** Why the episode ended early (`participant_error`, `resource_limit`, `environment_error`, `format_errors`): a code and a message. */
   error?: { code: string; message: string };
   /** Token usage the participant reported in its replies' metadata, summed: its word, not a measurement. */

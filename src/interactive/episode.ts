@@ -73,6 +73,8 @@ interface Ending {
   status: EpisodeExitStatus;
   error?: { code: string; message: string };
   finalOutput?: string;
+  /** The final output is the agent's change as a diff (a `patch` action, mini-swe-agent's submission). */
+  finalPatch?: boolean;
 }
 
 type Step = { end: Ending } | { next: AssessorMessage };
@@ -245,7 +247,7 @@ class Episode {
   private act(turn: number, action: Action, line: TurnLine): Promise<Step> | Step {
     switch (action.type) {
       case "final":
-        return { end: { status: "final", finalOutput: action.output } };
+        return { end: { status: "final", finalOutput: action.output, ...(action.patch ? { finalPatch: true } : {}) } };
       case "invalid":
         return this.invalid(turn, action.reason, line);
       case "exec":
@@ -302,7 +304,7 @@ class Episode {
     if (outcome.limitExceeded !== undefined) return { end: resourceLimit(outcome.limitExceeded) };
     if (action.submitOnSentinel) {
       const submission = submissionFromOutput(outcome.stdout, outcome.exitCode);
-      if (submission !== undefined) return { end: { status: "final", finalOutput: submission } };
+      if (submission !== undefined) return { end: { status: "final", finalOutput: submission, finalPatch: true } };
     }
     if (turn >= this.limits.maxTurns) return { end: { status: "turn_limit" } };
     const { message, truncations } = execResultFor(outcome, this.budget(turn + 1));
@@ -352,6 +354,7 @@ class Episode {
       truncations: this.truncations,
       context_id: this.contextId,
       ...(ending.finalOutput !== undefined ? { final_output: ending.finalOutput } : {}),
+      ...(ending.finalPatch ? { final_patch: true as const } : {}),
       ...(ending.error ? { error: ending.error } : {}),
       ...(this.usage ? { usage: { ...this.usage, self_reported: true as const } } : {}),
     };

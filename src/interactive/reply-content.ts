@@ -8,6 +8,8 @@
  * message's text with every artifact's. Here each source stays apart (one
  * text per source, its TextParts joined by newlines; each DataPart on its own)
  * so the decoder can read the answer from any of them and drop duplicates.
+ * An artifact's name is kept beside its text: AgentSWE's purples send the
+ * action as the artifact's name and the raw command or diff as its text.
  */
 import { type Message, type Part, type Task } from "@a2a-js/sdk";
 import { addUsage, usageFromMetadata, type TokenUsage } from "../a2a/usage.js";
@@ -36,11 +38,14 @@ export interface ReplyContent {
   texts: string[];
   /** Every DataPart's value, in order. */
   data: unknown[];
+  /** Each named artifact's name and text (the same text is in `texts` too); blank ones left out. */
+  named: { name: string; text: string }[];
   /** Token usage the reply's metadata reports (artifacts, status message, message), summed. */
   usage?: TokenUsage;
 }
 
-function addSource(parts: readonly Part[], texts: string[], data: unknown[]): void {
+/** Adds the source's text (when not blank) and DataParts; returns its text. */
+function addSource(parts: readonly Part[], texts: string[], data: unknown[]): string {
   const own: string[] = [];
   for (const p of parts) {
     if (p.content?.$case === "text") own.push(p.content.value);
@@ -48,6 +53,7 @@ function addSource(parts: readonly Part[], texts: string[], data: unknown[]): vo
   }
   const text = own.join("\n");
   if (text.trim() !== "") texts.push(text);
+  return text;
 }
 
 /** True when `result` is a Message (a Task has `status`, a Message `role` and `parts`). */
@@ -62,17 +68,20 @@ export function replyContent(result: Message | Task): ReplyContent {
   if (isMessage(result)) {
     addSource(result.parts, texts, data);
     const usage = usageFromMetadata(result.metadata);
-    return { state: "message", contextId: result.contextId, taskId: "", texts, data, ...(usage ? { usage } : {}) };
+    const reply = { state: "message" as const, contextId: result.contextId, taskId: "", texts, data, named: [] };
+    return { ...reply, ...(usage ? { usage } : {}) };
   }
   let usage: TokenUsage | undefined;
   if (result.status?.message) {
     addSource(result.status.message.parts, texts, data);
     usage = addUsage(usage, usageFromMetadata(result.status.message.metadata));
   }
+  const named: { name: string; text: string }[] = [];
   for (const artifact of result.artifacts ?? []) {
-    addSource(artifact.parts, texts, data);
+    const text = addSource(artifact.parts, texts, data);
+    if (artifact.name && text.trim() !== "") named.push({ name: artifact.name, text });
     usage = addUsage(usage, usageFromMetadata(artifact.metadata));
   }
   const state: ReplyState = taskStateName(result.status?.state);
-  return { state, contextId: result.contextId, taskId: result.id, texts, data, ...(usage ? { usage } : {}) };
+  return { state, contextId: result.contextId, taskId: result.id, texts, data, named, ...(usage ? { usage } : {}) };
 }

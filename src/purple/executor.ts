@@ -116,7 +116,7 @@ export class PurpleExecutor implements DirectBlockingExecutor {
     );
     return {
       artifactId: randomUUID(),
-      name: "response",
+      name: reply.artifactName ?? "response",
       description: `${this.solver.mode} reply`,
       parts: replyParts(reply),
       metadata: replyMetadata(reply),

@@ -24,6 +24,8 @@ export interface SolverReply {
   usage?: TokenUsage;
   /** Facts about the answer (model, finish reason), sent in the reply artifact's metadata. */
   metadata?: Record<string, unknown>;
+  /** The reply artifact's name (default `response`): AgentSWE's green reads its action there. */
+  artifactName?: string;
 }
 
 /** Tokens a failed answer still cost, when the solver's error carries them (`usage` on the error). */

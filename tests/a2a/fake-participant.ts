@@ -4,7 +4,8 @@
  * never followed), and answers each JSON-RPC question as its `answer` function
  * says — a valid reply (0.3 `message/send` or 1.0 `SendMessage`, whichever
  * arrives), malformed JSON, a JSON-RPC error, HTTP 500, a reset connection, a
- * redirect, or an endless stream. Every request is recorded. Also a recorder:
+ * redirect, an endless stream, or a whole JSON-RPC response written out (a
+ * fixture of another team's purple, tests/fixtures/dialects). Every request is recorded. Also a recorder:
  * a server that only counts what reaches it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -12,6 +13,8 @@ import type { AddressInfo } from "node:net";
 
 export type Answer =
   | { kind: "text"; text: string }
+  /** A whole JSON-RPC response body as a participant sent it (its `id` replaced by the request's). */
+  | { kind: "rpc_response"; body: Record<string, unknown> }
   | { kind: "malformed" }
   | { kind: "rpc_error" }
   | { kind: "http_500" }
@@ -160,6 +163,8 @@ async function handle(
   switch (answer.kind) {
     case "text":
       return json(200, { jsonrpc: "2.0", id: rpc.id, result: result(rpc.method ?? "", answer.text) });
+    case "rpc_response":
+      return json(200, { ...answer.body, id: rpc.id });
     case "malformed":
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end('{"jsonrpc": "2.0", "id": 1, "result": {oops');

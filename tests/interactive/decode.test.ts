@@ -92,12 +92,13 @@ describe("AgentSWE {action, content}", () => {
     expect(decodeValue({ action: "debug", content: "python t.py" })).toMatchObject({ type: "exec" });
   });
 
-  test("patch is final with the diff as output", () => {
+  test("patch is final with the diff as output, marked as the agent's change", () => {
     const diff = "diff --git a/x b/x\n--- a/x\n+++ b/x\n";
     expect(decodeValue({ action: "patch", content: diff })).toEqual({
       type: "final",
       output: diff,
       dialect: "agentswe",
+      patch: true,
     });
   });
 

@@ -43,6 +43,19 @@ export async function humanEvalProblem(
   throw new GoldError(`no reference solution for ${taskId}; tried ${tried.join(", ")}`);
 }
 
+/** Every problem of purple's --dataset files that load as HumanEval, then of the sample set (others skipped). */
+export async function knownHumanEvalProblems(ctx: GoldContext): Promise<HumanEvalProblem[]> {
+  const out: HumanEvalProblem[] = [];
+  for (const dataset of new Set([...ctx.datasets, SAMPLE_DATASET])) {
+    try {
+      out.push(...(await loadCached(dataset, ctx.env)).problems);
+    } catch {
+      // not a HumanEval dataset (or unreadable): the other benchmarks' lookups may know it
+    }
+  }
+  return out;
+}
+
 /** The single-shot gold answer of a HumanEval problem: its canonical body in a python fence. */
 export function humanEvalGoldText(problem: HumanEvalProblem): string {
   return "```python\n" + problem.canonical_solution + "```\n";

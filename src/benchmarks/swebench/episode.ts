@@ -26,6 +26,11 @@
  * stay out), the test patch's files excluded (the grading resets them anyway).
  * `environment_error` and `canceled` are ours, never a score: the item is an
  * infrastructure failure.
+ *
+ * A `final` may carry the change itself, as a diff: it is then the prediction
+ * ({@link submittedChange}) when it was sent as the agent's change (AgentSWE's
+ * `patch`, mini-swe-agent's submission, a submit tool's `patch`), or when the
+ * environment was left untouched. Otherwise what the environment holds stands.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -46,6 +51,7 @@ import type { SwebenchInstance } from "./instance.js";
 import { testFilesOf } from "./test-spec.js";
 import { imageFor } from "./container/image-name.js";
 import { exportCommitTree } from "./export-tree.js";
+import { extractDiff } from "./extract-diff.js";
 import { locateRepo, reposDirFor } from "./repo-locator.js";
 
 /** Where the repository is in the official images. */
@@ -151,6 +157,24 @@ export interface EpisodeOutcome {
   infraError?: string;
   /** Why the change could not be read although the backend worked (the participant broke the repository): scored 0. */
   changeError?: string;
+  /** Where the patch came from: the environment's working tree, or the diff the final reply carried. */
+  patchSource?: "environment" | "final_output";
+}
+
+/**
+ * The prediction of an episode that ended `final`: the diff its output carries when that output was
+ * sent as the agent's change (`final_patch`) or when the environment holds no change; else the
+ * environment's change (`environment`: "" when untouched, undefined when it could not be read).
+ */
+export function submittedChange(
+  record: EpisodeRecord,
+  environment: string | undefined,
+): { patch: string; source: "environment" | "final_output" } | undefined {
+  const output = record.exit_status === "final" ? (record.final_output ?? "") : "";
+  const diff = output.trim() === "" ? null : extractDiff(output);
+  const untouched = environment !== undefined && environment.trim() === "";
+  if (diff !== null && (record.final_patch === true || untouched)) return { patch: diff, source: "final_output" };
+  return environment === undefined ? undefined : { patch: environment, source: "environment" };
 }
 
 /** Code of a step that ran and failed: in the working environment after the episode, the participant's doing. */
@@ -297,10 +321,15 @@ export async function runInstanceEpisode(
       };
     }
     try {
-      return { record, trajectory, patch: await extractChange(env, inst, fresh, ctx) };
+      const chosen = submittedChange(record, await extractChange(env, inst, fresh, ctx))!;
+      return { record, trajectory, patch: chosen.patch, patchSource: chosen.source };
     } catch (err) {
-      if (!ctx.signal.aborted && (await participantsDoing(err, env)))
+      if (!ctx.signal.aborted && (await participantsDoing(err, env))) {
+        // The repository is broken, but a change sent as such stands on its own.
+        const sent = submittedChange(record, undefined);
+        if (sent) return { record, trajectory, patch: sent.patch, patchSource: sent.source };
         return { record, trajectory, patch: "", changeError: errorMessage(err) };
+      }
       return { record, trajectory, patch: null, infraError: errorMessage(err) };
     }
   } finally {

@@ -6,7 +6,7 @@
  * instances are (`--dataset`), or it finds the sample set itself.
  */
 import { BenchError } from "../../util/errors.js";
-import { loadInstanceFile } from "./instance.js";
+import { loadInstanceFile, type SwebenchInstance } from "./instance.js";
 import { ensureSampleDataset } from "./sample-dataset.js";
 
 /** The gold `patch` of `instanceId`; throws E_GOLD naming what was tried. */
@@ -23,4 +23,17 @@ export async function goldPatchFor(instanceId: string, datasets: readonly string
     }
   }
   throw new BenchError("E_GOLD", `no gold patch for ${instanceId}; tried ${tried.join(", ")}`);
+}
+
+/** Every instance of the given files that load as SWE-bench instances, then of the sample set (others skipped). */
+export async function knownSwebenchInstances(datasets: readonly string[]): Promise<SwebenchInstance[]> {
+  const out: SwebenchInstance[] = [];
+  for (const ds of new Set([...datasets, "sample"])) {
+    try {
+      out.push(...(ds === "sample" ? (await ensureSampleDataset()).instances : await loadInstanceFile(ds)));
+    } catch {
+      // not a SWE-bench instance file (or unreadable): the other benchmarks' lookups may know it
+    }
+  }
+  return out;
 }

@@ -16,9 +16,15 @@ export interface EpisodeStep {
   metadata?: Record<string, unknown>;
 }
 
+/** How the green takes the episode's change, when it is not from the environment. */
+export interface EpisodeStart {
+  /** The change is the final output's diff only (AgentSWE: the repository is read-only to commands). */
+  finalPatch?: boolean;
+}
+
 export interface Episode {
   /** The first action, answering the green's `task`. */
-  start(task: TaskMessage, signal: AbortSignal): Promise<EpisodeStep>;
+  start(task: TaskMessage, signal: AbortSignal, how?: EpisodeStart): Promise<EpisodeStep>;
   /** The next action, given the outcome of the last `exec_request`. */
   next(result: ExecResultMessage, signal: AbortSignal): Promise<EpisodeStep>;
 }

@@ -4,6 +4,9 @@
  * other message to the mode's single-shot solver, so assessments that ask
  * one question per task are unaffected.
  *
+ * AgentSWE's green speaks its own dialect; its messages are translated to
+ * the protocol's and the steps answered its way (agentswe.ts).
+ *
  * A turn that throws ends the task `failed` and the episode with it (RDI's
  * greens end an episode on any final state other than `completed`).
  */
@@ -12,6 +15,17 @@ import type { Episode, EpisodeFactory, EpisodeStep } from "./episode.js";
 import { EpisodeStore, type EpisodeStoreOptions } from "./episode-store.js";
 import { encodeTurnMessage, PROTOCOL_NAME } from "../../interactive/protocol.js";
 import { decodeAssessorMessage, InteractiveTurnError } from "./assessor-message.js";
+import { agentSweReply, decodeAgentSweMessage } from "./agentswe.js";
+import type { AssessorMessage } from "../../interactive/protocol.js";
+
+/** The green's message as the episode's own, and how to answer it (AgentSWE's way or the protocol's). */
+function readMessage(text: string): { message: AssessorMessage; agentSwe: boolean } | undefined {
+  const own = decodeAssessorMessage(text);
+  if (own) return { message: own, agentSwe: false };
+  const agentSwe = decodeAgentSweMessage(text);
+  if (!agentSwe) return undefined;
+  return { message: agentSwe.kind === "task" ? agentSwe.task : agentSwe.result, agentSwe: true };
+}
 
 export interface InteractiveSolverOptions extends EpisodeStoreOptions {
   /** Answers messages of no interactive protocol; without it they are an error naming the mode. */
@@ -43,13 +57,14 @@ export function createInteractiveSolver(
   return {
     mode,
     async solve(input: SolverInput, signal: AbortSignal): Promise<SolverReply> {
-      const message = decodeAssessorMessage(input.text);
-      if (!message) {
+      const read = readMessage(input.text);
+      if (!read) {
         if (singleShot) return singleShot.solve(input, signal);
         throw new InteractiveTurnError(
           `${mode} mode answers only ${PROTOCOL_NAME} messages (a JSON \`task\`, then \`exec_result\`s)`,
         );
       }
+      const { message, agentSwe } = read;
       const contextId = input.contextId;
       if (contextId === undefined || contextId === "")
         throw new InteractiveTurnError("an interactive turn needs a contextId");
@@ -67,9 +82,11 @@ export function createInteractiveSolver(
       let keep = false;
       try {
         const step =
-          message.kind === "task" ? await episode.start(message, signal) : await episode.next(message, signal);
+          message.kind === "task"
+            ? await episode.start(message, signal, agentSwe ? { finalPatch: true } : {})
+            : await episode.next(message, signal);
         keep = step.action.kind !== "final";
-        return stepReply(step);
+        return agentSwe ? agentSweReply(step) : stepReply(step);
       } finally {
         store.release(contextId, keep);
       }

@@ -7,13 +7,22 @@
  *   instance's gold patch, fed by a quoted heredoc, in the task's workdir (a
  *   patch too long for one command is written to a file in several first,
  *   shell-text.ts); then `final`, whatever the exit code (the grader decides).
+ *   For a green that takes the change from the final answer (AgentSWE), the
+ *   gold patch is the final's output at once.
  * - HumanEval (`benchmark: "humaneval"`, `instance_id` = the task id): write
  *   the prompt and canonical solution to `solution.py`, then `final` with the
  *   single-shot gold answer (the canonical body in a python fence) as output.
  *
+ * A task that names no benchmark and no instance (RDI's Terminal-Bench green
+ * sends only the instruction) is identified by its instruction among the
+ * datasets the purple knows (gold-identify.ts). When no reference answer can
+ * be had (no single instance matches, an unknown benchmark or id), the episode
+ * ends at once with a `final` whose output says why, starting
+ * {@link GOLD_CANNOT}: a clear 0, never a silent wrong answer.
+ *
  * The reference answers come from the same lookups as single-shot gold.
  */
-import type { Episode, EpisodeStep } from "../interactive/episode.js";
+import type { Episode, EpisodeStart, EpisodeStep } from "../interactive/episode.js";
 import { finalStep } from "../interactive/episode.js";
 import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
 import { randomBytes } from "node:crypto";
@@ -27,7 +36,12 @@ import {
 } from "../interactive/shell-text.js";
 import { goldPatchFor } from "../../benchmarks/swebench/gold-lookup.js";
 import { GoldError, type GoldContext } from "../../benchmarks/gold.js";
+import { BenchError } from "../../util/errors.js";
 import { humanEvalGoldText, humanEvalProblem } from "../../benchmarks/humaneval/gold.js";
+import { identifyByInstruction } from "./gold-identify.js";
+
+/** How the output of a gold episode that has no reference answer starts. */
+export const GOLD_CANNOT = "gold: no reference answer:";
 
 /** Where the HumanEval gold episode writes its solution (relative to the green's working directory). */
 export const HUMANEVAL_SOLUTION_FILE = "solution.py";
@@ -52,17 +66,29 @@ function applyPatch(patch: string, workdir: string | undefined): string[] {
   return [...writeFileCommands(file, patch), inDir(workdir, apply)];
 }
 
-async function plan(task: TaskMessage, ctx: GoldContext): Promise<Plan> {
-  const id = task.instance_id;
+/** The task's benchmark and instance: as it names them, else identified by its instruction. */
+async function instanceOf(task: TaskMessage, ctx: GoldContext): Promise<{ benchmark: string; id: string }> {
+  if (task.benchmark === undefined && task.instance_id === undefined) {
+    const got = await identifyByInstruction(task.instruction, ctx);
+    if ("problem" in got)
+      throw new GoldError(`the task names no benchmark or instance, and it cannot be identified: ${got.problem}`);
+    return { benchmark: got.found.benchmark, id: got.found.instance_id };
+  }
   if (task.benchmark === undefined)
     throw new GoldError("the interactive task names no benchmark (`benchmark` in the task message)");
-  if (id === undefined) throw new GoldError(`the ${task.benchmark} task names no \`instance_id\``);
-  switch (task.benchmark) {
-    case "swebench":
-      return {
-        what: "git apply of the gold patch",
-        commands: applyPatch(await goldPatchFor(id, ctx.datasets), task.workdir),
-      };
+  if (task.instance_id === undefined) throw new GoldError(`the ${task.benchmark} task names no \`instance_id\``);
+  return { benchmark: task.benchmark, id: task.instance_id };
+}
+
+async function plan(task: TaskMessage, ctx: GoldContext, how: EpisodeStart): Promise<Plan> {
+  const { benchmark, id } = await instanceOf(task, ctx);
+  switch (benchmark) {
+    case "swebench": {
+      const patch = await goldPatchFor(id, ctx.datasets);
+      // A green that takes the change from the final answer (AgentSWE) gets the patch there.
+      if (how.finalPatch) return { what: "the gold patch", commands: [], output: patch };
+      return { what: "git apply of the gold patch", commands: applyPatch(patch, task.workdir) };
+    }
     case "humaneval": {
       const problem = await humanEvalProblem(id, undefined, ctx);
       const code = problem.prompt + problem.canonical_solution;
@@ -73,7 +99,7 @@ async function plan(task: TaskMessage, ctx: GoldContext): Promise<Plan> {
       };
     }
     default:
-      throw new GoldError(`no interactive gold answers for benchmark "${task.benchmark}" (known: humaneval, swebench)`);
+      throw new GoldError(`no interactive gold answers for benchmark "${benchmark}" (known: humaneval, swebench)`);
   }
 }
 
@@ -83,9 +109,16 @@ export function goldEpisode(ctx: GoldContext): Episode {
   let sent = 0;
   const exec = (p: Plan): EpisodeStep => ({ action: { kind: "exec_request", command: p.commands[sent++]! } });
   return {
-    async start(task) {
-      current = await plan(task, ctx);
+    async start(task, _signal, how = {}) {
+      try {
+        current = await plan(task, ctx, how);
+      } catch (err) {
+        if (!(err instanceof GoldError) && !(err instanceof BenchError && err.code === "E_GOLD")) throw err;
+        current = undefined;
+        return finalStep(`${GOLD_CANNOT} ${err.message}`, { gold_error: err.message });
+      }
       sent = 0;
+      if (current.commands.length === 0) return finalStep(current.output ?? `${current.what}: done`);
       return exec(current);
     },
     next(result) {

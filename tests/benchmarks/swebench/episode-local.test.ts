@@ -25,6 +25,17 @@ import type { Solver, SolverInput, SolverReply } from "../../../src/purple/solve
 import type { ServedApp } from "../../../src/a2a/serve.js";
 import { runBenchmark } from "../../../src/runner/run-benchmark.js";
 import { serveOnLoopback } from "../../a2a/helpers.js";
+import { withHeredoc } from "../../../src/purple/interactive/shell-text.js";
+import { SUBMIT_SENTINEL } from "../../../src/interactive/sentinel.js";
+import {
+  agentSwe,
+  carBenchCall,
+  fixture,
+  miniSweCall,
+  serveReplies,
+  tau2Call,
+  terminalBench,
+} from "../../interactive/dialect-fixtures.js";
 
 /** Answers each turn with the next command, then `final`; keeps what it was sent. */
 class CommandSolver implements Solver {
@@ -71,6 +82,20 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
   async function episode(inst: SwebenchInstance, solver: Solver, extra: Partial<RunOptions> = {}) {
     const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
     served.push(purple);
+    return episodeAt(inst, purple.url, extra);
+  }
+
+  /** An episode against another team's purple: its whole responses, in order (tests/fixtures/dialects). */
+  async function dialectEpisode(inst: SwebenchInstance, replies: ReturnType<typeof fixture>[]) {
+    const participant = await serveReplies(replies);
+    try {
+      return await episodeAt(inst, participant.url);
+    } finally {
+      await participant.close();
+    }
+  }
+
+  async function episodeAt(inst: SwebenchInstance, url: string, extra: Partial<RunOptions> = {}) {
     const runId = `lep-${randomBytes(4).toString("hex")}`;
     const out = join(root, runId);
     const options = testRunOptions({
@@ -80,7 +105,7 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
       dataset: "sample",
       repos_dir: ds.reposDir,
       sandbox: "local",
-      agent: purple.url,
+      agent: url,
       interaction: "interactive",
       per_task_timeout_seconds: 120,
       max_turns: 10,
@@ -163,6 +188,58 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
     expect(row).toMatchObject({ exit_status: "final" });
     expect(processesWith(mark)).toEqual([]);
   }, 120_000);
+
+  describe("other teams' purples, as they are on the wire, each driven to the right fix (and to a wrong one)", () => {
+    const gold = () => ds.instances[0]!.patch!;
+    const resolved = { status: "RESOLVED_FULL", passed: true, exit_status: "final" };
+
+    it("AgentSWE: a command, then the gold diff as its `patch` artifact: resolved; a diff that does not apply: not", async () => {
+      const inst = ds.instances[0]!;
+      const right = await dialectEpisode(inst, [agentSwe("bash", "git status --short"), agentSwe("patch", gold())]);
+      expect(right.row, String(right.row.error)).toMatchObject({ ...resolved, commands: 1 });
+      const wrong = await dialectEpisode(inst, [
+        agentSwe(
+          "patch",
+          "diff --git a/nowhere.py b/nowhere.py\n--- a/nowhere.py\n+++ b/nowhere.py\n@@ -1 +1 @@\n-a\n+b\n",
+        ),
+      ]);
+      expect(wrong.row).toMatchObject({ passed: false, status: "PATCH_APPLY_FAILED" });
+    }, 300_000);
+
+    it("Terminal-Bench: a final carrying the diff over an untouched tree is applied: resolved; prose alone: empty", async () => {
+      const inst = ds.instances[0]!;
+      const right = await dialectEpisode(inst, [
+        terminalBench({ kind: "final", output: "The fix:\n\n```diff\n" + gold() + "```\n" }),
+      ]);
+      expect(right.row, String(right.row.error)).toMatchObject({ ...resolved, commands: 0 });
+      const wrong = await dialectEpisode(inst, [fixture("rdi-dummy-final")]);
+      expect(wrong.row).toMatchObject({ passed: false, status: "EMPTY_PATCH" });
+    }, 300_000);
+
+    it("CAR-bench: its tool_name call applies the fix, its speech ends: resolved", async () => {
+      const { row } = await dialectEpisode(ds.instances[0]!, [
+        carBenchCall(withHeredoc("git apply", gold())),
+        fixture("carbench-speech"),
+      ]);
+      expect(row, String(row.error)).toMatchObject({ ...resolved, commands: 1 });
+    }, 300_000);
+
+    it("tau2: its call applies the fix, `respond` ends: resolved; `respond` alone: empty", async () => {
+      const inst = ds.instances[0]!;
+      const right = await dialectEpisode(inst, [tau2Call(withHeredoc("git apply", gold())), fixture("tau2-respond")]);
+      expect(right.row, String(right.row.error)).toMatchObject({ ...resolved, commands: 1 });
+      const wrong = await dialectEpisode(inst, [fixture("tau2-respond")]);
+      expect(wrong.row).toMatchObject({ passed: false, status: "EMPTY_PATCH" });
+    }, 300_000);
+
+    it("mini-swe-agent: the patch written to patch.txt, then the sentinel submits it: resolved", async () => {
+      const { row } = await dialectEpisode(ds.instances[0]!, [
+        miniSweCall(withHeredoc("cat > patch.txt", gold())),
+        miniSweCall(`echo ${SUBMIT_SENTINEL} && cat patch.txt`),
+      ]);
+      expect(row, String(row.error)).toMatchObject({ ...resolved, commands: 2 });
+    }, 300_000);
+  });
 
   it("end to end through the runner with the gold purple: every instance resolved", async () => {
     const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver: createGoldSolver() }));

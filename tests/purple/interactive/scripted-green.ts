@@ -28,6 +28,8 @@ export interface Turn {
   action: Record<string, unknown> | undefined;
   /** The `response` artifact's metadata. */
   metadata: Record<string, unknown> | undefined;
+  /** The reply artifact's name (`response`; AgentSWE's action when answering its green). */
+  artifactName: string | undefined;
 }
 
 export interface Conversation {
@@ -53,7 +55,7 @@ export async function converse(url: string, wire: WireVersion = "1.0"): Promise<
         }),
       );
       contextId ??= task.contextId;
-      const artifact = task.artifacts.find((a) => a.name === "response");
+      const artifact = task.artifacts.find((a) => a.name === "response") ?? task.artifacts[0];
       const status = task.status?.message ? (partText(task.status.message.parts[0]!) ?? "") : "";
       const reply = artifact ? joinedText(artifact.parts) : status;
       let action: Record<string, unknown> | undefined;
@@ -62,7 +64,14 @@ export async function converse(url: string, wire: WireVersion = "1.0"): Promise<
       } catch {
         action = undefined;
       }
-      return { task, state: task.status?.state, text: reply, action, metadata: artifact?.metadata };
+      return {
+        task,
+        state: task.status?.state,
+        text: reply,
+        action,
+        metadata: artifact?.metadata,
+        artifactName: artifact?.name,
+      };
     },
   };
 }

@@ -95,6 +95,28 @@ describe("agent mode", () => {
     expect(api.seen).toHaveLength(3);
   });
 
+  test("against AgentSWE's green: commands go back as artifact `bash`, the submitted diff as artifact `patch`", async () => {
+    const diff = "diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n-a\n+b\n";
+    api.script = [bash("cat f.py"), toolCalls([call("submit", { output: "Fixed:\n```diff\n" + diff + "```" })])];
+    served = await servePurple(createAgentSolver(options()));
+    const green = await converse(served.url);
+    const issue = JSON.stringify({
+      cwd: "/testbed",
+      problem_statement: "f.py says a",
+      hints_text: "",
+      python_version: "3.9",
+      fail_to_pass: [],
+    });
+    const first = await green.send(issue);
+    expect(first).toMatchObject({ artifactName: "bash", text: "cat f.py" });
+    // The model was told the issue and that its change is the final diff.
+    expect(api.seen[0]?.body.messages?.[1]?.content).toContain("f.py says a");
+    expect(api.seen[0]?.body.messages?.[1]?.content).toContain("reply final with your whole change as a unified diff");
+    const second = await green.send({ cwd: "/testbed", stdout: "a\n", stderr: "" });
+    expect(second).toMatchObject({ artifactName: "patch", text: diff });
+    expect(api.seen[1]?.body.messages?.at(-1)?.content).toContain("<stdout>\na\n");
+  });
+
   test("the step limit ends the episode with final (stop_reason step_limit)", async () => {
     api.fallback = bash("make");
     served = await servePurple(createAgentSolver(options({ maxSteps: 2 })));

@@ -10,12 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { createGoldSolver } from "../../../src/purple/solvers/gold.js";
-import { HUMANEVAL_SOLUTION_FILE } from "../../../src/purple/solvers/gold-episode.js";
+import { GOLD_CANNOT, HUMANEVAL_SOLUTION_FILE } from "../../../src/purple/solvers/gold-episode.js";
 import { createA2ATurnSender } from "../../../src/interactive/a2a-sender.js";
 import { runEpisode } from "../../../src/interactive/episode.js";
 import { MAX_COMMAND_BYTES } from "../../../src/interactive/limits.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
 import type { ServedApp } from "../../../src/a2a/serve.js";
+import { createA2AClient } from "../../../src/a2a/client.js";
+import { joinedText, textPart, userMessage } from "../../../src/a2a/parts.js";
+import { collect } from "../../a2a/helpers.js";
 import { BashEnvironment, converse, result, servePurple } from "../interactive/scripted-green.js";
 
 /** File contents a naive heredoc or shell quoting would mangle. */
@@ -155,17 +158,107 @@ describe("gold mode, interactive", () => {
     expect(await readFile(join(work, HUMANEVAL_SOLUTION_FILE), "utf8")).toBe(p.prompt + p.canonical_solution);
   });
 
-  test("a task naming no known benchmark or instance fails the turn, named; single-shot gold is unchanged", async () => {
+  test("a task it has no answer for ends final at once, saying why; single-shot gold is unchanged", async () => {
     served = await servePurple(createGoldSolver());
     const green = await converse(served.url);
     const task = { kind: "task", instruction: "x" };
-    expect((await green.send(task)).text).toContain("the interactive task names no benchmark");
-    expect((await green.send({ ...task, benchmark: "chess", instance_id: "1" })).text).toContain(
+    const unknown = await green.send(task);
+    expect(unknown.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(unknown.action).toMatchObject({ kind: "final" });
+    expect(String(unknown.action!["output"])).toMatch(
+      new RegExp(`^${GOLD_CANNOT} the task names no benchmark or instance, and it cannot be identified: no known`),
+    );
+    expect((await green.send({ ...task, benchmark: "chess", instance_id: "1" })).action!["output"]).toContain(
       'no interactive gold answers for benchmark "chess"',
     );
+    expect((await green.send({ ...task, benchmark: "swebench" })).action!["output"]).toContain(
+      "names no `instance_id`",
+    );
     const missing = await green.send({ ...task, benchmark: "humaneval", instance_id: "HumanEval/99999" });
-    expect(missing.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(missing.text).toContain("no reference solution for HumanEval/99999");
+    expect(missing.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(missing.action!["output"]).toContain("no reference solution for HumanEval/99999");
+    // Every one of those ended its episode: a result after it has none to go to.
     expect((await green.send(result(0))).state).toBe(TaskState.TASK_STATE_FAILED);
+  });
+
+  test("a task naming only its instruction (RDI's Terminal-Bench green) is identified by it, then solved", async () => {
+    served = await servePurple(createGoldSolver({ datasets: [instances] }));
+    const work = await freshRepo("by-instruction");
+    // Our SWE-bench instruction wraps the problem statement; whitespace differs on the way.
+    const instruction = `Fix this in the repository.\n\nIssue:\n  ${instanceFields.problem_statement.replace(/ /g, "\n  ")}\n`;
+    const record = await runEpisode({
+      instruction,
+      participant: createA2ATurnSender({ url: served.url }),
+      environment: new BashEnvironment(work),
+    });
+    expect(record).toMatchObject({ exit_status: "final", commands: 1 });
+    expect(await readFile(join(work, "f.py"), "utf8")).toBe(AFTER);
+  });
+
+  test("a HumanEval prompt alone is identified too: solution.py and the gold answer", async () => {
+    served = await servePurple(createGoldSolver());
+    const p = SAMPLE_PROBLEMS[4]!;
+    const work = await mkdtemp(join(dir, "he-id-"));
+    const record = await runEpisode({
+      instruction: `Complete the function.\n\n\`\`\`python\n${p.prompt.trimEnd()}\n\`\`\``,
+      participant: createA2ATurnSender({ url: served.url }),
+      environment: new BashEnvironment(work),
+    });
+    expect(record.final_output).toBe("```python\n" + p.canonical_solution + "```\n");
+    expect(await readFile(join(work, HUMANEVAL_SOLUTION_FILE), "utf8")).toBe(p.prompt + p.canonical_solution);
+  });
+
+  test("RDI's Terminal-Bench green, as it asks (streamed, the task naming only its instruction): the last state completed, the action in the artifact", async () => {
+    served = await servePurple(createGoldSolver());
+    const p = SAMPLE_PROBLEMS[3]!;
+    const client = await createA2AClient(served.url, "0.3");
+    const events = await collect(
+      client.sendMessageStream({
+        tenant: "",
+        message: userMessage([
+          textPart(JSON.stringify({ kind: "task", protocol: "terminal-bench-shell-v1", instruction: p.prompt })),
+        ]),
+        configuration: undefined,
+        metadata: undefined,
+      }),
+    );
+    const last = events.at(-1)!.payload!;
+    expect(last.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // What that green joins: the final status message's text (none) and every artifact's.
+    expect(last.$case === "statusUpdate" && last.value.status?.message).toBeFalsy();
+    const artifacts = events.flatMap((e) => (e.payload?.$case === "artifactUpdate" ? [e.payload.value.artifact!] : []));
+    expect(artifacts).toHaveLength(1);
+    const action = JSON.parse(joinedText(artifacts[0]!.parts)) as Record<string, unknown>;
+    expect(action).toMatchObject({ kind: "exec_request" });
+    expect(String(action["command"])).toContain(p.entry_point);
+  });
+
+  test("the most specific match wins: an instruction holding two prompts is the longer one's", async () => {
+    served = await servePurple(createGoldSolver());
+    const [a, b] = [SAMPLE_PROBLEMS[0]!, SAMPLE_PROBLEMS[1]!];
+    const longer = a.prompt.length > b.prompt.length ? a : b;
+    const green = await converse(served.url);
+    const identified = await green.send({ kind: "task", instruction: `${a.prompt}\n\n${b.prompt}` });
+    expect(identified.action).toMatchObject({ kind: "exec_request" });
+    expect(String(identified.action!["command"])).toContain(longer.entry_point);
+  });
+
+  test("two instances matching equally well are not guessed at: final, saying which", async () => {
+    const twins = join(dir, "twins.json");
+    await writeFile(
+      twins,
+      JSON.stringify([
+        { ...instanceFields, instance_id: "demo__demo-1", patch },
+        { ...instanceFields, instance_id: "demo__demo-2", patch, problem_statement: "g returns the wrong thing" },
+      ]),
+    );
+    served = await servePurple(createGoldSolver({ datasets: [twins] }));
+    const green = await converse(served.url);
+    const reply = await green.send({
+      kind: "task",
+      instruction: "f returns the wrong thing; g returns the wrong thing",
+    });
+    expect(reply.action).toMatchObject({ kind: "final" });
+    expect(String(reply.action!["output"])).toMatch(/swebench:demo__demo-1 and swebench:demo__demo-2 equally well/);
   });
 });
