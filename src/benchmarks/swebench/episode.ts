@@ -87,8 +87,9 @@ echo "ok $base"
 
 /**
  * Re-create the repository holding the base commit alone (an image's repository, with history): the
- * base commit object, its tree and blobs are packed from the old `.git` into a new one, shallow at the
- * base; the old `.git` is deleted. $1 repo dir, $2 base commit. Prints `ok <base commit>` last; any
+ * base commit object, its tree and blobs are packed from the old `.git` (moved to a temporary directory,
+ * maybe on another file system: the pack streams into the new repository, never renamed across) into a
+ * new one, shallow at the base; the old `.git` is deleted. $1 repo dir, $2 base commit. Prints `ok <base commit>` last; any
  * failure exits non-zero with git's words.
  */
 export const FRESH_REPO_SCRIPT = `set -euo pipefail
@@ -101,7 +102,7 @@ old=$(mktemp -d)
 mv .git "$old/git"
 git init -q .
 git --git-dir="$old/git" rev-list --objects --no-walk "$base" > "$old/objects"
-git --git-dir="$old/git" pack-objects -q "$PWD/.git/objects/pack/pack" < "$old/objects" >/dev/null
+git --git-dir="$old/git" pack-objects -q --stdout < "$old/objects" | git index-pack --stdin >/dev/null
 rm -rf -- "$old"
 printf '%s\n' "$base" > .git/shallow
 git update-ref refs/heads/${FRESH_BRANCH} "$base"

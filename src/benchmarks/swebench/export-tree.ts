@@ -8,18 +8,24 @@
  * file, which would point at the shared clone and its whole history.
  *
  * The objects are copied by `rev-list --objects --no-walk <commit>` into
- * `pack-objects` writing straight into the new repository's pack directory:
- * no transport, no ref in the clone, the same on every git. Git's checkout
+ * `pack-objects --stdout | index-pack --stdin` in the new repository: no
+ * transport, no ref in the clone, the same on every git. Git's checkout
  * writes the files (modes, symlinks). The clone is only read.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BenchError } from "../../util/errors.js";
-import { git } from "./git.js";
-import { NO_BACKGROUND_GIT } from "./git-background.js";
+import { git, runCommand } from "./git.js";
+import { GIT_SHELL_FUNCTION, NO_BACKGROUND_GIT } from "./git-background.js";
 
 /** Limit of one export step, ms (a large repository on a slow disk). */
 const EXPORT_TIMEOUT_MS = 300_000;
+
+/** The objects named on stdin, from the repository $1 into the repository $2, as one pack. */
+const COPY_OBJECTS = `set -euo pipefail
+${GIT_SHELL_FUNCTION}
+git -c core.hooksPath=/dev/null -C "$1" pack-objects -q --stdout | git -c core.hooksPath=/dev/null -C "$2" index-pack --stdin >/dev/null
+`;
 
 /** The branch of a repository the harness makes. */
 export const FRESH_BRANCH = "main";
@@ -53,12 +59,15 @@ export async function exportCommitRepository(repoDir: string, commit: string, de
   await step(repoDir, "creating the repository", ["init", "-q", dest]);
   for (const [key, value] of NO_BACKGROUND_GIT) await step(dest, `setting ${key}`, ["config", key, value]);
   const objects = await step(repoDir, `listing the objects of ${full}`, ["rev-list", "--objects", "--no-walk", full]);
-  await step(
-    repoDir,
-    `copying the objects of ${full}`,
-    ["pack-objects", "-q", join(dest, ".git", "objects", "pack", "pack")],
-    objects,
-  );
+  // Streamed: the clone and `dest` may lie on different file systems (a pack written by the clone's git
+  // would be renamed across them).
+  const copied = await runCommand("bash", ["-c", COPY_OBJECTS, "copy-objects", repoDir, dest], {
+    cwd: dest,
+    input: objects,
+    timeoutMs: EXPORT_TIMEOUT_MS,
+  });
+  if (copied.exitCode !== 0)
+    throw new BenchError("E_SWEBENCH_EPISODE", `copying the objects of ${full}: ${copied.stderr.trim().slice(-300)}`);
   await writeFile(join(dest, ".git", "shallow"), `${full}\n`);
   await step(dest, "naming the branch", ["update-ref", `refs/heads/${FRESH_BRANCH}`, full]);
   await step(dest, "pointing HEAD at it", ["symbolic-ref", "HEAD", `refs/heads/${FRESH_BRANCH}`]);

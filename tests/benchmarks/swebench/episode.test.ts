@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,16 +114,20 @@ describe("an image's repository re-created at the base commit (FRESH_REPO_SCRIPT
     expect(readFileSync(join(repo.dir, "pkg", "mod.py"), "utf8")).toBe(FILES["pkg/mod.py"]);
     expect(gitIn(repo.dir, "status", "--porcelain")).toBe("?? build.log");
     expectNoBackgroundWork(g);
-  });
+  }, 180_000);
 
-  it("works from a repository whose HEAD is elsewhere and whose base is named by a short hash", () => {
+  it("works from a repository whose HEAD is elsewhere, whose base is named by a short hash, with the old .git moved to another file system", () => {
     const repo = historyRepo(join(root, `image-${++n}`), FILES);
     const g = hostileGitEnv();
-    const r = runScript(FRESH_REPO_SCRIPT, g.env, repo.dir, repo.base.slice(0, 10));
+    // The old .git goes to mktemp's directory: /dev/shm, a file system of its own on most hosts (an image's
+    // /tmp may be a tmpfs while /testbed is not).
+    const otherFs = existsSync("/dev/shm") && statSync("/dev/shm").dev !== statSync(repo.dir).dev;
+    const env = otherFs ? { ...g.env, TMPDIR: "/dev/shm" } : g.env;
+    const r = runScript(FRESH_REPO_SCRIPT, env, repo.dir, repo.base.slice(0, 10));
     expect(r.status, r.out).toBe(0);
     expect(r.out.trim().split("\n").at(-1)).toBe(`ok ${repo.base}`);
     expectBaseAlone(repo.dir, repo);
-  });
+  }, 180_000);
 });
 
 describe("a host-made repository checked in the environment (FRESH_TREE_SCRIPT)", () => {
@@ -137,7 +141,7 @@ describe("a host-made repository checked in the environment (FRESH_TREE_SCRIPT)"
     expect(r.out.trim().split("\n").at(-1)).toBe(`ok ${repo.base}`);
     expectBaseAlone(dest, repo);
     expectNoBackgroundWork(g);
-  });
+  }, 180_000);
 
   it("refuses a copy that is not the base commit alone or not its tree", async () => {
     const repo = historyRepo(join(root, `up-${++n}`), FILES);
@@ -152,12 +156,12 @@ describe("a host-made repository checked in the environment (FRESH_TREE_SCRIPT)"
     gitIn(dest, "checkout", "--", "pkg/mod.py");
     expect(runScript(FRESH_TREE_SCRIPT, g.env, dest, repo.future, made.tree)).toMatchObject({ status: 3 });
     expect(runScript(FRESH_TREE_SCRIPT, g.env, dest, made.commit, made.tree).status).toBe(0);
-  });
+  }, 180_000);
 });
 
 describe("the task", () => {
   it("names the base commit", () => {
     const inst = { repo: "o/r", base_commit: "a".repeat(40), problem_statement: "bug" } as SwebenchInstance;
     expect(episodeInstruction(inst)).toContain(`at its base commit ${"a".repeat(40)} (HEAD)`);
-  });
+  }, 180_000);
 });

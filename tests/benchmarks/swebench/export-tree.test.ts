@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +66,20 @@ describe("a repository holding the base commit alone, made on the host", () => {
     expect(gitIn(dest, "config", "maintenance.auto")).toBe("false");
     expect(gitIn(repo.dir, "for-each-ref")).toBe(before);
     expect(gitIn(repo.dir, "rev-parse", "HEAD")).toBe(repo.future);
+  });
+
+  // /dev/shm is a file system of its own on most hosts: the clone's git may not rename a pack into it.
+  const otherFs = existsSync("/dev/shm") && statSync("/dev/shm").dev !== statSync(tmpdir()).dev;
+  it.skipIf(!otherFs)("works when the clone and the new repository lie on different file systems", async () => {
+    const dest = await mkdtemp(join("/dev/shm", "a2a-export-tree-"));
+    try {
+      const made = await exportCommitRepository(repo.dir, repo.base, join(dest, "repo"));
+      expect(made.commit).toBe(repo.base);
+      expect(gitIn(join(dest, "repo"), "log", "--all", "--format=%H")).toBe(repo.base);
+      expect(gitIn(join(dest, "repo"), "status", "--porcelain")).toBe("");
+    } finally {
+      await rm(dest, { recursive: true, force: true });
+    }
   });
 
   it("an unknown commit is our error, named", async () => {
