@@ -9,6 +9,7 @@ import type { Participant } from "../../../src/a2a/participant.js";
 import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { locateRepo } from "../../../src/benchmarks/swebench/repo-locator.js";
+import { addWorktree, removeWorktree } from "../../../src/benchmarks/swebench/worktree.js";
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 
@@ -157,6 +158,26 @@ describe("swebench with the real sandbox", () => {
     );
     // Every tree was a clone, and no repository gained a worktree.
     expect(seen).toEqual(ds.instances.map(() => ({ clones: true, worktrees: 1 })));
+  });
+
+  it("single-shot: the tests (the patch's code) see the tree only, never the clone's history", async () => {
+    const inst = ds.instances[0]!;
+    const repo = locateRepo(ds.reposDir, inst.repo);
+    const tree = await addWorktree(repo, join(root, "wt-history"), inst.base_commit);
+    try {
+      const r = await sandbox.exec({
+        language: "bash",
+        code: `cat .git; git log --all --format=%H 2>&1; ls ${repo} 2>&1; echo done`,
+        timeoutMs: 60_000,
+        workDir: tree.path,
+      });
+      expect(r.stdoutTail).toMatch(/^gitdir: /);
+      expect(r.stdoutTail).toMatch(/fatal: not a git repository/);
+      expect(r.stdoutTail).toMatch(/No such file or directory\ndone\n$/);
+      expect(r.stdoutTail).not.toContain(inst.base_commit);
+    } finally {
+      await removeWorktree(repo, tree);
+    }
   });
 
   it("a hanging test is stopped by the sandbox's time limit → TIMEOUT", async () => {
