@@ -87,10 +87,10 @@ echo "ok $base"
 
 /**
  * Re-create the repository holding the base commit alone (an image's repository, with history): the
- * base commit object, its tree and blobs are packed from the old `.git` (moved to a temporary directory,
- * maybe on another file system: the pack streams into the new repository, never renamed across) into a
- * new one, shallow at the base; the old `.git` is deleted. $1 repo dir, $2 base commit. Prints `ok <base commit>` last; any
- * failure exits non-zero with git's words.
+ * old `.git` is renamed beside it (the same file system: no copy, however large), the base commit
+ * object, its tree and blobs stream from it into a new `.git` (never a pack renamed across file
+ * systems), shallow at the base; the old one is deleted. $1 repo dir, $2 base commit. Prints
+ * `ok <base commit>` last; any failure exits non-zero with git's words.
  */
 export const FRESH_REPO_SCRIPT = `set -euo pipefail
 ${GIT_SHELL_FUNCTION}
@@ -98,11 +98,12 @@ cd -- "$1"
 git -c core.hooksPath=/dev/null checkout -q --force --detach "$2"
 base=$(git rev-parse --verify "$2^{commit}")
 want=$(git rev-parse --verify "$base^{tree}")
-old=$(mktemp -d)
-mv .git "$old/git"
+old="$PWD/.a2a-old-git"
+rm -rf -- "$old"
+mv .git "$old"
 git init -q .
-git --git-dir="$old/git" rev-list --objects --no-walk "$base" > "$old/objects"
-git --git-dir="$old/git" pack-objects -q --stdout < "$old/objects" | git index-pack --stdin >/dev/null
+git --git-dir="$old" rev-list --objects --no-walk "$base" > "$old/a2a-objects"
+git --git-dir="$old" pack-objects -q --stdout < "$old/a2a-objects" | git index-pack --stdin >/dev/null
 rm -rf -- "$old"
 printf '%s\n' "$base" > .git/shallow
 git update-ref refs/heads/${FRESH_BRANCH} "$base"
@@ -122,7 +123,7 @@ if [ "$(cat .git/shallow 2>/dev/null)" != "$base" ]; then echo "the copied repos
 ${CHECK_BASE}`;
 
 /**
- * The working tree's change against $2 (the fresh commit) into $3, test files excluded ($4...).
+ * The working tree's change against $2 (the base commit) into $3, test files excluded ($4...).
  * Diff settings the participant may have set in the repository's config are overridden.
  */
 const EXTRACT_SCRIPT = `set -eu
@@ -191,12 +192,12 @@ export async function freshRepository(
   env: Environment,
   inst: SwebenchInstance,
   ctx: EvaluateContext,
-  from: { kind: "repository" } | { kind: "tree"; treeHash: string } = { kind: "repository" },
+  from: { kind: "repository" } | { kind: "tree"; commit: string; treeHash: string } = { kind: "repository" },
 ): Promise<string> {
   const argv =
     from.kind === "repository"
       ? ["bash", "-c", FRESH_REPO_SCRIPT, "fresh-repo", TESTBED, inst.base_commit]
-      : ["bash", "-c", FRESH_TREE_SCRIPT, "fresh-tree", TESTBED, inst.base_commit, from.treeHash];
+      : ["bash", "-c", FRESH_TREE_SCRIPT, "fresh-tree", TESTBED, from.commit, from.treeHash];
   const out = await step(env, argv, ctx, "re-creating the repository at the base commit");
   const m = /ok ([0-9a-f]{40,64})\s*$/.exec(out);
   if (!m)
@@ -209,17 +210,17 @@ export async function freshRepository(
   return m[1]!;
 }
 
-/** The change left in the environment against `fresh`, test files excluded. */
+/** The change left in the environment against `base` (the base commit), test files excluded. */
 export async function extractChange(
   env: Environment,
   inst: SwebenchInstance,
-  fresh: string,
+  base: string,
   ctx: EvaluateContext,
 ): Promise<string> {
   const excludes = testFilesOf(inst).map((f) => `:(exclude,literal)${f}`);
   await step(
     env,
-    ["bash", "-c", EXTRACT_SCRIPT, "extract", TESTBED, fresh, DIFF_FILE, ...excludes],
+    ["bash", "-c", EXTRACT_SCRIPT, "extract", TESTBED, base, DIFF_FILE, ...excludes],
     ctx,
     "taking the change from the environment",
   );
@@ -244,7 +245,7 @@ async function participantsDoing(err: unknown, env: Environment): Promise<boolea
 async function openEpisodeEnvironment(
   inst: SwebenchInstance,
   ctx: EvaluateContext,
-): Promise<{ env: Environment; from: { kind: "repository" } | { kind: "tree"; treeHash: string } }> {
+): Promise<{ env: Environment; from: { kind: "repository" } | { kind: "tree"; commit: string; treeHash: string } }> {
   const provider = environmentsOf(ctx.sandbox, CALLER);
   const owner = ctx.options.run_id;
   if (ctx.sandbox.capabilities.has("images")) {
@@ -260,7 +261,7 @@ async function openEpisodeEnvironment(
     const tree = join(staging, "tree");
     const exported = await exportCommitRepository(repoDir, inst.base_commit, tree);
     const env = await provider.openEnvironment({ tree: { host: tree, dir: TESTBED }, owner }, ctx.signal);
-    return { env, from: { kind: "tree", treeHash: exported.tree } };
+    return { env, from: { kind: "tree", commit: exported.commit, treeHash: exported.tree } };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -116,17 +116,17 @@ describe("an image's repository re-created at the base commit (FRESH_REPO_SCRIPT
     expectNoBackgroundWork(g);
   }, 180_000);
 
-  it("works from a repository whose HEAD is elsewhere, whose base is named by a short hash, with the old .git moved to another file system", () => {
+  it("works from a repository whose HEAD is elsewhere and whose base is named by a short hash; leaves no old .git", () => {
     const repo = historyRepo(join(root, `image-${++n}`), FILES);
     const g = hostileGitEnv();
-    // The old .git goes to mktemp's directory: /dev/shm, a file system of its own on most hosts (an image's
-    // /tmp may be a tmpfs while /testbed is not).
+    // mktemp's directory on another file system (an image's /tmp may be a tmpfs): nothing goes there.
     const otherFs = existsSync("/dev/shm") && statSync("/dev/shm").dev !== statSync(repo.dir).dev;
     const env = otherFs ? { ...g.env, TMPDIR: "/dev/shm" } : g.env;
     const r = runScript(FRESH_REPO_SCRIPT, env, repo.dir, repo.base.slice(0, 10));
     expect(r.status, r.out).toBe(0);
     expect(r.out.trim().split("\n").at(-1)).toBe(`ok ${repo.base}`);
     expectBaseAlone(repo.dir, repo);
+    expect(gitIn(repo.dir, "status", "--porcelain", "--ignored")).toBe("");
   }, 180_000);
 });
 
