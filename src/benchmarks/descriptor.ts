@@ -26,6 +26,13 @@ export type Interaction = (typeof INTERACTIONS)[number];
 /** The config keys that decide whether a run asks a participant. */
 export type ParticipantConfig = Pick<AssessmentConfig, "predictions" | "replay_dataset_code"> & { benchmark: string };
 
+/**
+ * Config defaults a benchmark sets for itself where one value cannot fit all: the request schema states
+ * each as an `if benchmark = <name>` entry of its `allOf` (Ajv applies it in the one resolver), and
+ * tests/benchmarks/registry.test.ts keeps the schema and the descriptors equal.
+ */
+export type BenchmarkDefaults = Partial<Pick<AssessmentConfig, "per_task_timeout_seconds">>;
+
 /** Something preflight looks for on this host before a run. */
 export type HostNeed =
   | ({ kind: "program" } & ProgramNeed)
@@ -64,6 +71,8 @@ export interface BenchmarkDescriptor<Name extends string = string> {
   readonly sandboxNeeds: readonly SandboxCapability[];
   /** What preflight looks for on this host before a run with `backend` (after the backend's own programs). */
   hostNeeds(backend: SandboxBackendDescriptor): readonly HostNeed[];
+  /** Its own config defaults (see {@link BenchmarkDefaults}); a key it leaves out takes the schema's general one. */
+  readonly defaults?: BenchmarkDefaults;
   /** Reference answers for the purple `gold` mode (a gold run must score 100%), imported on first use. */
   readonly gold?: () => Promise<GoldAnswerer>;
   readonly runner: BenchmarkRunner;

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { configSchema } from "../request-config/schema.js";
+import { benchmarkDependentDefaults, configSchema } from "../request-config/schema.js";
 import { packageRoot } from "../util/package-root.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 
@@ -42,6 +42,45 @@ function rangeOf(p: PropertySchema): string {
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
+/** A default as a table cell: the schema's own, or each benchmark's ("swebench `1800`, else `3`"). */
+function defaultCell(key: string, p: PropertySchema, schema: Record<string, unknown>, required: boolean): string {
+  if (p.default !== undefined) return `\`${JSON.stringify(p.default)}\``;
+  const dependent = benchmarkDependentDefaults(schema)[key];
+  if (dependent !== undefined) {
+    const cases = Object.entries(dependent.byBenchmark).map(([name, v]) => `${name} \`${JSON.stringify(v)}\``);
+    if (dependent.otherwise !== undefined) cases.push(`else \`${JSON.stringify(dependent.otherwise)}\``);
+    return cases.join(", ");
+  }
+  return required ? "required" : "";
+}
+
+/**
+ * The defaults that depend on the benchmark, one row per benchmark of the schema's `benchmark` enum:
+ * what a config naming only that benchmark resolves to.
+ */
+function renderBenchmarkDefaults(schema: Record<string, unknown>): string[] {
+  const dependent = benchmarkDependentDefaults(schema);
+  const keys = Object.keys(dependent);
+  if (keys.length === 0) return [];
+  const props = (schema["properties"] ?? {}) as Record<string, PropertySchema>;
+  const names = (props["benchmark"]?.enum ?? []).map(String);
+  const lines = [
+    "",
+    "Defaults that depend on the benchmark (the schema's `allOf`, from each benchmark's descriptor `defaults`):",
+    "",
+    `| benchmark | ${keys.map((k) => `\`${k}\``).join(" | ")} |`,
+    `|---|${keys.map(() => "---|").join("")}`,
+  ];
+  for (const name of names) {
+    const cells = keys.map((k) => {
+      const v = name in dependent[k]!.byBenchmark ? dependent[k]!.byBenchmark[name] : dependent[k]!.otherwise;
+      return v === undefined ? "" : `\`${JSON.stringify(v)}\``;
+    });
+    lines.push(`| \`${name}\` | ${cells.join(" | ")} |`);
+  }
+  return lines;
+}
+
 /** Markdown table of every config key: key, CLI flag, type, default, range, description. */
 export function renderConfigReference(schema: Record<string, unknown>): string {
   const props = (schema["properties"] ?? {}) as Record<string, PropertySchema>;
@@ -54,13 +93,14 @@ export function renderConfigReference(schema: Record<string, unknown>): string {
   ];
   for (const [key, p] of Object.entries(props)) {
     const flag = key === "benchmark" ? "positional `<benchmark>`" : `\`--${key.replace(/_/g, "-")}\``;
-    const def = p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : required.has(key) ? "required" : "";
+    const def = defaultCell(key, p, schema, required.has(key));
     const type = typeOf(p).replace(/\\\|/g, "|");
     lines.push(
       `| \`${key}\` | ${flag} | ${cell(type)} | ${cell(def)} | ${cell(rangeOf(p))} | ${cell(p.description ?? "")} |`,
     );
   }
   lines.push(
+    ...renderBenchmarkDefaults(schema),
     "",
     "Unknown keys are an error (the key is named). Schema: `schemas/assessment_request.schema.json`.",
     "",

@@ -15,7 +15,7 @@ import { formatAjvErrors } from "../util/schema.js";
 import { UsageError } from "../util/errors.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { resolveConfig } from "../request-config/resolve.js";
-import { configProperties } from "../request-config/schema.js";
+import { configProperties, defaultText } from "../request-config/schema.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
 import { interactionProblems } from "../request-config/interaction-rules.js";
 import { defaultRunOut, type RunOptions } from "./options.js";
@@ -70,7 +70,8 @@ export function usageText(): string {
   for (const key of CONFIG_KEYS) {
     const p = properties[key] ?? {};
     const value = p.type === "boolean" ? "" : p.enum ? ` ${p.enum.join("|")}` : p.type === "array" ? " A,B" : " V";
-    const def = p.default !== undefined ? ` (default ${JSON.stringify(p.default)})` : "";
+    const text = defaultText(key);
+    const def = text !== null ? ` (default ${text})` : "";
     lines.push(`  --${flagName(key)}${value}`.padEnd(36) + ` ${p.description ?? ""}${def}`);
   }
   return lines.join("\n") + "\n";

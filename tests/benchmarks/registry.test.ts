@@ -44,6 +44,16 @@ describe("benchmark registry", () => {
     expect(benchmarkSchemaMismatches({ ...schemas, request }, benchmarkDescriptors())).toEqual([
       'assessment_request.schema.json interaction enum lacks "interactive"',
     ]);
+    const slowerTests = benchmarkDescriptors().map((d) =>
+      d.name === "swebench" ? { ...d, defaults: { per_task_timeout_seconds: 60 } } : d,
+    );
+    expect(benchmarkSchemaMismatches(schemas, slowerTests)).toEqual([
+      "assessment_request.schema.json gives swebench per_task_timeout_seconds 1800, its descriptor says 60",
+    ]);
+    const silent = benchmarkDescriptors().map((d) => (d.name === "swebench" ? { ...d, defaults: {} } : d));
+    expect(benchmarkSchemaMismatches(schemas, silent)).toEqual([
+      "assessment_request.schema.json sets swebench's per_task_timeout_seconds default; its descriptor's defaults lack it",
+    ]);
     const renamedRows = benchmarkDescriptors().map((d) => (d.name === "redcode" ? { ...d, rowSchema: "red_row" } : d));
     expect(benchmarkSchemaMismatches(schemas, renamedRows)).toEqual([
       'results.schema.json rows of "redcode" are $defs/redcode_row, its descriptor says red_row',

@@ -26,6 +26,19 @@ describe("the config reference page (docs/config-reference.md)", () => {
     expect(block).toContain("`--per-task-timeout-seconds`");
   });
 
+  test("shows each benchmark's defaults: in the key's row and in a table with one row per benchmark", () => {
+    const block = renderConfigReference(schema);
+    expect(block).toMatch(/\| `per_task_timeout_seconds` \| [^|]+ \| number \| swebench `1800`, else `3` \|/);
+    const rows = block.split("\n").filter((l) => /^\| `[a-z-]+` \| `\d+` \|$/.test(l));
+    expect(rows).toEqual([
+      "| `humaneval` | `3` |",
+      "| `swebench` | `1800` |",
+      "| `redcode` | `3` |",
+      "| `sparc` | `3` |",
+      "| `smi-inhabit` | `3` |",
+    ]);
+  });
+
   test(`${CONFIG_REFERENCE_PAGE} holds exactly what the schema generates (run \`npm run docs\` after changing the schema)`, () => {
     const page = readFileSync(join(packageRoot, CONFIG_REFERENCE_PAGE), "utf8");
     const start = page.indexOf(START_MARKER);

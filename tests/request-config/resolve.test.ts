@@ -93,8 +93,8 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
     } satisfies KeyFlags<ResolvedConfig>;
     const required = Object.keys(flags).filter((k) => flags[k as keyof typeof flags]);
     const derived = ["benchmark", "run_id", "shard_index", "num_shards", "concurrency", "participant_concurrency"];
-    // Its default depends on the benchmark (the schema's allOf), so it has no top-level `default`.
-    derived.push("interaction");
+    // Their defaults depend on the benchmark (the schema's allOf), so they have no top-level `default`.
+    derived.push("interaction", "per_task_timeout_seconds");
     expect(required.sort()).toEqual([...Object.keys(schemaDefaults()), ...derived].sort());
     expect(Object.keys(flags).sort()).toEqual(schemaKeys(readSchema("assessment_request.schema.json")).properties);
   });
@@ -114,6 +114,33 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
         restated.push(`${relative(packageRoot, file)}: a timeout default`);
     }
     expect(restated).toEqual([]);
+  });
+});
+
+describe("per-benchmark limits (each descriptor's `defaults`, the schema's allOf)", () => {
+  const timeoutOf = (c: Record<string, unknown>): unknown => {
+    const r = resolveConfig(c, { newRunId: () => "rid" });
+    return r.ok ? r.config.per_task_timeout_seconds : r.errors;
+  };
+
+  it("a SWE-bench test run gets the official harness's 1,800 s; HumanEval keeps 3 s per program", () => {
+    expect(timeoutOf({ benchmark: "swebench" })).toBe(1800);
+    expect(timeoutOf({ benchmark: "swebench", sandbox: "docker", interaction: "single_shot" })).toBe(1800);
+    expect(timeoutOf({ benchmark: "humaneval" })).toBe(3);
+    expect(timeoutOf({ benchmark: "redcode" })).toBe(3);
+    for (const name of ["humaneval", "swebench", "redcode", "sparc", "smi-inhabit"]) {
+      const own = benchmarkDescriptor(name).defaults?.per_task_timeout_seconds;
+      if (own !== undefined) expect(timeoutOf({ benchmark: name }), name).toBe(own);
+    }
+  });
+
+  it("a value the config gives wins, and a resolved config keeps it", () => {
+    expect(timeoutOf({ benchmark: "swebench", per_task_timeout_seconds: 60 })).toBe(60);
+    expect(timeoutOf({ benchmark: "humaneval", per_task_timeout_seconds: 10 })).toBe(10);
+    const first = resolveConfig({ benchmark: "swebench" });
+    expect(first.ok).toBe(true);
+    if (first.ok) expect(timeoutOf({ ...first.config })).toBe(1800);
+    expect(timeoutOf({ benchmark: "swebench", per_task_timeout_seconds: 3601 })).not.toBe(3601);
   });
 });
 

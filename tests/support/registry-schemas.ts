@@ -9,6 +9,7 @@
 import { readSchema } from "../../src/util/schema.js";
 import { INTERACTIONS, type BenchmarkDescriptor } from "../../src/benchmarks/descriptor.js";
 import type { SandboxBackendDescriptor } from "../../src/sandbox/backend.js";
+import { benchmarkDependentDefaults } from "../../src/request-config/schema.js";
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +85,38 @@ export function benchmarkSchemaMismatches(
       problems.push(`results.schema.json rows of "${b.name}" are $defs/${ref}, its descriptor says ${b.rowSchema}`);
     if (!(b.rowSchema! in defs)) problems.push(`results.schema.json has no $defs/${b.rowSchema} (${b.name}'s rows)`);
   }
+  problems.push(...defaultMismatches(schemas.request, benchmarks));
+  return problems;
+}
+
+/**
+ * Each benchmark's own config defaults (descriptor `defaults`) against what the request schema applies for
+ * it: its `if benchmark = <name>` entry, else the entry's `else`, else the key's own default. A benchmark the
+ * schema names in such an entry must declare that default in its descriptor too.
+ */
+function defaultMismatches(request: Json, benchmarks: readonly BenchmarkDescriptor[]): string[] {
+  const problems: string[] = [];
+  const dependent = benchmarkDependentDefaults(request);
+  const props = obj(request["properties"]);
+  const schemaDefault = (key: string, name: string): unknown => {
+    const d = dependent[key];
+    if (d !== undefined) return name in d.byBenchmark ? d.byBenchmark[name] : d.otherwise;
+    return obj(props[key])["default"];
+  };
+  for (const b of benchmarks)
+    for (const [key, value] of Object.entries(b.defaults ?? {}))
+      if (schemaDefault(key, b.name) !== value)
+        problems.push(
+          `assessment_request.schema.json gives ${b.name} ${key} ${JSON.stringify(schemaDefault(key, b.name))}, its descriptor says ${JSON.stringify(value)}`,
+        );
+  for (const [key, d] of Object.entries(dependent))
+    for (const name of Object.keys(d.byBenchmark)) {
+      const b = benchmarks.find((x) => x.name === name);
+      if (b !== undefined && !(key in (b.defaults ?? {})))
+        problems.push(
+          `assessment_request.schema.json sets ${name}'s ${key} default; its descriptor's defaults lack it`,
+        );
+    }
   return problems;
 }
 

@@ -10,6 +10,8 @@ export const humaneval = defineBenchmark({
   needsParticipant: (config) => !config.predictions,
   rowSchema: "humaneval_row",
   sandboxNeeds: [],
+  // Each program's limit: the original harness's 3 s.
+  defaults: { per_task_timeout_seconds: 3 },
   // The trusted checker runs on the host with every backend (checker.ts).
   hostNeeds: () => [
     {

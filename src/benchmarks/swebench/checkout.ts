@@ -23,6 +23,7 @@ import { dirname, join } from "node:path";
 import type { Logger } from "../../util/logger.js";
 import { errorMessage } from "../../util/errors.js";
 import { gitOk, gitInOk, type Tree } from "./git.js";
+import { NO_BACKGROUND_GIT } from "./git-background.js";
 import { addWorktree, removeWorktree, resetTree } from "./worktree.js";
 
 export type CheckoutKind = "worktree" | "clone";
@@ -62,6 +63,8 @@ function cloneCheckout(root: string): Checkout {
           repoDir,
           tree.path,
         ]);
+        // A clone is ours: git's background work off in its config too (git-background.ts).
+        for (const [key, value] of NO_BACKGROUND_GIT) await gitInOk(tree, ["config", key, value]);
         await gitInOk(tree, ["checkout", "--quiet", "--detach", commit]);
       } catch (err) {
         await rm(base, { recursive: true, force: true });

@@ -9,6 +9,9 @@ export const swebench = defineBenchmark({
   needsParticipant: (config) => !config.predictions,
   rowSchema: "swebench_row",
   sandboxNeeds: [],
+  // The test run's limit: the official harness's `--timeout` default. Its probes get at least as long
+  // (local-inventory.ts); a test run past it is TIMEOUT and unresolved, as officially.
+  defaults: { per_task_timeout_seconds: 1800 },
   hostNeeds: (backend) => [
     // Without environments of each instance's image the tests run in a host work dir under this host's python3
     // (the local backend); a backend with images runs them in the instance's image.

@@ -7,22 +7,25 @@
  * backend; what differs is asked of the sandbox's capabilities, never its name:
  * - with `images` the environment is the instance's own image, whose
  *   /testbed holds the repository with its history ({@link FRESH_REPO_SCRIPT});
- * - without, the environment starts from a host tree: the base commit's
- *   tracked files, exported from the run's clone by git on the host (no
- *   `.git`, so no history ever enters), copied in at /testbed
+ * - without, the environment starts from a host tree: a repository made on
+ *   the host from the run's clone holding the base commit alone
+ *   (export-tree.ts), copied in at /testbed and checked there
  *   ({@link FRESH_TREE_SCRIPT}); the tests then run on the host path.
  *
  * The working environment holds the repository at the base commit with every
  * trace of later history gone: before the first turn the repository is
- * re-created from the base commit's tree alone (a new `.git` holding one
- * commit of exactly that tree, on a fresh branch: no remotes, no other refs,
- * no tags, no reflog of the old history, no unreachable objects; an old
- * `.git` is deleted), and the new commit's tree is checked to be the base
- * commit's. Neither the test patch nor the gold patch is ever in it.
+ * re-created holding the base commit object itself (HEAD is the dataset's
+ * `base_commit`, the same hash, which the task message names), its tree and
+ * blobs, shallow at it (`.git/shallow`): no parent, no later commit, no
+ * remotes, no other refs, no tags, no reflog of the old history, no other
+ * object; the old `.git` is deleted. HEAD, its tree, the working tree and the
+ * one reachable commit are checked. Neither the test patch nor the gold patch
+ * is ever in it. No git step here starts git's background work (automatic gc
+ * or maintenance: git-background.ts), which a later step would collide with.
  *
  * When the episode ends (`final` or any limit; a participant's failure too:
  * the environment is graded as it stands), the change is the working tree's
- * diff against that commit, new files included (`git add -A`, so ignored files
+ * diff against the base commit, new files included (`git add -A`, so ignored files
  * stay out), the test patch's files excluded (the grading resets them anyway).
  * `environment_error` and `canceled` are ours, never a score: the item is an
  * infrastructure failure.
@@ -50,14 +53,14 @@ import { READ_FILE_MAX_BYTES } from "../../sandbox/docker/docker-environment.js"
 import type { SwebenchInstance } from "./instance.js";
 import { testFilesOf } from "./test-spec.js";
 import { imageFor } from "./container/image-name.js";
-import { exportCommitTree } from "./export-tree.js";
 import { extractDiff } from "./extract-diff.js";
+import { FRESH_BRANCH, exportCommitRepository } from "./export-tree.js";
+import { GIT_REPO_CONFIG_LINES, GIT_SHELL_FUNCTION } from "./git-background.js";
 import { locateRepo, reposDirFor } from "./repo-locator.js";
 
 /** Where the repository is in the official images. */
 export const TESTBED = "/testbed";
-/** The branch of the fresh repository. */
-export const FRESH_BRANCH = "main";
+export { FRESH_BRANCH } from "./export-tree.js";
 /** Limit of a setup or extraction step, ms (git on a large repository). */
 const STEP_TIMEOUT_MS = 300_000;
 /** Where the extracted diff is written inside the environment (outside the repository). */
@@ -70,56 +73,67 @@ const CALLER = "swebench";
 export const MAX_CHANGE_BYTES = READ_FILE_MAX_BYTES;
 
 /**
- * The fresh commit's end, shared by both ways in: the base tree (`$want`) staged in a new repository is
- * committed, checked to be the base tree, and nothing else is left in the object store.
+ * The checks both ways in end with, in the new repository: HEAD is the base commit ($base) on the branch,
+ * its tree is the base tree ($want), the working tree is that tree, and the base commit is the one commit
+ * reachable. Prints `ok <base commit>` last.
  */
-const COMMIT_FRESH = `export GIT_AUTHOR_NAME=a2a-bench GIT_AUTHOR_EMAIL=a2a-bench@localhost GIT_COMMITTER_NAME=a2a-bench GIT_COMMITTER_EMAIL=a2a-bench@localhost
-git -c core.hooksPath=/dev/null -c commit.gpgsign=false commit -q --allow-empty -m "base commit"
-got=$(git rev-parse HEAD^{tree})
-if [ "$got" != "$want" ]; then echo "the fresh tree $got is not the base tree $want"; exit 3; fi
+const CHECK_BASE = `${GIT_REPO_CONFIG_LINES.join("\n")}
+git update-index -q --refresh >/dev/null 2>&1 || true
+head=$(git rev-parse --verify HEAD)
+if [ "$head" != "$base" ]; then echo "HEAD is $head, not the base commit $base"; exit 3; fi
+if [ "$(git symbolic-ref HEAD)" != "refs/heads/${FRESH_BRANCH}" ]; then echo "HEAD is not on ${FRESH_BRANCH}"; exit 3; fi
+got=$(git rev-parse "HEAD^{tree}")
+if [ "$got" != "$want" ]; then echo "the tree $got is not the base tree $want"; exit 3; fi
+if ! git diff-files --quiet; then echo "the working tree is not the base tree: $(git diff-files --name-only | head -5)"; exit 3; fi
+commits=$(git rev-list --all | wc -l)
+if [ "$commits" -ne 1 ]; then echo "$commits commits are reachable, not the base commit alone"; exit 3; fi
 git reflog expire --expire=now --all
-git gc -q --prune=now
-echo "ok $(git rev-parse HEAD)"
+echo "ok $base"
 `;
 
 /**
- * Re-create the repository from the base commit's tree only (an image's repository, with history).
- * $1 repo dir, $2 base commit. Prints `ok <fresh commit>` last; any failure exits non-zero with git's words.
+ * Re-create the repository holding the base commit alone (an image's repository, with history): the
+ * old `.git` is renamed beside it (the same file system: no copy, however large), the base commit
+ * object, its tree and blobs stream from it into a new `.git` (never a pack renamed across file
+ * systems), shallow at the base; the old one is deleted. $1 repo dir, $2 base commit. Prints
+ * `ok <base commit>` last; any failure exits non-zero with git's words.
  */
-export const FRESH_REPO_SCRIPT = `set -eu
+export const FRESH_REPO_SCRIPT = `set -euo pipefail
+${GIT_SHELL_FUNCTION}
 cd -- "$1"
 git -c core.hooksPath=/dev/null checkout -q --force --detach "$2"
-want=$(git rev-parse "$2^{tree}")
-list=$(mktemp)
-git ls-files -z > "$list"
-old=$(mktemp -d)
-mv .git "$old/git"
-git init -q .
-git symbolic-ref HEAD refs/heads/${FRESH_BRANCH}
-git add -f --pathspec-from-file="$list" --pathspec-file-nul
-rm -f -- "$list"
+base=$(git rev-parse --verify "$2^{commit}")
+want=$(git rev-parse --verify "$base^{tree}")
+old="$PWD/.a2a-old-git"
 rm -rf -- "$old"
-${COMMIT_FRESH}`;
-
-/**
- * The same from a tree holding exactly the base commit's tracked files and no `.git` (exported on the
- * host): every file is staged (`-f`: tracked files an ignore rule matches too). $1 repo dir, $2 the base
- * commit's tree hash. A tree that is not the base commit's fails the check.
- */
-export const FRESH_TREE_SCRIPT = `set -eu
-cd -- "$1"
-want=$2
-if [ -e .git ]; then echo "the exported tree already holds a .git"; exit 3; fi
+mv .git "$old"
 git init -q .
+git --git-dir="$old" rev-list --objects --no-walk "$base" > "$old/a2a-objects"
+git --git-dir="$old" pack-objects -q --stdout < "$old/a2a-objects" | git index-pack --stdin >/dev/null
+rm -rf -- "$old"
+printf '%s\n' "$base" > .git/shallow
+git update-ref refs/heads/${FRESH_BRANCH} "$base"
 git symbolic-ref HEAD refs/heads/${FRESH_BRANCH}
-git add -f -A .
-${COMMIT_FRESH}`;
+git read-tree "$base"
+${CHECK_BASE}`;
 
 /**
- * The working tree's change against $2 (the fresh commit) into $3, test files excluded ($4...).
+ * Check a repository made on the host (export-tree.ts) and copied in: the base commit alone, checked
+ * out. $1 repo dir, $2 the base commit, $3 its tree hash (computed on the host).
+ */
+export const FRESH_TREE_SCRIPT = `set -euo pipefail
+${GIT_SHELL_FUNCTION}
+cd -- "$1"
+base=$2 want=$3
+if [ "$(cat .git/shallow 2>/dev/null)" != "$base" ]; then echo "the copied repository is not shallow at $base"; exit 3; fi
+${CHECK_BASE}`;
+
+/**
+ * The working tree's change against $2 (the base commit) into $3, test files excluded ($4...).
  * Diff settings the participant may have set in the repository's config are overridden.
  */
 const EXTRACT_SCRIPT = `set -eu
+${GIT_SHELL_FUNCTION}
 cd -- "$1"
 base=$2 out=$3
 shift 3
@@ -135,7 +149,8 @@ echo ok
 /** The task text of an instance (the facts travel beside it in the task message). */
 export function episodeInstruction(inst: SwebenchInstance): string {
   return [
-    `The repository ${inst.repo} is checked out in ${TESTBED} (the working directory of every command).`,
+    `The repository ${inst.repo} is checked out in ${TESTBED} (the working directory of every command)`,
+    `at its base commit ${inst.base_commit} (HEAD).`,
     "Resolve the issue below by changing the repository's non-test files. Each command runs in a fresh",
     "`bash -lc` (cd and export do not carry over; files do). There is no network.",
     "When you are done, reply final: the change in the working tree (new files included) is graded by",
@@ -193,37 +208,43 @@ async function step(env: Environment, argv: string[], ctx: EvaluateContext, what
 }
 
 /**
- * Make the environment's repository the base commit's tree alone; returns the fresh commit. `from`: the
- * image's repository (its history scrubbed), or an exported tree whose hash must be `treeHash`.
+ * Make the environment's repository the base commit alone; returns it (the dataset's `base_commit`, checked).
+ * `from`: the image's repository (its history dropped), or a repository made on the host whose base tree
+ * is `treeHash`.
  */
 export async function freshRepository(
   env: Environment,
   inst: SwebenchInstance,
   ctx: EvaluateContext,
-  from: { kind: "repository" } | { kind: "tree"; treeHash: string } = { kind: "repository" },
+  from: { kind: "repository" } | { kind: "tree"; commit: string; treeHash: string } = { kind: "repository" },
 ): Promise<string> {
   const argv =
     from.kind === "repository"
       ? ["bash", "-c", FRESH_REPO_SCRIPT, "fresh-repo", TESTBED, inst.base_commit]
-      : ["bash", "-c", FRESH_TREE_SCRIPT, "fresh-tree", TESTBED, from.treeHash];
+      : ["bash", "-c", FRESH_TREE_SCRIPT, "fresh-tree", TESTBED, from.commit, from.treeHash];
   const out = await step(env, argv, ctx, "re-creating the repository at the base commit");
   const m = /ok ([0-9a-f]{40,64})\s*$/.exec(out);
   if (!m)
     throw new BenchError("E_SWEBENCH_EPISODE", `re-creating the repository printed no commit: ${out.slice(-300)}`);
+  if (!m[1]!.startsWith(inst.base_commit.toLowerCase()))
+    throw new BenchError(
+      "E_SWEBENCH_EPISODE",
+      `the repository's HEAD is ${m[1]!}, not the base commit ${inst.base_commit}`,
+    );
   return m[1]!;
 }
 
-/** The change left in the environment against `fresh`, test files excluded. */
+/** The change left in the environment against `base` (the base commit), test files excluded. */
 export async function extractChange(
   env: Environment,
   inst: SwebenchInstance,
-  fresh: string,
+  base: string,
   ctx: EvaluateContext,
 ): Promise<string> {
   const excludes = testFilesOf(inst).map((f) => `:(exclude,literal)${f}`);
   await step(
     env,
-    ["bash", "-c", EXTRACT_SCRIPT, "extract", TESTBED, fresh, DIFF_FILE, ...excludes],
+    ["bash", "-c", EXTRACT_SCRIPT, "extract", TESTBED, base, DIFF_FILE, ...excludes],
     ctx,
     "taking the change from the environment",
   );
@@ -248,7 +269,7 @@ async function participantsDoing(err: unknown, env: Environment): Promise<boolea
 async function openEpisodeEnvironment(
   inst: SwebenchInstance,
   ctx: EvaluateContext,
-): Promise<{ env: Environment; from: { kind: "repository" } | { kind: "tree"; treeHash: string } }> {
+): Promise<{ env: Environment; from: { kind: "repository" } | { kind: "tree"; commit: string; treeHash: string } }> {
   const provider = environmentsOf(ctx.sandbox, CALLER);
   const owner = ctx.options.run_id;
   if (ctx.sandbox.capabilities.has("images")) {
@@ -262,9 +283,9 @@ async function openEpisodeEnvironment(
   const staging = await mkdtemp(join(tmpdir(), "a2a-swe-tree-"));
   try {
     const tree = join(staging, "tree");
-    const treeHash = await exportCommitTree(repoDir, inst.base_commit, tree, join(staging, "index"));
+    const exported = await exportCommitRepository(repoDir, inst.base_commit, tree);
     const env = await provider.openEnvironment({ tree: { host: tree, dir: TESTBED }, owner }, ctx.signal);
-    return { env, from: { kind: "tree", treeHash } };
+    return { env, from: { kind: "tree", commit: exported.commit, treeHash: exported.tree } };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -286,7 +307,7 @@ export async function runInstanceEpisode(
   const trajectory = relative(ctx.options.out, trajectoryPath);
   const { env, from } = await openEpisodeEnvironment(inst, ctx);
   try {
-    const fresh = await freshRepository(env, inst, ctx, from);
+    const base = await freshRepository(env, inst, ctx, from);
     const sink = trajectoryFile(trajectoryPath);
     let record: EpisodeRecord;
     try {
@@ -296,7 +317,7 @@ export async function runInstanceEpisode(
           benchmark: "swebench",
           instance_id: inst.instance_id,
           repo: inst.repo,
-          base_commit: fresh,
+          base_commit: base,
           workdir: TESTBED,
         },
         limits: episodeLimitsOf(ctx.options),
@@ -321,7 +342,7 @@ export async function runInstanceEpisode(
       };
     }
     try {
-      const chosen = submittedChange(record, await extractChange(env, inst, fresh, ctx))!;
+      const chosen = submittedChange(record, await extractChange(env, inst, base, ctx))!;
       return { record, trajectory, patch: chosen.patch, patchSource: chosen.source };
     } catch (err) {
       if (!ctx.signal.aborted && (await participantsDoing(err, env))) {

@@ -4,6 +4,7 @@
  * code (hooks are disabled); tests run in the sandbox.
  */
 import { runChild, type ProcessOutcome } from "../../process/index.js";
+import { NO_BACKGROUND_GIT_ARGS } from "./git-background.js";
 
 /** Default limit for one git/patch command, ms. */
 export const GIT_TIMEOUT_MS = 60_000;
@@ -68,13 +69,17 @@ export async function runCommand(
   return toCommandOutcome(outcome);
 }
 
-/** `git -c core.hooksPath=/dev/null <args>` in `cwd`. */
+/**
+ * `git -c core.hooksPath=/dev/null <args>` in `cwd`, with git's background work (automatic gc and
+ * maintenance) off: git-background.ts.
+ */
 export function git(
   cwd: string,
   args: string[],
   opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<CommandOutcome> {
-  return runCommand("git", ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", ...args], {
+  const settings = ["-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", ...NO_BACKGROUND_GIT_ARGS];
+  return runCommand("git", [...settings, ...args], {
     cwd,
     ...opts,
   });

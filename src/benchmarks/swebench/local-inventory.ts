@@ -74,7 +74,7 @@ export async function localInventory(t: ProbeTarget): Promise<Inventory> {
   const st = await probe(t, staticProbeCommand(t.tests), STATIC_PROBE_TIMEOUT_MS, (o, e, x) => staticResult(o, x, e));
   if (!t.runner) return { static: st, runner: null };
   const mark = runnerMark();
-  const runner = await probe(t, runnerProbeCommand(t.tests, mark), t.timeoutMs, (o, e, x) =>
+  const runner = await probe(t, runnerProbeCommand(t.tests, mark), runnerProbeTimeoutMs(t.timeoutMs), (o, e, x) =>
     probeResult(o, mark, x, e),
   );
   return { static: st, runner };

@@ -8,6 +8,7 @@
  * kill itself, print fake markers, run out of time) is the model's; what our
  * side did (sandbox/engine failure, cancellation) is an error, never a score.
  */
+import { availableParallelism, loadavg } from "node:os";
 import type { EpisodeRecord } from "../../interactive/episode-record.js";
 import type { SwebenchInstance } from "./instance.js";
 import type { Framework } from "./log-parsers.js";
@@ -101,6 +102,16 @@ function gradeLog(run: TestRun): { log: string; graded: GradeResult } {
   return { log, graded };
 }
 
+/**
+ * This host's load when a test run was stopped at its limit, for the row's error: a timeout is the
+ * patch's (unresolved, as officially), and this tells an operator whether the host was overloaded
+ * (a load average far above the cores) or the patch slow (docs/benchmarks/swebench.md, "Timeouts").
+ */
+export function hostLoadNote(): string {
+  const [one, five] = loadavg();
+  return `host load average ${one!.toFixed(2)} (1 min), ${five!.toFixed(2)} (5 min) on ${availableParallelism()} cores`;
+}
+
 /** Grade one finished test run. Call only after the test process has ended: the nonce is drawn here. */
 export function gradeTestRun(run: TestRun): GradedRun {
   const { log, graded } = gradeLog(run);
@@ -134,7 +145,7 @@ export function gradeTestRun(run: TestRun): GradedRun {
     return done({
       ...common,
       status: "TIMEOUT",
-      error: `tests timed out after ${run.timeoutSeconds} s`,
+      error: `tests timed out after ${run.timeoutSeconds} s (${hostLoadNote()})`,
       failureMode: "timeout",
     });
   const signature = classifyInfra(log);

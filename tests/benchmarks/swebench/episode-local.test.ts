@@ -1,6 +1,6 @@
 /**
  * SWE-bench interactive on the LOCAL backend, end to end: the benchmark's one episode flow opens a
- * local environment (bwrap) holding the base commit's tree with a fresh one-commit history, a REAL A2A
+ * local environment (bwrap) holding the base commit alone (its own hash, shallow), a REAL A2A
  * participant on loopback (the purple app: gold and echo modes, and a scripted probe) acts in it, and
  * the change it left is graded by the host path in a fresh checkout.
  */
@@ -36,6 +36,7 @@ import {
   tau2Call,
   terminalBench,
 } from "../../interactive/dialect-fixtures.js";
+import { historyRepo } from "./fixtures/history-repo.js";
 
 /** Answers each turn with the next command, then `final`; keeps what it was sent. */
 class CommandSolver implements Solver {
@@ -148,7 +149,7 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
     });
   }, 120_000);
 
-  it("the working tree holds one fresh commit of the base tree: no history, no test or gold patch, no clone path", async () => {
+  it("the working tree holds the base commit alone: no other history, no test or gold patch, no clone path", async () => {
     const inst = ds.instances[0]!;
     const baseTree = execFileSync(
       "git",
@@ -171,12 +172,42 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
     expect(first!.split("\n").slice(0, 3)).toEqual(["/testbed", "1", baseTree]);
     expect(first).toContain("refs/heads/main");
     expect(first).not.toContain("origin");
-    expect(second!.trim().split("\n").at(-1)).toBe("0"); // the base commit's own hash is not there either
+    expect(second!.trim().split("\n").at(-1)).toBe("1"); // the base commit's own hash, once
     expect(third!.trim()).toBe("0");
     expect(fourth).toMatch(/No such file or directory/);
     expect(fourth!.trim().split("\n").at(-1)).not.toBe("0");
     expect(row).toMatchObject({ status: "EMPTY_PATCH", exit_status: "final" });
   }, 120_000);
+
+  it("from a clone with history: HEAD is the dataset's base_commit, the task names it, nothing before or after it is there, and a fix against it resolves", async () => {
+    const inst0 = ds.instances[0]!;
+    const sampleRepo = join(ds.reposDir, inst0.repo.replace("/", "__"));
+    const git = (cwd: string, ...args: string[]): string => execFileSync("git", args, { cwd, encoding: "utf8" });
+    const files = Object.fromEntries(
+      git(sampleRepo, "ls-tree", "-r", "--name-only", inst0.base_commit)
+        .trim()
+        .split("\n")
+        .map((path) => [path, git(sampleRepo, "show", `${inst0.base_commit}:${path}`)]),
+    );
+    const reposDir = join(root, `history-repos-${randomBytes(4).toString("hex")}`);
+    const repo = historyRepo(join(reposDir, inst0.repo.replace("/", "__")), files);
+    const inst = { ...inst0, base_commit: repo.base };
+    const gold = Buffer.from(inst.patch!).toString("base64");
+    const solver = new CommandSolver([
+      "git rev-parse HEAD; git log --all --format=%H | wc -l; git log -1 --format=%s; cat .git/shallow; git config gc.auto; git config maintenance.auto",
+      `git cat-file -e ${repo.future} 2>/dev/null; echo future=$?; git cat-file -e ${repo.ancestor} 2>/dev/null; echo ancestor=$?; git diff ${repo.base} | wc -l`,
+      `echo ${gold} | base64 -d | git apply && git diff ${repo.base} --stat | tail -1`,
+    ]);
+    const { row } = await episode(inst, solver, { repos_dir: reposDir });
+    const task = JSON.parse(solver.seen[0]!) as { base_commit: string; instruction: string };
+    expect(task.base_commit).toBe(repo.base);
+    expect(task.instruction).toContain(repo.base);
+    const [first, second, third] = solver.seen.slice(1).map((t) => (JSON.parse(t) as { stdout: string }).stdout);
+    expect(first!.trim().split("\n")).toEqual([repo.base, "1", "base", repo.base, "0", "false"]);
+    expect(second!.trim().split("\n")).toEqual(["future=1", "ancestor=1", "0"]);
+    expect(third).toMatch(/1 file changed/);
+    expect(row).toMatchObject({ status: "RESOLVED_FULL", exit_status: "final" });
+  }, 180_000);
 
   it("nothing of an episode is left running: a background process it started dies with its environment", async () => {
     const mark = `a2a-bench-bg-${randomBytes(4).toString("hex")}`;

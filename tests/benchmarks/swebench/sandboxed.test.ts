@@ -9,6 +9,7 @@ import type { Participant } from "../../../src/a2a/participant.js";
 import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { locateRepo } from "../../../src/benchmarks/swebench/repo-locator.js";
+import { addWorktree, removeWorktree } from "../../../src/benchmarks/swebench/worktree.js";
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 
@@ -55,16 +56,18 @@ const gold = (): Participant => ({
 });
 
 describe("swebench with the real sandbox", () => {
-  it("runs each instance's tests in the sandbox on the worktree: gold resolves 100 %, no patch resolves 0 %", async () => {
+  it("runs each instance's tests in the sandbox on the worktree with the default limits: gold resolves 100 % (strictly too), no patch resolves 0 %", async () => {
+    // No limit given: SWE-bench's own (the official harness's 1,800 s for a test run; its probes at least as
+    // long), never HumanEval's 3 s per program. --strict-tests: the inventory probes must not flag gold.
     const options = testRunOptions({
       benchmark: "swebench",
       out: join(root, "out"),
       run_id: "s",
       dataset: "sample",
       repos_dir: ds.reposDir,
-      per_task_timeout_seconds: 60,
-      agent_timeout_seconds: 10,
+      strict_tests: true,
     });
+    expect(options.per_task_timeout_seconds).toBe(1800);
     const bench = createSwebenchBenchmark();
     const ctx = (participant: Participant) => ({
       options,
@@ -80,6 +83,7 @@ describe("swebench with the real sandbox", () => {
     expect(rows.map((r) => `${r.id}:${r.status}:${String(r.error)}`)).toEqual(
       ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:null`),
     );
+    expect(rows.map((r) => [r["resolved_strict"], r["test_config_flags"]])).toEqual(rows.map(() => [true, []]));
     expect(bench.aggregate(rows, options)).toMatchObject({ resolved_rate: 1, patch_apply_rate: 1 });
     // The unfixed code fails its FAIL_TO_PASS tests under the same harness (the gold result is not vacuous),
     // on a worktree the sandboxed gold run had before (reused, reset to the base commit).
@@ -156,6 +160,26 @@ describe("swebench with the real sandbox", () => {
     expect(seen).toEqual(ds.instances.map(() => ({ clones: true, worktrees: 1 })));
   });
 
+  it("single-shot: the tests (the patch's code) see the tree only, never the clone's history", async () => {
+    const inst = ds.instances[0]!;
+    const repo = locateRepo(ds.reposDir, inst.repo);
+    const tree = await addWorktree(repo, join(root, "wt-history"), inst.base_commit);
+    try {
+      const r = await sandbox.exec({
+        language: "bash",
+        code: `cat .git; git log --all --format=%H 2>&1; ls ${repo} 2>&1; echo done`,
+        timeoutMs: 60_000,
+        workDir: tree.path,
+      });
+      expect(r.stdoutTail).toMatch(/^gitdir: /);
+      expect(r.stdoutTail).toMatch(/fatal: not a git repository/);
+      expect(r.stdoutTail).toMatch(/No such file or directory\ndone\n$/);
+      expect(r.stdoutTail).not.toContain(inst.base_commit);
+    } finally {
+      await removeWorktree(repo, tree);
+    }
+  });
+
   it("a hanging test is stopped by the sandbox's time limit → TIMEOUT", async () => {
     const inst = ds.instances[1]!;
     const hanging = {
@@ -195,8 +219,13 @@ describe("swebench with the real sandbox", () => {
       failure_mode: "timeout",
       apply_strategy: "git_apply",
       patch_successfully_applied: false,
+      resolved: false,
       passed: false,
       log_void: "voiding_marker",
     });
+    // What tells an overloaded host from a slow patch is in the row: the host's load when the run was stopped.
+    expect(String(row.error)).toMatch(
+      /^tests timed out after 4 s \(host load average [\d.]+ \(1 min\), [\d.]+ \(5 min\) on \d+ cores\)$/,
+    );
   });
 });

@@ -77,6 +77,12 @@ describe("gradeTestRun (shared by the host and container paths)", () => {
       status: "TIMEOUT",
       failureMode: "timeout",
     });
+    // A run stopped at its limit is not resolved, whatever it printed before (as officially: the timeout
+    // marker voids the log), and the row names the limit and the host's load.
+    const stopped = gradeTestRun(run({ timedOut: true, exitCode: null, testOutput: passing }));
+    expect(stopped.verdict).toMatchObject({ status: "TIMEOUT", failureMode: "timeout", report: { resolved: false } });
+    expect(stopped.verdict.error).toMatch(/^tests timed out after \d+ s \(host load average [\d.]+ \(1 min\)/);
+    expect(stopped.log).toMatch(/^>>>>> Tests Timed Out/m);
     expect(gradeTestRun(run({ infraError: "engine gone", testOutput: passing })).verdict).toMatchObject({
       status: "ERROR",
       failureMode: "infrastructure_sandbox",

@@ -21,6 +21,7 @@
 
 import { APPLY_COMMANDS, type AppliedWith } from "../apply-patch.js";
 import { ruleSet, type ApplyStrategy, type RuleSet } from "../rules.js";
+import { GIT_SHELL_FUNCTION } from "../git-background.js";
 
 /** Where the scripts and the patches are copied in the container. */
 export const PATCH_DIR = "/a2a-eval";
@@ -96,6 +97,7 @@ function preamble(repoDir: string | undefined): string[] {
     "#!/bin/bash",
     "set -uo pipefail",
     "exec 2>&1",
+    GIT_SHELL_FUNCTION,
     `cd ${shellQuote(repoDir ?? "/testbed")} || exit ${PREPARE_EXIT.NO_TESTBED}`,
     `git config --global --add safe.directory '*' 2>/dev/null || exit ${PREPARE_EXIT.NO_TESTBED}`,
     `git rev-parse --verify -q HEAD >/dev/null || exit ${PREPARE_EXIT.NO_TESTBED}`,

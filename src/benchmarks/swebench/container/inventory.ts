@@ -20,6 +20,7 @@ import { runnerMark, runnerProbeCommand, staticProbeCommand } from "../inventory
 import { probeResult, staticResult, type Inventory, type ProbeResult } from "../test-inventory.js";
 import { runsPytest } from "../local-inventory.js";
 import { PATCH_DIR, shellQuote, testScript } from "./eval-script.js";
+import { GIT_SHELL_FUNCTION } from "../git-background.js";
 import type { Environment, EnvironmentExecOutcome } from "../../../sandbox/environment.js";
 
 /** Limit of the static probe in a container, ms (reads the tree; no code of the tree runs). */
@@ -57,6 +58,7 @@ export function inventoryFiles(
     "static-probe.sh": script(limited(CONTAINER_STATIC_PROBE_MS, (py) => staticProbeCommand(plan.tests, py))),
     "undo-test-patch.sh": [
       "#!/bin/bash",
+      GIT_SHELL_FUNCTION,
       `cd ${q(repoDir)} || exit 1`,
       ...(plan.resetFiles.length
         ? [`git checkout -q ${q(plan.baseCommit)} -- ${plan.resetFiles.map(q).join(" ")} || exit 1`]

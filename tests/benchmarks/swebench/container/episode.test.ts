@@ -232,7 +232,7 @@ describe.skipIf(engine.env === null)(
       });
     }, 300_000);
 
-    it("the repository holds no trace of later history: git log --all, fsck, every object, refs", async () => {
+    it("the repository is the dataset's base commit alone: HEAD its hash, no trace of later history (git log --all, fsck, every object, refs), no gc", async () => {
       const inst = ds.instances[0]!;
       const { row, solver } = await episode(
         inst,
@@ -241,6 +241,7 @@ describe.skipIf(engine.env === null)(
           "git fsck --lost-found --unreachable --no-reflogs --full 2>&1 ; ls .git/lost-found 2>&1 ; echo done",
           `git cat-file -t ${futureCommit} 2>&1 ; git cat-file --batch-all-objects --batch | grep -c ${FUTURE_MARK} ; true`,
           "git rev-list --all | wc -l ; ls future_fix.txt 2>&1 ; true",
+          "git rev-parse HEAD ; git log -1 --format=%H ; cat .git/shallow ; git config gc.auto ; git config maintenance.auto ; test -e .git/gc.pid -o -e .git/gc.log ; echo gc=$?",
         ],
         { swebench_images: { [inst.instance_id]: futureImage } },
       );
@@ -254,7 +255,12 @@ describe.skipIf(engine.env === null)(
       expect(results[2]!.stdout.trim().split("\n").at(-1)).toBe("0"); // no object holds the future's content
       expect(results[3]!.stdout).toMatch(/^1\n/);
       expect(results[3]!.stdout).toMatch(/No such file/);
-      expect(row).toMatchObject({ status: "EMPTY_PATCH", exit_status: "final", turns: 5 });
+      // HEAD is the dataset's base commit (the same hash, shallow at it), and the task names it.
+      const b = inst.base_commit;
+      expect(results[4]!.stdout.trim().split("\n")).toEqual([b, b, b, "0", "false", "gc=1"]);
+      expect(JSON.parse(solver.seen[0]!)).toMatchObject({ kind: "task", base_commit: b });
+      expect((JSON.parse(solver.seen[0]!) as { instruction: string }).instruction).toContain(b);
+      expect(row).toMatchObject({ status: "EMPTY_PATCH", exit_status: "final", turns: 6 });
     }, 300_000);
   },
 );
