@@ -91,7 +91,8 @@ export function wilsonInterval(p: number, n: number): { low: number; high: numbe
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // At 0 and 1 the bound is exactly the rate (floating point would leave 1e-16 of it).
+  return { low: p === 0 ? 0 : Math.max(0, centre - half), high: p === 1 ? 1 : Math.min(1, centre + half) };
 }
 
 /** An interval the results carry for `key` (`<key>_ci: [low, high]` or `{low, high}`), else null. */
