@@ -413,6 +413,8 @@ describe("a2a-bench view in chromium", () => {
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__pwned)).toBeUndefined();
     await open(page, `${url}#/run/${MIXED}?status=failed`);
     await expect.poll(() => rowsOf(page, "#items-table").count()).toBe(2);
+    await open(page, `${url}#/leaderboard?bench=humaneval`);
+    await expect.poll(() => rowsOf(page, "#board-table").count()).toBe(3);
     await open(page, `${url}#/compare/${MIXED}/humaneval%2Fgold`);
     await expect.poll(() => rowsOf(page, "#compare-table").count()).toBe(3);
   });
