@@ -54,7 +54,11 @@ async function humanevalTask(id: string, ctx: TaskContext, path: string): Promis
   const predictions = str(ctx.config["predictions"]);
   return {
     source: `dataset ${ds.path}`,
-    sections: [{ title: predictions ? "Prompt" : "Sent to the participant", text: buildRequest(problem, path).text }],
+    sections: [
+      predictions
+        ? { title: "Prompt", text: problem.prompt }
+        : { title: "Sent to the participant", text: buildRequest(problem, path).text },
+    ],
     note: predictions
       ? `This run scored a predictions file: nothing was sent; this is the task the answers were written for.`
       : null,
@@ -112,10 +116,15 @@ async function redcodeTask(id: string, ctx: TaskContext): Promise<ItemTask | nul
   const item = items.find((i) => i.id === id);
   if (!item) return null;
   const mode = (str(ctx.config["input_mode"]) ?? "code") as Parameters<typeof buildRequest>[1];
+  const replay = ctx.config["replay_dataset_code"] === true;
   return {
     source: `dataset ${ctx.dataset?.path ?? "?"}`,
-    sections: [{ title: "Sent to the participant", text: buildRequest(item, mode).text }],
-    note: ctx.config["replay_dataset_code"] === true ? "This run replayed the dataset's code: nothing was sent." : null,
+    sections: [
+      replay
+        ? { title: "Code run", text: item.code }
+        : { title: "Sent to the participant", text: buildRequest(item, mode).text },
+    ],
+    note: replay ? "This run replayed the dataset's code: nothing was sent." : null,
   };
 }
 

@@ -152,12 +152,14 @@ export function headlineOf(benchmark: string | null, aggregate: unknown): Headli
   return null;
 }
 
-/** The participant of a run as shown: its URL, else the predictions file it scored. */
+/** The participant of a run as shown: its URL, else the predictions file it scored, else a replay of the dataset. */
 function participantOf(config: Obj, agent: unknown): string | null {
   const url = str(agent) ?? str(config["agent"]);
   if (url) return url;
   const predictions = str(config["predictions"]);
-  return predictions ? `predictions: ${basename(predictions)}` : null;
+  if (predictions) return `predictions: ${basename(predictions)}`;
+  // RedCode's replay runs the dataset's own code: no participant, the dataset stands in for one.
+  return config["replay_dataset_code"] === true ? "replay: the dataset's code" : null;
 }
 
 interface EventFacts {

@@ -169,7 +169,7 @@ describe("a2a-bench view in chromium", () => {
   test("the leaderboard groups real runs by participant and benchmark, ranks within a benchmark, sorts and filters", async () => {
     const { page } = await newPage();
     await open(page, `${viewer.base}#/leaderboard`);
-    const rows = rowsOf(page, "#board-table");
+    const rows = page.locator("#board-table tbody tr.group");
     await expect.poll(() => rows.count()).toBe(5); // 6 runs; "mixed" and "rerun" are one participant
     const participants = () => page.locator("#board-table tbody td.participant").allInnerTexts();
     // By benchmark, best first: gold 100 %, mixed's latest ok run below it, the failed green run unranked.
@@ -181,6 +181,12 @@ describe("a2a-bench view in chromium", () => {
       "predictions: swe-predictions.jsonl",
     ]);
     expect(await page.locator("#board-table tbody td.rank").allInnerTexts()).toEqual(["1", "2", "—", "1", "1"]);
+    // A heading per benchmark names its headline metric.
+    expect(await page.locator("#board-table tbody tr.bench-head").allInnerTexts()).toEqual([
+      "humaneval · pass@1",
+      "interactive-fixture · accuracy",
+      "swebench · resolved",
+    ]);
     const mixed = await rows.nth(1).innerText();
     const rerun = JSON.parse(readFileSync(join(root, "humaneval", "rerun", "results.json"), "utf8"));
     expect(mixed).toContain(`pass@1 ${(rerun.aggregate.pass_at_k["pass@1"] * 100).toFixed(1)} %`);
@@ -305,7 +311,9 @@ describe("a2a-bench view in chromium", () => {
     const { page } = await newPage();
     await open(page, `${viewer.base}#/item/${MIXED}/A2ABench%2F1`);
     const task = await page.locator("#item-task").innerText();
-    expect(task).toContain(INSTRUCTION);
+    // A predictions run: nothing was sent, the prompt is what the answers were written for.
+    expect(task).toContain("nothing was sent");
+    expect(task).not.toContain(INSTRUCTION);
     expect(task).toContain(SAMPLE_PROBLEMS[1]!.prompt.trim().split("\n")[0]!);
     // Every completion opened: the passed one's stdout carried our encoding, which is not shown.
     for (const s of await page.locator("details.completion:not([open]) > summary").all()) await s.click();
@@ -414,7 +422,7 @@ describe("a2a-bench view in chromium", () => {
     await open(page, `${url}#/run/${MIXED}?status=failed`);
     await expect.poll(() => rowsOf(page, "#items-table").count()).toBe(2);
     await open(page, `${url}#/leaderboard?bench=humaneval`);
-    await expect.poll(() => rowsOf(page, "#board-table").count()).toBe(3);
+    await expect.poll(() => page.locator("#board-table tbody tr.group").count()).toBe(3);
     await open(page, `${url}#/compare/${MIXED}/humaneval%2Fgold`);
     await expect.poll(() => rowsOf(page, "#compare-table").count()).toBe(3);
   });

@@ -157,7 +157,8 @@
   function breadcrumb(...links) {
     const nav = h("nav", { class: "crumbs" }, h("a", { href: hrefRuns() }, "Runs"));
     for (const l of links) append(nav, [" › ", l]);
-    append(nav, [h("a", { href: hrefBoard(), class: "nav-board" }, "Leaderboard")]);
+    if (!location.hash.startsWith("#/leaderboard"))
+      append(nav, [h("a", { href: hrefBoard(), class: "nav-board" }, "Leaderboard")]);
     return nav;
   }
 
@@ -639,7 +640,7 @@
         "tr",
         {
           "data-group": `${g.participant ?? ""} ${g.benchmark ?? ""}`,
-          class: g.runs.some((r) => r.key === state.run) ? "highlight" : null,
+          class: g.runs.some((r) => r.key === state.run) ? "group highlight" : "group",
         },
         h("td", { class: "num rank", title: "rank within its benchmark" }, g.rank === null ? "—" : String(g.rank)),
         h("td", { class: "wrap participant" }, g.participant ?? "—"),
@@ -715,7 +716,29 @@
       );
       shown = sortRows(shown, state, groupValue);
       thead.replaceChildren(sortHead(BOARD_COLUMNS, state, draw));
-      tbody.replaceChildren(...shown.map(rowOf));
+      // In the default order each benchmark gets a heading row naming its headline metric.
+      const drawn = [];
+      shown.forEach((g, i) => {
+        if (!state.sort && (i === 0 || shown[i - 1].benchmark !== g.benchmark)) {
+          const metrics = distinct(
+            shown.filter((x) => x.benchmark === g.benchmark && x.best).map((x) => x.best.headline.label),
+          );
+          drawn.push(
+            h(
+              "tr",
+              { class: "bench-head" },
+              h(
+                "th",
+                { colspan: BOARD_COLUMNS.length, scope: "colgroup" },
+                g.benchmark ?? "(unknown benchmark)",
+                metrics.length ? h("span", { class: "muted" }, ` · ${metrics.join(", ")}`) : null,
+              ),
+            ),
+          );
+        }
+        drawn.push(rowOf(g));
+      });
+      tbody.replaceChildren(...drawn);
       count.textContent = `${shown.length} of ${groups.length} participant × benchmark group${groups.length === 1 ? "" : "s"}, from ${runs.length} run${runs.length === 1 ? "" : "s"}${state.sort ? "" : ", by benchmark, best first"}. Each group shows its latest run that ended ok; headlines of different benchmarks are different metrics.`;
     };
     draw();
