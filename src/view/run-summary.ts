@@ -409,7 +409,8 @@ export async function summarizeRun(ref: RunRef, now = Date.now()): Promise<RunSu
     error: shownError,
     // Only results.json scores a run: a run without it (running, or stopped) has no headline yet.
     headline: status === "ok" && results ? headlineOf(results.benchmark, results.aggregate) : null,
-    ...runFacts(results, meta, config, facts),
+    // A run its runner never wrote into has the green's timings of the runner process (its bundle's).
+    ...runFacts(results, "timings" in meta ? meta : { ...meta, timings: bundle["timings"] }, config, facts),
     reason,
     isolation: level
       ? {

@@ -238,6 +238,7 @@ describe("a2a-bench view in chromium", () => {
     expect(failText).toContain("error");
     expect(failText).toContain("runner_failed");
     expect(failText).toContain(GREEN_FAILURE_LINE);
+    expect(failText).toContain("2023-11-14 22:13 UTC"); // the runner's start, from the bundle's timings
     const swe = await page.locator("#runs-table tbody tr", { hasText: "swebench/swe" }).innerText();
     expect(swe).toContain("resolved 66.7 % (95 % CI 20.8–93.9 %)");
 

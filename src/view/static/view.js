@@ -449,16 +449,18 @@
             ? h("span", { class: "warn-text", title: r.isolation.warnings.join("\n") }, " ⚠")
             : null,
         ),
-        h(
-          "td",
-          { class: "num" },
-          `${fmtInt(r.items.done)}${r.items.selected !== null ? ` / ${fmtInt(r.items.selected)}` : ""}`,
-          h(
-            "div",
-            { class: "small", title: `counted from ${r.items.counts_from}` },
-            `${fmtInt(r.items.passed)} passed${r.items.counts_from === "results.json" ? "" : " (so far, from the events)"}`,
-          ),
-        ),
+        r.items.counts_from === "events.jsonl" && r.events === null
+          ? h("td", { class: "num muted", title: "no events.jsonl: no item was started" }, "—")
+          : h(
+              "td",
+              { class: "num" },
+              `${fmtInt(r.items.done)}${r.items.selected !== null ? ` / ${fmtInt(r.items.selected)}` : ""}`,
+              h(
+                "div",
+                { class: "small", title: `counted from ${r.items.counts_from}` },
+                `${fmtInt(r.items.passed)} passed${r.items.counts_from === "results.json" ? "" : " (so far, from the events)"}`,
+              ),
+            ),
       );
     const tbody = h("tbody", {});
     const thead = h("thead", {});
