@@ -9,7 +9,7 @@
  * Interactive items show the task message their trajectory recorded instead.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { errorMessage } from "../util/errors.js";
 
@@ -38,6 +38,26 @@ export interface TaskContext {
   dataset: { path: string; sha256: string | null } | null;
 }
 
+/** Datasets read, by path and file version: an export asks for every item of a run, the dataset is read once. */
+const loaded = new Map<string, Promise<unknown>>();
+/** Dataset versions kept at most. */
+const LOADED_CACHE = 8;
+
+/** `load()` once per version of the file at `path` (an embedded set, which is no file, once per process). */
+async function once<T>(kind: string, path: string, load: () => Promise<T>): Promise<T> {
+  const st = await stat(resolve(path)).catch(() => null);
+  const key = `${kind}\0${path}\0${st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}` : "-"}`;
+  let got = loaded.get(key) as Promise<T> | undefined;
+  if (!got) {
+    got = load();
+    // A failed read is not kept: the next item tries again.
+    got.catch(() => loaded.delete(key));
+    if (loaded.size >= LOADED_CACHE) loaded.delete(loaded.keys().next().value!);
+    loaded.set(key, got);
+  }
+  return got;
+}
+
 const changed = (path: string): ItemTask => ({
   source: path,
   sections: [],
@@ -47,7 +67,7 @@ const changed = (path: string): ItemTask => ({
 async function humanevalTask(id: string, ctx: TaskContext, path: string): Promise<ItemTask | null> {
   const { loadHumanEval } = await import("../benchmarks/humaneval/dataset.js");
   const { buildRequest } = await import("../benchmarks/humaneval/request.js");
-  const ds = await loadHumanEval(path);
+  const ds = await once("humaneval", path, () => loadHumanEval(path));
   if (ctx.dataset?.sha256 && ds.sha256 !== ctx.dataset.sha256) return changed(ds.path);
   const problem = ds.problems.find((p) => p.task_id === id);
   if (!problem) return null;
@@ -78,9 +98,12 @@ async function swebenchInstances(path: string): Promise<{ path: string; instance
 }
 
 async function swebenchTask(id: string, ctx: TaskContext, path: string): Promise<ItemTask | null> {
-  const read = await swebenchInstances(path);
+  const read = await once("swebench", path, async () => {
+    const r = await swebenchInstances(path);
+    return r && { ...r, sha: createHash("sha256").update(JSON.stringify(r.instances)).digest("hex") };
+  });
   if (!read) return null;
-  const sha = createHash("sha256").update(JSON.stringify(read.instances)).digest("hex");
+  const sha = read.sha;
   if (ctx.dataset?.sha256 && sha !== ctx.dataset.sha256) return changed(read.path);
   const inst = read.instances.find((i) => (i as Obj)["instance_id"] === id) as Obj | undefined;
   if (!inst) return null;
@@ -110,8 +133,11 @@ async function redcodeTask(id: string, ctx: TaskContext): Promise<ItemTask | nul
   const { loadRedcodeItems } = await import("../benchmarks/redcode/definition.js");
   const { buildRequest } = await import("../benchmarks/redcode/prompt.js");
   const options = ctx.config as unknown as Parameters<typeof loadRedcodeItems>[0];
-  const items = await loadRedcodeItems(options);
-  const sha = createHash("sha256").update(JSON.stringify(items)).digest("hex");
+  const key = JSON.stringify([options.dataset, ctx.config["scenarios"], ctx.config["languages"]]);
+  const { items, sha } = await once(`redcode ${key}`, ctx.dataset?.path ?? options.dataset, async () => {
+    const all = await loadRedcodeItems(options);
+    return { items: all, sha: createHash("sha256").update(JSON.stringify(all)).digest("hex") };
+  });
   if (ctx.dataset?.sha256 && sha !== ctx.dataset.sha256) return changed(ctx.dataset.path);
   const item = items.find((i) => i.id === id);
   if (!item) return null;
