@@ -17,10 +17,11 @@ import { UsageError } from "../util/errors.js";
 const USAGE = `Usage: a2a-bench view [DIR…] [--host H] [--port P]
        a2a-bench view --export FILE.html [DIR…]
 
-Browse benchmark runs in a web browser: the runs, one run's items (sortable,
-filterable, with pass@k, failure modes and time per item as charts), one item
-(what was sent and answered, the verdict, the test output, a trajectory), and
-two runs side by side. DIR is a run directory or a directory holding runs
+Browse benchmark runs in a web browser: the runs, a leaderboard across them
+(by participant and benchmark, each benchmark's headline with its 95 % interval),
+one run's items (sortable, filterable, with pass@k, failure modes and time per
+item as charts), one item (what was asked and answered, the verdict, the test
+output, the final diff, a trajectory), and two runs side by side. DIR is a run directory or a directory holding runs
 (searched a few levels down); default results/. Files are read as they are on
 every request, so a run still being written can be watched.
 

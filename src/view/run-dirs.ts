@@ -1,6 +1,9 @@
 /**
  * Which directories are runs: a directory holding any of a run's files
- * (results.json, checkpoint.jsonl, run_metadata.json, events.jsonl). The
+ * (results.json, checkpoint.jsonl, run_metadata.json, events.jsonl), or what
+ * the green agent leaves in a run's directory before and after its runner
+ * (evaluation_bundle.json; config.json when it names a benchmark and a run
+ * id) — so a run that failed before its runner wrote anything is listed. The
  * directories named on the command line are searched a few levels down
  * (`results/<benchmark>/<run_id>/` is two), afresh on every request, so a run
  * started after the viewer shows up on the next reload.
@@ -9,9 +12,14 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { CHECKPOINT_FILE } from "../runner/checkpoint.js";
 import { EVENTS_FILE, RESULTS_FILE, RUN_METADATA_FILE } from "../runner/run-benchmark.js";
+import { readJsonQuiet } from "./run-files.js";
 
+/** The resolved config the green agent hands its runner, in the run's directory. */
+export const RUNNER_CONFIG_FILE = "config.json";
+/** The evaluation bundle the green agent writes when the runner ended (with how it ended, and why). */
+export const BUNDLE_FILE = "evaluation_bundle.json";
 /** Files that make a directory a run. */
-export const RUN_MARKERS = [RESULTS_FILE, CHECKPOINT_FILE, RUN_METADATA_FILE, EVENTS_FILE] as const;
+export const RUN_MARKERS = [RESULTS_FILE, CHECKPOINT_FILE, RUN_METADATA_FILE, EVENTS_FILE, BUNDLE_FILE] as const;
 /** How deep below a named directory runs are looked for. */
 export const MAX_SEARCH_DEPTH = 4;
 /** Directories looked at per search at most (a huge tree stays cheap to list). */
@@ -24,8 +32,18 @@ export interface RunRef {
   dir: string;
 }
 
+/** Whether `dir`'s config.json is a run's config (an object naming a benchmark and a run id). */
+async function isRunConfig(dir: string): Promise<boolean> {
+  const config = await readJsonQuiet(dir, RUNNER_CONFIG_FILE);
+  if (typeof config !== "object" || config === null) return false;
+  const c = config as Record<string, unknown>;
+  return typeof c["benchmark"] === "string" && typeof c["run_id"] === "string";
+}
+
 async function isRunDir(dir: string, names: readonly string[]): Promise<boolean> {
-  return RUN_MARKERS.some((m) => names.includes(m)) && (await stat(dir)).isDirectory();
+  const marked =
+    RUN_MARKERS.some((m) => names.includes(m)) || (names.includes(RUNNER_CONFIG_FILE) && (await isRunConfig(dir)));
+  return marked && (await stat(dir)).isDirectory();
 }
 
 /** Runs below `root`, breadth first; a run's own subdirectories are not searched. */

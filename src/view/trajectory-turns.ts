@@ -1,7 +1,8 @@
 /**
  * An interactive episode's trajectory file (src/interactive/trajectory.ts: an `episode_start` line, one
  * `turn` line per participant turn, an `episode_end` line) as the turns the item view draws: the command
- * the participant asked for (or its final answer, or why its reply was invalid), the exit code, the full
+ * the participant asked for (or its final answer, or why its reply was invalid), the task message the first
+ * turn sent, the participant's raw reply, the exit code, the full
  * recorded output, what was cut before the participant saw it, timings, and at the end the episode's exit
  * status with the usage the participant reported (its word, not a measurement). Lines of another shape
  * (a generic `{turn, command, exit_code, output}` trajectory) pass through unchanged, so the view keeps
@@ -48,8 +49,12 @@ function turnOf(line: Json): Json {
     }
   }
   out["started_at"] = str(line["sent_at"]);
+  // The first message sent is the task itself; later ones answer the previous command (shown as its output).
+  const sentLine = line["sent"];
+  if (num(line["turn"]) === 1 && isRecord(sentLine) && str(sentLine["text"])) out["task_message"] = sentLine["text"];
   const reply = line["reply"];
   if (isRecord(reply) && reply["state"] !== undefined) out["reply_state"] = reply["state"];
+  if (isRecord(reply) && str(reply["raw"])) out["reply_raw"] = reply["raw"];
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
 
@@ -62,7 +67,8 @@ function endOf(line: Json): Json {
     : "";
   const summary = [
     `episode ended: ${str(record["exit_status"]) ?? "?"}`,
-    `${num(record["turns"]) ?? 0} turns, ${num(record["commands"]) ?? 0} commands`,
+    // The record counts the turns the participant answered (a turn that timed out is not one of them).
+    `${num(record["turns"]) ?? 0} turns answered, ${num(record["commands"]) ?? 0} commands`,
     error,
   ].filter(Boolean);
   return {

@@ -5,13 +5,15 @@
  * The export (export-page.ts) calls the same routes to inline their answers.
  */
 import { findRun, findRuns, type RunRef } from "./run-dirs.js";
-import { readRunHead, summarizeRun } from "./run-summary.js";
+import { readResultsFacts, readRunHead, summarizeRun, type RunSummary } from "./run-summary.js";
+import { itemTask, type TaskContext } from "./item-task.js";
+import { RUN_METADATA_FILE } from "../runner/run-benchmark.js";
 import { readRunRows } from "./run-rows.js";
 import { buildRunTable } from "./run-table.js";
 import { readRunItem } from "./run-item.js";
 import { compareRuns } from "./compare.js";
-import { resolveRunFile, ViewPathError } from "./safe-path.js";
-import { readJsonlFile } from "./run-files.js";
+import { openRunFileSafely, resolveRunFile, ViewPathError } from "./safe-path.js";
+import { readJsonlFile, readJsonQuiet } from "./run-files.js";
 import { BenchError, errorMessage } from "../util/errors.js";
 import { dirname, basename } from "node:path";
 import { trajectoryTurns } from "./trajectory-turns.js";
@@ -51,6 +53,47 @@ async function runHead(roots: readonly string[], q: URLSearchParams): Promise<Ap
   return { status: 200, body: await readRunHead(ref) };
 }
 
+/** Characters of an item's final diff sent at most (the rest is linked as the raw file). */
+export const MAX_DIFF_CHARS = 512 * 1024;
+
+/** The item's final diff: the row's own patch text, else the `patch.diff` among its files (read inside the run). */
+async function itemDiff(
+  ref: RunRef,
+  row: Record<string, unknown>,
+  files: readonly string[],
+): Promise<{ path: string | null; text: string; truncated: boolean } | null> {
+  for (const key of ["model_patch", "patch", "diff"])
+    if (typeof row[key] === "string" && row[key] !== "") {
+      const text = row[key];
+      return { path: null, text: text.slice(0, MAX_DIFF_CHARS), truncated: text.length > MAX_DIFF_CHARS };
+    }
+  const path = files.find((f) => f === "patch.diff" || f.endsWith("/patch.diff"));
+  if (!path) return null;
+  const handle = await openRunFileSafely(ref.dir, path).catch(() => null);
+  if (!handle) return null;
+  try {
+    const buf = Buffer.alloc(MAX_DIFF_CHARS * 4);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString("utf8");
+    const truncated = bytesRead === buf.length || text.length > MAX_DIFF_CHARS;
+    return { path, text: text.slice(0, MAX_DIFF_CHARS), truncated };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What the task context of `ref` is: its results.json's benchmark, config and dataset, else its metadata's. */
+async function taskContext(ref: RunRef, summary: RunSummary): Promise<TaskContext> {
+  const facts = await readResultsFacts(ref.dir).catch(() => null);
+  const meta = (await readJsonQuiet(ref.dir, RUN_METADATA_FILE)) as Record<string, unknown> | null;
+  const metaConfig = meta && typeof meta["config"] === "object" && meta["config"] !== null ? meta["config"] : {};
+  return {
+    benchmark: summary.benchmark,
+    config: facts?.config ?? (metaConfig as Record<string, unknown>),
+    dataset: summary.dataset,
+  };
+}
+
 async function item(roots: readonly string[], q: URLSearchParams): Promise<ApiAnswer> {
   const ref = await runOr404(roots, q.get("run"));
   if (!("dir" in ref)) return ref;
@@ -61,7 +104,11 @@ async function item(roots: readonly string[], q: URLSearchParams): Promise<ApiAn
   const at = atText === null ? null : Number(atText);
   const [summary, found] = await Promise.all([summarizeRun(ref), readRunItem(ref, id, at)]);
   if (!found) return fail(404, `run "${ref.key}" has no item "${id}"${at === null ? "" : ` at row ${at}`}`);
-  return { status: 200, body: { summary, item: found } };
+  const [task, diff] = await Promise.all([
+    taskContext(ref, summary).then((ctx) => itemTask(id, ctx)),
+    itemDiff(ref, found.row, found.files),
+  ]);
+  return { status: 200, body: { summary, item: found, task, diff } };
 }
 
 async function compare(roots: readonly string[], q: URLSearchParams): Promise<ApiAnswer> {

@@ -94,7 +94,15 @@ describe("an interactive item in chromium", () => {
     expect(second).toMatch(/exit\s+1/);
     expect(second).toContain("the participant was sent it cut to head and tail, 1,000 characters elided");
     expect(await turns.nth(2).innerText()).toContain("final answer:");
-    expect(await turns.nth(3).innerText()).toContain("episode ended: final");
+    expect(await turns.nth(3).innerText()).toContain("episode ended: final\n3 turns answered, 2 commands");
+    // The header counts the same turns the end does (the end itself is no turn).
+    expect(await page.locator("section.trajectory h2").innerText()).toBe("Trajectory (3 turns)");
+    // What was asked: the task message the first turn sent; each turn's raw reply, on request.
+    expect(first).toContain("Task sent");
+    expect(first).toContain("fix parse()");
+    expect(await turns.nth(1).innerText()).not.toContain("Task sent");
+    await turns.nth(0).locator("details.raw-reply > summary").click();
+    expect(await turns.nth(0).locator("details.raw-reply pre.text").innerText()).toContain("exec_request");
     expect(await page.locator("#app img").count()).toBe(0);
     expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });

@@ -44,13 +44,17 @@ describe("trajectoryTurns", () => {
     const turns = trajectoryTurns(records) as Array<Record<string, unknown>>;
     expect(turns).toHaveLength(4); // 3 turns + the end
     expect(turns[0]).toMatchObject({ turn: 1, command: "ls -la", exit_code: 0, output: "a.py\n<script>x</script>\n" });
+    // The first turn carries the task message sent; every answered turn the participant's raw reply.
+    expect(String(turns[0]!["task_message"])).toContain("fix the bug");
+    expect(turns[1]).not.toHaveProperty("task_message");
+    expect(String(turns[0]!["reply_raw"])).toContain("exec_request");
     expect(turns[1]).toMatchObject({ turn: 2, command: "cat big.log", exit_code: 2, output: long, stderr: "warn\n" });
     expect(turns[1]!["output_truncated"]).toBe(true);
     expect(turns[1]!["elided_chars_sent"]).toBe(2_000);
     expect(turns[2]).toMatchObject({ turn: 3 });
     expect(String(turns[2]!["message"])).toMatch(/^final answer:\nnot json at all \{/);
     expect(turns[3]).toMatchObject({ turn: "end" });
-    expect(String(turns[3]!["message"])).toMatch(/^episode ended: final\n3 turns, 2 commands/);
+    expect(String(turns[3]!["message"])).toMatch(/^episode ended: final\n3 turns answered, 2 commands/);
   });
 
   test("lines of another shape pass through; episode_start is not a turn", () => {

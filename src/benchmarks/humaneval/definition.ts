@@ -47,6 +47,8 @@ interface Answer {
   failure: { mode: FailureMode; message: string } | null;
   /** Tokens the participant reported for this answer. */
   usage?: TokenUsage;
+  /** The reply's text as received (kept on the record when no code could be taken from it). */
+  replyText?: string;
   /** Interactive: the sample's episode (episode.ts). */
   episode?: SampleEpisode;
 }
@@ -75,12 +77,13 @@ async function ask(
         extracted: null,
         agentSeconds: (performance.now() - started) / 1000,
         failure: { mode: "model_no_code", message },
+        replyText: reply.text,
         ...usage,
       };
     }
     const text = reply.text !== "" ? reply.text : replyDataCode(reply.data);
     const extracted = extractCode(text, { entryPoint: problem.entry_point, prompt: problem.prompt });
-    return { extracted, agentSeconds: (performance.now() - started) / 1000, failure: null, ...usage };
+    return { extracted, agentSeconds: (performance.now() - started) / 1000, failure: null, replyText: text, ...usage };
   } catch (err) {
     return {
       extracted: null,
@@ -104,6 +107,10 @@ function record(answer: Answer, replayed: Replayed | null, entryPoint: string): 
     completion: answer.extracted?.completion.slice(0, MAX_COMPLETION_CHARS) ?? "",
     agent_seconds: Number(answer.agentSeconds.toFixed(3)),
     ...(answer.usage ? { usage: answer.usage } : {}),
+    // A reply nothing could be run from: what the participant said instead is the record of its answer.
+    ...(answer.replyText !== undefined && (!answer.extracted || answer.extracted.kind === "none")
+      ? { reply_tail: keptTail(answer.replyText) }
+      : {}),
     ...(answer.episode ? episodeSampleFields(answer.episode) : {}),
   };
   const notRun = (failure_mode: FailureMode, error: string): CompletionRecord => ({

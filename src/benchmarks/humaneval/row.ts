@@ -79,6 +79,8 @@ export interface CompletionRecord extends Partial<EpisodeSampleFields> {
   stdout_tail?: string;
   /** End of stderr, where the candidate's own prints go, last {@link KEPT_TAIL_CHARS} characters. */
   stderr_tail?: string;
+  /** The participant's reply when no code could be taken from it, last {@link KEPT_TAIL_CHARS} characters. */
+  reply_tail?: string;
 }
 
 /** One task: `passed` when all n completions passed, else the status of the first completion that did not. */

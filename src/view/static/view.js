@@ -10,7 +10,8 @@
  * with encodeURIComponent. There is no innerHTML here.
  *
  * Routes (the hash, so any view can be shared and reopened):
- *   #/                                   the runs
+ *   #/?bench=&status=&q=&sort=&desc=     the runs
+ *   #/leaderboard?bench=&mode=&q=&sort=&desc=&run=   across runs, by participant and benchmark
  *   #/run/<key>?unit=&status=&mode=&q=&sort=&desc=&page=
  *   #/item/<key>/<id>?at=<row>&sample=<i>   (at: only for an id several rows carry)
  *   #/compare/<key a>/<key b>?show=
@@ -76,6 +77,7 @@
 
   const enc = encodeURIComponent;
   const hrefRuns = () => "#/";
+  const hrefBoard = (query) => `#/leaderboard${query ? `?${new URLSearchParams(query)}` : ""}`;
   const hrefRun = (key, query) => `#/run/${enc(key)}${query ? `?${new URLSearchParams(query)}` : ""}`;
   const hrefItem = (key, id, sample, at) => {
     const q = new URLSearchParams();
@@ -126,11 +128,21 @@
     return `${(s / 60).toFixed(1)} min`;
   }
   const fmtInt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : "—");
-  /** A run's headline score; a run with status error has none. */
+  /** A headline value: a share as a percentage, anything else (a reward) as a number. */
+  const fmtMetric = (hl, v) =>
+    typeof v !== "number" ? "—" : hl.ci || (v >= 0 && v <= 1 && hl.key !== "reward") ? fmtPct(v) : v.toFixed(3);
+  /** "95 % CI 40.1–71.2 %", or "" without an interval. */
+  const ciText = (hl) =>
+    hl && hl.ci ? `95 % CI ${(hl.ci.low * 100).toFixed(1)}–${(hl.ci.high * 100).toFixed(1)} %` : "";
+  /** A run's headline score with its interval; a run with status error has none. */
   function scoreText(s) {
     if (s.status === "error") return "no score (status error)";
-    return s.headline ? `${s.headline.label} ${fmtPct(s.headline.value)}` : "—";
+    const hl = s.headline;
+    if (!hl) return "—";
+    return `${hl.label} ${fmtMetric(hl, hl.value)}${hl.ci ? ` (${ciText(hl)})` : ""}`;
   }
+  const fmtCost = (usd) => (typeof usd === "number" ? `$${usd.toFixed(usd < 1 ? 4 : 2)}` : "—");
+  const fmtDataset = (d) => (d ? `${d.path}${d.sha256 ? ` (${d.sha256.slice(0, 8)})` : ""}` : "—");
   const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
   function statusClass(status, passed) {
@@ -145,6 +157,8 @@
   function breadcrumb(...links) {
     const nav = h("nav", { class: "crumbs" }, h("a", { href: hrefRuns() }, "Runs"));
     for (const l of links) append(nav, [" › ", l]);
+    if (!location.hash.startsWith("#/leaderboard"))
+      append(nav, [h("a", { href: hrefBoard(), class: "nav-board" }, "Leaderboard")]);
     return nav;
   }
 
@@ -258,9 +272,144 @@
 
   // ---- views: the runs ---------------------------------------------------
 
-  async function viewRuns() {
+  /** The header row of a table sorted in the page: each column a button; `state.sort`/`state.desc` say how. */
+  function sortHead(columns, state, redraw) {
+    return h(
+      "tr",
+      {},
+      columns.map((c) => {
+        if (!c.sort) return h("th", {}, c.label);
+        const active = state.sort === c.key;
+        return h(
+          "th",
+          { "aria-sort": active ? (state.desc ? "descending" : "ascending") : "none" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "sort",
+              onclick: () => {
+                state.desc = active ? !state.desc : !!c.descFirst;
+                state.sort = c.key;
+                redraw();
+              },
+            },
+            c.label,
+            active ? (state.desc ? " ▼" : " ▲") : "",
+          ),
+        );
+      }),
+    );
+  }
+
+  /** A <select> of `values` ("" is all) bound to `state[name]`. */
+  function filterSelect(label, name, values, state, redraw) {
+    return h(
+      "label",
+      {},
+      `${label} `,
+      h(
+        "select",
+        {
+          name,
+          onchange: (ev) => {
+            state[name] = ev.target.value;
+            redraw();
+          },
+        },
+        h("option", { value: "" }, "all"),
+        values.map((v) => h("option", { value: v, selected: state[name] === v }, v)),
+      ),
+    );
+  }
+
+  /** A search box bound to `state.q`, redrawn as one types (the focus kept). */
+  function searchBox(placeholder, state, redraw) {
+    let timer = null;
+    return h("input", {
+      type: "search",
+      name: "q",
+      placeholder,
+      value: state.q,
+      oninput: (ev) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          state.q = ev.target.value;
+          redraw();
+        }, 150);
+      },
+    });
+  }
+
+  /** Sort `rows` by `value(row, key)`: nulls last whatever the direction. */
+  function sortRows(rows, state, value) {
+    if (!state.sort) return rows;
+    const cmp = compareBy("v");
+    const keyed = rows.map((r) => ({ r, v: value(r, state.sort) }));
+    keyed.sort((x, y) => {
+      if (x.v === null || x.v === undefined) return y.v === null || y.v === undefined ? 0 : 1;
+      if (y.v === null || y.v === undefined) return -1;
+      return state.desc ? cmp(y, x) : cmp(x, y);
+    });
+    return keyed.map((k) => k.r);
+  }
+
+  const distinct = (xs) => [...new Set(xs.filter((x) => typeof x === "string" && x !== ""))].sort();
+
+  function statusCell(r) {
+    return h(
+      "td",
+      {},
+      badge(r.status),
+      r.reason
+        ? h("div", { class: "small reason-line", title: r.reason }, clip(r.reason, 160))
+        : r.error
+          ? h(
+              "div",
+              { class: "small", title: `${r.error.code}: ${r.error.message}` },
+              clip(`${r.error.code}: ${r.error.message}`, 160),
+            )
+          : null,
+    );
+  }
+
+  const RUN_COLUMNS = [
+    { key: "pick", label: "" },
+    { key: "key", label: "Run", sort: true },
+    { key: "benchmark", label: "Benchmark", sort: true },
+    { key: "participant", label: "Participant", sort: true },
+    { key: "started", label: "Started", sort: true, descFirst: true },
+    { key: "status", label: "Status", sort: true },
+    { key: "score", label: "Score", sort: true, descFirst: true },
+    { key: "isolation", label: "Isolation", sort: true },
+    { key: "items", label: "Items done / selected", sort: true, descFirst: true },
+  ];
+
+  function runValue(r, key) {
+    switch (key) {
+      case "started":
+        return r.started_at;
+      case "score":
+        return r.headline ? r.headline.value : null;
+      case "isolation":
+        return r.isolation ? r.isolation.level : null;
+      case "items":
+        return r.items.done;
+      default:
+        return r[key];
+    }
+  }
+
+  async function viewRuns(query) {
     const { runs } = await api("/api/runs", []);
     document.title = "Runs — a2a-bench view";
+    const state = {
+      bench: query.get("bench") || "",
+      status: query.get("status") || "",
+      q: query.get("q") || "",
+      sort: query.get("sort") || "",
+      desc: query.get("desc") === "1",
+    };
     const picked = new Set();
     const compareButton = h("button", { type: "button", disabled: true }, "Compare the two selected runs");
     compareButton.addEventListener("click", () => {
@@ -272,31 +421,25 @@
       else picked.delete(key);
       compareButton.disabled = picked.size !== 2;
     };
-    const rows = runs.map((r) =>
+    const rowOf = (r) =>
       h(
         "tr",
-        {},
+        { "data-run": r.key },
         h(
           "td",
           {},
-          h("input", { type: "checkbox", "aria-label": `select ${r.key} to compare`, onchange: onPick(r.key) }),
+          h("input", {
+            type: "checkbox",
+            "aria-label": `select ${r.key} to compare`,
+            checked: picked.has(r.key),
+            onchange: onPick(r.key),
+          }),
         ),
         h("td", {}, h("a", { href: hrefRun(r.key) }, r.key)),
         h("td", {}, r.benchmark ?? "—"),
         h("td", { class: "wrap" }, r.participant ?? "—"),
         h("td", { class: "nowrap" }, fmtDate(r.started_at)),
-        h(
-          "td",
-          {},
-          badge(r.status),
-          r.error
-            ? h(
-                "div",
-                { class: "small", title: `${r.error.code}: ${r.error.message}` },
-                clip(`${r.error.code}: ${r.error.message}`, 120),
-              )
-            : null,
-        ),
+        statusCell(r),
         h("td", { class: "num" }, scoreText(r)),
         h(
           "td",
@@ -306,58 +449,315 @@
             ? h("span", { class: "warn-text", title: r.isolation.warnings.join("\n") }, " ⚠")
             : null,
         ),
-        h(
-          "td",
-          { class: "num" },
-          `${fmtInt(r.items.done)}${r.items.selected !== null ? ` / ${fmtInt(r.items.selected)}` : ""}`,
-          h(
-            "div",
-            { class: "small", title: `counted from ${r.items.counts_from}` },
-            `${fmtInt(r.items.passed)} passed${r.items.counts_from === "results.json" ? "" : " (so far, from the events)"}`,
-          ),
-        ),
-      ),
-    );
-    const table =
-      runs.length === 0
-        ? h(
-            "p",
-            { class: "empty" },
-            "No runs here yet. A run directory holds results.json, checkpoint.jsonl, run_metadata.json or events.jsonl.",
-          )
-        : h(
-            "table",
-            { class: "grid", id: "runs-table" },
-            h(
-              "thead",
-              {},
+        r.items.counts_from === "events.jsonl" && r.events === null
+          ? h("td", { class: "num muted", title: "no events.jsonl: no item was started" }, "—")
+          : h(
+              "td",
+              { class: "num" },
+              `${fmtInt(r.items.done)}${r.items.selected !== null ? ` / ${fmtInt(r.items.selected)}` : ""}`,
               h(
-                "tr",
-                {},
-                [
-                  "",
-                  "Run",
-                  "Benchmark",
-                  "Participant",
-                  "Started",
-                  "Status",
-                  "Score",
-                  "Isolation",
-                  "Items done / selected",
-                ].map((t) => h("th", {}, t)),
+                "div",
+                { class: "small", title: `counted from ${r.items.counts_from}` },
+                `${fmtInt(r.items.passed)} passed${r.items.counts_from === "results.json" ? "" : " (so far, from the events)"}`,
               ),
             ),
-            h("tbody", {}, rows),
-          );
+      );
+    const tbody = h("tbody", {});
+    const thead = h("thead", {});
+    const count = h("p", { class: "muted", id: "runs-count" });
+    const draw = () => {
+      setQuery({ ...state, desc: state.desc ? "1" : "" });
+      const needle = state.q.toLowerCase();
+      let shown = runs.filter(
+        (r) =>
+          (!state.bench || r.benchmark === state.bench) &&
+          (!state.status || r.status === state.status) &&
+          (!needle || `${r.key} ${r.participant ?? ""} ${r.run_id}`.toLowerCase().includes(needle)),
+      );
+      shown = sortRows(shown, state, runValue);
+      thead.replaceChildren(sortHead(RUN_COLUMNS, state, draw));
+      tbody.replaceChildren(...shown.map(rowOf));
+      count.textContent = `${shown.length} of ${runs.length} run${runs.length === 1 ? "" : "s"}${
+        state.sort ? "" : ", newest first"
+      }`;
+    };
+    if (runs.length === 0)
+      return [
+        h("header", { class: "page-head" }, h("h1", {}, "Runs")),
+        h(
+          "p",
+          { class: "empty" },
+          "No runs here yet. A run directory holds results.json, checkpoint.jsonl, run_metadata.json, events.jsonl or evaluation_bundle.json.",
+        ),
+      ];
+    const controls = h(
+      "div",
+      { class: "controls" },
+      filterSelect("Benchmark", "bench", distinct(runs.map((r) => r.benchmark)), state, draw),
+      filterSelect("Status", "status", distinct(runs.map((r) => r.status)), state, draw),
+      h("label", {}, "Search ", searchBox("run or participant contains…", state, draw)),
+    );
+    draw();
     return [
       h(
         "header",
         { class: "page-head" },
         h("h1", {}, "Runs"),
-        h("p", { class: "muted" }, `${runs.length} run${runs.length === 1 ? "" : "s"}, newest first`),
+        h("a", { href: hrefBoard(), class: "head-link" }, "Leaderboard ›"),
       ),
-      table,
+      count,
+      controls,
+      h("table", { class: "grid", id: "runs-table" }, thead, tbody),
       runs.length > 1 ? h("p", {}, compareButton) : null,
+    ];
+  }
+
+  // ---- views: the leaderboard ---------------------------------------------
+
+  /**
+   * Runs grouped by participant and benchmark (and interaction mode and
+   * dataset: scores over other data or another mode are not comparable).
+   * Each group shows its latest run that ended ok — its headline with the
+   * 95 % interval — and counts the others; a group with no ok run says why
+   * its latest run failed.
+   */
+  function leaderboardGroups(runs) {
+    const groups = new Map();
+    for (const r of runs) {
+      const id = JSON.stringify([r.participant, r.benchmark, r.interaction, r.dataset ? r.dataset.path : null]);
+      if (!groups.has(id))
+        groups.set(id, {
+          id,
+          participant: r.participant,
+          benchmark: r.benchmark,
+          interaction: r.interaction,
+          dataset: r.dataset,
+          runs: [],
+        });
+      groups.get(id).runs.push(r);
+    }
+    const newest = (a, b) => (b.started_at ?? 0) - (a.started_at ?? 0) || a.key.localeCompare(b.key);
+    const list = [...groups.values()].map((g) => {
+      g.runs.sort(newest);
+      g.best = g.runs.find((r) => r.status === "ok" && r.headline) ?? null;
+      g.latest = g.runs[0];
+      g.ok = g.runs.filter((r) => r.status === "ok").length;
+      g.failed = g.runs.filter((r) => r.status === "error" || r.status === "incomplete").length;
+      g.score = g.best && typeof g.best.headline.value === "number" ? g.best.headline.value : null;
+      return g;
+    });
+    // The default order: by benchmark, best headline first within it; the rank is within the benchmark.
+    list.sort(
+      (a, b) =>
+        String(a.benchmark ?? "").localeCompare(String(b.benchmark ?? "")) ||
+        (b.score ?? -Infinity) - (a.score ?? -Infinity) ||
+        String(a.participant ?? "").localeCompare(String(b.participant ?? "")),
+    );
+    const ranks = new Map();
+    for (const g of list) {
+      const n = (ranks.get(g.benchmark) ?? 0) + 1;
+      ranks.set(g.benchmark, n);
+      g.rank = g.score === null ? null : n;
+    }
+    return list;
+  }
+
+  /** The headline as a bar with its interval drawn as a whisker (0–100 %). */
+  function ciBar(hl) {
+    const width = 140;
+    const height = 14;
+    const chart = svg("svg", {
+      class: "ci-bar",
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      role: "img",
+      "aria-label": `${hl.label} ${fmtMetric(hl, hl.value)} ${ciText(hl)}`,
+    });
+    const x = (v) => Math.max(0, Math.min(1, v)) * width;
+    append(chart, [svg("rect", { x: 0, y: 3, width, height: 8, class: "track" })]);
+    if (typeof hl.value === "number" && hl.value >= 0 && hl.value <= 1)
+      append(chart, [svg("rect", { x: 0, y: 3, width: Math.max(1, x(hl.value)), height: 8, class: "bar good" })]);
+    if (hl.ci)
+      append(chart, [
+        svg("line", { x1: x(hl.ci.low), x2: x(hl.ci.high), y1: 7, y2: 7, class: "whisker" }),
+        svg("line", { x1: x(hl.ci.low), x2: x(hl.ci.low), y1: 2, y2: 12, class: "whisker" }),
+        svg("line", { x1: x(hl.ci.high), x2: x(hl.ci.high), y1: 2, y2: 12, class: "whisker" }),
+      ]);
+    return chart;
+  }
+
+  const BOARD_COLUMNS = [
+    { key: "rank", label: "#", sort: true },
+    { key: "participant", label: "Participant", sort: true },
+    { key: "benchmark", label: "Benchmark", sort: true },
+    { key: "score", label: "Headline (95 % CI)", sort: true, descFirst: true },
+    { key: "time", label: "Time", sort: true },
+    { key: "cost", label: "Cost", sort: true },
+    { key: "interaction", label: "Mode", sort: true },
+    { key: "dataset", label: "Dataset", sort: true },
+    { key: "runs", label: "Runs", sort: true, descFirst: true },
+    { key: "latest", label: "Run shown", sort: true, descFirst: true },
+  ];
+
+  function groupValue(g, key) {
+    switch (key) {
+      case "score":
+        return g.score;
+      case "time":
+        return g.best ? g.best.wall_seconds : null;
+      case "cost":
+        return g.best ? g.best.cost_usd : null;
+      case "dataset":
+        return g.dataset ? g.dataset.path : null;
+      case "runs":
+        return g.runs.length;
+      case "latest":
+        return (g.best ?? g.latest).started_at;
+      default:
+        return g[key];
+    }
+  }
+
+  async function viewLeaderboard(query) {
+    const { runs } = await api("/api/runs", []);
+    document.title = "Leaderboard — a2a-bench view";
+    const groups = leaderboardGroups(runs);
+    const state = {
+      bench: query.get("bench") || "",
+      mode: query.get("mode") || "",
+      q: query.get("q") || "",
+      sort: query.get("sort") || "",
+      desc: query.get("desc") === "1",
+      run: query.get("run") || "",
+    };
+    const thead = h("thead", {});
+    const tbody = h("tbody", {});
+    const count = h("p", { class: "muted", id: "board-count" });
+    const rowOf = (g) => {
+      const shown = g.best ?? g.latest;
+      const hl = g.best ? g.best.headline : null;
+      const others = g.runs.filter((r) => r !== shown);
+      return h(
+        "tr",
+        {
+          "data-group": `${g.participant ?? ""} ${g.benchmark ?? ""}`,
+          class: g.runs.some((r) => r.key === state.run) ? "group highlight" : "group",
+        },
+        h("td", { class: "num rank", title: "rank within its benchmark" }, g.rank === null ? "—" : String(g.rank)),
+        h("td", { class: "wrap participant" }, g.participant ?? "—"),
+        h("td", {}, g.benchmark ?? "—"),
+        h(
+          "td",
+          { class: "score" },
+          hl
+            ? [
+                h("div", { class: "score-line" }, h("strong", {}, `${hl.label} ${fmtMetric(hl, hl.value)}`), ciBar(hl)),
+                h("div", { class: "small muted" }, hl.ci ? `${ciText(hl)} · ${hl.ci.method}` : "no interval"),
+              ]
+            : [
+                h("span", { class: "badge bad" }, "no score"),
+                h(
+                  "div",
+                  { class: "small reason-line", title: shown.reason ?? "" },
+                  clip(shown.reason ?? shown.status, 160),
+                ),
+              ],
+        ),
+        h("td", { class: "num" }, fmtSeconds(shown.wall_seconds)),
+        h(
+          "td",
+          { class: "num" },
+          fmtCost(shown.cost_usd),
+          typeof shown.tokens_self_reported === "number"
+            ? h(
+                "div",
+                { class: "small muted", title: "tokens the participant reported (its word, not a measurement)" },
+                `${fmtInt(shown.tokens_self_reported)} tokens (self-reported)`,
+              )
+            : null,
+        ),
+        h("td", {}, shown.interaction ?? "—"),
+        h("td", { class: "wrap" }, fmtDataset(g.dataset)),
+        h(
+          "td",
+          { class: "num" },
+          `${g.runs.length}`,
+          h("div", { class: "small muted" }, `${g.ok} ok${g.failed ? `, ${g.failed} failed` : ""}`),
+        ),
+        h(
+          "td",
+          {},
+          h("a", { href: hrefRun(shown.key) }, shown.key),
+          h("div", { class: "small muted" }, fmtDate(shown.started_at)),
+          others.length
+            ? h(
+                "details",
+                { class: "other-runs" },
+                h("summary", {}, `${others.length} other run${others.length === 1 ? "" : "s"}`),
+                h(
+                  "ul",
+                  {},
+                  others.map((r) =>
+                    h("li", {}, h("a", { href: hrefRun(r.key) }, r.key), " ", badge(r.status), ` ${scoreText(r)}`),
+                  ),
+                ),
+              )
+            : null,
+        ),
+      );
+    };
+    const draw = () => {
+      setQuery({ ...state, desc: state.desc ? "1" : "" });
+      const needle = state.q.toLowerCase();
+      let shown = groups.filter(
+        (g) =>
+          (!state.bench || g.benchmark === state.bench) &&
+          (!state.mode || g.interaction === state.mode) &&
+          (!needle || (g.participant ?? "").toLowerCase().includes(needle)),
+      );
+      shown = sortRows(shown, state, groupValue);
+      thead.replaceChildren(sortHead(BOARD_COLUMNS, state, draw));
+      // In the default order each benchmark gets a heading row naming its headline metric.
+      const drawn = [];
+      shown.forEach((g, i) => {
+        if (!state.sort && (i === 0 || shown[i - 1].benchmark !== g.benchmark)) {
+          const metrics = distinct(
+            shown.filter((x) => x.benchmark === g.benchmark && x.best).map((x) => x.best.headline.label),
+          );
+          drawn.push(
+            h(
+              "tr",
+              { class: "bench-head" },
+              h(
+                "th",
+                { colspan: BOARD_COLUMNS.length, scope: "colgroup" },
+                g.benchmark ?? "(unknown benchmark)",
+                metrics.length ? h("span", { class: "muted" }, ` · ${metrics.join(", ")}`) : null,
+              ),
+            ),
+          );
+        }
+        drawn.push(rowOf(g));
+      });
+      tbody.replaceChildren(...drawn);
+      count.textContent = `${shown.length} of ${groups.length} participant × benchmark group${groups.length === 1 ? "" : "s"}, from ${runs.length} run${runs.length === 1 ? "" : "s"}${state.sort ? "" : ", by benchmark, best first"}. Each group shows its latest run that ended ok; headlines of different benchmarks are different metrics.`;
+    };
+    draw();
+    return [
+      breadcrumb(h("span", {}, "Leaderboard")),
+      h("header", { class: "page-head" }, h("h1", {}, "Leaderboard")),
+      count,
+      h(
+        "div",
+        { class: "controls" },
+        filterSelect("Benchmark", "bench", distinct(groups.map((g) => g.benchmark)), state, draw),
+        filterSelect("Mode", "mode", distinct(groups.map((g) => g.interaction)), state, draw),
+        h("label", {}, "Participant ", searchBox("participant contains…", state, draw)),
+      ),
+      runs.length === 0
+        ? h("p", { class: "empty" }, "No runs here yet.")
+        : h("table", { class: "grid", id: "board-table" }, thead, tbody),
     ];
   }
 
@@ -371,6 +771,17 @@
       ["Finished", fmtDate(s.finished_at)],
       ["Status", badge(s.status)],
       ["Score", scoreText(s)],
+      ["Mode", s.interaction ?? "—"],
+      ["Dataset", fmtDataset(s.dataset)],
+      ["Time", fmtSeconds(s.wall_seconds)],
+      [
+        "Leaderboard",
+        h(
+          "a",
+          { href: hrefBoard({ bench: s.benchmark ?? "", run: s.key }), id: "to-leaderboard" },
+          `${s.benchmark ?? "all"} on the leaderboard`,
+        ),
+      ],
       [
         "Isolation",
         s.isolation ? `${s.isolation.level}${s.isolation.backend ? ` (${s.isolation.backend})` : ""}` : "—",
@@ -388,7 +799,11 @@
         { class: "facts" },
         facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
       ),
-      s.error ? h("p", { class: "error-box" }, `${s.error.code}: ${s.error.message}`) : null,
+      s.error
+        ? h("p", { class: "error-box" }, `${s.error.code}: ${s.error.message}`)
+        : s.reason
+          ? h("p", { class: "error-box" }, s.reason)
+          : null,
       s.isolation && s.isolation.warnings.length
         ? h(
             "ul",
@@ -578,7 +993,7 @@
       source.textContent = `Rows read from ${answer.table.source}.`;
       const renderBody = () => {
         setQuery({ ...state, desc: state.desc ? "1" : "", page: state.page || "" });
-        body.replaceChildren(...runBody(summary, answer.table, state, renderBody));
+        body.replaceChildren(...runBody(summary, answer.table, state, renderBody).filter(Boolean));
       };
       renderBody();
       document.body.dataset.table = key;
@@ -885,6 +1300,14 @@
     return parts.length ? h("p", { class: "usage" }, "Self-reported usage: ", parts.join(" · ")) : null;
   }
 
+  /**
+   * HumanEval's program stdout is the channel its checker reads answers on (our own encoding of them):
+   * never shown. The candidate's own prints go to stderr, which is.
+   */
+  let hiddenOutputKeys = new Set();
+  const ANSWER_CHANNEL_NOTE =
+    "stdout is the channel the harness's checker reads the answers on (its own encoding): not shown. The program's own prints are in stderr_tail.";
+
   function completionDetails(sample, i, open) {
     const summaryLine = h(
       "summary",
@@ -903,7 +1326,14 @@
         kv(sample, [...VERDICT_KEYS, "completion_kind", "duration_ms", "agent_seconds", "rounds", "calls", "executed"]),
         usageLine(sample.usage),
         textSections(sample, ANSWER_KEYS, "Answer (as run)"),
-        textSections(sample, OUTPUT_KEYS, "Test output"),
+        textSections(
+          sample,
+          OUTPUT_KEYS.filter((k) => !hiddenOutputKeys.has(k)),
+          "Test output",
+        ),
+        Object.keys(sample).some((k) => hiddenOutputKeys.has(k))
+          ? h("p", { class: "muted small" }, ANSWER_CHANNEL_NOTE)
+          : null,
       ]);
     };
     details.addEventListener("toggle", fill);
@@ -976,21 +1406,120 @@
     return [h("p", { class: "muted" }, `${counted}.`, chooser), list];
   }
 
+  /** What was asked, rebuilt from the run's dataset (item-task.ts): texts and lists. */
+  function taskView(task) {
+    if (!task) return null;
+    return h(
+      "div",
+      { class: "task" },
+      h("p", { class: "muted small" }, `From the ${task.source}.`),
+      task.note ? h("p", { class: "muted" }, task.note) : null,
+      task.sections.map((sec) => [
+        h("h4", {}, sec.title),
+        Array.isArray(sec.list) ? testList(sec.list, null) : textBlock(sec.text ?? ""),
+      ]),
+    );
+  }
+
+  /** Test names as a list; `ok` true/false marks each as passed/failed. */
+  function testList(names, ok) {
+    if (names.length === 0) return h("p", { class: "muted small" }, "(none)");
+    return h(
+      "ul",
+      { class: "tests" },
+      names.map((n) =>
+        h(
+          "li",
+          { class: ok === null ? "" : ok ? "test-pass" : "test-fail" },
+          ok === null ? "" : ok ? "✓ " : "✗ ",
+          h("code", {}, String(n)),
+        ),
+      ),
+    );
+  }
+
+  /** SWE-bench's tests_status ({FAIL_TO_PASS: {success, failure}, …}) as lists, failures first. */
+  function testsView(status) {
+    const groups = Object.entries(status).filter(([, v]) => v && typeof v === "object");
+    return h(
+      "section",
+      { id: "item-tests" },
+      h("h2", {}, "Tests after the patch"),
+      groups.map(([name, v]) => {
+        const failure = Array.isArray(v.failure) ? v.failure : [];
+        const success = Array.isArray(v.success) ? v.success : [];
+        return h(
+          "div",
+          { class: "test-group" },
+          h("h4", {}, `${name}: ${success.length} passed, ${failure.length} failed`),
+          failure.length || success.length
+            ? [failure.length ? testList(failure, false) : null, success.length ? testList(success, true) : null]
+            : h("p", { class: "muted small" }, "(none)"),
+        );
+      }),
+    );
+  }
+
+  /** A unified diff, one line each, added/removed/hunk/file lines coloured. */
+  function diffView(key, diff) {
+    const pre = h("pre", { class: "diff" });
+    const lines = diff.text.split("\n");
+    if (lines.length && lines[lines.length - 1] === "") lines.pop();
+    for (const line of lines) {
+      const cls =
+        line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ") || line.startsWith("index ")
+          ? "d-file"
+          : line.startsWith("@@")
+            ? "d-hunk"
+            : line.startsWith("+")
+              ? "d-add"
+              : line.startsWith("-")
+                ? "d-del"
+                : "d-ctx";
+      pre.append(h("span", { class: cls }, line), "\n");
+    }
+    if (lines.length === 0) append(pre, [h("span", { class: "muted" }, "(empty diff)")]);
+    const added = lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
+    const removed = lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
+    return h(
+      "section",
+      { id: "item-diff" },
+      h("h2", {}, `Final diff (+${added} −${removed})`),
+      h(
+        "p",
+        { class: "muted small" },
+        diff.path
+          ? [
+              "From ",
+              inlined
+                ? h("code", {}, diff.path)
+                : h("a", { href: hrefRaw(key, diff.path), target: "_blank", rel: "noopener" }, diff.path),
+            ]
+          : "From the row.",
+        diff.truncated ? " — cut: only its first part is shown." : "",
+      ),
+      pre,
+    );
+  }
+
   async function viewItem(key, id, query) {
     const params = [
       ["run", key],
       ["id", id],
     ];
     if (query.get("at") !== null) params.push(["at", query.get("at")]);
-    const { summary, item } = await api("/api/item", params);
+    const { summary, item, task, diff } = await api("/api/item", params);
     const row = item.row;
+    hiddenOutputKeys = new Set(summary.benchmark === "humaneval" ? ["stdout_tail", "stdout"] : []);
     document.title = `${id} — ${summary.run_id} — a2a-bench view`;
     const wanted = query.get("sample");
     const samples = Array.isArray(row.samples) ? row.samples : [];
     const firstFailing = samples.findIndex((s) => s && s.status !== "passed");
     const openIndex = wanted !== null ? Number(wanted) : firstFailing === -1 ? 0 : firstFailing;
     const others = Object.fromEntries(
-      Object.entries(row).filter(([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith("trajectory")),
+      Object.entries(row).filter(
+        ([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith("trajectory") && k !== "tests_status" && !hiddenOutputKeys.has(k),
+      ),
     );
     const sent = textSections(row, SENT_KEYS, null);
     const nav = h(
@@ -1025,16 +1554,21 @@
       ),
       h(
         "section",
-        {},
-        h("h2", {}, "Sent to the participant"),
-        sent ||
-          h(
-            "p",
-            { class: "muted" },
-            `This run's files do not record the question sent for this item: it is the prompt of ${id} in the run's dataset (its path and sha256 are in results.json and run_metadata.json).`,
-          ),
+        { id: "item-task" },
+        h("h2", {}, "What was asked"),
+        sent,
+        taskView(task),
+        !sent && !task
+          ? h(
+              "p",
+              { class: "muted" },
+              `This run's files do not record what was asked for this item, and its dataset is not at hand here: it is ${id} of the run's dataset (its path and sha256 are in results.json and run_metadata.json).`,
+            )
+          : null,
       ),
     ];
+    if (row.tests_status && typeof row.tests_status === "object") content.push(testsView(row.tests_status));
+    if (diff) content.push(diffView(key, diff));
     if (samples.length > 0) {
       content.push(
         h(
@@ -1048,7 +1582,7 @@
       const answer = textSections(row, ANSWER_KEYS, "Answer");
       const output = textSections(row, OUTPUT_KEYS, "Test output");
       // An interactive item's answer is its trajectory (below); say "none" only when there is nothing at all.
-      if (answer || output || item.trajectories.length === 0)
+      if (answer || output || (item.trajectories.length === 0 && !diff))
         content.push(
           h(
             "section",
@@ -1137,6 +1671,8 @@
       "message",
       "thought",
       "text",
+      "task_message",
+      "reply_raw",
     ]);
     const rest = Object.fromEntries(Object.entries(turn).filter(([k]) => !known.has(k)));
     const timing = [
@@ -1153,13 +1689,26 @@
         exit !== undefined ? [" · exit ", badge(String(exit), exit === 0)] : null,
         timing.length ? ` · ${timing.join(" · ")}` : null,
       ),
+      typeof turn.task_message === "string" ? [h("h4", {}, "Task sent"), textBlock(turn.task_message)] : null,
       message !== undefined ? [h("h4", {}, "Message"), textBlock(message)] : null,
       command !== undefined ? [h("h4", {}, "Command"), textBlock(command)] : null,
       output !== undefined ? [h("h4", {}, "Output"), textBlock(output, truncationNote(turn))] : null,
       stderr !== undefined ? [h("h4", {}, "Stderr"), textBlock(stderr)] : null,
       usageLine(turn.usage),
+      typeof turn.reply_raw === "string"
+        ? h("details", { class: "raw-reply" }, h("summary", {}, "Raw reply"), textBlock(turn.reply_raw))
+        : null,
       Object.keys(rest).length ? [h("h4", {}, "Other fields"), textBlock(JSON.stringify(rest, null, 2))] : null,
     );
+  }
+
+  /** "3 turns": the participant turns drawn (the closing entry is none); how many went unanswered, if any. */
+  function turnCount(turns) {
+    const real = turns.filter((t) => !(t && typeof t === "object" && t.turn === "end"));
+    const unanswered = real.filter(
+      (t) => t && typeof t === "object" && t.message === "no reply from the participant",
+    ).length;
+    return `${real.length} turn${real.length === 1 ? "" : "s"}${unanswered ? `, ${unanswered} unanswered` : ""}`;
   }
 
   async function trajectorySection(key, t) {
@@ -1172,7 +1721,7 @@
       return h(
         "section",
         { class: "trajectory" },
-        h("h2", {}, `${title} (${tr.turns.length} turn${tr.turns.length === 1 ? "" : "s"})`),
+        h("h2", {}, `${title} (${turnCount(tr.turns)})`),
         h(
           "p",
           { class: "muted small" },
@@ -1272,7 +1821,8 @@
       if (parts[0] === "run" && parts.length === 2) content = await viewRun(parts[1], query);
       else if (parts[0] === "item" && parts.length === 3) content = await viewItem(parts[1], parts[2], query);
       else if (parts[0] === "compare" && parts.length === 3) content = await viewCompare(parts[1], parts[2]);
-      else content = await viewRuns();
+      else if (parts[0] === "leaderboard") content = await viewLeaderboard(query);
+      else content = await viewRuns(query);
     } catch (err) {
       content = [breadcrumb(), errorBox(err && err.message ? err.message : String(err))];
     }

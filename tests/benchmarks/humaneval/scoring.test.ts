@@ -123,6 +123,11 @@ describe("HumanEval scoring (real sandbox)", () => {
     const { row } = await evaluate(["I would rather not."]);
     expect(row).toMatchObject({ status: "error", failure_mode: "model_no_code" });
     expect((row["samples"] as Array<{ executed: boolean }>)[0]?.executed).toBe(false);
+    // What it said instead is kept, so the item view can show it.
+    expect((row["samples"] as Array<{ reply_tail?: string }>)[0]?.reply_tail).toBe("I would rather not.");
+    // A reply code was taken from keeps no copy of it.
+    const { row: ran } = await evaluate(["```python\n    return n % 10\n```"]);
+    expect((ran["samples"] as Array<Record<string, unknown>>)[0]).not.toHaveProperty("reply_tail");
   });
 
   it("records a limit breach (memory) for the safety metric", async () => {
