@@ -1,13 +1,14 @@
 /**
  * `a2a-bench run <benchmark> [options]`: parse (pure), validate once, then
  * run the benchmark with the real sandbox and an A2A participant. Stops
- * promptly on SIGTERM or when a piped stdin closes (the green agent's
- * death): no new item, sandboxes killed, checkpoint written, exit 143.
+ * promptly on SIGTERM, SIGINT, or when the green agent that started it dies
+ * (its lifeline, env A2A_BENCH_LIFELINE_FD, closes): no new item, sandboxes
+ * killed, checkpoint written, exit 143. stdin is not read: a TTY, /dev/null or
+ * an empty pipe are all the same to a run.
  * What stdout carries: a bar (terminal) or plain lines (a pipe, NO_COLOR) and a
  * readable summary line at the end; `--json` one JSON summary; `--events` the
  * runner protocol the green agent reads (see src/runner/progress.ts).
  */
-import { fstatSync } from "node:fs";
 import type { CliCommand, CliIo } from "./types.js";
 import { parseRunArgs, readConfigFile, resolveRunArgs, usageText, type ParsedRunArgs } from "../runner/run-args.js";
 import { getBenchmark } from "../benchmarks/index.js";
@@ -40,6 +41,7 @@ import { UsageError, errorMessage } from "../util/errors.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Logger } from "../util/logger.js";
 import { useBatchHeapPolicy } from "../util/batch-heap.js";
+import { watchLifeline } from "../process/index.js";
 
 /** After a stop, how long pending handles (sockets, timers) may keep the process alive, ms. */
 export const STOP_GRACE_MS = 2000;
@@ -47,16 +49,6 @@ export const STOP_GRACE_MS = 2000;
 /** The option the green agent's operator sets to let A2A requests run below full isolation. */
 const GREEN_WEAK_ISOLATION_OPT_IN =
   "start the green agent with --allow-weak-isolation (or GREEN_ALLOW_WEAK_ISOLATION=1)";
-
-// stdin closing means our parent (the green agent) is gone — but only a pipe says so; a TTY or /dev/null does not.
-function stdinIsPipe(): boolean {
-  try {
-    const st = fstatSync(0);
-    return st.isFIFO() || st.isSocket();
-  } catch {
-    return false;
-  }
-}
 
 /** The progress reporter and the logger of one display mode (see src/runner/progress.ts). */
 function openDisplay(
@@ -89,8 +81,8 @@ function openDisplay(
   }
 }
 
-/** Stops of a run: SIGTERM, SIGINT, and the end of a piped stdin abort `signal`; `dispose` removes the listeners. */
-function watchStops(logger: Logger): { signal: AbortSignal; dispose(): void } {
+/** Stops of a run: SIGTERM, SIGINT, and a lost lifeline abort `signal`; `dispose` removes the listeners. */
+function watchStops(logger: Logger, env: NodeJS.ProcessEnv): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const stop = (reason: string) => (): void => {
     if (controller.signal.aborted) return;
@@ -99,26 +91,16 @@ function watchStops(logger: Logger): { signal: AbortSignal; dispose(): void } {
   };
   const onTerm = stop("SIGTERM");
   const onInt = stop("SIGINT");
-  const onStdinEnd = stop("stdin closed");
   process.once("SIGTERM", onTerm);
   process.once("SIGINT", onInt);
-  const watchStdin = stdinIsPipe();
-  if (watchStdin) {
-    process.stdin.on("end", onStdinEnd);
-    process.stdin.on("close", onStdinEnd);
-    process.stdin.resume(); // data is discarded; we only need to see the end
-  }
+  // The green agent that started us is gone (its end of our lifeline closed), even if it was SIGKILLed.
+  const lifeline = watchLifeline(env, stop("the green agent that started this run is gone (lifeline closed)"));
   return {
     signal: controller.signal,
     dispose: () => {
       process.removeListener("SIGTERM", onTerm);
       process.removeListener("SIGINT", onInt);
-      if (watchStdin) {
-        process.stdin.removeListener("end", onStdinEnd);
-        process.stdin.removeListener("close", onStdinEnd);
-        process.stdin.pause();
-        process.stdin.unref?.();
-      }
+      lifeline?.dispose();
     },
   };
 }
@@ -205,7 +187,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       scoreMetric: def.scoreMetric,
       ...over,
     }) + "\n";
-  const stops = watchStops(logger);
+  const stops = watchStops(logger, io.env);
   let finished = false;
   try {
     const outcome = await executeRun(def, options, {
