@@ -199,7 +199,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     finished = true;
     progress.close();
     if (!outcome.interrupted) logger.info({ results: outcome.paths.results }, "run finished");
-    if (outcome.error)
+    // For people the summary line below says it; for programs (--json, --events) stderr does.
+    if (outcome.error && !forPeople)
       io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
     const exitCode = outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
     if (collector) io.stdout.write(summaryLine(options, outcome, exitCode, collector.summary));
@@ -209,7 +210,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     // Found before the items (e.g. a benchmark's tools missing while loading): an error, not a score.
     if (!(err instanceof InfrastructureError)) throw err;
-    io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
+    if (!forPeople) io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
     if (collector) io.stdout.write(errorSummaryLine(options, err));
     if (forPeople) {
       progress.close();
