@@ -12,6 +12,7 @@ import { readFile } from "node:fs/promises";
 import type { ParseArgsConfig } from "node:util";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { formatAjvErrors } from "../util/schema.js";
+import { configKeyNames } from "../request-config/config-keys.js";
 import { UsageError } from "../util/errors.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { resolveConfig } from "../request-config/resolve.js";
@@ -230,7 +231,7 @@ function describeProblems(errors: ErrorObject[], merged: Record<string, unknown>
   for (const e of errors) {
     const key = errorKey(e);
     if (args.configFile !== undefined && (key === undefined || !(key in args.flags))) {
-      fromFile.push(formatAjvErrors([e])[0]!);
+      fromFile.push(formatAjvErrors([e], "", (path) => (path === "/" ? configKeyNames() : undefined))[0]!);
     } else fromFlags.push(flagProblem(e, merged) ?? toFlagWording(formatAjvErrors([e])[0]!));
   }
   const parts: string[] = [];
