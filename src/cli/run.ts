@@ -50,10 +50,14 @@ export const STOP_GRACE_MS = 2000;
 const GREEN_WEAK_ISOLATION_OPT_IN =
   "start the green agent with --allow-weak-isolation (or GREEN_ALLOW_WEAK_ISOLATION=1)";
 
+/** `createLogger`'s level option: the flag's, else none (env LOG_LEVEL, else info). */
+const lv = (level: string | undefined): { level?: string } => (level ? { level } : {});
+
 /** The progress reporter and the logger of one display mode (see src/runner/progress.ts). */
 function openDisplay(
   mode: DisplayMode,
   io: CliIo,
+  level: string | undefined,
 ): { progress: ProgressReporter; logger: Logger; collector?: ReturnType<typeof summaryCollector> } {
   switch (mode) {
     case "bar": {
@@ -61,22 +65,26 @@ function openDisplay(
       const bar = new TerminalBar(io.stdout, { format: RUN_BAR_FORMAT });
       return {
         progress: barReporter(io.stdout, bar),
-        logger: createLogger({ component: "runner", destination: bar.sink(), color: true }),
+        logger: createLogger({ component: "runner", destination: bar.sink(), color: true, ...lv(level) }),
       };
     }
     case "plain":
       return {
         progress: plainReporter(io.stdout),
-        logger: createLogger({ component: "runner", destination: io.stderr, color: false }),
+        logger: createLogger({ component: "runner", destination: io.stderr, color: false, ...lv(level) }),
       };
     case "events":
       return {
         progress: eventLineReporter(io.stdout),
-        logger: createLogger({ component: "runner", destination: io.stderr }),
+        logger: createLogger({ component: "runner", destination: io.stderr, ...lv(level) }),
       };
     case "json": {
       const collector = summaryCollector();
-      return { progress: collector, collector, logger: createLogger({ component: "runner", destination: io.stderr }) };
+      return {
+        progress: collector,
+        collector,
+        logger: createLogger({ component: "runner", destination: io.stderr, ...lv(level) }),
+      };
     }
   }
 }
@@ -176,7 +184,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   assertOutDirUsable(options.out, outState, { resume: options.resume, force: args.force === true });
   if (args.force === true && !options.resume) clearRunFiles(options.out, outState);
   const mode = chooseDisplayMode(io.stdout, io.env, args.json === true, args.events === true);
-  const { progress, logger, collector } = openDisplay(mode, io);
+  const { progress, logger, collector } = openDisplay(mode, io, args.logLevel);
   // The bar and plain displays end with one line for people; --json and --events print for programs.
   const forPeople = mode === "bar" || mode === "plain";
   const summaryFor = (over: Pick<Parameters<typeof readableSummaryLine>[0], "interrupted" | "error" | "results">) =>

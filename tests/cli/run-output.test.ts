@@ -24,6 +24,22 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const runArgv = (runId: string): string[] => [
+  cliEntry,
+  "run",
+  "humaneval",
+  "--dataset",
+  "sample",
+  "--samples",
+  "2",
+  "--predictions",
+  join(dir, "p.jsonl"),
+  "--out",
+  join(dir, runId),
+  "--run-id",
+  runId,
+];
+
 const run = (runId: string, ...extra: string[]) =>
   spawnSync(
     process.execPath,
@@ -67,6 +83,26 @@ describe("run's output on a pipe (built dist)", () => {
       `humaneval: --samples 40 exceeds the dataset's ${total} item(s); running all ${total}`,
     );
     expect(r.stdout).toContain(`${total}/${total} done`);
+  });
+
+  it("--log-level sets what is logged over env LOG_LEVEL; a bad one is a usage error", () => {
+    const quiet = spawnSync(process.execPath, [...runArgv("quiet"), "--log-level", "warn"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LOG_LEVEL: "info" },
+    });
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain("run finished");
+    const loud = spawnSync(process.execPath, [...runArgv("loud"), "--log-level", "info"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LOG_LEVEL: "error" },
+    });
+    expect(loud.status, loud.stderr).toBe(0);
+    expect(loud.stderr).toContain("run finished");
+    const bad = spawnSync(process.execPath, [...runArgv("bad"), "--log-level", "wran"], { encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('(did you mean "warn"?)');
   });
 
   it("with --events is the runner protocol only, the green agent's reading", () => {
