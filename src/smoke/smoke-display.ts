@@ -63,8 +63,12 @@ function kindOf(u: ProgressUpdate): Kind {
 
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
+/** States that end a task without a result: their reason is said once, by the closing ✗ line. */
+const UNSUCCESSFUL_END = new Set(["failed", "rejected", "canceled"]);
+
 function statusLine(u: ProgressUpdate, elapsedS: number): string {
-  return `${elapsedS.toFixed(1).padStart(6)}s ${u.state}${u.text ? `: ${u.text}` : ""}`;
+  const text = u.text && !UNSUCCESSFUL_END.has(u.state) ? `: ${u.text}` : "";
+  return `${elapsedS.toFixed(1).padStart(6)}s ${u.state}${text}`;
 }
 
 /**
