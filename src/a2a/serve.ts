@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { explainListenError } from "./port-in-use.js";
 
 export interface ServedApp {
   server: Server;
@@ -21,12 +22,14 @@ export interface ServedApp {
  * Bind `host:port` (port 0 = any free port), then call `makeApp(port)` and
  * serve it. Resolves once listening with the app in place; rejects (and
  * closes the server) when binding or `makeApp` fails. Requests that raced
- * the build get HTTP 503 in that case.
+ * the build get HTTP 503 in that case. A port in use rejects with a
+ * PortInUseError naming its holder and `portFlag`, the flag that moves us.
  */
 export async function serveApp(
   host: string,
   port: number,
   makeApp: (boundPort: number) => RequestListener | Promise<RequestListener>,
+  portFlag = "--port",
 ): Promise<ServedApp> {
   let app: RequestListener | null = null;
   let failed = false;
@@ -37,9 +40,10 @@ export async function serveApp(
     else held.push([req, res]);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const fail = (err: Error): void => reject(explainListenError(err, host, port, portFlag));
+    server.once("error", fail);
     server.listen(port, host, () => {
-      server.off("error", reject);
+      server.off("error", fail);
       resolve();
     });
   });

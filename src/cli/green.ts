@@ -16,6 +16,7 @@ import { BenchError } from "../util/errors.js";
 import { installShutdownHandlers } from "../green/shutdown.js";
 import { settingsFromEnv } from "../green/settings.js";
 import { parseServerArgs, type AgentServerArgs } from "./server-args.js";
+import { LOG_LEVEL_USAGE } from "../util/log-level.js";
 
 export interface GreenArgs extends AgentServerArgs {
   /** `--allow-weak-isolation` (same as GREEN_ALLOW_WEAK_ISOLATION=1). */
@@ -37,7 +38,7 @@ export function parseGreenArgs(argv: string[]): GreenArgs {
   };
 }
 
-const usage = `Usage: a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR]
+const usage = `Usage: a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR] [--log-level L]
 
 Serve the green (assessor) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint).
   --host H         bind address (default 127.0.0.1; AgentBeats passes 0.0.0.0)
@@ -47,6 +48,7 @@ Serve the green (assessor) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint).
   --max-body-bytes N  largest JSON-RPC request body; larger ones get HTTP 413 (default: env A2A_MAX_BODY_BYTES, else 1048576)
   --allow-weak-isolation   let A2A requests run untrusted code below full isolation (bwrap/e2b/docker); default: refused
   --allow-unauthenticated  listen beyond loopback without GREEN_AUTH_TOKEN; default: refused
+${LOG_LEVEL_USAGE} (its runners get it too)
 Environment: GREEN_AUTH_TOKEN (bearer auth on JSON-RPC; the card stays public), A2A_MAX_BODY_BYTES, GREEN_MAX_CONCURRENT_TASKS,
 GREEN_MAX_QUEUED_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS, GREEN_ALLOW_WEAK_ISOLATION, GREEN_ALLOW_UNAUTHENTICATED,
 GREEN_CANCEL_GRACE_SECONDS, GREEN_HEARTBEAT_SECONDS, GREEN_RUNNER_TIMEOUT_SECONDS,
@@ -75,7 +77,11 @@ export const command: CliCommand = {
     });
     const allowWeakIsolation = args.allowWeakIsolation || envSettings.allowWeakIsolation;
     const allowUnauthenticated = args.allowUnauthenticated || envSettings.allowUnauthenticated;
-    const logger = createLogger({ component: "green", destination: io.stdout });
+    const logger = createLogger({
+      component: "green",
+      destination: io.stdout,
+      ...(args.logLevel ? { level: args.logLevel } : {}),
+    });
     const exposure = exposureVerdict(args.host, envSettings.authToken !== undefined, allowUnauthenticated);
     if (exposure.kind === "refuse") throw new BenchError("E_EXPOSED", exposure.message);
     if (exposure.kind === "warn") {
@@ -93,7 +99,8 @@ export const command: CliCommand = {
       });
       green = createGreenApp({
         card,
-        env: io.env,
+        // --log-level reaches the runners too (LOG_LEVEL is on their allow-list).
+        env: args.logLevel ? { ...io.env, LOG_LEVEL: args.logLevel } : io.env,
         logger,
         isolation: probing,
         settings: {

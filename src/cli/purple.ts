@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { constants as osConstants } from "node:os";
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
+import { LOG_LEVEL_USAGE } from "../util/log-level.js";
 import { createLogger } from "../util/logger.js";
 import { loadAgentCard } from "../a2a/card.js";
 import { MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/body-limit.js";
@@ -88,7 +89,7 @@ export function parsePurpleArgs(argv: string[]): PurpleArgs {
 export const command: CliCommand = {
   name: "purple",
   summary: "serve the purple (participant) A2A agent",
-  usage: `Usage: a2a-bench purple [--host H] [--port P] [--card-url URL] [--scenario DIR] [--mode MODE] [--model M] [--dataset PATH]... [--trajectory FILE] [openai flags] [agent flags]
+  usage: `Usage: a2a-bench purple [--host H] [--port P] [--card-url URL] [--scenario DIR] [--mode MODE] [--model M] [--dataset PATH]... [--trajectory FILE] [--log-level L] [openai flags] [agent flags]
 
 Serve the purple (participant) A2A agent (JSON-RPC and HTTP+JSON, v0.3 and 1.0, on one base URL).
   --host H         bind address (default 127.0.0.1)
@@ -100,6 +101,7 @@ Serve the purple (participant) A2A agent (JSON-RPC and HTTP+JSON, v0.3 and 1.0, 
   --dataset PATH   dataset for modes that look answers up (repeatable)
   --trajectory FILE  replay mode: the recorded actions to play back (JSONL, {"action": {...}} per line)
   --max-body-bytes N  largest request body; larger ones get HTTP 413 (default: env A2A_MAX_BODY_BYTES, else 1048576)
+${LOG_LEVEL_USAGE}
 
 Interactive assessments (terminal-bench-shell-v1: a JSON task, then exec_results, one A2A task per turn in one
 context): echo finals at once, gold applies the reference answer through commands, replay plays --trajectory back,
@@ -127,7 +129,11 @@ agent mode (one bash tool and a submit tool; the default system prompt explains 
   async run(argv: string[], io: CliIo): Promise<number> {
     const args = parsePurpleArgs(argv);
     const maxBodyBytes = args.maxBodyBytes ?? parseMaxBodyBytes(io.env[MAX_BODY_ENV], MAX_BODY_ENV);
-    const logger = createLogger({ component: "purple", destination: io.stdout });
+    const logger = createLogger({
+      component: "purple",
+      destination: io.stdout,
+      ...(args.logLevel ? { level: args.logLevel } : {}),
+    });
     const solver = await createSolver(args.mode, {
       ...(args.model !== undefined ? { model: args.model } : {}),
       datasets: args.datasets,

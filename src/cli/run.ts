@@ -1,13 +1,14 @@
 /**
  * `a2a-bench run <benchmark> [options]`: parse (pure), validate once, then
  * run the benchmark with the real sandbox and an A2A participant. Stops
- * promptly on SIGTERM or when a piped stdin closes (the green agent's
- * death): no new item, sandboxes killed, checkpoint written, exit 143.
+ * promptly on SIGTERM, SIGINT, or when the green agent that started it dies
+ * (its lifeline, env A2A_BENCH_LIFELINE_FD, closes): no new item, sandboxes
+ * killed, checkpoint written, exit 143. stdin is not read: a TTY, /dev/null or
+ * an empty pipe are all the same to a run.
  * What stdout carries: a bar (terminal) or plain lines (a pipe, NO_COLOR) and a
  * readable summary line at the end; `--json` one JSON summary; `--events` the
  * runner protocol the green agent reads (see src/runner/progress.ts).
  */
-import { fstatSync } from "node:fs";
 import type { CliCommand, CliIo } from "./types.js";
 import { parseRunArgs, readConfigFile, resolveRunArgs, usageText, type ParsedRunArgs } from "../runner/run-args.js";
 import { getBenchmark } from "../benchmarks/index.js";
@@ -40,6 +41,7 @@ import { UsageError, errorMessage } from "../util/errors.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Logger } from "../util/logger.js";
 import { useBatchHeapPolicy } from "../util/batch-heap.js";
+import { watchLifeline } from "../process/index.js";
 
 /** After a stop, how long pending handles (sockets, timers) may keep the process alive, ms. */
 export const STOP_GRACE_MS = 2000;
@@ -48,20 +50,14 @@ export const STOP_GRACE_MS = 2000;
 const GREEN_WEAK_ISOLATION_OPT_IN =
   "start the green agent with --allow-weak-isolation (or GREEN_ALLOW_WEAK_ISOLATION=1)";
 
-// stdin closing means our parent (the green agent) is gone — but only a pipe says so; a TTY or /dev/null does not.
-function stdinIsPipe(): boolean {
-  try {
-    const st = fstatSync(0);
-    return st.isFIFO() || st.isSocket();
-  } catch {
-    return false;
-  }
-}
+/** `createLogger`'s level option: the flag's, else none (env LOG_LEVEL, else info). */
+const lv = (level: string | undefined): { level?: string } => (level ? { level } : {});
 
 /** The progress reporter and the logger of one display mode (see src/runner/progress.ts). */
 function openDisplay(
   mode: DisplayMode,
   io: CliIo,
+  level: string | undefined,
 ): { progress: ProgressReporter; logger: Logger; collector?: ReturnType<typeof summaryCollector> } {
   switch (mode) {
     case "bar": {
@@ -69,28 +65,32 @@ function openDisplay(
       const bar = new TerminalBar(io.stdout, { format: RUN_BAR_FORMAT });
       return {
         progress: barReporter(io.stdout, bar),
-        logger: createLogger({ component: "runner", destination: bar.sink(), color: true }),
+        logger: createLogger({ component: "runner", destination: bar.sink(), color: true, ...lv(level) }),
       };
     }
     case "plain":
       return {
         progress: plainReporter(io.stdout),
-        logger: createLogger({ component: "runner", destination: io.stderr, color: false }),
+        logger: createLogger({ component: "runner", destination: io.stderr, color: false, ...lv(level) }),
       };
     case "events":
       return {
         progress: eventLineReporter(io.stdout),
-        logger: createLogger({ component: "runner", destination: io.stderr }),
+        logger: createLogger({ component: "runner", destination: io.stderr, ...lv(level) }),
       };
     case "json": {
       const collector = summaryCollector();
-      return { progress: collector, collector, logger: createLogger({ component: "runner", destination: io.stderr }) };
+      return {
+        progress: collector,
+        collector,
+        logger: createLogger({ component: "runner", destination: io.stderr, ...lv(level) }),
+      };
     }
   }
 }
 
-/** Stops of a run: SIGTERM, SIGINT, and the end of a piped stdin abort `signal`; `dispose` removes the listeners. */
-function watchStops(logger: Logger): { signal: AbortSignal; dispose(): void } {
+/** Stops of a run: SIGTERM, SIGINT, and a lost lifeline abort `signal`; `dispose` removes the listeners. */
+function watchStops(logger: Logger, env: NodeJS.ProcessEnv): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const stop = (reason: string) => (): void => {
     if (controller.signal.aborted) return;
@@ -99,26 +99,16 @@ function watchStops(logger: Logger): { signal: AbortSignal; dispose(): void } {
   };
   const onTerm = stop("SIGTERM");
   const onInt = stop("SIGINT");
-  const onStdinEnd = stop("stdin closed");
   process.once("SIGTERM", onTerm);
   process.once("SIGINT", onInt);
-  const watchStdin = stdinIsPipe();
-  if (watchStdin) {
-    process.stdin.on("end", onStdinEnd);
-    process.stdin.on("close", onStdinEnd);
-    process.stdin.resume(); // data is discarded; we only need to see the end
-  }
+  // The green agent that started us is gone (its end of our lifeline closed), even if it was SIGKILLed.
+  const lifeline = watchLifeline(env, stop("the green agent that started this run is gone (lifeline closed)"));
   return {
     signal: controller.signal,
     dispose: () => {
       process.removeListener("SIGTERM", onTerm);
       process.removeListener("SIGINT", onInt);
-      if (watchStdin) {
-        process.stdin.removeListener("end", onStdinEnd);
-        process.stdin.removeListener("close", onStdinEnd);
-        process.stdin.pause();
-        process.stdin.unref?.();
-      }
+      lifeline?.dispose();
     },
   };
 }
@@ -194,7 +184,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   assertOutDirUsable(options.out, outState, { resume: options.resume, force: args.force === true });
   if (args.force === true && !options.resume) clearRunFiles(options.out, outState);
   const mode = chooseDisplayMode(io.stdout, io.env, args.json === true, args.events === true);
-  const { progress, logger, collector } = openDisplay(mode, io);
+  const { progress, logger, collector } = openDisplay(mode, io, args.logLevel);
   // The bar and plain displays end with one line for people; --json and --events print for programs.
   const forPeople = mode === "bar" || mode === "plain";
   const summaryFor = (over: Pick<Parameters<typeof readableSummaryLine>[0], "interrupted" | "error" | "results">) =>
@@ -205,7 +195,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       scoreMetric: def.scoreMetric,
       ...over,
     }) + "\n";
-  const stops = watchStops(logger);
+  const stops = watchStops(logger, io.env);
   let finished = false;
   try {
     const outcome = await executeRun(def, options, {
@@ -217,7 +207,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     finished = true;
     progress.close();
     if (!outcome.interrupted) logger.info({ results: outcome.paths.results }, "run finished");
-    if (outcome.error)
+    // For people the summary line below says it; for programs (--json, --events) stderr does.
+    if (outcome.error && !forPeople)
       io.stderr.write(`a2a-bench run: status error, no score [${outcome.error.code}]: ${outcome.error.message}\n`);
     const exitCode = outcome.interrupted ? EXIT_INTERRUPTED : outcome.exitCode;
     if (collector) io.stdout.write(summaryLine(options, outcome, exitCode, collector.summary));
@@ -227,7 +218,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     // Found before the items (e.g. a benchmark's tools missing while loading): an error, not a score.
     if (!(err instanceof InfrastructureError)) throw err;
-    io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
+    if (!forPeople) io.stderr.write(`a2a-bench run: status error, no score [${err.code}]: ${err.message}\n`);
     if (collector) io.stdout.write(errorSummaryLine(options, err));
     if (forPeople) {
       progress.close();

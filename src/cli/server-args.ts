@@ -10,6 +10,7 @@ import { UsageError, errorMessage } from "../util/errors.js";
 import { parseMaxBodyBytes } from "../a2a/body-limit.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import { parseUsage } from "../util/parse-usage.js";
+import { LOG_LEVEL_OPTION, parseLogLevel, type LogLevel } from "../util/log-level.js";
 
 export interface AgentServerArgs {
   host: string;
@@ -18,6 +19,8 @@ export interface AgentServerArgs {
   scenarioDir: string;
   /** `--max-body-bytes`; undefined → env A2A_MAX_BODY_BYTES or the 1 MiB default. */
   maxBodyBytes: number | undefined;
+  /** `--log-level`; undefined → env LOG_LEVEL, else info. */
+  logLevel: LogLevel | undefined;
 }
 
 /** Parse `--host --port --card-url --scenario` (shared by green and purple). */
@@ -31,6 +34,7 @@ export function parseServerArgs(argv: string[], defaultPort: number, extra: Pars
       "card-url": { type: "string" },
       scenario: { type: "string" },
       "max-body-bytes": { type: "string" },
+      ...LOG_LEVEL_OPTION,
       ...extra,
     },
   });
@@ -48,6 +52,7 @@ export function parseServerArgs(argv: string[], defaultPort: number, extra: Pars
     cardUrl,
     maxBodyBytes: parseMaxBodyBytesArg(v["max-body-bytes"] as string | undefined),
     scenarioDir: resolve((v["scenario"] as string | undefined) ?? defaultScenarioDir),
+    logLevel: parseLogLevel(v["log-level"] as string | undefined),
   };
   return { server, values: v };
 }

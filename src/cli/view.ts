@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import type { CliCommand, CliIo } from "./types.js";
+import { explainListenError } from "../a2a/port-in-use.js";
 import { parseViewArgs } from "../view/args.js";
 import { LOOPBACK_HOSTS, createViewApp, hostPolicy } from "../view/app.js";
 import { writeExport } from "../view/export-page.js";
@@ -53,7 +54,7 @@ export async function viewCommand(argv: string[], io: CliIo): Promise<number> {
   // Beyond loopback: IP addresses and this machine's name (never a foreign DNS name: rebinding).
   const server = createServer(createViewApp({ dirs: args.dirs, ...hostPolicy(args.host, hostname()) }));
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err) => reject(explainListenError(err, args.host, args.port)));
     server.listen(args.port, args.host, resolve);
   });
   const { port } = server.address() as AddressInfo;

@@ -9,6 +9,7 @@
  * records; the participant's URL lives in it (`agent`), nowhere else.
  */
 import { formatAjvErrors } from "../util/schema.js";
+import { configKeyNames } from "../request-config/config-keys.js";
 import type { ResolvedConfig } from "../request-config/config.js";
 import { resolveConfig } from "../request-config/resolve.js";
 import { PATH_KEYS, isDatasetName, resolveAllowedPath } from "./allowed-roots.js";
@@ -107,7 +108,13 @@ export function validateAssessmentConfig(
   cwd = process.cwd(),
 ): { ok: true; value: ValidatedRequest } | { ok: false; problems: string[] } {
   const resolved = resolveConfig(raw, { newRunId: () => newRunId() });
-  if (!resolved.ok) return { ok: false, problems: formatAjvErrors(resolved.errors, "config") };
+  if (!resolved.ok)
+    return {
+      ok: false,
+      problems: formatAjvErrors(resolved.errors, "config", (path) =>
+        path === "config" ? configKeyNames() : undefined,
+      ),
+    };
   const config = resolved.config;
   const problems = greenProblems(config, participants, roots, cwd);
   if (problems.length > 0) return { ok: false, problems };

@@ -59,15 +59,27 @@ export class ProgressTracker {
     return this.total === null ? `${this.done}` : `${this.done}/${this.total}`;
   }
 
+  /** "2 passed, 1 failed, 0 errored": failed is the participant's, errored ours. */
+  private counts(): string {
+    return `${this.passed} passed, ${this.failed} failed, ${this.errors} errored`;
+  }
+
   /** Apply one event; returns the status to publish. */
   apply(ev: RunnerEvent): Progress {
     switch (ev.event) {
-      case "run_started":
+      case "run_started": {
         this.total = n(ev.total) ?? this.total;
+        const asked = n(ev.samples_requested);
+        const available = n(ev.dataset_items);
+        const capped =
+          asked !== undefined && available !== undefined
+            ? ` (samples ${asked} exceeds the dataset's ${available} item(s): all ${available} run)`
+            : "";
         return {
-          text: `Run ${this.runId} started: ${this.total ?? "?"} item(s) of ${this.benchmark}`,
-          data: this.data(ev.event),
+          text: `Run ${this.runId} started: ${this.total ?? "?"} item(s) of ${this.benchmark}${capped}`,
+          data: this.data(ev.event, capped ? { samples_requested: asked, dataset_items: available } : {}),
         };
+      }
       case "task_started":
         this.total = n(ev.total) ?? this.total;
         return {
@@ -79,10 +91,10 @@ export class ProgressTracker {
         this.total = n(ev.total) ?? this.total;
         if (n(ev.passed_so_far) !== undefined) this.passed = n(ev.passed_so_far) ?? this.passed;
         else if (ev.passed) this.passed++;
-        this.failed = this.done - this.passed;
-        if (ev.status === "error") this.errors++;
+        if (!ev.passed && (ev.status === "error" || ev.status.startsWith("error"))) this.errors++;
+        this.failed = Math.max(0, this.done - this.passed - this.errors);
         return {
-          text: `${ev.task_id}: ${ev.status} — ${this.of()} done, ${this.passed} passed`,
+          text: `${ev.task_id}: ${ev.status} — ${this.of()} done, ${this.counts()}`,
           data: this.data(ev.event, { task_id: ev.task_id, status: ev.status }),
         };
       }
@@ -94,10 +106,9 @@ export class ProgressTracker {
       case "package_finished": {
         this.done++;
         const bad = (typeof ev.error === "string" && ev.error.length > 0) || ev.timed_out === true;
-        if (bad) {
-          this.errors++;
-          this.failed++;
-        } else this.passed++;
+        if (typeof ev.error === "string" && ev.error.length > 0) this.errors++;
+        else if (bad) this.failed++;
+        else this.passed++;
         const how = ev.timed_out ? "timed out" : bad ? `error: ${String(ev.error)}` : "ok";
         return {
           text: `Package ${ev.package_id} finished (${how}) — ${this.of()} done`,
@@ -110,7 +121,7 @@ export class ProgressTracker {
         return { text: `Checkpoint written (${this.of()} done)`, data: this.data(ev.event) };
       case "run_finished":
         return {
-          text: `Run ${this.runId} finished: ${this.of()} done, ${this.passed} passed; building the evaluation bundle`,
+          text: `Run ${this.runId} finished: ${this.of()} done, ${this.counts()}; building the evaluation bundle`,
           data: this.data(ev.event),
         };
       default:
@@ -121,7 +132,7 @@ export class ProgressTracker {
   /** The heartbeat status while the runner is quiet. */
   heartbeat(quietMs: number): Progress {
     return {
-      text: `Still running: ${this.of()} done, ${this.passed} passed (no runner event for ${Math.round(quietMs / 1000)} s)`,
+      text: `Still running: ${this.of()} done, ${this.counts()} (no runner event for ${Math.round(quietMs / 1000)} s)`,
       data: this.data("heartbeat"),
     };
   }

@@ -38,6 +38,7 @@
  * - run-command.ts: a short trusted command to completion with execFile's
  *   defaults (runCommand).
  * - terminate.ts: first reason, SIGTERM → named grace → SIGKILL, stopWork.
+ * - lifeline.ts: a supervised child's own lifeline (an extra pipe, EOF when we die).
  * - stdin.ts, capture.ts (stdout/stderr modes, byte counts), line-splitter.ts,
  *   output-tail.ts: what goes in and what is kept.
  * - outcome.ts: the flat record (ProcessOutcome), describeOutcome, succeeded.
@@ -55,6 +56,7 @@ export type { ChildOptions, ChildHandle, LeaderExit, LeftoverPolicy } from "./sp
 export { runCommand, COMMAND_OUTPUT_BYTES, type CommandOptions } from "./run-command.js";
 export { Terminator, type StopWork } from "./terminate.js";
 export type { StdinMode } from "./stdin.js";
+export { watchLifeline, LIFELINE_FD, LIFELINE_FD_ENV, type LifelineWatch } from "./lifeline.js";
 export type { Capture, StderrCapture } from "./capture.js";
 export { describeOutcome, succeeded } from "./outcome.js";
 export type { ProcessOutcome, RunnerOutcome, TerminationReason } from "./outcome.js";

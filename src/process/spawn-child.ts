@@ -24,6 +24,7 @@ import {
   type StderrCapture,
 } from "./capture.js";
 import { attachStdin, stdinStdio, type StdinMode } from "./stdin.js";
+import { LIFELINE_FD, LIFELINE_FD_ENV } from "./lifeline.js";
 import { Terminator, type StopWork } from "./terminate.js";
 import { signalGroup, groupAlive, waitGroupGone } from "./kill-group.js";
 import { killOnParentExit, forgetGroup } from "./exit-cleanup.js";
@@ -53,6 +54,11 @@ export interface ChildOptions {
   env: NodeJS.ProcessEnv;
   /** Default "ignore". See {@link StdinMode}. */
   stdin?: StdinMode;
+  /**
+   * A lifeline of its own (lifeline.ts): an extra pipe at fd {@link LIFELINE_FD} that we hold open and never
+   * write, named to the child in env {@link LIFELINE_FD_ENV}; it sees EOF there when we die. Default false.
+   */
+  lifeline?: boolean;
   /** Default "ignore". */
   stdout?: Capture;
   /** Default "ignore"; "stdout" merges it into stdout's capture in arrival order. */
@@ -150,10 +156,17 @@ class ChildRun implements ChildHandle {
     const stderr = o.stderr ?? "ignore";
     this.child = spawn(o.file, o.args, {
       cwd: o.cwd,
-      env: o.env,
+      env: o.lifeline ? { ...o.env, [LIFELINE_FD_ENV]: String(LIFELINE_FD) } : o.env,
       detached: this.ownGroup,
-      stdio: [stdinStdio(stdin), stdioFor(o.stdout ?? "ignore"), stdioFor(stderr)],
+      stdio: [
+        stdinStdio(stdin),
+        stdioFor(o.stdout ?? "ignore"),
+        stdioFor(stderr),
+        ...(o.lifeline ? ["pipe" as const] : []),
+      ],
     });
+    // Our end of the lifeline: never written; a child writing to it is ignored, its errors too.
+    this.child.stdio[LIFELINE_FD]?.on("error", () => undefined);
     this.pid = this.child.pid;
     this.term = new Terminator((sig) => this.signal(sig), o.graceMs ?? DEFAULT_GRACE_MS, o.stopWork);
     if (this.pid !== undefined && this.ownGroup) killOnParentExit(this.pid);

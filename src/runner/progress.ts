@@ -53,12 +53,20 @@ export function eventLineReporter(out: Writable): ProgressReporter {
   };
 }
 
-/** Counts shared by the human displays. */
-class Tally {
+/** Whether an item's status is an error of ours, not a failure of the participant. */
+function isErrorStatus(status: string): boolean {
+  return status === "error" || status.startsWith("error");
+}
+
+/** Counts shared by the human displays: items done, and of them passed, failed (the participant's) and errored (ours). */
+export class Tally {
   benchmark = "";
   total = 0;
   done = 0;
   passed = 0;
+  errored = 0;
+  /** Items asked for (`samples`) beyond the dataset's, when the run says so. */
+  capped: { requested: number; available: number } | undefined;
   last = "";
   readonly startedAt: number;
   constructor(private readonly now: () => number) {
@@ -70,21 +78,39 @@ class Tally {
       case "run_started":
         this.benchmark = event.benchmark;
         this.total = event.total;
+        if (typeof event["samples_requested"] === "number" && typeof event["dataset_items"] === "number")
+          this.capped = { requested: event["samples_requested"], available: event["dataset_items"] };
         return true;
       case "task_finished":
         this.done = event.done ?? this.done + 1;
         this.passed = event.passed_so_far ?? this.passed + (event.passed ? 1 : 0);
+        if (!event.passed && isErrorStatus(event.status)) this.errored++;
         if (typeof event.total === "number") this.total = event.total;
         this.last = `${event.task_id} ${event.status}`;
         return true;
       case "package_finished":
         this.done++;
         if (!event.error && !event.timed_out) this.passed++;
+        else if (event.error) this.errored++;
         this.last = `${event.package_id} ${event.timed_out ? "timed out" : event.error ? "error" : "ok"}`;
         return true;
       default:
         return false;
     }
+  }
+  /** Done items the participant failed (neither passed nor an error of ours). */
+  get failed(): number {
+    return Math.max(0, this.done - this.passed - this.errored);
+  }
+  /** "8 passed, 3 failed, 1 errored". */
+  counts(): string {
+    return `${this.passed} passed, ${this.failed} failed, ${this.errored} errored`;
+  }
+  /** The line saying `samples` asked for more items than the dataset has; undefined when it did not. */
+  cappedLine(): string | undefined {
+    if (!this.capped) return undefined;
+    const { requested, available } = this.capped;
+    return `${this.benchmark}: --samples ${requested} exceeds the dataset's ${available} item(s); running all ${available}`;
   }
   elapsedSeconds(): number {
     return (this.now() - this.startedAt) / 1000;
@@ -95,7 +121,7 @@ class Tally {
     return (this.elapsedSeconds() / this.done) * Math.max(0, this.total - this.done);
   }
   finalLine(): string {
-    return `${this.benchmark}: ${this.done}/${this.total} done, ${this.passed} passed in ${this.elapsedSeconds().toFixed(1)} s`;
+    return `${this.benchmark}: ${this.done}/${this.total} done, ${this.counts()} in ${this.elapsedSeconds().toFixed(1)} s`;
   }
 }
 
@@ -106,22 +132,34 @@ export function barReporter(out: Writable, bar: TerminalBar, now: () => number =
   return {
     onEvent(event) {
       if (closed || !tally.apply(event)) return;
-      const payload = { benchmark: tally.benchmark, passed: tally.passed, last: tally.last };
-      if (event.event === "run_started") bar.start(tally.total, 0, payload);
-      else bar.update(tally.done, payload);
+      const payload = {
+        benchmark: tally.benchmark,
+        passed: tally.passed,
+        failed: tally.failed,
+        errored: tally.errored,
+        last: tally.last,
+      };
+      if (event.event === "run_started") {
+        const capped = tally.cappedLine();
+        if (capped !== undefined) bar.log(capped);
+        bar.start(tally.total, 0, payload);
+      } else bar.update(tally.done, payload);
     },
     close(summary) {
       if (closed) return;
       closed = true;
       bar.stop();
-      if (tally.benchmark !== "") out.write(`${tally.finalLine()}\n`);
+      // A run that finished no item has no count and no table to show (its summary line says why).
+      if (tally.done === 0) return;
+      out.write(`${tally.finalLine()}\n`);
       if (summary) out.write(formatSummaryTable(summary));
     },
   };
 }
 
 /** The bar line of {@link barReporter}. */
-export const RUN_BAR_FORMAT = "{benchmark} [{bar}] {value}/{total} | passed {passed} | ETA {eta_formatted} | {last}";
+export const RUN_BAR_FORMAT =
+  "{benchmark} [{bar}] {value}/{total} | passed {passed} failed {failed} errored {errored} | ETA {eta_formatted} | {last}";
 
 /** Plain lines, no ANSI, at most one per `intervalMs` (first and last always); the summary table at the end. */
 export function plainReporter(
@@ -136,7 +174,7 @@ export function plainReporter(
   const line = (): void => {
     const eta = tally.etaSeconds();
     out.write(
-      `${tally.benchmark}: ${tally.done}/${tally.total} done, ${tally.passed} passed${eta === undefined ? "" : `, ETA ${Math.ceil(eta)} s`}\n`,
+      `${tally.benchmark}: ${tally.done}/${tally.total} done, ${tally.counts()}${eta === undefined ? "" : `, ETA ${Math.ceil(eta)} s`}\n`,
     );
     lastLineAt = now();
     printedDone = tally.done;
@@ -146,6 +184,8 @@ export function plainReporter(
       if (closed || !tally.apply(event)) return;
       if (event.event === "run_started") {
         out.write(`${tally.benchmark}: ${tally.total} item(s)\n`);
+        const capped = tally.cappedLine();
+        if (capped !== undefined) out.write(capped + "\n");
         lastLineAt = now();
         return;
       }
@@ -154,7 +194,8 @@ export function plainReporter(
     close(summary) {
       if (closed) return;
       closed = true;
-      if (tally.benchmark !== "" && printedDone !== tally.done) line();
+      if (tally.done === 0) return; // no item finished: no count, no table (the summary line says why)
+      if (printedDone !== tally.done) line();
       if (summary) out.write(formatSummaryTable(summary));
     },
   };
@@ -174,10 +215,19 @@ export function summaryCollector(): ProgressReporter & { readonly summary: Recor
   };
 }
 
-/** Two-column text table of the scalar entries of an aggregate (nested objects flattened one level). */
+/** Counters of an aggregate that count completions, not tasks, when a task has `n` of them (HumanEval's pass@k). */
+const COMPLETION_COUNTERS = new Set(["passed", "failed", "timeouts", "errors", "total"]);
+
+/**
+ * Two-column text table of the scalar entries of an aggregate (nested objects flattened one level). When the
+ * aggregate counts both tasks and their `n` completions, the completion counters say so (`completions.passed`),
+ * so a count of tasks and one of completions are never read as the same thing.
+ */
 export function formatSummaryTable(aggregate: Record<string, unknown>): string {
   const rows: Array<[string, string]> = [];
-  for (const [key, value] of Object.entries(aggregate)) {
+  const perCompletion = typeof aggregate["tasks"] === "number" && typeof aggregate["n"] === "number";
+  for (const [rawKey, value] of Object.entries(aggregate)) {
+    const key = perCompletion && COMPLETION_COUNTERS.has(rawKey) ? `completions.${rawKey}` : rawKey;
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       for (const [k2, v2] of Object.entries(value as Record<string, unknown>)) rows.push([`${key}.${k2}`, show(v2)]);
     } else if (!Array.isArray(value)) {

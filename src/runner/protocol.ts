@@ -26,6 +26,10 @@ export interface RunStartedEvent {
   run_id: string;
   benchmark: string;
   total: number;
+  /** Present only when `samples` asked for more items than the dataset has: what was asked. */
+  samples_requested?: number;
+  /** With `samples_requested`: the dataset's item count (all of them run). */
+  dataset_items?: number;
   [key: string]: unknown;
 }
 export interface TaskStartedEvent {

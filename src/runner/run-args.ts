@@ -12,6 +12,8 @@ import { readFile } from "node:fs/promises";
 import type { ParseArgsConfig } from "node:util";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { formatAjvErrors } from "../util/schema.js";
+import { LOG_LEVELS, LOG_LEVEL_OPTION, parseLogLevel, type LogLevel } from "../util/log-level.js";
+import { configKeyNames } from "../request-config/config-keys.js";
 import { UsageError } from "../util/errors.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { resolveConfig } from "../request-config/resolve.js";
@@ -42,6 +44,7 @@ export function optionTable(): NonNullable<ParseArgsConfig["options"]> {
     events: { type: "boolean" },
     // Not a config key: a request must not be able to lower it. The green agent passes it.
     "require-full-isolation": { type: "boolean" },
+    ...LOG_LEVEL_OPTION,
   };
   for (const key of CONFIG_KEYS) {
     table[flagName(key)] = { type: properties[key]?.type === "boolean" ? "boolean" : "string" };
@@ -64,6 +67,7 @@ export function usageText(): string {
     "  --events             print the runner protocol on stdout: one `A2A_EVENT:{json}` line per event (the green",
     "                       agent reads it; logs go to stderr). Without it, a pipe gets readable progress lines",
     "  --version            print the version",
+    "  --log-level L        " + LOG_LEVELS.join("|") + " (default: env LOG_LEVEL, else info)",
     "  --require-full-isolation  end the run with status error (exit 3) unless the sandbox isolates fully (bwrap/e2b/docker);",
     "                       the green agent sets it for A2A requests",
   ];
@@ -92,6 +96,8 @@ export interface ParsedRunArgs {
   events?: boolean;
   /** `--require-full-isolation` (default false). */
   requireFullIsolation?: boolean;
+  /** `--log-level`; undefined → env LOG_LEVEL, else info. */
+  logLevel?: LogLevel | undefined;
 }
 
 /** Pure parse of `run` arguments. Throws UsageError. */
@@ -131,6 +137,7 @@ export function parseRunArgs(argv: string[]): ParsedRunArgs {
     json: values["json"] === true,
     events: values["events"] === true,
     requireFullIsolation: values["require-full-isolation"] === true,
+    logLevel: parseLogLevel(values["log-level"] as string | undefined),
   };
 }
 
@@ -231,7 +238,7 @@ function describeProblems(errors: ErrorObject[], merged: Record<string, unknown>
   for (const e of errors) {
     const key = errorKey(e);
     if (args.configFile !== undefined && (key === undefined || !(key in args.flags))) {
-      fromFile.push(formatAjvErrors([e])[0]!);
+      fromFile.push(formatAjvErrors([e], "", (path) => (path === "/" ? configKeyNames() : undefined))[0]!);
     } else fromFlags.push(flagProblem(e, merged) ?? toFlagWording(formatAjvErrors([e])[0]!));
   }
   const parts: string[] = [];

@@ -422,6 +422,20 @@ function collectingAggregator(def: BenchmarkDefinition<BenchmarkItem>, options: 
 }
 
 /** The results document and run_metadata.json of a run that finished; emits run_finished. */
+/** `run_started`'s note (and a warning) when `samples` asks for more items than the dataset has; {} otherwise. */
+function samplesBeyondDataset(
+  samples: number | undefined,
+  available: number,
+  logger: Logger,
+): { samples_requested?: number; dataset_items?: number } {
+  if (samples === undefined || samples <= available) return {};
+  logger.warn(
+    { samples, dataset_items: available },
+    `samples ${samples} exceeds the dataset's ${available} item(s): all ${available} run`,
+  );
+  return { samples_requested: samples, dataset_items: available };
+}
+
 async function finishRun(
   r: ItemRun,
   startedAt: number,
@@ -437,7 +451,8 @@ async function finishRun(
   const verdict = judgeRun(sorted, options.max_infrastructure_failure_share, r.stops.stoppedBy, {
     participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
   });
-  if (verdict.error)
+  // A stop's reason was logged when it stopped the run: said once, not again here.
+  if (verdict.error && !r.stops.stoppedBy)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
   const head: ResultsHead = {
     schema_version: RESULTS_SCHEMA_VERSION,
@@ -622,6 +637,7 @@ async function runOpened(
       run_id: options.run_id,
       benchmark: def.name,
       total: prepared.selected.length,
+      ...samplesBeyondDataset(options.samples, prepared.allItems.length, logger),
       resumed: prepared.resumed.length,
       dataset: prepared.dataset.path,
       isolation: sandbox.isolation,

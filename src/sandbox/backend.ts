@@ -48,6 +48,18 @@ export interface BackendPreflight {
   readonly unavailableFix: string;
 }
 
+/**
+ * The environment variables that select a backend's engine or service (which container engine, which E2B
+ * domain and key). A process that starts runners on an operator's behalf (the green agent) passes them on:
+ * without them a runner would silently reach another engine, or none.
+ */
+export interface BackendSelectionEnv {
+  /** Exact names. */
+  readonly names: readonly string[];
+  /** Name prefixes ("E2B_"). */
+  readonly prefixes: readonly string[];
+}
+
 /** How a sandbox is asked for: `createSandbox`'s options (index.ts). */
 export interface CreateSandboxOptions {
   /** A registered backend's name (registry.ts; the built-in ones are `SandboxBackendName`s), checked on creation. */
@@ -89,6 +101,8 @@ export interface SandboxBackendDescriptor<Name extends string = string, Level ex
   readonly fullIsolation: readonly Level[];
   readonly capabilities: BackendCapabilities;
   readonly preflight: BackendPreflight;
+  /** What selects this backend's engine or service; the green agent passes these to its runners. */
+  readonly selectionEnv: BackendSelectionEnv;
   /** The factory, imported on first use (a backend's code loads only when a sandbox of it is created). */
   load(): Promise<SandboxFactory>;
 }

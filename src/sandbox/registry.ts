@@ -7,7 +7,7 @@
  * (`schemas/assessment_request.schema.json` `sandbox`, `schemas/results.schema.json`
  * `isolation`; tests/sandbox/registry.test.ts keeps them equal). See docs/extending.md.
  */
-import type { SandboxBackendDescriptor } from "./backend.js";
+import type { BackendSelectionEnv, SandboxBackendDescriptor } from "./backend.js";
 import { SandboxError } from "./errors.js";
 import { localBackend } from "./local/descriptor.js";
 import { e2bBackend } from "./e2b/descriptor.js";
@@ -95,4 +95,13 @@ export function fullIsolationLevels(): string[] {
 /** Whether `level` is full isolation: some registered backend declares it so. */
 export function isFullIsolationLevel(level: string): boolean {
   return sandboxBackends().some((b) => b.fullIsolation.includes(level));
+}
+
+/** What selects any registered backend's engine or service: the union of their `selectionEnv`. */
+export function backendSelectionEnv(): BackendSelectionEnv {
+  const all = sandboxBackends();
+  return {
+    names: [...new Set(all.flatMap((b) => b.selectionEnv.names))],
+    prefixes: [...new Set(all.flatMap((b) => b.selectionEnv.prefixes))],
+  };
 }

@@ -86,10 +86,16 @@ function flatScalars(prefix: string, value: unknown, out: string[]): void {
   }
 }
 
-/** Summary lines of a bundle: run_id, exit_code, metrics, error count, artifact paths. */
+/**
+ * Summary lines of a bundle: run_id, exit_code, metrics, error count, artifact paths. A bundle without a
+ * score (status other than ok) shows its status instead of a list of empty metrics; its reason is the
+ * closing ✗ line's.
+ */
 export function summaryLines(bundle: Record<string, unknown>): string[] {
   const lines = [`run_id=${String(bundle["run_id"])}`, `exit_code=${String(bundle["exit_code"])}`];
-  flatScalars("metrics", bundle["metrics"], lines);
+  const status = bundle["status"];
+  if (typeof status === "string" && status !== "ok") lines.push(`status=${status} (no score)`);
+  else flatScalars("metrics", bundle["metrics"], lines);
   lines.push(`errors=${Array.isArray(bundle["errors"]) ? bundle["errors"].length : "?"}`);
   flatScalars("artifacts", bundle["artifacts"], lines);
   return lines;

@@ -63,8 +63,12 @@ function kindOf(u: ProgressUpdate): Kind {
 
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
+/** States that end a task without a result: their reason is said once, by the closing ✗ line. */
+const UNSUCCESSFUL_END = new Set(["failed", "rejected", "canceled"]);
+
 function statusLine(u: ProgressUpdate, elapsedS: number): string {
-  return `${elapsedS.toFixed(1).padStart(6)}s ${u.state}${u.text ? `: ${u.text}` : ""}`;
+  const text = u.text && !UNSUCCESSFUL_END.has(u.state) ? `: ${u.text}` : "";
+  return `${elapsedS.toFixed(1).padStart(6)}s ${u.state}${text}`;
 }
 
 /**
@@ -79,7 +83,9 @@ export function createSmokeDisplay(
   const lines = mode === "json" ? (streams.stderr ?? streams.stdout) : streams.stdout;
   const bar =
     mode === "bar"
-      ? new TerminalBar(streams.stdout, { format: "[smoke] [{bar}] {value}/{total} | passed {passed} | {last}" })
+      ? new TerminalBar(streams.stdout, {
+          format: "[smoke] [{bar}] {value}/{total} | passed {passed} failed {failed} errored {errored} | {last}",
+        })
       : undefined;
   const print = (line: string): void => {
     if (bar) bar.log(line);
@@ -97,8 +103,10 @@ export function createSmokeDisplay(
       const done = num(u.data?.["done"]);
       const total = num(u.data?.["total"]);
       const passed = num(u.data?.["passed"]) ?? 0;
+      const failed = num(u.data?.["failed"]) ?? 0;
+      const errored = num(u.data?.["errors"]) ?? 0;
       if (bar && done !== undefined && total !== undefined && total > 0) {
-        const payload = { passed, last: kind === "quiet" ? "" : (u.text ?? "") };
+        const payload = { passed, failed, errored, last: kind === "quiet" ? "" : (u.text ?? "") };
         if (barShown) bar.update(done, payload);
         else bar.start(total, done, payload);
         barShown = true;

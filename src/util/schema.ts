@@ -15,6 +15,7 @@ import type { Ajv2020, ErrorObject, Options, ValidateFunction } from "ajv/dist/2
 import { packageRoot, schemasDir } from "./package-root.js";
 import { ValidationError } from "./errors.js";
 import { ajvForSpec, createAjv as createAjvInstance } from "./ajv-compiler.js";
+import { didYouMean } from "./suggest.js";
 import {
   FINGERPRINT_EXPORT,
   WHOLE_SCHEMA,
@@ -106,14 +107,25 @@ export function readSchema(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(schemasDir, file), "utf8")) as Record<string, unknown>;
 }
 
-/** One human-readable line per Ajv error, each naming the JSON path. */
-export function formatAjvErrors(errors: ErrorObject[] | null | undefined, root = ""): string[] {
+/**
+ * One human-readable line per Ajv error, each naming the JSON path. `keysAt(path)`, when given, lists the
+ * keys an object at `path` may have: an unknown key then gets a did-you-mean (`unknown key "sampels" (did
+ * you mean "samples"?)`).
+ */
+export function formatAjvErrors(
+  errors: ErrorObject[] | null | undefined,
+  root = "",
+  keysAt?: (path: string) => readonly string[] | undefined,
+): string[] {
   if (!errors) return [];
   return errors.map((e) => {
     const path = `${root}${e.instancePath}` || "/";
     switch (e.keyword) {
-      case "additionalProperties":
-        return `${path}: unknown key "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+      case "additionalProperties": {
+        const key = String((e.params as { additionalProperty: string }).additionalProperty);
+        const known = keysAt?.(path);
+        return `${path}: unknown key "${key}"${known ? didYouMean(key, known) : ""}`;
+      }
       case "required":
         return `${path}: missing required key "${String((e.params as { missingProperty: string }).missingProperty)}"`;
       case "enum":

@@ -46,7 +46,7 @@ function run(out: string, extra: string[] = []) {
       env: { ...process.env, PATH: bin, LOG_LEVEL: "error" },
       encoding: "utf8",
       timeout: 60_000,
-      stdio: ["ignore", "pipe", "pipe"], // a closed stdin pipe means "stop" to the runner
+      stdio: ["ignore", "pipe", "pipe"],
     },
   );
 }
@@ -66,7 +66,9 @@ test("a CLI run at weak isolation prints one WARNING line on stderr and still sc
 test("--require-full-isolation refuses at weak isolation: status error with the fix, exit 3, no item run", () => {
   const r = run("strict", ["--require-full-isolation"]);
   expect(r.status).toBe(3);
-  expect(r.stderr).toMatch(/status error, no score \[E_ISOLATION_WEAK\].*"unshare".*apt-get install -y bubblewrap/);
+  // Said once, in the summary line on stdout (a person's); stderr has only the log record.
+  expect(r.stdout).toMatch(/status error, no score \[E_ISOLATION_WEAK\].*"unshare".*apt-get install -y bubblewrap/);
+  expect(r.stdout).not.toContain("metric");
   const doc = JSON.parse(readFileSync(join(root, "strict", "results.json"), "utf8")) as Record<string, unknown>;
   expect(doc).toMatchObject({ status: "error", error: { code: "E_ISOLATION_WEAK" }, rows: [] });
 });

@@ -24,6 +24,22 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const runArgv = (runId: string): string[] => [
+  cliEntry,
+  "run",
+  "humaneval",
+  "--dataset",
+  "sample",
+  "--samples",
+  "2",
+  "--predictions",
+  join(dir, "p.jsonl"),
+  "--out",
+  join(dir, runId),
+  "--run-id",
+  runId,
+];
+
 const run = (runId: string, ...extra: string[]) =>
   spawnSync(
     process.execPath,
@@ -53,10 +69,40 @@ describe("run's output on a pipe (built dist)", () => {
     const lines = r.stdout.split("\n").filter((l) => l !== "");
     const total = SAMPLE_PROBLEMS.length;
     expect(lines[0]).toBe(`humaneval: ${total} item(s)`);
-    expect(lines).toContain(`humaneval: ${total}/${total} done, ${total - 1} passed, ETA 0 s`);
+    expect(lines).toContain(`humaneval: ${total}/${total} done, ${total - 1} passed, 1 failed, 0 errored, ETA 0 s`);
     expect(lines.at(-1)).toBe(
       `humaneval run people: accuracy ${((total - 1) / total).toFixed(4)}; ${total} items: ${total - 1} passed, 1 failed; out ${join(dir, "people")}`,
     );
+  });
+
+  it("--samples beyond the dataset says so (and runs all of it)", () => {
+    const r = run("over", "--samples", "40");
+    expect(r.status, r.stderr).toBe(0);
+    const total = SAMPLE_PROBLEMS.length;
+    expect(r.stdout.split("\n")).toContain(
+      `humaneval: --samples 40 exceeds the dataset's ${total} item(s); running all ${total}`,
+    );
+    expect(r.stdout).toContain(`${total}/${total} done`);
+  });
+
+  it("--log-level sets what is logged over env LOG_LEVEL; a bad one is a usage error", () => {
+    const quiet = spawnSync(process.execPath, [...runArgv("quiet"), "--log-level", "warn"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LOG_LEVEL: "info" },
+    });
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain("run finished");
+    const loud = spawnSync(process.execPath, [...runArgv("loud"), "--log-level", "info"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LOG_LEVEL: "error" },
+    });
+    expect(loud.status, loud.stderr).toBe(0);
+    expect(loud.stderr).toContain("run finished");
+    const bad = spawnSync(process.execPath, [...runArgv("bad"), "--log-level", "wran"], { encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('(did you mean "warn"?)');
   });
 
   it("with --events is the runner protocol only, the green agent's reading", () => {
@@ -77,5 +123,37 @@ describe("run's output on a pipe (built dist)", () => {
     expect(r.stderr).toContain("--json and --events both choose what stdout carries; give one");
     const help = spawnSync(process.execPath, [cliEntry, "run", "--help"], { encoding: "utf8" });
     expect(help.stdout).toMatch(/--events +print the runner protocol on stdout/);
+  });
+});
+
+describe("run with an unreachable participant (built dist)", () => {
+  it("says why once, on one summary line, with no table of dashes and no count of a run that never started", () => {
+    const out = join(dir, "unreachable");
+    const r = spawnSync(
+      process.execPath,
+      [
+        cliEntry,
+        "run",
+        "humaneval",
+        "--dataset",
+        "sample",
+        "--samples",
+        "2",
+        "--agent",
+        "http://127.0.0.1:9/",
+        "--out",
+        out,
+      ],
+      { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "" } },
+    );
+    expect(r.status, r.stderr).toBe(3);
+    const both = r.stdout + r.stderr;
+    // One log record (stderr, for the log) and one line for people (stdout); no other copy.
+    expect(both.split("is unreachable").length - 1).toBe(2);
+    expect(r.stderr.split("is unreachable").length - 1).toBe(1);
+    expect(r.stdout).not.toMatch(/metric|-----|0\/2 done/);
+    expect(r.stdout.trim().split("\n").at(-1)).toMatch(
+      /^humaneval run .*: status error, no score \[E_PARTICIPANT_UNREACHABLE\]: participant http:\/\/127\.0\.0\.1:9\/ is unreachable/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The green agent killed with SIGKILL in the middle of a real run (built-in
  * HumanEval runner, real local sandbox, a participant over A2A): the runner
- * and its sandbox processes die too (stdin lifeline), the checkpoint stays
+ * and its sandbox processes die too (the runner's lifeline fd), the checkpoint stays
  * valid, and a restarted green agent resumes the run (`resume: true`, same
  * `run_id`). Resuming with other settings, or from a hand-edited checkpoint,
  * is refused with a clear reason and leaves the checkpoint as it was.

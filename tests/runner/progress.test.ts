@@ -6,6 +6,7 @@ import {
   plainReporter,
   summaryCollector,
   RUN_BAR_FORMAT,
+  formatSummaryTable,
 } from "../../src/runner/progress.js";
 import { TerminalBar } from "../../src/util/terminal-bar.js";
 import { createLogger } from "../../src/util/logger.js";
@@ -62,11 +63,11 @@ describe("bar display on a terminal", () => {
     const second = screen.findIndex((l) => /WARN.*: second log line$/.test(l));
     expect(first).toBeGreaterThanOrEqual(0);
     expect(second).toBeGreaterThan(first);
-    const final = screen.indexOf("humaneval: 3/3 done, 3 passed in 0.0 s");
+    const final = screen.indexOf("humaneval: 3/3 done, 3 passed, 0 failed, 0 errored in 0.0 s");
     expect(final).toBeGreaterThan(second);
     expect(screen.slice(final + 1).some((l) => /^accuracy\s+\| 1$/.test(l))).toBe(true);
     // While it ran, the bar was drawn with the counts (seen in the raw stream).
-    expect(out.plain).toMatch(/humaneval \[[^\]]+\] 1\/3 \| passed 1/);
+    expect(out.plain).toMatch(/humaneval \[[^\]]+\] 1\/3 \| passed 1 failed 0 errored 0/);
     expect(raw.lastIndexOf("\x1b[?25h")).toBeGreaterThan(raw.lastIndexOf("\x1b[?25l"));
     // A log line after the end goes straight out.
     logger.info("after the end");
@@ -77,6 +78,7 @@ describe("bar display on a terminal", () => {
     const out = new FakeTty();
     const progress = barReporter(out, new TerminalBar(out, { format: RUN_BAR_FORMAT }));
     progress.onEvent(started);
+    progress.onEvent(finished(1, 1));
     progress.close({ accuracy: 1 });
     progress.close({ accuracy: 1 });
     expect(out.plain.split("accuracy").length - 1).toBe(1);
@@ -97,9 +99,9 @@ describe("plain display (NO_COLOR)", () => {
     const lines = out.text.split("\n").filter((l) => l.startsWith("humaneval:"));
     expect(lines).toEqual([
       "humaneval: 10 item(s)",
-      "humaneval: 4/10 done, 4 passed, ETA 3 s",
-      "humaneval: 8/10 done, 8 passed, ETA 1 s",
-      "humaneval: 10/10 done, 10 passed, ETA 0 s",
+      "humaneval: 4/10 done, 4 passed, 0 failed, 0 errored, ETA 3 s",
+      "humaneval: 8/10 done, 8 passed, 0 failed, 0 errored, ETA 1 s",
+      "humaneval: 10/10 done, 10 passed, 0 failed, 0 errored, ETA 0 s",
     ]);
     expect(out.text).toContain("accuracy");
     expect(out.text).not.toMatch(/\x1b/);
@@ -113,7 +115,82 @@ describe("plain display (NO_COLOR)", () => {
     t = 100;
     progress.onEvent(finished(1, 0));
     progress.close();
-    expect(out.text.trim().split("\n").at(-1)).toBe("humaneval: 1/3 done, 0 passed, ETA 1 s");
+    expect(out.text.trim().split("\n").at(-1)).toBe("humaneval: 1/3 done, 0 passed, 1 failed, 0 errored, ETA 1 s");
+  });
+});
+
+describe("counts and notes", () => {
+  const item = (done: number, status: string, passed: boolean, passedSoFar: number): RunnerEvent => ({
+    event: "task_finished",
+    task_id: `T/${done}`,
+    i: done - 1,
+    status,
+    passed,
+    done,
+    total: 4,
+    passed_so_far: passedSoFar,
+  });
+
+  test("passed, failed (the participant's) and errored (ours) are counted apart, live on the bar and in the lines", () => {
+    const out = new FakeTty();
+    const bar = new TerminalBar(out, { format: RUN_BAR_FORMAT });
+    const progress = barReporter(out, bar, () => 0);
+    progress.onEvent({ ...started, total: 4 });
+    progress.onEvent(item(1, "passed", true, 1));
+    progress.onEvent(item(2, "failed", false, 1));
+    bar.log("mark 2"); // a log line redraws the bar at once (otherwise at its frame rate)
+    expect(out.plain).toMatch(/2\/4 \| passed 1 failed 1 errored 0/);
+    progress.onEvent(item(3, "error", false, 1));
+    bar.log("mark 3");
+    expect(out.plain).toMatch(/3\/4 \| passed 1 failed 1 errored 1/);
+    progress.onEvent(item(4, "timeout", false, 1));
+    progress.close();
+    expect(renderScreen(out.raw)).toContain("humaneval: 4/4 done, 1 passed, 2 failed, 1 errored in 0.0 s");
+  });
+
+  test("samples beyond the dataset: said once, on the bar's screen and in plain lines", () => {
+    const capped: RunnerEvent = { ...started, total: 12, samples_requested: 40, dataset_items: 12 };
+    const pipe = new FakePipe();
+    const plain = plainReporter(pipe, 2000, () => 0);
+    plain.onEvent(capped);
+    plain.close();
+    expect(pipe.text.split("\n")).toContain("humaneval: --samples 40 exceeds the dataset's 12 item(s); running all 12");
+    const tty = new FakeTty();
+    const bar = barReporter(tty, new TerminalBar(tty, { format: RUN_BAR_FORMAT }), () => 0);
+    bar.onEvent(capped);
+    bar.close();
+    expect(tty.plain.split("--samples 40 exceeds").length - 1).toBe(1);
+    const quiet = new FakePipe();
+    const p2 = plainReporter(quiet, 2000, () => 0);
+    p2.onEvent(started);
+    p2.close();
+    expect(quiet.text).not.toContain("exceeds");
+  });
+
+  test("the summary table never shows completions as tasks: with n per task, the completion counters say so", () => {
+    const table = formatSummaryTable({ accuracy: 0.5, passed: 12, total: 24, tasks: 12, n: 2 });
+    expect(table).toMatch(/^completions\.passed\s+\| 12$/m);
+    expect(table).toMatch(/^completions\.total\s+\| 24$/m);
+    expect(table).toMatch(/^tasks\s+\| 12$/m);
+    expect(table).not.toMatch(/^passed\s/m);
+    // Without tasks and n, the counters are the items'.
+    expect(formatSummaryTable({ passed: 3, total: 4 })).toMatch(/^passed\s+\| 3$/m);
+  });
+});
+
+describe("a run that finished no item", () => {
+  test("shows no count and no table of dashes, on the bar or in plain lines", () => {
+    const tty = new FakeTty();
+    const bar = barReporter(tty, new TerminalBar(tty, { format: RUN_BAR_FORMAT }), () => 0);
+    bar.onEvent(started);
+    bar.close({ accuracy: null, passed: 0 });
+    expect(tty.plain).not.toContain("metric");
+    expect(tty.plain).not.toContain("0/3 done");
+    const pipe = new FakePipe();
+    const plain = plainReporter(pipe, 2000, () => 0);
+    plain.onEvent(started);
+    plain.close({ accuracy: null, passed: 0 });
+    expect(pipe.text).toBe("humaneval: 3 item(s)\n");
   });
 });
 

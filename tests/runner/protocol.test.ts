@@ -22,7 +22,14 @@ const schema = readSchema(RUNNER_EVENT_SCHEMA_FILE) as { $defs: Record<string, u
 
 // Each event type's declared keys (the compiler checks the literal against the type).
 const typeKeys: Record<RunnerEvent["event"], Record<string, boolean>> = {
-  run_started: { event: true, run_id: true, benchmark: true, total: true } satisfies KeyFlags<RunStartedEvent>,
+  run_started: {
+    event: true,
+    run_id: true,
+    benchmark: true,
+    total: true,
+    samples_requested: false,
+    dataset_items: false,
+  } satisfies KeyFlags<RunStartedEvent>,
   task_started: { event: true, task_id: true, i: true, total: false } satisfies KeyFlags<TaskStartedEvent>,
   task_finished: {
     event: true,

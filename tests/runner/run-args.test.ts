@@ -127,6 +127,10 @@ describe("run options from the schema", () => {
     expect(() => resolveRunArgs(args, fileConfig, dir)).toThrow(
       /--config-file .*bad\.json: .*(seed: must be integer.*unknown key "extra"|unknown key "extra".*seed)/,
     );
+    await writeFile(file, JSON.stringify({ benchmark: "humaneval", per_task_timout_seconds: 5 }));
+    expect(() => resolveRunArgs(args, { benchmark: "humaneval", per_task_timout_seconds: 5 }, dir)).toThrow(
+      'unknown key "per_task_timout_seconds" (did you mean "per_task_timeout_seconds"?)',
+    );
     await writeFile(file, "[1]");
     await expect(readConfigFile(file)).rejects.toThrow(/must be a JSON object/);
   });

@@ -34,6 +34,7 @@ const twin = defineSandboxBackend({
   fullIsolation: [],
   capabilities: new Set([]),
   preflight: { env: [], programs: [], unavailableFix: "none" },
+  selectionEnv: { names: ["TWIN_HOST"], prefixes: ["TWIN_"] },
   load: async () => neverCreated,
 });
 

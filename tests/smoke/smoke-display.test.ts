@@ -92,3 +92,15 @@ describe("smoke display", () => {
     expect(stderr.text).not.toContain("smoke_ok=true");
   });
 });
+
+describe("a task that fails", () => {
+  test("its final status line names the state only: the reason is said once, by the closing ✗ line", () => {
+    const out = new FakePipe();
+    const display = createSmokeDisplay("plain", { stdout: out }, () => 0);
+    const reason = "Assessment failed (error), no score: participant http://127.0.0.1:9/ is unreachable";
+    display.update({ state: "failed", text: reason }, 3.5);
+    expect(out.text).toBe("[smoke]    3.5s failed\n");
+    display.update({ state: "completed", text: "done" }, 4);
+    expect(out.text).toContain("completed: done");
+  });
+});

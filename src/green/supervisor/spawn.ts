@@ -4,10 +4,12 @@
  *
  * - stdout is split into lines: `A2A_EVENT:` lines go to `onEvent`, every other
  *   line (stdout and stderr) to a ring buffer whose tail ends in the outcome.
- * - stdin stays an open pipe that we never write (the `lifeline`): if the
- *   green agent dies, even by SIGKILL, the kernel closes it and the runner sees
- *   EOF. The runner side must exit on stdin EOF (our built-in runner does; an
- *   arbitrary external command may not — that is the limit of this mechanism).
+ * - the lifeline: fd 3 (named in env A2A_BENCH_LIFELINE_FD) is a pipe we
+ *   never write; if the green agent dies, even by SIGKILL, the kernel closes it
+ *   and the runner sees EOF there (our built-in runner exits; src/process/lifeline.ts).
+ *   The runner's stdin is a pipe of the same kind, for external programs that
+ *   watch stdin instead (an arbitrary command may watch neither — that is the
+ *   limit of this mechanism); our runner is indifferent to its stdin.
  * - terminate(): SIGTERM to the group, SIGKILL after the grace period; the
  *   first reason wins; leftovers of the group are swept when the runner exits.
  */
@@ -62,6 +64,7 @@ export function spawnRunner(options: SpawnRunnerOptions): RunnerHandle {
     cwd: options.cwd,
     env: options.env,
     stdin: "lifeline",
+    lifeline: true,
     stdout: { lines: onStdoutLine },
     stderr: { lines: output },
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

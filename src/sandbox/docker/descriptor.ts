@@ -24,6 +24,21 @@ export const dockerBackend = defineSandboxBackend({
     unavailableFix:
       "start a container engine (`scripts/container-engine.sh start`) and export the DOCKER_HOST it prints; the job image must exist (`$A2A_BENCH_DOCKER_IMAGE`, default a2a-bench/debian-base:bookworm)",
   },
+  // The docker CLI's own selection of an engine (and Podman's, with A2A_BENCH_DOCKER_CLI=podman); the
+  // A2A_BENCH_DOCKER_* and A2A_BENCH_ENGINE_DIR settings pass with every A2A_BENCH_* name.
+  selectionEnv: {
+    names: [
+      "DOCKER_HOST",
+      "DOCKER_CONTEXT",
+      "DOCKER_CONFIG",
+      "DOCKER_CERT_PATH",
+      "DOCKER_TLS_VERIFY",
+      "DOCKER_API_VERSION",
+      "CONTAINER_HOST",
+      "CONTAINER_CONNECTION",
+    ],
+    prefixes: [],
+  },
   load: async (): Promise<SandboxFactory> => {
     const { createDockerSandbox } = await import("./docker-sandbox.js");
     return (options, limits) =>

@@ -38,6 +38,8 @@ export interface CliOutcome {
   stdoutBytes: number;
   timedOut: boolean;
   durationMs: number;
+  /** The engine the CLI was pointed at ({@link engineName}): errors name it. */
+  engine: string;
 }
 
 export interface CliOptions {
@@ -56,6 +58,18 @@ export interface CliOptions {
 /** The binary: `$A2A_BENCH_DOCKER_CLI` (e.g. `podman`), else `docker`. */
 export function dockerBinary(env: NodeJS.ProcessEnv = process.env): string {
   return env["A2A_BENCH_DOCKER_CLI"] || "docker";
+}
+
+/**
+ * Which engine a CLI with environment `env` talks to, for messages: DOCKER_HOST (or Podman's CONTAINER_HOST)
+ * when set, else the docker context DOCKER_CONTEXT names, else the CLI's default.
+ */
+export function engineName(env: NodeJS.ProcessEnv = process.env): string {
+  const host = env["DOCKER_HOST"] || env["CONTAINER_HOST"];
+  if (host) return host;
+  const context = env["DOCKER_CONTEXT"];
+  if (context) return `docker context ${context}`;
+  return "the docker CLI's default engine (DOCKER_HOST unset)";
 }
 
 /**
@@ -80,12 +94,13 @@ export async function docker(args: readonly string[], opts: CliOptions = {}): Pr
     stdoutBytes: o.stdoutBytes,
     timedOut: o.timedOut,
     durationMs: o.durationMs,
+    engine: engineName(opts.env ?? process.env),
   };
 }
 
 /** One line saying why a CLI call failed (for infraError / error messages). */
 export function cliFailure(what: string, r: CliOutcome): string {
   if (r.spawnError) return `${what}: cannot run the docker CLI: ${r.spawnError}`;
-  if (r.timedOut) return `${what}: the docker CLI did not answer within its limit`;
-  return `${what}: docker exited ${r.exitCode ?? r.signal}: ${r.stderr.trim().slice(-500) || r.stdout.trim().slice(-500)}`;
+  if (r.timedOut) return `${what} on engine ${r.engine}: the docker CLI did not answer within its limit`;
+  return `${what} on engine ${r.engine}: docker exited ${r.exitCode ?? r.signal}: ${r.stderr.trim().slice(-500) || r.stdout.trim().slice(-500)}`;
 }

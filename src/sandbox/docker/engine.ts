@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { docker } from "./docker-cli.js";
+import { docker, engineName } from "./docker-cli.js";
 
 /** Default state dir of scripts/container-engine.sh. */
 export const DEFAULT_ENGINE_DIR = "/tmp/a2a-bench-engine";
@@ -24,7 +24,7 @@ export async function probeEngine(
 ): Promise<{ ok: true; version: string } | { ok: false; reason: string }> {
   const r = await docker(["version", "--format", "{{.Server.Version}}"], { env, signal: AbortSignal.timeout(10_000) });
   if (r.exitCode === 0) return { ok: true, version: r.stdout.trim() };
-  const where = env["DOCKER_HOST"] ?? "the docker CLI's default socket";
+  const where = engineName(env);
   return {
     ok: false,
     reason: `no container engine answers at ${where}: ${r.spawnError ?? (r.stderr.trim().split("\n").pop() || `exit ${r.exitCode}`)} (start one with 'scripts/container-engine.sh start' and export the DOCKER_HOST it prints)`,

@@ -15,7 +15,7 @@ export async function jobImageProblem(image: string, env: NodeJS.ProcessEnv): Pr
   const r = await docker(["image", "inspect", "--format", "{{json .Config.Labels}}", image], { env });
   if (r.exitCode !== 0) {
     const missing = /No such image|image not known|not found/i.test(r.stderr)
-      ? " (the image must be in the engine: build it, or pull/load it where a registry is reachable)"
+      ? ` (the image must be in engine ${r.engine}: build it there, or pull/load it where a registry is reachable; is DOCKER_HOST the engine you meant?)`
       : "";
     return cliFailure(`docker image inspect ${image}`, r) + missing;
   }

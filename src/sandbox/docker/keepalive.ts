@@ -97,7 +97,7 @@ export class KeepaliveContainer {
     const created = await docker(createArgs(spec, name), { env });
     if (created.exitCode !== 0) {
       const missing = /No such image|image not known|not found/i.test(created.stderr)
-        ? ` (the image must be in the engine: build it, or pull/load it where a registry is reachable)`
+        ? ` (the image must be in engine ${created.engine}: build it there, or pull/load it where a registry is reachable; is DOCKER_HOST the engine you meant?)`
         : "";
       throw new SandboxError(
         "E_SANDBOX_UNAVAILABLE",

@@ -22,6 +22,8 @@ export const e2bBackend = defineSandboxBackend({
     programs: [],
     unavailableFix: "check E2B_API_KEY and network access to E2B (E2B_DOMAIN / E2B_API_URL)",
   },
+  // E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL, E2B_DEBUG… (the SDK reads more than we do).
+  selectionEnv: { names: [], prefixes: ["E2B_"] },
   load: async (): Promise<SandboxFactory> => {
     const { createE2bSandbox } = await import("./e2b-sandbox.js");
     return (options, limits) =>

@@ -20,6 +20,8 @@ export const localBackend = defineSandboxBackend({
     ],
     unavailableFix: "install python3 and bubblewrap (`apt-get install python3 bubblewrap`)",
   },
+  // This host: nothing to select (its programs come from PATH, passed to every runner).
+  selectionEnv: { names: [], prefixes: [] },
   load: async (): Promise<SandboxFactory> => (await import("./create.js")).createLocalSandbox,
 });
 
