@@ -7,7 +7,7 @@ import { EpisodeLimitsError } from "../../src/interactive/limits.js";
 import { SUBMIT_SENTINEL } from "../../src/interactive/sentinel.js";
 import { turnMessageProblems } from "../../src/interactive/protocol.js";
 import { FakeEnvironment, MemoryTrajectory, never, outcome, ScriptedSender } from "./fakes.js";
-import { jsonTask, messageReply, taskReply, textPart } from "./replies.js";
+import { dataPart, jsonTask, messageReply, taskReply, textPart } from "./replies.js";
 
 const exec = (command: string, timeout?: number) =>
   jsonTask({ kind: "exec_request", command, ...(timeout !== undefined ? { timeout } : {}) });
@@ -226,6 +226,21 @@ describe("runEpisode with an in-memory participant and environment", () => {
       exit_status: "participant_error",
       error: { code: "E_PARTICIPANT_REPLY_TOO_LARGE" },
     });
+  });
+
+  test("a reply too deep to read (300,000 levels, from a sender without a depth limit) is the participant's failure", async () => {
+    // Built as objects (no JSON text): only the episode's own reading of the reply meets the depth.
+    let deep: unknown = [];
+    for (let i = 0; i < 300_000; i++) deep = [deep];
+    const trajectory = new MemoryTrajectory();
+    const record = await runEpisode({
+      instruction: "x",
+      participant: new ScriptedSender([messageReply([dataPart({ kind: "final", output: deep })])]),
+      environment: new FakeEnvironment(),
+      trajectory,
+    });
+    expect(record).toMatchObject({ exit_status: "participant_error", error: { code: "E_PARTICIPANT_REPLY_TOO_DEEP" } });
+    expect(trajectory.lines.map((l) => l.type)).toEqual(["episode_start", "turn", "episode_end"]);
   });
 
   test("input-required: the next message continues that task (its taskId, same context)", async () => {
