@@ -3,6 +3,7 @@
  * a real episode (the episode loop with a scripted participant and a scripted environment) writes its file,
  * the viewer's API reads it back as turns.
  */
+import { truncateStream } from "../../src/interactive/truncate.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -44,7 +45,15 @@ describe("trajectoryTurns", () => {
     const turns = trajectoryTurns(records) as Array<Record<string, unknown>>;
     expect(turns).toHaveLength(4); // 3 turns + the end
     expect(turns[0]).toMatchObject({ turn: 1, command: "ls -la", exit_code: 0, output: "a.py\n<script>x</script>\n" });
-    expect(turns[1]).toMatchObject({ turn: 2, command: "cat big.log", exit_code: 2, output: long, stderr: "warn\n" });
+    // The output as the participant was sent it (the trajectory keeps that, with the whole one's size and hash).
+    const sentOutput = truncateStream(long).text;
+    expect(turns[1]).toMatchObject({
+      turn: 2,
+      command: "cat big.log",
+      exit_code: 2,
+      output: sentOutput,
+      stderr: "warn\n",
+    });
     expect(turns[1]!["output_truncated"]).toBe(true);
     expect(turns[1]!["elided_chars_sent"]).toBe(2_000);
     expect(turns[2]).toMatchObject({ turn: 3 });
