@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bounded, readTrajectory, trajectoryFile, type TurnLine } from "../../src/interactive/trajectory.js";
 import { runEpisode } from "../../src/interactive/episode.js";
+import type { EpisodeRecord } from "../../src/interactive/episode-record.js";
 import { createA2ATurnSender } from "../../src/interactive/a2a-sender.js";
 import { FakeEnvironment, MemoryTrajectory, never, outcome, ScriptedSender } from "./fakes.js";
 import { startFakeParticipant, type FakeOptions, type FakeParticipant } from "../a2a/fake-participant.js";
@@ -93,6 +94,39 @@ describe("trajectoryFile", () => {
   });
 });
 
+describe("trajectoryFile's bound", () => {
+  test("at the smallest bound (2 MiB) and the most turns (250), lines of long participant texts stay within it", async () => {
+    const maxBytes = 2 * 1024 * 1024;
+    const path = join(dir, "bound.jsonl");
+    const sink = trajectoryFile(path, maxBytes);
+    const limits = { maxTurns: 250, episodeTimeS: 1800, turnTimeoutS: 300, commandTimeoutS: 60 };
+    await sink.write({ type: "episode_start", at: new Date().toISOString(), protocol: "p", limits, facts: {} });
+    const long = (c: string): string => c.repeat(100_000);
+    for (let turn = 1; turn <= 250; turn++) {
+      const line = turnLine(turn, long("s"));
+      line.reply = { state: "completed", context_id: long("c"), task_id: "t", message_id: "m" };
+      line.action = { type: "final", output: long("o"), dialect: "text" };
+      await sink.write(line);
+    }
+    const record = { ...recordBase, final_output: long("f") };
+    await sink.write({ type: "episode_end", at: new Date().toISOString(), record });
+    await sink.close();
+    expect((await stat(path)).size).toBeLessThanOrEqual(maxBytes);
+    const { lines } = await readTrajectory(path);
+    expect(lines).toHaveLength(252);
+    let whole = 0;
+    for (const l of lines.slice(1)) {
+      const marks = l as { elided?: unknown[]; line_elided?: unknown };
+      if (marks.elided !== undefined || marks.line_elided !== undefined) continue;
+      // A line not marked was written whole.
+      expect(l.type === "turn" && l.sent.text.length === 100_000 && l.action).toMatchObject({ output: long("o") });
+      whole++;
+    }
+    expect(whole).toBeLessThan(10); // the first lines fit; the rest were cut, each cut counted and hashed
+    expect(lines.at(-1)).toMatchObject({ type: "episode_end", record: { exit_status: "final", turns: 250 } });
+  }, 60_000);
+});
+
 describe("bounded", () => {
   test("keeps short text, cuts long text to head + tail", () => {
     expect(bounded("abc")).toBe("abc");
@@ -111,6 +145,18 @@ function taskBody(id: unknown, text: string, pad = ""): string {
 }
 
 const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
+
+const recordBase: EpisodeRecord = {
+  exit_status: "final",
+  turns: 250,
+  commands: 0,
+  invalid_replies: 0,
+  command_seconds: 0,
+  participant_seconds: 0,
+  wall_seconds: 0,
+  truncations: 0,
+  context_id: "c",
+};
 
 describe("what a turn records of the wire (a participant on loopback)", () => {
   const fakes: FakeParticipant[] = [];
