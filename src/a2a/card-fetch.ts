@@ -3,8 +3,15 @@
  * unknown host, TLS, timeout, an HTTP status, a body that is not JSON or not a
  * card. Used as the SDK card resolver's `fetchImpl`, so every client we make
  * fails with one of these instead of the bare "fetch failed".
+ *
+ * The card is the participant's bytes like any reply: it is read through the
+ * capped reader (reply-limit.ts), whose cap counts the bytes the body decodes
+ * to, so a card served gzip (65 KB on the wire, 64 MiB decoded) is refused at
+ * the cap (`too_large`) instead of being read whole, and a card nested deeper
+ * than the depth limit is refused (`too_deep`) before it is parsed.
  */
 import { BenchError, errorMessage } from "../util/errors.js";
+import { DEFAULT_MAX_REPLY_BYTES, ReplyTooDeepError, boundedFetch, findReplyLimitError } from "./reply-limit.js";
 
 /** Why a card could not be had. */
 export type CardFetchFailure =
@@ -17,6 +24,8 @@ export type CardFetchFailure =
   | "http_status"
   | "bad_json"
   | "not_a_card"
+  | "too_large"
+  | "too_deep"
   | "network";
 
 export class CardFetchError extends BenchError {
@@ -49,6 +58,11 @@ function causeCode(err: unknown): string | undefined {
 
 /** Classify a failed fetch of `cardUrl` (thrown by fetch, not an HTTP status). */
 export function classifyFetchError(err: unknown, cardUrl: string): CardFetchError {
+  const refused = findReplyLimitError(err);
+  if (refused) {
+    const failure = refused instanceof ReplyTooDeepError ? "too_deep" : "too_large";
+    return new CardFetchError(failure, cardUrl, `agent card at ${cardUrl}: ${refused.message}`, { cause: err });
+  }
   const name = err instanceof Error ? err.name : "";
   if (name === "TimeoutError" || name === "AbortError") {
     return new CardFetchError("timeout", cardUrl, `no answer from ${cardUrl} in time (${errorMessage(err)})`, {
@@ -81,14 +95,18 @@ function looksLikeCard(v: unknown): boolean {
 
 /**
  * `fetch` for a card URL: resolves only with a 200 response whose body is a
- * JSON agent card (re-wrapped, so the caller can read it); else throws
- * CardFetchError.
+ * JSON agent card of at most `maxBytes` decoded bytes (re-wrapped, so the
+ * caller can read it); else throws CardFetchError.
  */
-export async function fetchCardResponse(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+export async function fetchCardResponse(
+  input: string | URL | Request,
+  init?: RequestInit,
+  maxBytes: number = DEFAULT_MAX_REPLY_BYTES,
+): Promise<Response> {
   const cardUrl = typeof input === "string" ? input : input instanceof URL ? input.toString() : input.url;
   let res: Response;
   try {
-    res = await fetch(input, init);
+    res = await boundedFetch(maxBytes)(input, init);
   } catch (err) {
     throw classifyFetchError(err, cardUrl);
   }

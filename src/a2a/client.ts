@@ -16,7 +16,8 @@
  * Otherwise a card could send every task to any service our host reaches
  * (SSRF), and an agent behind the AgentBeats gateway, whose card names its
  * in-cluster address, would be unreachable. Every response body is capped
- * (reply-limit.ts) and no redirect is followed, the card's included.
+ * (reply-limit.ts: decoded bytes and JSON depth) and no redirect is followed,
+ * the card's included.
  */
 import type { AgentCard } from "@a2a-js/sdk";
 import {
@@ -40,7 +41,7 @@ export type Binding = "JSONRPC" | "HTTP+JSON";
 export interface A2AClientOptions {
   /** Bounds the card fetch (not the later calls). */
   signal?: AbortSignal;
-  /** Largest response body accepted from the agent, bytes; default {@link DEFAULT_MAX_REPLY_BYTES}. */
+  /** Largest response body (the card's too) accepted from the agent, decoded bytes; default {@link DEFAULT_MAX_REPLY_BYTES}. */
   maxReplyBytes?: number;
 }
 
@@ -79,12 +80,13 @@ export async function createA2AClient(
   const legacyCompat = { enabled: true };
   const signal = options.signal;
   const endpoint = agentEndpointUrl(baseUrl);
-  const fetchImpl = boundedFetch(options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+  const maxBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const fetchImpl = boundedFetch(maxBytes);
   const cardResolver = new PinnedCardResolver(
     new DefaultAgentCardResolver({
       legacyCompat,
       fetchImpl: (input: string | URL | Request, init?: RequestInit) =>
-        fetchCardResponse(input, { ...init, redirect: "error", ...(signal ? { signal } : {}) }),
+        fetchCardResponse(input, { ...init, redirect: "error", ...(signal ? { signal } : {}) }, maxBytes),
     }),
     endpoint,
   );

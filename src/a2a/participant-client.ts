@@ -17,7 +17,7 @@ import { addUsage, usageFromMetadata, type TokenUsage } from "./usage.js";
 import { agentCardUrl } from "./agent-card-url.js";
 import { CardFetchError, type CardFetchFailure } from "./card-fetch.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
-import { DEFAULT_MAX_REPLY_BYTES, findReplyTooLarge } from "./reply-limit.js";
+import { DEFAULT_MAX_REPLY_BYTES, findReplyLimitError } from "./reply-limit.js";
 import { Role, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { BenchError, errorMessage } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -62,9 +62,13 @@ export class ParticipantError extends BenchError {
   }
 }
 
-/** Codes of {@link ParticipantError}: a late answer, a failed request, an oversized reply, our stop. */
+/** Codes of {@link ParticipantError}: a late answer, a failed request, an oversized or too deeply nested reply, our stop. */
 export type ParticipantErrorCode =
-  "E_PARTICIPANT_TIMEOUT" | "E_PARTICIPANT_TRANSPORT" | "E_PARTICIPANT_REPLY_TOO_LARGE" | "E_PARTICIPANT_ABORTED";
+  | "E_PARTICIPANT_TIMEOUT"
+  | "E_PARTICIPANT_TRANSPORT"
+  | "E_PARTICIPANT_REPLY_TOO_LARGE"
+  | "E_PARTICIPANT_REPLY_TOO_DEEP"
+  | "E_PARTICIPANT_ABORTED";
 
 function clip(text: string): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
@@ -253,9 +257,9 @@ async function askWithRetry(
           { cause: err },
         );
       }
-      const tooLarge = findReplyTooLarge(err);
-      // Asking again would only read another oversized reply.
-      if (tooLarge) throw new ParticipantError("E_PARTICIPANT_REPLY_TOO_LARGE", tooLarge.message, { cause: err });
+      const refused = findReplyLimitError(err);
+      // Asking again would only read another oversized (or too deep) reply.
+      if (refused) throw new ParticipantError(refused.code as ParticipantErrorCode, refused.message, { cause: err });
       lastError = err;
       options.logger.warn({ attempt: attempt + 1, err: clip(errorMessage(err)) }, "participant request failed");
       if (attempt + 1 < attempts) await sleep(RETRY_BASE_MS * 2 ** attempt, outerSignal);
@@ -276,6 +280,7 @@ export function createA2AParticipant(options: A2AParticipantOptions): Participan
     url: options.url,
     check: (signal) => checkCard(options, client, attempts, signal),
     ask: (req, signal) => askWithRetry(options, client, attempts, req, signal),
+    client: (signal) => client.get(signal),
     close: () => {
       client.reset();
       return Promise.resolve();

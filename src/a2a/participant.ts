@@ -2,6 +2,7 @@
  * The participant (purple agent) as the runner sees it: ask one question over
  * A2A, get the reply's text and data back. Implemented on the SDK client.
  */
+import type { Client } from "@a2a-js/sdk/client";
 import type { TokenUsage } from "./usage.js";
 export interface ParticipantRequest {
   /** The prompt, sent as a TextPart. */
@@ -32,5 +33,11 @@ export interface Participant {
    * naming the URL and the cause; the runner then ends the run as an error.
    */
   check?(signal: AbortSignal): Promise<void>;
+  /**
+   * Optional: the SDK client behind `ask` (its agent card fetched once, by `check` or the first use), for
+   * callers that send whole A2A messages themselves (interactive episodes): the card is then fetched once
+   * per run, not once per episode. Rejects as the card fetch does (CardFetchError).
+   */
+  client?(signal: AbortSignal): Promise<Client>;
   close(): Promise<void>;
 }

@@ -17,6 +17,12 @@
  * the first ends the episode `participant_error`, the second `time_limit`.
  * Each command's timeout is clamped to the time left too. The caller's signal
  * ends the episode at once, `canceled`.
+ *
+ * Each send is recorded (wire-capture.ts): the reply's body as it came over
+ * the wire goes in the turn's trajectory line beside the decoded action,
+ * whether the reply could be used or not. A reply whose reading overflows the
+ * stack (nested too deep for a sender without the capped reader's depth
+ * limit) is the participant's failure, never ours.
  */
 import type { Message, Task } from "@a2a-js/sdk";
 import { textPart, userMessage } from "../a2a/parts.js";
@@ -31,7 +37,8 @@ import { MAX_INVALID_IN_A_ROW, resolveLimits, MAX_COMMAND_TIMEOUT_S, type Episod
 import { encodeTurnMessage, PROTOCOL_NAME, taskMessage, type AssessorMessage, type InstanceFacts } from "./protocol.js";
 import { isMessage, replyContent, type ReplyContent } from "./reply-content.js";
 import { submissionFromOutput } from "./sentinel.js";
-import { bounded, type TrajectorySink, type TurnLine } from "./trajectory.js";
+import { bounded, recordedStream, wireRecord, type TrajectorySink, type TurnLine } from "./trajectory.js";
+import { WireRecorder, recordingWire } from "../a2a/wire-capture.js";
 import type { TurnSender } from "./a2a-sender.js";
 
 /** Told before each command runs (the green streams `$ <command>` as a `working` status). */
@@ -171,7 +178,10 @@ class Episode {
         text: bounded(encodeTurnMessage(outbound)),
       },
     };
-    const asked = await this.ask(message);
+    const wire = new WireRecorder();
+    const asked = await this.ask(message, wire);
+    const body = wire.last();
+    if (body) line.wire = wireRecord(body);
     if ("end" in asked) {
       await this.options.trajectory?.write(line);
       return asked;
@@ -182,14 +192,15 @@ class Episode {
   }
 
   /** One send within the turn's time; a failure or timeout becomes the episode's ending. */
-  private async ask(message: Message): Promise<{ result: Message | Task } | { end: Ending }> {
+  private async ask(message: Message, wire: WireRecorder): Promise<{ result: Message | Task } | { end: Ending }> {
     const turnMs = this.limits.turnTimeoutS * 1000;
     const budgetMs = Math.min(turnMs, this.timeLeftMs());
     const timer = AbortSignal.timeout(Math.max(1, Math.ceil(budgetMs)));
     const signal = AbortSignal.any([this.signal, timer]);
     const t0 = performance.now();
     try {
-      return { result: await untilAborted(this.options.participant.send(message, signal), signal) };
+      const sent = recordingWire(wire, () => this.options.participant.send(message, signal));
+      return { result: await untilAborted(sent, signal) };
     } catch (err) {
       if (this.signal.aborted) return { end: { status: "canceled" } };
       if (timer.aborted) {
@@ -205,14 +216,21 @@ class Episode {
 
   private async handleReply(turn: number, result: Message | Task, line: TurnLine): Promise<Step> {
     this.turns++;
-    const content = replyContent(result);
     line.replied_at = nowIso();
+    let read: { content: ReplyContent; action: Action | null };
+    try {
+      read = this.read(result);
+    } catch (err) {
+      // Reading the participant's reply overflowed the stack: its nesting, its failure.
+      if (!(err instanceof RangeError)) throw err;
+      return participantFailure("E_PARTICIPANT_REPLY_TOO_DEEP", `the reply could not be read: ${errorMessage(err)}`);
+    }
+    const { content, action } = read;
     line.reply = {
       state: content.state,
       context_id: content.contextId,
       task_id: content.taskId,
       message_id: replyMessageId(result),
-      raw: bounded(JSON.stringify(result)),
     };
     this.usage = addUsage(this.usage, content.usage);
     if (this.contextId === "") this.contextId = content.contextId;
@@ -223,16 +241,21 @@ class Episode {
         `the participant's task ended ${content.state}${said ? `: ${said}` : ""}`,
       );
     }
-    if (!GOOD_STATES.has(content.state)) {
+    if (action === null) {
       return participantFailure(
         "E_PARTICIPANT_TASK_STATE",
         `the participant's task came back ${content.state}; a turn must end completed or input-required`,
       );
     }
     this.continueTaskId = content.state === "input-required" ? content.taskId : "";
-    const action = this.decode(content);
     line.action = action;
     return this.act(turn, action, line);
+  }
+
+  /** The reply's content, and its action when it is in a state that carries one (null otherwise). */
+  private read(result: Message | Task): { content: ReplyContent; action: Action | null } {
+    const content = replyContent(result);
+    return { content, action: GOOD_STATES.has(content.state) ? this.decode(content) : null };
   }
 
   private decode(content: ReplyContent): Action {
@@ -293,8 +316,8 @@ class Episode {
       exit_code: outcome.exitCode,
       timed_out: outcome.timedOut,
       duration_ms: Math.round(outcome.durationMs),
-      stdout: bounded(outcome.stdout),
-      stderr: bounded(outcome.stderr),
+      stdout: recordedStream(outcome.stdout),
+      stderr: recordedStream(outcome.stderr),
       ...(outcome.infraError !== undefined ? { infra_error: outcome.infraError } : {}),
       ...(outcome.limitExceeded !== undefined ? { limit_exceeded: outcome.limitExceeded } : {}),
     };

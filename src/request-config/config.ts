@@ -30,6 +30,7 @@ export interface AssessmentConfig {
   episode_time_seconds?: number;
   turn_timeout_seconds?: number;
   command_timeout_seconds?: number;
+  max_trajectory_bytes?: number;
   concurrency?: number;
   participant_concurrency?: number;
   max_infrastructure_failure_share?: number;
@@ -77,6 +78,7 @@ export type SchemaDefaultedKey =
   | "episode_time_seconds"
   | "turn_timeout_seconds"
   | "command_timeout_seconds"
+  | "max_trajectory_bytes"
   | "max_infrastructure_failure_share"
   | "sandbox"
   | "resume"

@@ -5,7 +5,7 @@
  * runner fetches it before the first item (Participant.check), and a card that
  * cannot be had stops the run as ours (InfrastructureError, no score). After
  * that, whatever the participant's side does to a question — no answer in time
- * (`model_agent_timeout`), a malformed or oversized reply, a JSON-RPC or HTTP
+ * (`model_agent_timeout`), a malformed, oversized or too deeply nested reply, a JSON-RPC or HTTP
  * error, a reset connection (`model_participant_error`) — is its failure: the
  * item fails and the run is scored. Were these ours, a participant could void
  * any run it was losing by answering garbage to a tenth of the items.
@@ -23,7 +23,11 @@ export type ParticipantFailureMode = "model_agent_timeout" | "model_participant_
 export const PARTICIPANT_ERROR_MODES: ReadonlySet<string> = new Set(["model_agent_timeout", "model_participant_error"]);
 
 /** Codes of the participant client's errors that are the participant's doing (a2a/participant-client.ts). */
-const PARTICIPANT_CAUSED = new Set(["E_PARTICIPANT_TRANSPORT", "E_PARTICIPANT_REPLY_TOO_LARGE"]);
+const PARTICIPANT_CAUSED = new Set([
+  "E_PARTICIPANT_TRANSPORT",
+  "E_PARTICIPANT_REPLY_TOO_LARGE",
+  "E_PARTICIPANT_REPLY_TOO_DEEP",
+]);
 
 /** `timedOut`: the caller's own answer deadline fired (its signal, not the participant's timeout). */
 export function participantFailureMode(err: unknown, timedOut = false): ParticipantFailureMode {

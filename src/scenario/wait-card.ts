@@ -3,8 +3,12 @@
  * runner polls each card every 1 s for up to 30 s; smi_bench's smoke every
  * 0.5 s for 10 s. We poll faster (agents start in well under a second) and
  * keep the 30 s bound, and stop early when the caller says the process died.
+ * A card is an agent's bytes like any reply: it is read through the capped
+ * reader (reply-limit.ts: decoded bytes and JSON depth bounded, no redirect),
+ * so a compression bomb served as a card costs about the cap.
  */
 import { BenchError } from "../util/errors.js";
+import { DEFAULT_MAX_REPLY_BYTES, boundedFetch } from "../a2a/reply-limit.js";
 
 /** Default bound on waiting for a card, ms (AgentBeats tutorial runner: 30 s). */
 export const CARD_WAIT_MS = 30_000;
@@ -21,10 +25,10 @@ export interface CardSummary {
   [key: string]: unknown;
 }
 
-/** Fetch a card once; undefined when not served (connection refused, non-200, not JSON). */
+/** Fetch a card once; undefined when not served (connection refused, non-200, not JSON, over the reply cap). */
 export async function fetchCard(cardUrl: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<CardSummary | undefined> {
   try {
-    const res = await fetch(cardUrl, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await boundedFetch(DEFAULT_MAX_REPLY_BYTES)(cardUrl, { signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) {
       await res.body?.cancel();
       return undefined;

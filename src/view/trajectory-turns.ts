@@ -2,8 +2,8 @@
  * An interactive episode's trajectory file (src/interactive/trajectory.ts: an `episode_start` line, one
  * `turn` line per participant turn, an `episode_end` line) as the turns the item view draws: the command
  * the participant asked for (or its final answer, or why its reply was invalid), the task message the first
- * turn sent, the participant's raw reply, the exit code, the full
- * recorded output, what was cut before the participant saw it, timings, and at the end the episode's exit
+ * turn sent, the participant's reply as its bytes came over the wire, the exit code, the recorded output (as
+ * the participant was sent it), what was cut before it saw it, timings, and at the end the episode's exit
  * status with the usage the participant reported (its word, not a measurement). Lines of another shape
  * (a generic `{turn, command, exit_code, output}` trajectory) pass through unchanged, so the view keeps
  * reading them. Pure: it only reshapes parsed JSON.
@@ -14,6 +14,8 @@ type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+/** A recorded stream: its text (`{text, elided_chars, bytes, sha256}`), or the text itself (older files). */
+const stream = (v: unknown): string | undefined => (isRecord(v) ? str(v["text"]) : str(v));
 
 /** What the participant's decoded action was, as one line of text. */
 function actionText(action: unknown): { command?: string; message?: string } {
@@ -34,8 +36,9 @@ function turnOf(line: Json): Json {
   const ran = line["command"];
   if (isRecord(ran)) {
     out["exit_code"] = ran["exit_code"];
-    out["output"] = str(ran["stdout"]) ?? "";
-    if (str(ran["stderr"])) out["stderr"] = ran["stderr"];
+    out["output"] = stream(ran["stdout"]) ?? "";
+    const stderr = stream(ran["stderr"]);
+    if (stderr) out["stderr"] = stderr;
     out["duration_ms"] = num(ran["duration_ms"]);
     if (ran["timed_out"] === true) out["timed_out"] = true;
     if (str(ran["infra_error"])) out["environment_error"] = ran["infra_error"];
@@ -54,7 +57,11 @@ function turnOf(line: Json): Json {
   if (num(line["turn"]) === 1 && isRecord(sentLine) && str(sentLine["text"])) out["task_message"] = sentLine["text"];
   const reply = line["reply"];
   if (isRecord(reply) && reply["state"] !== undefined) out["reply_state"] = reply["state"];
-  if (isRecord(reply) && str(reply["raw"])) out["reply_raw"] = reply["raw"];
+  // The reply's body as received (`wire`; a body that is not UTF-8 is base64 there), or an older file's `raw`.
+  const wire = line["wire"];
+  if (isRecord(wire) && str(wire["body"]) !== undefined)
+    out["reply_raw"] = wire["body_encoding"] === "base64" ? `(base64) ${str(wire["body"])}` : wire["body"];
+  else if (isRecord(reply) && str(reply["raw"])) out["reply_raw"] = reply["raw"];
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
 

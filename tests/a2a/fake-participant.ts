@@ -4,8 +4,9 @@
  * never followed), and answers each JSON-RPC question as its `answer` function
  * says — a valid reply (0.3 `message/send` or 1.0 `SendMessage`, whichever
  * arrives), malformed JSON, a JSON-RPC error, HTTP 500, a reset connection, a
- * redirect, an endless stream, or a whole JSON-RPC response written out (a
- * fixture of another team's purple, tests/fixtures/dialects). Every request is recorded. Also a recorder:
+ * redirect, an endless stream, a whole JSON-RPC response written out (a
+ * fixture of another team's purple, tests/fixtures/dialects), or any body byte for byte (a gzip bomb, JSON
+ * nested 300,000 deep); its card may be any body too. Every request is recorded. Also a recorder:
  * a server that only counts what reaches it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -21,7 +22,9 @@ export type Answer =
   | { kind: "reset" }
   | { kind: "redirect"; to: string }
   /** `bytes` of a never-ending JSON string (chunked), or SSE events when `sse`. */
-  | { kind: "flood"; bytes: number; sse?: boolean };
+  | { kind: "flood"; bytes: number; sse?: boolean }
+  /** A body sent byte for byte (`id`: the request's JSON-RPC id), with these headers (content-type defaults to JSON). */
+  | { kind: "raw"; body: (id: unknown) => Buffer | string; headers?: Record<string, string> };
 
 export interface Hit {
   method: string;
@@ -48,9 +51,11 @@ export interface FakeOptions {
   cardShape?: "legacy" | "v1";
   /** The answer to the n-th question (0-based). */
   answer: (n: number, text: string) => Answer;
+  /** The card's body and headers as sent, instead of the card the other options describe. */
+  rawCard?: { body: Buffer | string; headers: Record<string, string> };
 }
 
-function card(shape: "legacy" | "v1", url: string): Record<string, unknown> {
+export function card(shape: "legacy" | "v1", url: string): Record<string, unknown> {
   const common = {
     name: "hostile",
     description: "fake participant",
@@ -140,6 +145,10 @@ async function handle(
   const prefix = o.prefix ?? "/";
   if (req.method === "GET" && path === `${prefix}.well-known/agent-card.json`) {
     self.hits.push({ method: "GET", path });
+    if (o.rawCard) {
+      res.writeHead(200, o.rawCard.headers);
+      return void res.end(o.rawCard.body);
+    }
     res.writeHead(200, { "content-type": "application/json" });
     return void res.end(JSON.stringify(card(o.cardShape ?? "legacy", o.cardUrl ? o.cardUrl(self.url) : self.url)));
   }
@@ -184,6 +193,9 @@ async function handle(
       return void res.end();
     case "flood":
       return flood(res, answer.bytes, answer.sse === true, (n) => (self.floodBytesWritten += n));
+    case "raw":
+      res.writeHead(200, { "content-type": "application/json", ...answer.headers });
+      return void res.end(answer.body(rpc.id));
   }
 }
 

@@ -2,18 +2,24 @@
  * A participant's reply is bounded: the body is counted as it streams (JSON
  * or SSE) and the read is aborted once past the cap, so a participant that
  * answers 50 MB costs the runner about the cap, and the item fails as the
- * participant's with "participant reply exceeded N bytes".
+ * participant's with "participant reply exceeded N bytes". The cap counts the
+ * bytes the body decodes to (a gzip or brotli bomb stops at the cap), and JSON
+ * nested deeper than MAX_REPLY_DEPTH is refused before anything parses it.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   DEFAULT_MAX_REPLY_BYTES,
+  JsonDepthScanner,
+  MAX_REPLY_DEPTH,
   MAX_REPLY_ENV,
+  ReplyTooDeepError,
   ReplyTooLargeError,
   boundedFetch,
   maxReplyBytes,
 } from "../../src/a2a/reply-limit.js";
+import { compressionBomb, deepArray, peakRssGrowth } from "./bombs.js";
 import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { participantFailureMode } from "../../src/runner/participant-failure.js";
 import { silentLogger } from "../../src/util/logger.js";
@@ -108,5 +114,90 @@ describe("a participant answering 50 MB", () => {
     expect(participantFailureMode(err)).toBe("model_participant_error");
     expect(f.hits.filter((h) => h.method === "POST")).toHaveLength(1); // asking again would read another flood
     expect(peak - rssBefore).toBeLessThan(100 * MB);
+  });
+});
+
+/** The head of a JSON-RPC reply (0.3 wire) up to its one text part's value (the bomb's fill follows). */
+const TEXT_REPLY_HEAD =
+  '{"jsonrpc":"2.0","id":0,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"';
+
+describe("a reply served as a compression bomb", () => {
+  for (const encoding of ["gzip", "br"] as const) {
+    it(`(${encoding}, 256 MiB decoded) fails the question as the participant's, having read about the cap`, async () => {
+      // Built once, so its id may not be the request's: the cap stops the read long before the id is checked.
+      const bomb = await compressionBomb(encoding, TEXT_REPLY_HEAD, 256 * MB, '"}]}}');
+      expect(bomb.length).toBeLessThan(2 * MB);
+      const f = await fake({
+        answer: () => ({ kind: "raw", body: () => bomb, headers: { "content-encoding": encoding } }),
+      });
+      const p = createA2AParticipant({ url: f.url, timeoutMs: 60_000, maxReplyBytes: 2 * MB, logger: silentLogger() });
+      await p.check!(new AbortController().signal);
+      const { value: err, growth } = await peakRssGrowth(() =>
+        p.ask({ text: "q" }, new AbortController().signal).then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      );
+      expect(err).toMatchObject({ code: "E_PARTICIPANT_REPLY_TOO_LARGE" });
+      const cause = (err as { cause?: unknown }).cause;
+      let tooLarge: unknown = cause;
+      while (tooLarge && !(tooLarge instanceof ReplyTooLargeError)) tooLarge = (tooLarge as { cause?: unknown }).cause;
+      expect((tooLarge as ReplyTooLargeError).bytesSeen).toBeLessThan(3 * MB);
+      expect(participantFailureMode(err)).toBe("model_participant_error");
+      expect(growth).toBeLessThan(128 * MB);
+      await p.close();
+    });
+  }
+});
+
+describe("a reply nested 300,000 deep", () => {
+  it("is refused by the reader (ReplyTooDeepError) and fails the question as the participant's", async () => {
+    const f = await fake({
+      answer: () => ({
+        kind: "raw",
+        body: (id) =>
+          `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"kind":"message","messageId":"m","role":"agent",` +
+          `"parts":[{"kind":"data","data":{"x":${deepArray(300_000)}}}]}}`,
+      }),
+    });
+    const p = createA2AParticipant({ url: f.url, timeoutMs: 30_000, logger: silentLogger() });
+    await p.check!(new AbortController().signal);
+    const err = await p.ask({ text: "q" }, new AbortController().signal).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: "E_PARTICIPANT_REPLY_TOO_DEEP" });
+    expect(participantFailureMode(err)).toBe("model_participant_error");
+    expect(f.hits.filter((h) => h.method === "POST")).toHaveLength(1);
+    await p.close();
+  });
+
+  it("boundedFetch errors the body read once the nesting passes the limit", async () => {
+    const f = await fake({ answer: () => ({ kind: "raw", body: () => deepArray(MAX_REPLY_DEPTH + 1) }) });
+    const res = await boundedFetch(MB)(f.url, { method: "POST", body: "{}" });
+    await expect(res.text()).rejects.toBeInstanceOf(ReplyTooDeepError);
+    const ok = await fake({ answer: () => ({ kind: "raw", body: () => deepArray(MAX_REPLY_DEPTH) }) });
+    const fine = await boundedFetch(MB)(ok.url, { method: "POST", body: "{}" });
+    expect(await fine.text()).toBe(deepArray(MAX_REPLY_DEPTH));
+  });
+});
+
+describe("JsonDepthScanner", () => {
+  const depthOf = (...chunks: string[]): number => {
+    const s = new JsonDepthScanner();
+    let d = 0;
+    for (const c of chunks) d = s.feed(Buffer.from(c));
+    return d;
+  };
+  it("counts nesting outside strings, across chunks", () => {
+    expect(depthOf('{"a":[1,{"b":[]}]}')).toBe(4);
+    expect(depthOf('{"a":[1,', '{"b":[', "]}]}")).toBe(4);
+    expect(depthOf('{"a":"[[[[{{{{"}')).toBe(1);
+    expect(depthOf(String.raw`{"a":"\\"`, ',"b":[[]]}')).toBe(3); // an escaped backslash, then the closing quote
+    expect(depthOf(String.raw`{"a":"\"[[[["}`)).toBe(1); // an escaped quote does not end the string
+  });
+  it("never goes below zero, and a raw newline ends a string (SSE framing cannot hide brackets)", () => {
+    expect(depthOf("]]]]]][[[")).toBe(3);
+    expect(depthOf('event: "x\ndata: [[[[\n')).toBe(4);
   });
 });

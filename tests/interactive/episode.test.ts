@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { commandStatusLine, runEpisode, type CommandEvent } from "../../src/interactive/episode.js";
@@ -6,7 +7,7 @@ import { EpisodeLimitsError } from "../../src/interactive/limits.js";
 import { SUBMIT_SENTINEL } from "../../src/interactive/sentinel.js";
 import { turnMessageProblems } from "../../src/interactive/protocol.js";
 import { FakeEnvironment, MemoryTrajectory, never, outcome, ScriptedSender } from "./fakes.js";
-import { jsonTask, messageReply, taskReply, textPart } from "./replies.js";
+import { dataPart, jsonTask, messageReply, taskReply, textPart } from "./replies.js";
 
 const exec = (command: string, timeout?: number) =>
   jsonTask({ kind: "exec_request", command, ...(timeout !== undefined ? { timeout } : {}) });
@@ -147,7 +148,7 @@ describe("runEpisode with an in-memory participant and environment", () => {
     expect(participant.payloads()[1]).toMatchObject({ exit_code: 124, timed_out: true, stdout: "partial" });
   });
 
-  test("long output is cut before it is sent, whole in the trajectory", async () => {
+  test("long output is cut before it is sent; the trajectory keeps what was sent, the whole one's bytes and sha256", async () => {
     const big = "y".repeat(25_000);
     const participant = new ScriptedSender([exec("yes | head"), final("")]);
     const trajectory = new MemoryTrajectory();
@@ -162,7 +163,13 @@ describe("runEpisode with an in-memory participant and environment", () => {
     expect(sent).toMatchObject({ stdout_elided_chars: 15_000, stderr_elided_chars: 1 });
     expect((sent["stdout"] as string).length).toBeLessThan(10_300);
     const turn1 = trajectory.lines.find((l) => l.type === "turn" && l.turn === 1);
-    expect(turn1?.type === "turn" && turn1.command?.stdout).toBe(big);
+    expect(turn1?.type === "turn" && turn1.command?.stdout).toEqual({
+      text: sent["stdout"],
+      elided_chars: 15_000,
+      bytes: 25_000,
+      sha256: createHash("sha256").update(big).digest("hex"),
+    });
+    expect(turn1?.type === "turn" && turn1.command?.stderr).toMatchObject({ elided_chars: 1, bytes: 10_001 });
     expect(turn1?.type === "turn" && turn1.result_sent).toMatchObject({ stdout_elided_chars: 15_000 });
   });
 
@@ -219,6 +226,21 @@ describe("runEpisode with an in-memory participant and environment", () => {
       exit_status: "participant_error",
       error: { code: "E_PARTICIPANT_REPLY_TOO_LARGE" },
     });
+  });
+
+  test("a reply too deep to read (300,000 levels, from a sender without a depth limit) is the participant's failure", async () => {
+    // Built as objects (no JSON text): only the episode's own reading of the reply meets the depth.
+    let deep: unknown = [];
+    for (let i = 0; i < 300_000; i++) deep = [deep];
+    const trajectory = new MemoryTrajectory();
+    const record = await runEpisode({
+      instruction: "x",
+      participant: new ScriptedSender([messageReply([dataPart({ kind: "final", output: deep })])]),
+      environment: new FakeEnvironment(),
+      trajectory,
+    });
+    expect(record).toMatchObject({ exit_status: "participant_error", error: { code: "E_PARTICIPANT_REPLY_TOO_DEEP" } });
+    expect(trajectory.lines.map((l) => l.type)).toEqual(["episode_start", "turn", "episode_end"]);
   });
 
   test("input-required: the next message continues that task (its taskId, same context)", async () => {

@@ -79,6 +79,7 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
       ...{ interaction: true, max_turns: true, episode_time_seconds: true, turn_timeout_seconds: true },
       ...{
         command_timeout_seconds: true,
+        max_trajectory_bytes: true,
         sparc_metrics: true,
         run_id: true,
         shard_index: true,

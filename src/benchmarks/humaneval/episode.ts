@@ -183,7 +183,7 @@ export async function runSampleEpisode(
     ctx.signal,
   );
   try {
-    const sink = trajectoryFile(trajectoryPath);
+    const sink = trajectoryFile(trajectoryPath, ctx.options.max_trajectory_bytes);
     let record: EpisodeRecord;
     try {
       record = await runEpisode({
@@ -193,6 +193,8 @@ export async function runSampleEpisode(
         participant: createA2ATurnSender({
           url,
           maxReplyBytes: maxReplyBytes(ctx.options.max_participant_reply_bytes),
+          // The run's client: its card was fetched once, by the participant check, not per episode.
+          ...(ctx.participant?.client ? { client: ctx.participant.client.bind(ctx.participant) } : {}),
         }),
         environment: shellEnvironment(env, { workdir: WORKDIR }),
         signal: ctx.signal,

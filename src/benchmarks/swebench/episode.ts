@@ -308,7 +308,7 @@ export async function runInstanceEpisode(
   const { env, from } = await openEpisodeEnvironment(inst, ctx);
   try {
     const base = await freshRepository(env, inst, ctx, from);
-    const sink = trajectoryFile(trajectoryPath);
+    const sink = trajectoryFile(trajectoryPath, ctx.options.max_trajectory_bytes);
     let record: EpisodeRecord;
     try {
       record = await runEpisode({
@@ -324,6 +324,8 @@ export async function runInstanceEpisode(
         participant: createA2ATurnSender({
           url,
           maxReplyBytes: maxReplyBytes(ctx.options.max_participant_reply_bytes),
+          // The run's client: its card was fetched once, by the participant check, not per episode.
+          ...(ctx.participant?.client ? { client: ctx.participant.client.bind(ctx.participant) } : {}),
         }),
         environment: shellEnvironment(env, { workdir: TESTBED }),
         signal: ctx.signal,

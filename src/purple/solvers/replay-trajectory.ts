@@ -56,12 +56,26 @@ function recordedAction(v: Record<string, unknown>): ParticipantAction | string 
   return `unknown recorded action type ${JSON.stringify(v["type"])} (exec, final or invalid)`;
 }
 
+/** Whether the trajectory's bound cut this turn's action (its `elided` list, or the whole line: trajectory-budget.ts). */
+function actionCut(value: Record<string, unknown>): boolean {
+  if (isObject(value["line_elided"])) return true;
+  const elided = value["elided"];
+  return (
+    Array.isArray(elided) &&
+    elided.some((e) => isObject(e) && typeof e["field"] === "string" && e["field"].startsWith("action."))
+  );
+}
+
 /** The action of one line: undefined for a line that holds none. */
 function lineAction(value: Record<string, unknown>): ParticipantAction | string | undefined {
   if (!("action" in value)) return undefined;
   const raw = value["action"];
   if (!isObject(raw)) return "`action` must be an object";
-  return value["type"] === "turn" ? recordedAction(raw) : actionOf(raw);
+  if (value["type"] !== "turn") return actionOf(raw);
+  const action = recordedAction(raw);
+  if (action !== undefined && actionCut(value))
+    return "the trajectory's size bound cut this turn's action, so it cannot be replayed as it was sent";
+  return action;
 }
 
 /** Parse a trajectory's text; `source` names it in errors. */

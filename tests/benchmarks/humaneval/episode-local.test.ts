@@ -16,6 +16,8 @@ import { silentLogger } from "../../../src/util/logger.js";
 import type { HumanEvalRow } from "../../../src/benchmarks/humaneval/row.js";
 import { serveOnLoopback } from "../../a2a/helpers.js";
 import { checkAgainst } from "../../../src/util/schema.js";
+import { startFakeParticipant, type FakeParticipant } from "../../a2a/fake-participant.js";
+import { deepArray } from "../../a2a/bombs.js";
 
 const probe = await createSandbox({ backend: "local", logger: silentLogger() });
 const skip = probe.capabilities.has("environments") ? null : `no environments here (isolation ${probe.isolation})`;
@@ -32,9 +34,13 @@ describe.skipIf(skip !== null)(`humaneval interactive on local${skip ? ` (skippe
     await rm(root, { recursive: true, force: true });
   });
 
-  async function run(mode: string) {
-    const purple = await serveOnLoopback(async (card) => createPurpleApp({ card, solver: await createSolver(mode) }));
-    served.push(purple);
+  async function run(mode: string | FakeParticipant) {
+    let url: string;
+    if (typeof mode === "string") {
+      const purple = await serveOnLoopback(async (card) => createPurpleApp({ card, solver: await createSolver(mode) }));
+      served.push(purple);
+      url = purple.url;
+    } else url = mode.url;
     const runId = `he-local-${randomBytes(4).toString("hex")}`;
     const out = join(root, runId);
     const result = await runBenchmark(
@@ -43,7 +49,7 @@ describe.skipIf(skip !== null)(`humaneval interactive on local${skip ? ` (skippe
         run_id: runId,
         dataset: "sample",
         sandbox: "local",
-        agent: purple.url,
+        agent: url,
         interaction: "interactive",
         samples: 2,
         concurrency: 2,
@@ -65,6 +71,34 @@ describe.skipIf(skip !== null)(`humaneval interactive on local${skip ? ` (skippe
       expect(row).toMatchObject({ status: "passed", interaction: "interactive" });
       for (const s of row.samples) expect(s).toMatchObject({ exit_status: "final", answer_source: "final" });
     }
+  }, 180_000);
+
+  it("a reply nested 300,000 deep is the participant's failure (not our sandbox's); the card is fetched once per run", async () => {
+    const hostile = await startFakeParticipant({
+      answer: () => ({
+        kind: "raw",
+        body: (id) =>
+          `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"kind":"message","messageId":"m","role":"agent",` +
+          `"parts":[{"kind":"data","data":{"kind":"final","output":${deepArray(300_000)}}}]}}`,
+      }),
+    });
+    served.push({ close: () => hostile.close() } as ServedApp);
+    const { result, rows } = await run(hostile);
+    expect(result.results.status).toBe("ok");
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.passed).toBe(false);
+      for (const s of row.samples) {
+        expect(s).toMatchObject({
+          exit_status: "participant_error",
+          failure_mode: "model_participant_error",
+          episode_error: { code: "E_PARTICIPANT_REPLY_TOO_DEEP" },
+        });
+      }
+    }
+    // Two episodes, one card: the run's participant check fetched it, the episodes used its client.
+    expect(hostile.hits.filter((h) => h.method === "GET")).toHaveLength(1);
+    expect(hostile.hits.filter((h) => h.method === "POST")).toHaveLength(2);
   }, 180_000);
 
   it("echo answers final at once: a clean run that scores 0", async () => {

@@ -141,6 +141,16 @@ describe("replay trajectory file", () => {
       '{"action":{"kind":"final"}}\n{"action":{"kind":"exec_request","command":"ls"}}',
       "line 2: an action after the final one",
     ],
+    [
+      "a turn whose action the trajectory's bound cut",
+      '{"type":"turn","action":{"type":"exec","command":"ec\\n[...]\\nho"},"elided":[{"field":"action.command","bytes":9,"elided_bytes":3,"sha256":"0"}]}',
+      "line 1: the trajectory's size bound cut this turn's action",
+    ],
+    [
+      "a turn reduced to its skeleton",
+      '{"type":"turn","action":{"type":"final","output":""},"line_elided":{"bytes":9,"sha256":"0"}}',
+      "line 1: the trajectory's size bound cut this turn's action",
+    ],
   ])("%s is an error naming the file and line", (_what, text, message) => {
     expect(() => parseTrajectory(text, "t.jsonl")).toThrow(message);
   });
