@@ -1,6 +1,7 @@
 /**
  * The viewer in headless chromium over an interactive item whose trajectory a real episode wrote (the
- * episode loop, a scripted participant and environment, src/interactive/trajectory.ts's writer): each turn's
+ * episode loop, a participant on loopback answering from Terminal-Bench's wire fixtures, a scripted
+ * environment, src/interactive/trajectory.ts's writer): each turn's
  * command, exit code and output, the cut the participant saw, the episode's end — with the participant's
  * markup shown as text and nothing run.
  */
@@ -11,8 +12,9 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { runEpisode } from "../../src/interactive/episode.js";
 import { trajectoryFile } from "../../src/interactive/trajectory.js";
-import { FakeEnvironment, outcome, ScriptedSender } from "../interactive/fakes.js";
-import { jsonTask } from "../interactive/replies.js";
+import { createA2ATurnSender } from "../../src/interactive/a2a-sender.js";
+import { FakeEnvironment, outcome } from "../interactive/fakes.js";
+import { serveReplies, terminalBench } from "../interactive/dialect-fixtures.js";
 import { launchChromium, open, startViewer, watchedPage, type PageWatch } from "./browser-harness.js";
 
 let tmp: string;
@@ -25,20 +27,25 @@ beforeAll(async () => {
   const run = join(tmp, "results", "swebench", "episode");
   mkdirSync(run, { recursive: true });
   const sink = trajectoryFile(join(run, "swebench", "demo__1", "trajectory.jsonl"));
-  await runEpisode({
-    instruction: "fix parse()",
-    participant: new ScriptedSender([
-      jsonTask({ kind: "exec_request", command: "grep -rn 'def parse' src" }),
-      jsonTask({ kind: "exec_request", command: "python -m pytest -q" }),
-      jsonTask({ kind: "final" }),
-    ]),
-    environment: new FakeEnvironment((command) =>
-      command.startsWith("grep")
-        ? outcome({ stdout: "src/p.py:3:def parse(s):\n<img src=x onerror=window.__pwned=1>\n" })
-        : outcome({ stdout: "F".repeat(11_000), stderr: "1 failed\n", exitCode: 1 }),
-    ),
-    trajectory: sink,
-  });
+  const participant = await serveReplies([
+    terminalBench({ kind: "exec_request", command: "grep -rn 'def parse' src" }),
+    terminalBench({ kind: "exec_request", command: "python -m pytest -q" }),
+    terminalBench({ kind: "final" }),
+  ]);
+  try {
+    await runEpisode({
+      instruction: "fix parse()",
+      participant: createA2ATurnSender({ url: participant.url }),
+      environment: new FakeEnvironment((command) =>
+        command.startsWith("grep")
+          ? outcome({ stdout: "src/p.py:3:def parse(s):\n<img src=x onerror=window.__pwned=1>\n" })
+          : outcome({ stdout: "F".repeat(11_000), stderr: "1 failed\n", exitCode: 1 }),
+      ),
+      trajectory: sink,
+    });
+  } finally {
+    await participant.close();
+  }
   await sink.close();
   writeFileSync(
     join(run, "results.json"),
