@@ -27,9 +27,10 @@
  * `environment_error` and `canceled` are ours, never a score: the item is an
  * infrastructure failure.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { removeTree } from "../../sandbox/remove-tree.js";
 import type { EvaluateContext } from "../../runner/benchmark.js";
 import { maxReplyBytes } from "../../a2a/reply-limit.js";
 import { createA2ATurnSender } from "../../interactive/a2a-sender.js";
@@ -242,7 +243,7 @@ async function openEpisodeEnvironment(
     const env = await provider.openEnvironment({ tree: { host: tree, dir: TESTBED }, owner }, ctx.signal);
     return { env, from: { kind: "tree", treeHash } };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    await removeTree(staging);
   }
 }
 

@@ -119,9 +119,10 @@ describe("HumanEval scoring (real sandbox)", () => {
     expect(syn).toMatchObject({ status: "error", failure_mode: "model_syntax_error" });
   });
 
-  it("records a reply without code as an error without running anything", async () => {
+  it("records a reply without code as the participant's failure (failed, never an error) without running anything", async () => {
     const { row } = await evaluate(["I would rather not."]);
-    expect(row).toMatchObject({ status: "error", failure_mode: "model_no_code" });
+    expect(row).toMatchObject({ status: "failed", failure_mode: "model_no_code" });
+    expect(aggregateHumanEval([row], options())).toMatchObject({ errors: 0, failed: 1, accuracy: 0 });
     expect((row["samples"] as Array<{ executed: boolean }>)[0]?.executed).toBe(false);
   });
 
