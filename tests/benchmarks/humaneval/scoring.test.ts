@@ -106,7 +106,7 @@ describe("HumanEval scoring (real sandbox)", () => {
   });
 
   it("a wrong answer that sabotages clean-up (a tree deeper than PATH_MAX, mode-000 directories, a FIFO, a socket) scores no better than without it; the next answer is unaffected", async () => {
-    const sabotage = `    try:\n        exec(${JSON.stringify(sabotageProgram("."))})\n    except Exception as e:\n        print(\"sabotage failed:\", repr(e))\n`;
+    const sabotage = `    try:\n        exec(${JSON.stringify(sabotageProgram("."))})\n    except Exception as e:\n        print("sabotage failed:", repr(e))\n`;
     const { row: plain } = await evaluate(["```python\n    return n % 10\n```"]);
     const { row: sabotaged } = await evaluate([`\`\`\`python\n${sabotage}    return n % 10\n\`\`\``]);
     expect(sabotaged).toMatchObject({
