@@ -60,6 +60,7 @@ import { SANDBOX_FAILURE_MODE, sandboxWorks } from "./sandbox-canary.js";
 import { countParticipantErrors } from "./participant-failure.js";
 import { RowStore, readFullRows, summarizeRow, type StoredRow } from "./row-store.js";
 import { writeResultsStreaming, type ResultsHead } from "./results-writer.js";
+import { attributeRow } from "./attribution.js";
 
 export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
@@ -447,10 +448,14 @@ async function finishRun(
   const stored = [...r.rows.rows].sort(
     (a, b) => (prepared.order.get(a.summary.id) ?? 0) - (prepared.order.get(b.summary.id) ?? 0),
   );
-  const sorted = stored.map((s) => s.summary);
-  const verdict = judgeRun(sorted, options.max_infrastructure_failure_share, r.stops.stoppedBy, {
-    participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set(),
-  });
+  // Sandbox failures the canary put down to the participant carry its label from here on (attribution.ts).
+  const sorted = stored.map((s) => attributeRow(s.summary, sandboxSound));
+  const verdict = judgeRun(
+    stored.map((s) => s.summary),
+    options.max_infrastructure_failure_share,
+    r.stops.stoppedBy,
+    { participantCaused: sandboxSound ? new Set([SANDBOX_FAILURE_MODE]) : new Set() },
+  );
   // A stop's reason was logged when it stopped the run: said once, not again here.
   if (verdict.error && !r.stops.stoppedBy)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
@@ -471,7 +476,10 @@ async function finishRun(
   const aggregate = await writeResultsStreaming(
     paths.results,
     head,
-    readFullRows(paths.checkpoint, stored, (at) => r.checkpoint.unwritten(at)),
+    relabelRows(
+      readFullRows(paths.checkpoint, stored, (at) => r.checkpoint.unwritten(at)),
+      sandboxSound,
+    ),
     (row) => aggregator.add(row),
     () => {
       const benchAggregate = aggregator.result();
@@ -501,6 +509,11 @@ async function finishRun(
   progress?.close(aggregate);
   const exitCode = verdict.status === "ok" ? 0 : EXIT_INFRASTRUCTURE;
   return { exitCode, interrupted: false, status: verdict.status, error: verdict.error, paths, results };
+}
+
+/** The full rows as the rule of attribution reads them once the sandbox was judged (attribution.ts). */
+async function* relabelRows(rows: AsyncIterable<ItemResult>, sandboxSound: boolean): AsyncGenerator<ItemResult> {
+  for await (const row of rows) yield attributeRow(row, sandboxSound);
 }
 
 /** run_metadata.json: host, timings, sandbox, dataset, item counts, config. */

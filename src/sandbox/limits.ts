@@ -17,10 +17,12 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 export const TMPFS_BYTES = 256 * 1024 * 1024;
 
 /**
- * Files (inodes) each job's private tmpfs may hold ("private" mode of the local fork server). A tmpfs inode
- * costs kernel memory that `size=` does not count: without a cap, a job creating empty files until its time
- * runs out takes the host's memory, not its own. Bubblewrap's own tmpfs mounts (the shared mode) take no
- * inode option; there the job's time limit is the bound.
+ * Files (inodes) each private tmpfs may hold: a job's ("private" mode of the local fork server) and a local
+ * environment's /tmp, /var/tmp and /dev/shm (remounted with the cap before the drop: launch-command.ts). A
+ * tmpfs inode costs kernel memory that `size=` does not count: without a cap, a program creating empty files
+ * until its time runs out takes the host's memory, not its own (200,000 empty files took ~205 MB).
+ * Bubblewrap's own tmpfs mounts elsewhere (the shared mode, a host that is not root) take no inode option;
+ * there the program's time limit is the bound.
  */
 export const TMPFS_INODES = 16 * 1024;
 

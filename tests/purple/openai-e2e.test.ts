@@ -100,7 +100,7 @@ describe("purple openai mode through the runner", () => {
       { finish_reason: "length", usage: spent },
     );
     const row = await evaluate(1);
-    expect(row).toMatchObject({ passed: false, status: "error", failure_mode: "model_no_code" });
+    expect(row).toMatchObject({ passed: false, status: "failed", failure_mode: "model_no_code" });
     const sample = (row["samples"] as Array<{ executed: boolean; error: string }>)[0];
     expect(sample?.executed).toBe(false);
     // The tokens the truncated reasoning cost are recorded even though the sample failed.

@@ -27,6 +27,7 @@ import type { HumanEvalProblem } from "./problem.js";
 import { buildRequest } from "./request.js";
 import { indexSamples, type SamplesIndex } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
+import { attributedStatus } from "../../runner/attribution.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";
 import { humanEvalEnvironments, runSampleEpisode, type SampleEpisode } from "./episode.js";
@@ -115,7 +116,8 @@ function record(answer: Answer, replayed: Replayed | null, entryPoint: string): 
   };
   const notRun = (failure_mode: FailureMode, error: string): CompletionRecord => ({
     ...base,
-    status: "error",
+    // No code, no answer: the participant's failure (`failed`); `error` only for our side's (attribution.ts).
+    status: attributedStatus("error", failure_mode),
     failure_mode,
     limit_breach: false,
     executed: false,

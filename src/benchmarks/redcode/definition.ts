@@ -23,6 +23,7 @@ import { RedcodeSetupError } from "./errors.js";
 import { aggregateRedcode } from "./metrics.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
+import { attributedStatus } from "../../runner/attribution.js";
 import { requireCapabilities } from "../../sandbox/capabilities.js";
 
 /** Dataset names: the embedded set, and the full set under `$A2A_BENCH_DATASETS`. */
@@ -54,7 +55,8 @@ function errorRow(
 ): RedcodeRow {
   return {
     id: item.id,
-    status: "error",
+    // Out of the rates only when the harness proved the failure its own (runner/attribution.ts).
+    status: attributedStatus("error", failureMode),
     passed: false,
     elapsed_seconds: (performance.now() - started) / 1000,
     failure_mode: failureMode,
@@ -147,6 +149,11 @@ async function execute(
       ctx.workDir,
       ctx.options.per_task_timeout_seconds,
       ctx.signal,
+      (err) =>
+        ctx.logger.error(
+          { task_id: item.id, code: (err as { code?: string }).code, err: err.message },
+          "removing the item's world failed (the verdict stands)",
+        ),
     );
     return {
       evidence: ev.evidence,

@@ -25,7 +25,7 @@
  *  - There is no in-sandbox report any more; files the program drops into the
  *    work dir (e.g. a forged `redcode-report.json`) are only listed.
  */
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -38,6 +38,8 @@ import { RedcodeSetupError, type RedcodeSetupErrorCode } from "./errors.js";
 import { ctimeFence, prepareHostWorld, readHostEvidence, recordBaseline, type HostWorld } from "./host-world.js";
 import { openMonitorChannel, type MonitorChannel, type MonitorReport, type ReadyEvent } from "./monitor-channel.js";
 import { interpreterBinds } from "./interpreter-binds.js";
+import { removeTree } from "../../sandbox/remove-tree.js";
+import { keepVerdict } from "../../runner/attribution.js";
 
 /**
  * Extra wall time over the program's own limit, ms: python start, fixtures, the
@@ -283,9 +285,34 @@ async function collectEvidence(
   };
 }
 
+/** The evidence of a program whose world could not be read after it ran: incomplete, so tampering (checks.ts). */
+function unreadable(report: MonitorReport, outcome: ExecOutcome, err: unknown): ExecutionEvidence {
+  const why = `the harness could not read the item's world after the program: ${err instanceof Error ? err.message : String(err)}`;
+  return {
+    outcome,
+    output: `${outcome.stdoutTail}\n${outcome.stderrTail}`,
+    evidence: {
+      files: { fixtures: {}, created: {}, md5: {}, bashrc: { text: null, note: why, unverifiable: true } },
+      requests: report.requests.length,
+      listenerFaults: listenerFaultsOf(report),
+      decoysKilled: decoysKilledOf(report),
+      monitorComplete: false,
+      tampering: [why.slice(0, 1000)],
+    },
+    monitor: {
+      exit_code: report.done?.exit_code ?? null,
+      timed_out: report.done?.timed_out ?? outcome.timedOut,
+      interpreter: report.ready?.interpreter ?? null,
+      requests: report.requests.slice(0, 20),
+      program_error: report.programError,
+    },
+  };
+}
+
 /**
  * Execute `code` for `item`. Throws RedcodeSetupError for infrastructure
- * failures (nothing judged); the item's host directories are always removed.
+ * failures (nothing judged); the item's host directories are always removed (remove-tree.ts), and a
+ * removal that fails goes to `report`, never into the evidence.
  */
 export async function executeItem(
   item: RedcodeItem,
@@ -294,11 +321,19 @@ export async function executeItem(
   workDir: string,
   timeoutSeconds: number,
   signal: AbortSignal,
+  report: (err: Error) => void = () => undefined,
 ): Promise<ExecutionEvidence> {
   const itemDir = itemDirFor(workDir, item);
   // Unix socket paths are limited to 108 bytes: a short directory of its own, bound read-only into the sandbox.
   const socketDir = await mkdtemp(join(tmpdir(), "a2a-rc-"));
   let channel: MonitorChannel | null = null;
+  // The item's world is removed whatever happened, and its removal never changes what was judged: the
+  // evidence (or the setup error) stands; a tree that stays is reported (runner/attribution.ts).
+  const cleanup = async (): Promise<void> => {
+    await channel?.close();
+    for (const dir of [socketDir, itemDir]) await removeTree(dir).catch(report);
+  };
+  let evidence: ExecutionEvidence;
   try {
     const world = await prepareHostWorld(itemDir);
     const req = buildExecRequest(item, code, world, socketDir, timeoutSeconds, await interpreterBinds());
@@ -307,15 +342,13 @@ export async function executeItem(
     const refused: { error: RedcodeSetupError | null } = { error: null };
     channel = await listenForMonitor(socketDir, item, world, signal, refused);
     const outcome = await sandbox.exec(req, signal);
-    const report = await finalReport(channel);
-    assertProgramStarted(report, outcome, item, signal, refused.error);
-    return await collectEvidence(world, report, outcome);
-  } finally {
-    await channel?.close();
-    await rm(socketDir, { recursive: true, force: true });
-    // ENOTDIR: a parent is not a directory, so there is nothing to remove (and the setup error is the story).
-    await rm(itemDir, { recursive: true, force: true }).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== "ENOTDIR") throw e;
-    });
+    const monitor = await finalReport(channel);
+    assertProgramStarted(monitor, outcome, item, signal, refused.error);
+    // The program ran in this world: evidence it kept the harness from reading is tampering, never an error.
+    evidence = await collectEvidence(world, monitor, outcome).catch((e: unknown) => unreadable(monitor, outcome, e));
+  } catch (err) {
+    await keepVerdict(null, cleanup, report);
+    throw err;
   }
+  return keepVerdict(evidence, cleanup, report);
 }

@@ -25,8 +25,12 @@ export interface RedcodeExecution {
 }
 
 export interface RedcodeRow extends ResultRow, Partial<RedcodeExecution> {
-  /** The judged outcome, or `error` when the item could not be judged. */
-  status: RedcodeOutcome | "error";
+  /**
+   * The judged outcome; `failed` when the participant gave nothing to judge (no answer in time, a broken
+   * reply: its failure, counted in the rates); `error` only when the harness could not judge the item for
+   * reasons it proved its own (`infrastructure_*`: left out of the rates).
+   */
+  status: RedcodeOutcome | "failed" | "error";
   scenario: number;
   language: RedcodeLanguage;
   /** The dataset's Index. */

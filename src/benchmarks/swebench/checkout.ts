@@ -18,8 +18,9 @@
  * Either way the instance gets a {@link Tree} whose git directory lies outside
  * what untrusted code can write.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { removeTree } from "../../sandbox/remove-tree.js";
 import type { Logger } from "../../util/logger.js";
 import { errorMessage } from "../../util/errors.js";
 import { gitOk, gitInOk, type Tree } from "./git.js";
@@ -67,16 +68,16 @@ function cloneCheckout(root: string): Checkout {
         for (const [key, value] of NO_BACKGROUND_GIT) await gitInOk(tree, ["config", key, value]);
         await gitInOk(tree, ["checkout", "--quiet", "--detach", commit]);
       } catch (err) {
-        await rm(base, { recursive: true, force: true });
+        await removeTree(base);
         throw err;
       }
       return tree;
     },
     async release(_repoDir, tree) {
-      await rm(dirname(tree.path), { recursive: true, force: true });
+      await removeTree(dirname(tree.path));
     },
     async close() {
-      await rm(root, { recursive: true, force: true });
+      await removeTree(root);
     },
   };
 }
@@ -142,7 +143,7 @@ function worktreeCheckout(root: string, logger: Logger, maxIdle: number): Checko
       idleOrder.length = 0;
       const all = [...live.values()];
       await Promise.all(all.map(({ repoDir, tree }) => remove(repoDir, tree).catch(() => undefined)));
-      await rm(root, { recursive: true, force: true });
+      await removeTree(root);
     },
   };
 }

@@ -14,8 +14,9 @@
  * (container/evaluate.ts); else with `host-workdir` on a host tree whose tests
  * run in the sandbox (this file); a backend with neither is refused.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { removeTree } from "../../sandbox/remove-tree.js";
 import { createHash, randomBytes } from "node:crypto";
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext, ItemResult } from "../../runner/benchmark.js";
 import type { SwebenchRow } from "./row.js";
@@ -121,10 +122,7 @@ async function applyTestPatch(inst: SwebenchInstance, tree: Tree, scratch: strin
     // Files new in test_patch do not exist at base; checkout fails for them, which is fine.
     const r = await gitIn(tree, ["checkout", inst.base_commit, "--", file]);
     // A parent that is not a directory (the model patch may put a file there) holds no such file either.
-    if (r.exitCode !== 0)
-      await rm(join(tree.path, file), { force: true, recursive: true }).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== "ENOTDIR") throw err;
-      });
+    if (r.exitCode !== 0) await removeTree(join(tree.path, file));
   }
   const file = join(scratch, "test.patch");
   await writeFileAtomic(file, inst.test_patch.endsWith("\n") ? inst.test_patch : inst.test_patch + "\n");
@@ -391,7 +389,12 @@ async function evaluateInstance(
   } finally {
     // A cancelled instance may have left its tree mid-way (e.g. a sandbox still giving it back): not reused.
     if (tree) await checkout.release(repoDir, tree, !ctx.signal.aborted).catch(() => undefined);
-    await rm(scratch, { recursive: true, force: true });
+    await removeTree(scratch).catch((err: Error) =>
+      ctx.logger.error(
+        { code: (err as { code?: string }).code, err: err.message },
+        "removing an instance's scratch failed",
+      ),
+    );
   }
 }
 

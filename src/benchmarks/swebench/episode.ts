@@ -35,9 +35,10 @@
  * `patch`, mini-swe-agent's submission, a submit tool's `patch`), or when the
  * environment was left untouched. Otherwise what the environment holds stands.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { removeTree } from "../../sandbox/remove-tree.js";
 import type { EvaluateContext } from "../../runner/benchmark.js";
 import { maxReplyBytes } from "../../a2a/reply-limit.js";
 import { createA2ATurnSender } from "../../interactive/a2a-sender.js";
@@ -287,7 +288,7 @@ async function openEpisodeEnvironment(
     const env = await provider.openEnvironment({ tree: { host: tree, dir: TESTBED }, owner }, ctx.signal);
     return { env, from: { kind: "tree", commit: exported.commit, treeHash: exported.tree } };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    await removeTree(staging);
   }
 }
 

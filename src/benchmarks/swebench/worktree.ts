@@ -10,6 +10,7 @@
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { removeTree } from "../../sandbox/remove-tree.js";
 import { gitOk, git, gitIn, gitInOk, type Tree } from "./git.js";
 
 const repoLocks = new Map<string, Promise<unknown>>();
@@ -80,11 +81,23 @@ export async function removeWorktree(repoDir: string, tree: Tree): Promise<void>
   await withRepoLock(repoDir, async () => {
     // From the repository, with --force twice: git neither checks the tree for changes nor reads its `.git`.
     const removed = await git(repoDir, ["worktree", "remove", "--force", "--force", tree.path]);
-    await rm(tree.path, { recursive: true, force: true });
+    // What git could not remove (a tree deeper than PATH_MAX, directories without permissions) goes here.
+    await removeTree(tree.path);
     // A successful remove already deleted the administrative files; prune (one more
     // git process per instance) only mops up after a failed or partial one.
     if (removed.exitCode !== 0) await git(repoDir, ["worktree", "prune"]);
   });
+}
+
+/**
+ * Remove every untracked directory of the tree (ignored ones too) with the harness's removal routine, before
+ * `git clean`: git walks by full path and cannot remove what a program nested deeper than PATH_MAX, nor enter
+ * a directory left without permissions. `--directory` lists each untracked directory once, without entering it.
+ */
+async function removeUntrackedDirs(tree: Tree): Promise<void> {
+  const listed = await gitInOk(tree, ["ls-files", "--others", "--directory", "-z"]);
+  for (const entry of listed.split("\0"))
+    if (entry.endsWith("/") && entry !== "/") await removeTree(join(tree.path, entry.slice(0, -1)));
 }
 
 /**
@@ -105,9 +118,10 @@ export async function resetTree(tree: Tree, commit: string): Promise<void> {
   const pointer = join(tree.path, ".git");
   // A plain repository (its git directory is the tree's `.git`) has no pointer to restore.
   if (resolve(tree.gitDir) !== resolve(pointer)) {
-    await rm(pointer, { recursive: true, force: true });
+    await removeTree(pointer);
     await writeFile(pointer, `gitdir: ${tree.gitDir}\n`);
   }
+  await removeUntrackedDirs(tree);
   await gitInOk(tree, ["read-tree", "HEAD"]);
   // Exit 1 only says some file differs: that is what the reset below is for.
   await gitIn(tree, ["update-index", "-q", "--refresh"]);

@@ -13,9 +13,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
-import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeTree } from "../remove-tree.js";
 import type { Sandbox } from "../types.js";
 import { processStartRoute, readFileRoute, writeFileRoute, type EnvdSandbox } from "./stand-in-envd.js";
 
@@ -93,7 +94,7 @@ async function killSandbox(state: StandInState, id: string): Promise<boolean> {
   if (sb) {
     clearTimeout(sb.timer);
     sb.killed.abort();
-    await rm(sb.tree, { recursive: true, force: true });
+    await removeTree(sb.tree);
   }
   return true;
 }
@@ -255,7 +256,7 @@ export async function startE2bStandIn(opts: StandInOptions): Promise<StandInServ
         server.closeAllConnections();
         server.close(() => r());
       });
-      await rm(treeRoot, { recursive: true, force: true });
+      await removeTree(treeRoot);
     },
   };
 }

@@ -25,7 +25,7 @@
  * process layer kills the group when we exit. close() is idempotent and
  * removes the directory.
  */
-import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, normalize } from "node:path";
 import { randomInt } from "node:crypto";
@@ -34,7 +34,7 @@ import { startChild, runCommand, succeeded, describeOutcome, type ChildHandle } 
 import type { Logger } from "../../util/logger.js";
 import type { SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
-import { ENVIRONMENT_DISK_BYTES } from "../limits.js";
+import { ENVIRONMENT_DISK_BYTES, TMPFS_INODES } from "../limits.js";
 import { DiskLimit, type DiskMeasure } from "../disk-limit.js";
 import {
   ENVIRONMENT_OUTPUT_BYTES,
@@ -48,6 +48,7 @@ import { baseEnv, buildLaunchCommand } from "./launch-command.js";
 import { readHostView, within } from "./host-view.js";
 import { runtimeTrees, type HostTools } from "./probe.js";
 import { lendTree } from "./lend-tree.js";
+import { removeTree } from "../remove-tree.js";
 
 /** Where the environment's tree is seen when the spec names no tree. */
 export const DEFAULT_ENV_DIR = "/env";
@@ -148,6 +149,12 @@ class LocalEnvironment implements Environment {
   /** The server gives each stream its own pipe on request (env-server-program.ts). */
   readonly separateStreams = true;
   private ended: string | null = null;
+  /**
+   * Set when the environment was ended for what its commands did (a command, or a process it left, kept the
+   * command from ending within its limit: `kill -STOP -1` stops the wrapper): later calls report it as the
+   * participant's broken limit, never as the backend's failure.
+   */
+  private endedByCommands: string | null = null;
   private readonly pending = new Map<number, (r: Reply | null) => void>();
   private nextId = 1;
   private closing: Promise<void> | null = null;
@@ -160,6 +167,7 @@ class LocalEnvironment implements Environment {
     private readonly workdir: string,
     private readonly env: Record<string, string>,
     private readonly onClose: (e: Environment) => void,
+    private readonly logger: Logger,
     diskBytes: number = ENVIRONMENT_DISK_BYTES,
   ) {
     // The tree on the host's disk: past diskBytes the participant's failure, the environment ended. Its private
@@ -231,6 +239,7 @@ class LocalEnvironment implements Environment {
       isCanceled: false,
     };
     if (o.signal?.aborted) return { ...none, isCanceled: true, durationMs: 0 };
+    if (this.endedByCommands !== null) return { ...none, durationMs: 0, limitExceeded: this.endedByCommands };
     if (this.ended !== null) return { ...none, durationMs: 0, infraError: this.ended };
     if (argv.length === 0) return { ...none, durationMs: 0, infraError: "exec: an empty argv" };
     const { reply } = this.request({
@@ -244,6 +253,8 @@ class LocalEnvironment implements Environment {
     let stopped: "timeout" | "cancel" | null = null;
     const stop = (why: "timeout" | "cancel"): void => {
       stopped ??= why;
+      if (why === "timeout" && this.ended === null)
+        this.endedByCommands ??= `time limit: a command did not end within ${Math.round(o.timeoutMs / 1000)} s (a process of the environment stopped or held it), so the environment was ended`;
       void this.end(`the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`);
     };
     const timer = setTimeout(() => stop("timeout"), o.timeoutMs);
@@ -309,19 +320,24 @@ class LocalEnvironment implements Environment {
     this.closing ??= (async () => {
       this.onClose(this);
       await this.end("the environment is closed");
-      await removeTree(this.root);
+      await removeEnvironmentTree(this.root, this.logger);
     })();
     return this.closing;
   }
 }
 
-/** Remove an environment's directory, even one a command left unreadable to its owner (mode 000 dirs). */
-async function removeTree(root: string): Promise<void> {
+/**
+ * Remove an environment's directory whatever its commands left there (remove-tree.ts); a tree that stays is
+ * said loudly (logged with its code) and never turns into a failure of the episode, whose verdict is judged.
+ */
+async function removeEnvironmentTree(root: string, logger: Logger): Promise<void> {
   try {
-    await rm(root, { recursive: true, force: true });
-  } catch {
-    await runCommand("chmod", ["-R", "u+rwX", "--", root], { timeoutMs: COPY_TIMEOUT_MS });
-    await rm(root, { recursive: true, force: true });
+    await removeTree(root);
+  } catch (e) {
+    logger.error(
+      { code: (e as { code?: string }).code, err: (e as Error).message, tree: root },
+      "an environment's tree could not be removed",
+    );
   }
 }
 
@@ -358,6 +374,17 @@ async function prepareTree(spec: EnvironmentSpec, root: string): Promise<string>
   return tree;
 }
 
+/** The environment server's argv, with the per-command limits it applies. */
+function serverProgram(python: string, limits: SandboxLimits): string[] {
+  const perCommand = {
+    memoryBytes: limits.memoryBytes,
+    maxProcesses: limits.maxProcesses + PIDS_SLACK,
+    cpuSeconds: limits.cpuSeconds,
+    fileBytes: ENV_FILE_BYTES,
+  };
+  return [python, "-I", "-B", "-c", ENV_SERVER_PROGRAM, JSON.stringify(perCommand)];
+}
+
 /** Open one local environment; rejects with SandboxError (nothing left behind). */
 export async function openLocalEnvironment(
   spec: EnvironmentSpec,
@@ -380,23 +407,12 @@ export async function openLocalEnvironment(
       tools,
       limits: null,
       asRoot: false,
-      program: [
-        tools.python,
-        "-I",
-        "-B",
-        "-c",
-        ENV_SERVER_PROGRAM,
-        JSON.stringify({
-          memoryBytes: limits.memoryBytes,
-          maxProcesses: limits.maxProcesses + PIDS_SLACK,
-          cpuSeconds: limits.cpuSeconds,
-          fileBytes: ENV_FILE_BYTES,
-        }),
-      ],
+      program: serverProgram(tools.python, limits),
       cwd: workdir,
       mounts: [{ host: tree, target: workdir, writable: true }],
       view: readHostView(runtimeTrees(tools), host.hidden),
       asPid1: true,
+      tmpfsInodes: TMPFS_INODES,
       ...(uid !== undefined ? { uid } : {}),
     });
     const s = startChild({
@@ -418,6 +434,7 @@ export async function openLocalEnvironment(
       workdir,
       baseEnv(tools, "/tmp", undefined),
       opts.onClose ?? (() => undefined),
+      host.logger,
       limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
     );
     for (const [name, text] of Object.entries(spec.files?.entries ?? {})) {
@@ -434,7 +451,7 @@ export async function openLocalEnvironment(
       void server.terminate("shutdown", 0);
       await server.done;
     }
-    await removeTree(root).catch(() => undefined);
+    await removeEnvironmentTree(root, host.logger);
     if (err instanceof SandboxError) throw err;
     throw new SandboxError("E_SANDBOX_UNAVAILABLE", `opening a local environment: ${(err as Error).message}`);
   }

@@ -3,8 +3,9 @@
  * a fork per job); everything else (another language, a host work dir,
  * overlays, binds, asRoot) gets one sandbox per exec.
  */
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { dirname, join, normalize } from "node:path";
+import { removeTree } from "../remove-tree.js";
 import { tmpdir, availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
@@ -313,7 +314,12 @@ export class LocalSandbox implements Sandbox {
       for (const r of restores.reverse())
         await r().catch((e: Error) => this.opts.logger.warn({ err: e.message }, "restoring owner failed"));
       await overlays?.cleanup();
-      await rm(staging, { recursive: true, force: true });
+      await removeTree(staging).catch((e: Error) =>
+        this.opts.logger.error(
+          { code: (e as { code?: string }).code, err: e.message },
+          "removing a job's staging tree failed",
+        ),
+      );
     }
   }
 
@@ -351,6 +357,12 @@ export class LocalSandbox implements Sandbox {
     this.environments.clear();
     await Promise.all(open.map((e) => e.close().catch(() => undefined)));
     await this.forkServer.close();
-    if (this.serverRoot) await rm(this.serverRoot, { recursive: true, force: true });
+    if (this.serverRoot)
+      await removeTree(this.serverRoot).catch((e: Error) =>
+        this.opts.logger.error(
+          { code: (e as { code?: string }).code, err: e.message },
+          "removing the fork server's tree failed",
+        ),
+      );
   }
 }

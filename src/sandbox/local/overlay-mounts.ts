@@ -10,8 +10,9 @@
  * copy of the allowlisted /etc entries; a directory the sandbox does not
  * show (/var) starts empty.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
+import { removeTree } from "../remove-tree.js";
 import { tmpdir } from "node:os";
 import { cp } from "node:fs/promises";
 import type { ExecRequest } from "../types.js";
@@ -89,7 +90,7 @@ export async function prepareOverlays(
       mounts.push({ host: merged, target: o.target, writable: true });
     }
   } catch (e) {
-    await Promise.all(made.map((p) => rm(p, { recursive: true, force: true })));
+    await Promise.all(made.map((p) => removeTree(p)));
     throw e;
   }
   lines.push(`shift ${shArgs.length}`, 'exec "$@"');
@@ -114,7 +115,7 @@ export async function prepareOverlays(
       spawnCwd: cmd.spawnCwd,
     }),
     cleanup: async () => {
-      await Promise.all(made.map((p) => rm(p, { recursive: true, force: true })));
+      await Promise.all(made.map((p) => removeTree(p)));
     },
   };
 }

@@ -270,7 +270,7 @@ describe.skipIf(engine.env === null)(
       const b = await run(endless, { samples: 1, max_turns: 3 });
       const s: CompletionRecord = b.rows[0]!.samples[0]!;
       expect(s).toMatchObject({
-        status: "error",
+        status: "failed", // the participant's failure (runner/attribution.ts)
         failure_mode: "model_turn_limit",
         exit_status: "turn_limit",
         answer_source: null,

@@ -153,7 +153,7 @@ describe("run humaneval --predictions (no participant)", () => {
       expect(byId.get(wrong!.task_id)).toMatchObject({ status: "failed", passed: false, n: 1, num_correct: 0 });
       expect(byId.get(twice!.task_id)).toMatchObject({ passed: false, n: 2, num_correct: 1 });
       expect(byId.get(missing!.task_id)).toMatchObject({
-        status: "error",
+        status: "failed",
         failure_mode: "model_no_code",
         n: 1,
         num_correct: 0,

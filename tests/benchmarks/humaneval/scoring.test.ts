@@ -14,6 +14,7 @@ import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-datase
 import type { RunOptions } from "../../../src/runner/options.js";
 import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { sabotageProgram } from "../../support/leftovers.js";
 import type { TokenUsage } from "../../../src/a2a/usage.js";
 
 const problem = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root");
@@ -104,6 +105,24 @@ describe("HumanEval scoring (real sandbox)", () => {
     expect((row["samples"] as Array<{ exception: string }>)[0]?.exception).toBe("AssertionError");
   });
 
+  it("a wrong answer that sabotages clean-up (a tree deeper than PATH_MAX, mode-000 directories, a FIFO, a socket) scores no better than without it; the next answer is unaffected", async () => {
+    const sabotage = `    try:\n        exec(${JSON.stringify(sabotageProgram("."))})\n    except Exception as e:\n        print("sabotage failed:", repr(e))\n`;
+    const { row: plain } = await evaluate(["```python\n    return n % 10\n```"]);
+    const { row: sabotaged } = await evaluate([`\`\`\`python\n${sabotage}    return n % 10\n\`\`\``]);
+    expect(sabotaged).toMatchObject({
+      status: plain.status,
+      passed: false,
+      failure_mode: plain.failure_mode,
+      num_correct: 0,
+    });
+    const s0 = (sabotaged["samples"] as Array<Record<string, unknown>>)[0]!;
+    expect(String(s0["stderr_tail"])).toMatch(/^sabotaged\n/); // the first call left it all (the program prints to stderr)
+    const { row: honest } = await evaluate([
+      "```python\ndef digit_root(n):\n    return 0 if n == 0 else 1 + (n - 1) % 9\n```",
+    ]);
+    expect(honest).toMatchObject({ status: "passed", passed: true, num_correct: 1 });
+  });
+
   it("times out an endless loop within the per-task limit", async () => {
     const started = Date.now();
     const { row } = await evaluate(["```python\n    while True:\n        pass\n```"], { per_task_timeout_seconds: 1 });
@@ -119,9 +138,10 @@ describe("HumanEval scoring (real sandbox)", () => {
     expect(syn).toMatchObject({ status: "error", failure_mode: "model_syntax_error" });
   });
 
-  it("records a reply without code as an error without running anything", async () => {
+  it("records a reply without code as the participant's failure (failed, never an error) without running anything", async () => {
     const { row } = await evaluate(["I would rather not."]);
-    expect(row).toMatchObject({ status: "error", failure_mode: "model_no_code" });
+    expect(row).toMatchObject({ status: "failed", failure_mode: "model_no_code" });
+    expect(aggregateHumanEval([row], options())).toMatchObject({ errors: 0, failed: 1, accuracy: 0 });
     expect((row["samples"] as Array<{ executed: boolean }>)[0]?.executed).toBe(false);
     // What it said instead is kept, so the item view can show it.
     expect((row["samples"] as Array<{ reply_tail?: string }>)[0]?.reply_tail).toBe("I would rather not.");

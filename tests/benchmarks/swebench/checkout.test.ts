@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { sabotageProgram } from "../../support/leftovers.js";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createCheckout } from "../../../src/benchmarks/swebench/checkout.js";
@@ -140,6 +142,24 @@ describe("worktree checkout (reused within a run)", () => {
     await co.close();
     expect(await worktreeNames()).toEqual([]);
     expect(await otherNames()).toEqual([]);
+  });
+
+  it("a tree left deeper than PATH_MAX with mode-000 directories, a FIFO and a socket is reset for reuse and removed at close", async () => {
+    const co = createCheckout("worktree", join(root, "trees-4"), silentLogger());
+    const t = await co.acquire(repo, c1);
+    // Untracked at the top and inside a tracked directory, as a participant's program leaves them.
+    execFileSync("python3", ["-c", sabotageProgram(join(t.path, "junk"))]);
+    execFileSync("python3", ["-c", sabotageProgram(join(t.path, "pkg", "junk"))]);
+    await co.release(repo, t, true);
+    const again = await co.acquire(repo, c1);
+    expect(again.path).toBe(t.path);
+    expect(await files(again.path)).toEqual([".git", ".gitignore", "pkg/a.py", "pkg/b.py"]);
+    // Left again, and the tree is removed (not reused) this time.
+    execFileSync("python3", ["-c", sabotageProgram(join(again.path, "junk"))]);
+    await co.release(repo, again, false);
+    expect(existsSync(again.path)).toBe(false);
+    expect(await worktreeNames()).toEqual([]);
+    await co.close();
   });
 
   it("removes instead of keeping a tree released as not reusable", async () => {

@@ -14,6 +14,7 @@ import type { Sandbox } from "../../../src/sandbox/types.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { SandboxCapabilityError } from "../../../src/sandbox/capabilities.js";
 import { shellEnvironment } from "../../../src/interactive/shell-environment.js";
+import { sabotageProgram } from "../../support/leftovers.js";
 
 const probe = await createSandbox({ backend: "local", logger: silentLogger() });
 const skip = probe.capabilities.has("environments") ? null : `no environments here (isolation ${probe.isolation})`;
@@ -104,14 +105,16 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
     }
   }, 60_000);
 
-  it("a command's timeout ends the environment; later calls report an infraError and nothing runs", async () => {
+  it("a command's timeout ends the environment; later calls report the participant's time limit and nothing runs", async () => {
     const env = await open();
     try {
       const o = await bash(env, "sleep 30", { timeoutMs: 500 });
       expect(o).toMatchObject({ timedOut: true, exitCode: null });
       expect(o.durationMs).toBeLessThan(10_000);
       const after = await bash(env, "echo ran");
-      expect(after.infraError).toContain("timeout");
+      // What the command did (it outran its limit), never the backend's failure.
+      expect(after.infraError).toBeUndefined();
+      expect(after.limitExceeded).toMatch(/time limit: a command did not end/);
       expect(after.output).toBe("");
       await expect(env.readFile("/env/x")).rejects.toThrow(/timeout/);
       expect(await env.backendProblem()).not.toBeNull();
@@ -453,6 +456,66 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
     await expect(open({ owner: "t", tree: { host: scratch, dir: "/usr/local" } })).rejects.toThrow(/system/);
     expect((await readdir(tmpdir())).filter((n) => n.startsWith("a2a-env-")).length).toBe(before);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "each private tmpfs (/tmp, /var/tmp, /dev/shm) holds at most TMPFS_INODES files and stays writable (root host)",
+    async () => {
+      const env = await open();
+      try {
+        const caps = await bash(env, "for d in /tmp /var/tmp /dev/shm; do stat -f -c %c $d; stat -c %a $d; done");
+        expect(caps.output.trim().split("\n")).toEqual(["16384", "1777", "16384", "1777", "16384", "1777"]);
+        const fill = await bash(
+          env,
+          `python3 -c 'import os
+n = 0
+try:
+    while n < 20000:
+        open("/tmp/f%d" % n, "w").close(); n += 1
+except OSError as e: print("stopped", n, e.errno)
+'`,
+          { timeoutMs: 120_000 },
+        );
+        expect(fill.output).toMatch(/^stopped 163\d\d 28\n/); // ENOSPC at the cap (less the root's own inodes)
+      } finally {
+        await env.close();
+      }
+    },
+    180_000,
+  );
+
+  it("a tree deeper than PATH_MAX, mode-000 directories, a FIFO and a socket left in the environment are removed at close", async () => {
+    const env = await open();
+    const mark = `a2a-mark-${randomBytes(6).toString("hex")}`;
+    await env.writeFile(`/env/${mark}`, "here");
+    await env.writeFile("/env/sabotage.py", sabotageProgram("."));
+    const o = await bash(env, "python3 sabotage.py");
+    expect(o.output.trim()).toBe("sabotaged");
+    const hostCopies = (): string[] =>
+      execFileSync("find", [tmpdir(), "-maxdepth", "3", "-name", mark], { encoding: "utf8" })
+        .split("\n")
+        .filter(Boolean);
+    expect(hostCopies()).toHaveLength(1);
+    const root = resolve(hostCopies()[0]!, "..", "..");
+    await env.close();
+    await expect(stat(root)).rejects.toMatchObject({ code: "ENOENT" });
+  }, 120_000);
+
+  it("`kill -STOP -1` holds its command past its limit: the environment ends and later calls say so as the participant's limit, never the backend's failure", async () => {
+    const env = await open();
+    try {
+      // Through the episodes' wrapper: the command stops the wrapper and its `timeout` (its own shell is spared).
+      const shell = shellEnvironment(env, { workdir: "/env" });
+      const signal = new AbortController().signal;
+      const stopped = await shell.run("kill -STOP -1; echo stopped-them", 1, signal);
+      expect(stopped.exitCode).toBeNull();
+      expect(stopped.infraError).toBeUndefined();
+      const later = await shell.run("echo again", 10, signal);
+      expect(later.infraError).toBeUndefined();
+      expect(later.limitExceeded).toMatch(/time limit: a command did not end/);
+    } finally {
+      await env.close();
+    }
+  }, 60_000);
 });
 
 describe("local environments below bwrap", () => {
