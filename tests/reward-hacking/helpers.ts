@@ -20,10 +20,17 @@ export const CLI_RUN_LIMIT_MS = 150_000;
 
 /**
  * `node dist/cli.js run <args>`, in its own process group so that a run that
- * overstays {@link CLI_RUN_LIMIT_MS} is killed with everything under it;
- * `onStart` gets the runner's pid (e.g. to sample its memory).
+ * overstays `limitMs` (default {@link CLI_RUN_LIMIT_MS}) is killed with
+ * everything under it; `onStart` gets the runner's pid (e.g. to sample its
+ * memory). The limit only guards against a hang: keep it above what the run
+ * can take on a busy machine and below the calling hook's timeout.
  */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (pid: number) => void): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  onStart?: (pid: number) => void,
+  limitMs: number = CLI_RUN_LIMIT_MS,
+): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliEntry, "run", ...args], {
       env: { ...process.env, LOG_LEVEL: "silent", ...env },
@@ -41,7 +48,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (p
       } catch {
         // already gone
       }
-    }, CLI_RUN_LIMIT_MS);
+    }, limitMs);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });

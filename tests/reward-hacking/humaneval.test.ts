@@ -538,24 +538,31 @@ describe("HumanEval reward hacking: a completion's slow judges do not void its n
     ];
     await writeFile(join(d, "samples.jsonl"), samples.map((s) => JSON.stringify(s)).join("\n") + "\n");
     const out = join(d, "out");
-    slowRun = await runCli([
-      "humaneval",
-      "--dataset",
-      join(d, "problems.jsonl"),
-      "--predictions",
-      join(d, "samples.jsonl"),
-      "--out",
-      out,
-      "--run-id",
-      "rh-queue",
-      "--concurrency",
-      "4",
-      "--per-task-timeout-seconds",
-      "6",
-    ]);
+    slowRun = await runCli(
+      [
+        "humaneval",
+        "--dataset",
+        join(d, "problems.jsonl"),
+        "--predictions",
+        join(d, "samples.jsonl"),
+        "--out",
+        out,
+        "--run-id",
+        "rh-queue",
+        "--concurrency",
+        "4",
+        "--per-task-timeout-seconds",
+        "6",
+      ],
+      {},
+      undefined,
+      // Forty judges of most of a second each, one after another: half a minute on a quiet machine, several
+      // times that on a busy one. Only a hang is cut short.
+      540_000,
+    );
     ({ rows: slowRows, status: slowStatus } = await readRows(out));
     await rm(d, { recursive: true, force: true });
-  }, 200_000);
+  }, 600_000);
 
   it("every honest task passes, the slow completions are failed on their own answers, and the run has a score", () => {
     expect(slowRun.code, slowRun.stderr).toBe(0);
