@@ -207,8 +207,9 @@ describe.skipIf(engine.env === null)(
       ac.abort();
       const { rows, runId } = await pending;
       expect(rows[0]!.status).toBe("ERROR");
-      expect(await waitNoneLabelled(env, OWNER_LABEL, runId, 1000)).toEqual([]);
-      expect(performance.now() - t).toBeLessThan(2000);
+      // The tests would sleep two minutes: the container gone well inside that is the abort (room for a busy machine).
+      expect(await waitNoneLabelled(env, OWNER_LABEL, runId, 30_000)).toEqual([]);
+      expect(performance.now() - t).toBeLessThan(30_000);
     }, 120_000);
 
     it("a timeout stops the tests and removes the container", async () => {
