@@ -173,7 +173,7 @@ describe.skipIf(engine.env === null)(
       expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
     }, 120_000);
 
-    it("cancellation mid-test removes the container within a second", async () => {
+    it("cancellation mid-test removes the container at once", async () => {
       const i = inst(2);
       const sleeper =
         i.patch +
