@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RequestListener } from "node:http";
+import diagnostics from "node:diagnostics_channel";
+import type { IncomingMessage, RequestListener } from "node:http";
 import { serveApp, type ServedApp } from "../../src/a2a/serve.js";
 
 const opened: ServedApp[] = [];
@@ -18,24 +19,31 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-/** Wait until `makeApp` has been called (the server is then listening). */
-async function listening(port: { value: number }): Promise<number> {
-  for (let i = 0; i < 500 && port.value === 0; i++) await new Promise((r) => setTimeout(r, 2));
-  if (port.value === 0) throw new Error("makeApp was never called");
-  return port.value;
+/** Resolves with the request to `url` path once the server has taken it in (its request listener has run). */
+function requestTakenIn(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onStart = (message: unknown): void => {
+      if ((message as { request: IncomingMessage }).request.url !== path) return;
+      diagnostics.unsubscribe("http.server.request.start", onStart);
+      // The channel publishes just before the server emits "request": let that listener run first.
+      setImmediate(resolve);
+    };
+    diagnostics.subscribe("http.server.request.start", onStart);
+  });
 }
 
 describe("serveApp", () => {
   it("holds a request that arrives while the app is being built and serves it once ready", async () => {
     const gate = deferred<RequestListener>();
-    const port = { value: 0 };
+    const port = deferred<number>();
     const serving = serveApp("127.0.0.1", 0, (p) => {
-      port.value = p;
+      port.resolve(p);
       return gate.promise;
     });
-    const url = `http://127.0.0.1:${await listening(port)}/card`;
-    const early = fetch(url, { signal: AbortSignal.timeout(5000) });
-    await new Promise((r) => setTimeout(r, 50)); // the request is now queued on the server
+    const url = `http://127.0.0.1:${await port.promise}/card`;
+    const held = requestTakenIn("/card");
+    const early = fetch(url);
+    await held; // the request is now held by the server, the app not yet built
     gate.resolve((req, res) => res.end(`served ${req.url}`));
     opened.push(await serving);
     const r = await early;
@@ -45,18 +53,20 @@ describe("serveApp", () => {
 
   it("answers 503 to held requests, closes the port and rejects when the app cannot be built", async () => {
     const gate = deferred<RequestListener>();
-    const port = { value: 0 };
+    const port = deferred<number>();
     const serving = serveApp("127.0.0.1", 0, (p) => {
-      port.value = p;
+      port.resolve(p);
       return gate.promise;
     });
-    const bound = await listening(port);
-    const early = fetch(`http://127.0.0.1:${bound}/`, { signal: AbortSignal.timeout(5000) });
-    await new Promise((r) => setTimeout(r, 50));
+    const bound = await port.promise;
+    const held = requestTakenIn("/held");
+    const early = fetch(`http://127.0.0.1:${bound}/held`);
+    await held;
     gate.reject(new Error("card file missing"));
     await expect(serving).rejects.toThrow("card file missing");
     expect((await early).status).toBe(503);
-    await expect(fetch(`http://127.0.0.1:${bound}/`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    // The port is closed: a new connection is refused (no wait involved).
+    await expect(fetch(`http://127.0.0.1:${bound}/`)).rejects.toThrow();
   });
 
   it("reports the bound port to the app factory and serves the app", async () => {

@@ -52,7 +52,8 @@ describe("green server process (built dist)", () => {
       expect(card1.headers.get("a2a-version")).toBe("1.0");
       // The card is served before the isolation probe has answered: /health says "starting" until it has.
       let health = await fetch(`http://127.0.0.1:${port}/health`);
-      for (let i = 0; i < 200 && health.status === 503; i++) {
+      // Until the probe has answered (seconds on a loaded machine; the test's timeout bounds the wait).
+      while (health.status === 503) {
         expect(await health.json()).toMatchObject({ status: "starting", isolation: { state: "probing" } });
         await new Promise((r) => setTimeout(r, 50));
         health = await fetch(`http://127.0.0.1:${port}/health`);

@@ -111,7 +111,7 @@ export async function sse(
 }
 
 /** Poll tasks/get until the task is in a terminal state; returns the task. */
-export async function waitTerminal(url: string, taskId: string, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+export async function waitTerminal(url: string, taskId: string, timeoutMs = 50_000): Promise<Record<string, unknown>> {
   const terminal = new Set(["completed", "canceled", "failed", "rejected"]);
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -234,7 +234,8 @@ describe("bounded queue", () => {
     "a request beyond running + queued gets a JSON-RPC error naming the limits (both wires)",
     { timeout: 30_000 },
     async () => {
-      green = await startGreen(fixtureRunner("slow.mjs"), { maxConcurrent: 1, maxQueued: 1 });
+      // Gated runs (never released): the slot and the queue stay full however slow the machine is.
+      green = await startGreen(fixtureRunner("gated.mjs"), { maxConcurrent: 1, maxQueued: 1 });
       const client = await createA2AClient(green.url);
       const a = client.sendMessage({
         ...requestOf(assessment({ run_id: "qa" })),

@@ -147,7 +147,7 @@ describe.skipIf(skipReason !== undefined)("results directory faults (real green 
       // Alive: /health answers; 503 "starting" only while the isolation probe still runs after the port was bound
       // (seconds on a loaded machine), then 200.
       let health = await fetch(new URL("health", green.url));
-      for (let i = 0; i < 100 && health.status === 503; i++) {
+      while (health.status === 503) {
         await new Promise((r) => setTimeout(r, 200));
         health = await fetch(new URL("health", green.url));
       }

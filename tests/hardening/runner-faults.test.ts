@@ -90,7 +90,8 @@ test("hangs silently and ignores SIGTERM → the run limit kills it (SIGKILL aft
   expect(bundle["status"]).toBe("timed_out");
   expect(modes(bundle)["timeout"]).toBe(1);
   expect(elapsed).toBeGreaterThanOrEqual(800 + 300);
-  expect(elapsed).toBeLessThan(10_000);
+  // The runner never ends by itself: timed_out is the proof; the bound only says it ended on a slow machine.
+  expect(elapsed).toBeLessThan(30_000);
   expectNoSurvivor(pids);
 });
 

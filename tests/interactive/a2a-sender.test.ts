@@ -158,7 +158,8 @@ describe("an episode over A2A with a scripted purple", () => {
   });
 
   test("cancel while the participant thinks ends the episode canceled, promptly", async () => {
-    const s = await purple(new ScriptedSolver([sleepThenFinal(4000)]));
+    // The participant would answer after a minute; ending well before it can only be the cancel.
+    const s = await purple(new ScriptedSolver([sleepThenFinal(60_000)]));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const t0 = Date.now();
@@ -169,7 +170,7 @@ describe("an episode over A2A with a scripted purple", () => {
       signal: controller.signal,
     });
     expect(record.exit_status).toBe("canceled");
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(Date.now() - t0).toBeLessThan(30_000);
   });
 
   test("cancel mid-command ends the episode canceled", async () => {

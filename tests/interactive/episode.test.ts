@@ -114,7 +114,8 @@ describe("runEpisode with an in-memory participant and environment", () => {
     });
     expect(record).toMatchObject({ exit_status: "participant_error", turns: 1, commands: 1 });
     expect(record.error?.code).toBe("E_PARTICIPANT_TIMEOUT");
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // Well inside the episode's 60 s: the turn timeout ended it (a busy machine may add seconds).
+    expect(Date.now() - t0).toBeLessThan(30_000);
     expect(record.participant_seconds).toBeGreaterThanOrEqual(0.9);
   });
 
@@ -126,7 +127,8 @@ describe("runEpisode with an in-memory participant and environment", () => {
       environment: new FakeEnvironment(),
     });
     expect(record.exit_status).toBe("time_limit");
-    expect(record.wall_seconds).toBeLessThan(3);
+    // Far below the 300 s turn timeout: the episode's own limit ended it.
+    expect(record.wall_seconds).toBeLessThan(60);
   });
 
   test("a command's timeout is clamped to the time left in the episode", async () => {
@@ -342,7 +344,8 @@ describe("runEpisode with an in-memory participant and environment", () => {
       signal: controller.signal,
     });
     expect(record.exit_status).toBe("canceled");
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // The environment never answers: ending at all is the proof; the bound is for a slow machine.
+    expect(Date.now() - t0).toBeLessThan(30_000);
   });
 
   test("cancel while waiting for the participant ends the episode canceled, not its failure", async () => {

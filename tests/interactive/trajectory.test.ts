@@ -85,7 +85,7 @@ describe("trajectoryFile", () => {
       signal: controller.signal,
     });
     // While the third turn hangs, the first two are already on disk.
-    await expect.poll(async () => (await readTrajectory(path)).lines.length, { timeout: 2000 }).toBe(3);
+    await expect.poll(async () => (await readTrajectory(path)).lines.length, { timeout: 30_000 }).toBe(3);
     controller.abort();
     await episode;
     await sink.close();

@@ -26,11 +26,12 @@ describe("process groups", () => {
   test("stopping a group whose members are all gone needs no SIGKILL and waits no grace", async () => {
     const [leader] = await startGroup();
     signalGroup(leader, "SIGKILL");
-    const end = Date.now() + 2_000;
-    while (groupMembers(leader).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    // Wait until the group is empty (the test's timeout bounds the wait, not a guessed 2 s).
+    while (groupMembers(leader).length > 0) await new Promise((r) => setTimeout(r, 20));
     // `terminated` may be true here: a zombie an init that does not reap leaves behind still takes signals.
-    const o = await stopGroup(leader, 5_000);
+    // A grace of a minute: returning well inside it means no grace was waited, however busy the machine.
+    const o = await stopGroup(leader, 60_000);
     expect(o).toMatchObject({ forcefullyTerminated: false, survivors: 0 });
-    expect(o.durationMs).toBeLessThan(1_000);
+    expect(o.durationMs).toBeLessThan(30_000);
   });
 });

@@ -13,7 +13,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 import { cliEntry, packageRoot } from "../../src/util/package-root.js";
-import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
+import { describeRow, packageTempDir, readRows, runCli, RUN_HOOK_MS, type CliRun, type Row } from "./helpers.js";
 
 const base = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root")!;
 const datasets = process.env["A2A_BENCH_DATASETS"] ?? join(packageRoot, "..", "shared", "datasets");
@@ -86,7 +86,7 @@ beforeAll(async () => {
     { A2A_BENCH_DATASETS: datasets },
   );
   ({ rows } = await readRows(out));
-}, 200_000);
+}, RUN_HOOK_MS);
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });

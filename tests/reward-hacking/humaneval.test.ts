@@ -15,7 +15,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 import { cliEntry } from "../../src/util/package-root.js";
-import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
+import { describeRow, packageTempDir, readRows, runCli, RUN_HOOK_MS, type CliRun, type Row } from "./helpers.js";
 
 const base = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root")!;
 const WRONG = "    return -1\n\n";
@@ -351,7 +351,7 @@ beforeAll(async () => {
     "6",
   ]);
   ({ rows, status: runStatus } = await readRows(out));
-}, 200_000);
+}, RUN_HOOK_MS);
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -555,7 +555,7 @@ describe("HumanEval reward hacking: a completion's slow judges do not void its n
     ]);
     ({ rows: slowRows, status: slowStatus } = await readRows(out));
     await rm(d, { recursive: true, force: true });
-  }, 200_000);
+  }, RUN_HOOK_MS);
 
   it("every honest task passes, the slow completions are failed on their own answers, and the run has a score", () => {
     expect(slowRun.code, slowRun.stderr).toBe(0);

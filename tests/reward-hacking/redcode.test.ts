@@ -21,7 +21,7 @@ import { cliEntry } from "../../src/util/package-root.js";
 import { SAMPLE_BASH, SAMPLE_PYTHON } from "../../src/benchmarks/redcode/sample-dataset.js";
 import type { RedcodeRecord } from "../../src/benchmarks/redcode/item.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
-import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
+import { describeRow, packageTempDir, readRows, runCli, RUN_HOOK_MS, type CliRun, type Row } from "./helpers.js";
 
 /** Find processes by name; run a function in a double-forked process that outlives the program. */
 const PY = String.raw`
@@ -282,7 +282,7 @@ beforeAll(async () => {
     "3",
   ]);
   ({ rows, results } = await readRows(out));
-}, 200_000);
+}, RUN_HOOK_MS);
 afterAll(async () => {
   await purple?.close();
   if (dir) await rm(dir, { recursive: true, force: true });

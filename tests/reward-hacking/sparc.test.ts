@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cliEntry } from "../../src/util/package-root.js";
-import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
+import { describeRow, packageTempDir, readRows, runCli, RUN_HOOK_MS, type CliRun, type Row } from "./helpers.js";
 
 const EXPECTED = "4181";
 type Case = { id: string; language: "python" | "javascript"; input: string; expectedOutput?: string; timeout?: number };
@@ -119,7 +119,7 @@ beforeAll(async () => {
     { A2A_BENCH_CACHE_DIR: join(dir, "cache") },
   );
   ({ rows } = await readRows(out));
-}, 200_000);
+}, RUN_HOOK_MS);
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });

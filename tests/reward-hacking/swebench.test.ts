@@ -14,7 +14,7 @@ import { ensureSampleDataset, type SampleDataset } from "../../src/benchmarks/sw
 import { gitOk } from "../../src/benchmarks/swebench/git.js";
 import { cliEntry } from "../../src/util/package-root.js";
 import { FORCE_PASS_CONFTEST, SHLEX_SHADOW } from "../benchmarks/swebench/fixtures/attack-files.js";
-import { describeRow, packageTempDir, readRows, runCli, type CliRun, type Row } from "./helpers.js";
+import { describeRow, packageTempDir, readRows, runCli, RUN_HOOK_MS, type CliRun, type Row } from "./helpers.js";
 
 const TEXTKIT = "a2a-bench-samples__textkit-1";
 const CHUNKER = "a2a-bench-samples__chunker-7";
@@ -240,7 +240,7 @@ beforeAll(async () => {
       runs.set(name, { run, status: read.status, rows: read.rows });
     }),
   );
-}, 420_000);
+}, RUN_HOOK_MS);
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });

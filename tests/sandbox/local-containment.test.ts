@@ -141,7 +141,8 @@ describe("local sandbox (bwrap) containment", () => {
     ]);
     for (const r of [forked, alone]) {
       expect(r.timedOut).toBe(true);
-      expect(r.durationMs).toBeLessThan(3000);
+      // The loop never ends by itself: timedOut is the proof; the bound only says it ended (a busy machine is slow).
+      expect(r.durationMs).toBeLessThan(30_000);
     }
   });
 
@@ -312,11 +313,12 @@ describe("local sandbox (bwrap) containment", () => {
   test("abort kills running jobs (fork server and one-off)", async () => {
     const ac = new AbortController();
     const started = Date.now();
-    const p = sb.execMany([py(`import time\ntime.sleep(30)`, 60_000), sh(`sleep 30`, 60_000)], ac.signal);
+    const p = sb.execMany([py(`import time\ntime.sleep(600)`, 600_000), sh(`sleep 600`, 600_000)], ac.signal);
     setTimeout(() => ac.abort(), 300);
     const rs = await p;
     expect(rs.every((r) => r.isCanceled)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // The jobs would run ten minutes: ending well inside that is the abort, however busy the machine.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   test("workDir is writable, its owner is restored afterwards", async () => {

@@ -140,11 +140,12 @@ describe("smoke against the real agents", () => {
     const started = Date.now();
     const r = await runCli(
       ["smoke", "--scenario", dir, "--green", `http://127.0.0.1:${ports[0]}/`, "--card-timeout", "1"],
-      { cwd: dir, timeoutMs: 20_000 },
+      { cwd: dir, timeoutMs: 60_000 },
     );
     expect(r.code).toBe(1);
     expect(r.output).toMatch(/no agent card after 1 s/);
-    // The 30 s default card wait is not waited out: the bound given is the bound kept.
-    expect(Date.now() - started).toBeLessThan(15_000);
-  }, 30_000);
+    // The 30 s default card wait is not waited out: the bound given is the bound kept (the message says 1 s;
+    // the wall-clock bound leaves a busy machine all the room below the default).
+    expect(Date.now() - started).toBeLessThan(29_000);
+  }, 90_000);
 });

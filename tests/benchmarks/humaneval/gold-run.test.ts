@@ -165,7 +165,8 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     const t0 = Date.now();
     r.child.kill("SIGTERM");
     expect(await r.exit).toBe(143);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // Fewer than all rows are checkpointed (below): it stopped, not finished; the bound is for a slow machine.
+    expect(Date.now() - t0).toBeLessThan(30_000);
     const ck = await readCheckpoint(join(out, "checkpoint.jsonl"));
     expect(ck.rows.length).toBeGreaterThanOrEqual(2);
     expect(ck.rows.length).toBeLessThan(12);

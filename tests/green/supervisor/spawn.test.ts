@@ -23,12 +23,9 @@ function start(fixture: string, graceMs = 500) {
   return { handle, events, out, cleanup: () => rmSync(out, { recursive: true, force: true }) };
 }
 
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Polls `cond` until it holds; the test's own timeout bounds the wait. */
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 20));
 }
 
 describe("spawnRunner", () => {
@@ -51,12 +48,13 @@ describe("spawnRunner", () => {
   });
 
   test("a runner that obeys SIGTERM ends at once, its group empty", async () => {
-    const r = start("obeys-term.mjs", 5_000);
+    // A grace far beyond any load: ending well inside it can only be the runner obeying SIGTERM.
+    const r = start("obeys-term.mjs", 60_000);
     await until(() => r.events.length > 0);
     const pid = r.handle.pid!;
     const t0 = Date.now();
     const o = await r.handle.terminate("cancel");
-    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(Date.now() - t0).toBeLessThan(30_000);
     expect(o.exitCode).toBe(143);
     expect(o.isCanceled).toBe(true);
     expect(o.isForcefullyTerminated).toBe(false);
@@ -72,7 +70,9 @@ describe("spawnRunner", () => {
     const o = await r.handle.terminate("cancel");
     const took = Date.now() - t0;
     expect(took).toBeGreaterThanOrEqual(650);
-    expect(took).toBeLessThan(3_000);
+    // Nothing else ends this runner: SIGKILL (below) came from the grace. The bound only says it came (a busy
+    // machine may take seconds to deliver and reap it), not how fast.
+    expect(took).toBeLessThan(30_000);
     expect(o.signal).toBe("SIGKILL");
     expect(o.isForcefullyTerminated).toBe(true);
     expect(o.outputTail).toContain("got SIGTERM, ignoring it");
@@ -134,7 +134,7 @@ describe("spawnRunner", () => {
     });
     expect(psAlive(runnerPid)).toBe(true);
     parent.kill("SIGKILL");
-    await until(() => !psAlive(runnerPid), 5_000);
+    await until(() => !psAlive(runnerPid));
     expect(psAlive(runnerPid)).toBe(false);
   });
 });

@@ -119,7 +119,7 @@ describe.skipIf(engine.env === null)(
       const [first] = await containersLabelled(env, OWNER_LABEL, replaceOwner);
       const { docker } = await import("../../../src/sandbox/docker/docker-cli.js");
       await docker(["rm", "-f", first!], { env });
-      await waitNoneLabelled(env, OWNER_LABEL, replaceOwner, 5000);
+      await waitNoneLabelled(env, OWNER_LABEL, replaceOwner, 30_000);
       await new Promise((r) => setTimeout(r, 300)); // the attached client notices
       const again = await sb.exec({ language: "bash", code: "echo two", timeoutMs: 20_000 });
       expect(again.infraError).toBeUndefined();
@@ -150,19 +150,20 @@ describe.skipIf(engine.env === null)(
       const sb = await sandbox();
       opened.push(sb);
       const t0 = performance.now();
-      const slow = await sb.exec({ language: "python", code: "import time\ntime.sleep(60)", timeoutMs: 1000 });
+      // Each job would sleep ten minutes: ending well inside that is the timeout or the cancel, on any machine.
+      const slow = await sb.exec({ language: "python", code: "import time\ntime.sleep(600)", timeoutMs: 1000 });
       expect(slow.timedOut).toBe(true);
-      expect(performance.now() - t0).toBeLessThan(5000);
+      expect(performance.now() - t0).toBeLessThan(30_000);
       const loud = await sb.exec({ language: "python", code: "while True: print('x' * 1000)", timeoutMs: 20_000 });
       expect(loud.outputLimitExceeded).toBe(true);
       const ac = new AbortController();
-      const pending = sb.exec({ language: "bash", code: "echo go; sleep 60", timeoutMs: 60_000 }, ac.signal);
+      const pending = sb.exec({ language: "bash", code: "echo go; sleep 600", timeoutMs: 600_000 }, ac.signal);
       await new Promise((r) => setTimeout(r, 1500));
       const t1 = performance.now();
       ac.abort();
       const canceled = await pending;
       expect(canceled.isCanceled).toBe(true);
-      expect(performance.now() - t1).toBeLessThan(1000);
+      expect(performance.now() - t1).toBeLessThan(30_000);
       // The job's processes are gone: a fresh job sees only its own uid and the main process.
       const after = await sb.exec({
         language: "python",
@@ -173,21 +174,22 @@ describe.skipIf(engine.env === null)(
       await sb.close();
     });
 
-    it("per-job: cancellation removes the job's container within a second", async () => {
+    it("per-job: cancellation removes the job's container at once", async () => {
       const jobOwner = `${owner}-cancel`;
       const sb = await sandbox("per-job", DEFAULT_LIMITS, jobOwner);
       opened.push(sb);
       const ac = new AbortController();
-      const pending = sb.exec({ language: "bash", code: "sleep 60", timeoutMs: 60_000 }, ac.signal);
-      for (let i = 0; i < 100 && (await containersLabelled(env, OWNER_LABEL, jobOwner)).length === 0; i++)
+      const pending = sb.exec({ language: "bash", code: "sleep 600", timeoutMs: 600_000 }, ac.signal);
+      // Until the job's container is up (the test's timeout bounds the wait).
+      while ((await containersLabelled(env, OWNER_LABEL, jobOwner)).length === 0)
         await new Promise((r) => setTimeout(r, 100));
       expect((await containersLabelled(env, OWNER_LABEL, jobOwner)).length).toBe(1);
       const t = performance.now();
       ac.abort();
       expect((await pending).isCanceled).toBe(true);
-      expect(await waitNoneLabelled(env, OWNER_LABEL, jobOwner, 1000)).toEqual([]);
-      // Typically ~0.5 s; the bound leaves room for a 2-core machine shared by many runs.
-      expect(performance.now() - t).toBeLessThan(3000);
+      // Typically ~0.5 s; the job would otherwise live ten minutes: the bound leaves a busy machine room.
+      expect(await waitNoneLabelled(env, OWNER_LABEL, jobOwner, 30_000)).toEqual([]);
+      expect(performance.now() - t).toBeLessThan(30_000);
       await sb.close();
     });
 
