@@ -2,7 +2,7 @@
  * Turn runner events into progress: a human sentence for the `working` status
  * text and a DataPart `{done, total, passed, ...}` for machines.
  */
-import type { RunnerEvent } from "../runner/protocol.js";
+import { isHarnessErrorEvent, type RunnerEvent } from "../runner/protocol.js";
 import { assertNever } from "../util/errors.js";
 
 export interface ProgressData {
@@ -91,7 +91,7 @@ export class ProgressTracker {
         this.total = n(ev.total) ?? this.total;
         if (n(ev.passed_so_far) !== undefined) this.passed = n(ev.passed_so_far) ?? this.passed;
         else if (ev.passed) this.passed++;
-        if (!ev.passed && (ev.status === "error" || ev.status.startsWith("error"))) this.errors++;
+        if (isHarnessErrorEvent(ev)) this.errors++;
         this.failed = Math.max(0, this.done - this.passed - this.errors);
         return {
           text: `${ev.task_id}: ${ev.status} — ${this.of()} done, ${this.counts()}`,

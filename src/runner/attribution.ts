@@ -15,8 +15,11 @@
  *    killing its own server, filling its tree). Such rows and samples get the participant's label
  *    {@link PARTICIPANT_BROKE_SANDBOX} and count as failures in every rate ({@link attributeRow}).
  *
- * The runner applies 2 to every row as it is recorded and 3 to every row when the run ends, before any
- * aggregate sees the rows; benchmarks apply 2 to their samples and 1 around their clean-ups.
+ * The runner applies 3 to every row when the run ends, before any aggregate sees the rows, and counts an item
+ * as an error in every tally and status line by its failure mode alone (protocol.ts `isHarnessErrorEvent`), so a
+ * benchmark whose own vocabulary says `error` for a participant's failure (HumanEval's `model_exception`, SPARC's
+ * runtime errors) is still shown as failed. Benchmarks apply 2 where no status of their own names the failure
+ * (no code, no answer) and 1 around their clean-ups.
  */
 import type { ItemResult } from "./benchmark.js";
 import { isInfrastructureFailureMode } from "../util/infrastructure-error.js";

@@ -12,7 +12,7 @@
  * plain) end with the caller's one-line summary ({@link readableSummaryLine}).
  */
 import type { Writable } from "node:stream";
-import { formatEventLine, type RunnerEvent } from "./protocol.js";
+import { formatEventLine, isHarnessErrorEvent, type RunnerEvent } from "./protocol.js";
 import { TerminalBar } from "../util/terminal-bar.js";
 import { colorDisabled } from "../util/logger.js";
 
@@ -53,11 +53,6 @@ export function eventLineReporter(out: Writable): ProgressReporter {
   };
 }
 
-/** Whether an item's status is an error of ours, not a failure of the participant. */
-function isErrorStatus(status: string): boolean {
-  return status === "error" || status.startsWith("error");
-}
-
 /** Counts shared by the human displays: items done, and of them passed, failed (the participant's) and errored (ours). */
 export class Tally {
   benchmark = "";
@@ -84,7 +79,7 @@ export class Tally {
       case "task_finished":
         this.done = event.done ?? this.done + 1;
         this.passed = event.passed_so_far ?? this.passed + (event.passed ? 1 : 0);
-        if (!event.passed && isErrorStatus(event.status)) this.errored++;
+        if (isHarnessErrorEvent(event)) this.errored++;
         if (typeof event.total === "number") this.total = event.total;
         this.last = `${event.task_id} ${event.status}`;
         return true;

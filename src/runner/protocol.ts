@@ -50,7 +50,20 @@ export interface TaskFinishedEvent {
   done?: number;
   total?: number;
   passed_so_far?: number;
+  /** Why an item that did not pass failed (`infrastructure_*`: ours). */
+  failure_mode?: string;
   [key: string]: unknown;
+}
+
+/**
+ * Whether a finished item is the harness's error (out of the rates) rather than the participant's failure:
+ * by its failure mode when the event carries one (attribution.ts: only `infrastructure_*` is ours), else by
+ * its status (a runner that sends no failure mode).
+ */
+export function isHarnessErrorEvent(ev: Pick<TaskFinishedEvent, "passed" | "status" | "failure_mode">): boolean {
+  if (ev.passed) return false;
+  if (typeof ev.failure_mode === "string") return ev.failure_mode.startsWith("infrastructure_");
+  return ev.status === "error" || ev.status.startsWith("error");
 }
 export interface CheckpointWrittenEvent {
   event: "checkpoint_written";

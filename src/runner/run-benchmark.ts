@@ -399,6 +399,7 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
     done: r.rows.length,
     total: selected.length,
     passed_so_far: r.passedSoFar,
+    ...(!row.passed && typeof row.failure_mode === "string" ? { failure_mode: row.failure_mode } : {}),
   });
   // The lane moves on to its next item; the event follows once a write holding this row landed.
   const landing = landed.then((l) => {

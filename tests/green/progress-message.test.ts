@@ -24,6 +24,16 @@ describe("ProgressTracker", () => {
     expect(p.data).toMatchObject({ done: 3, passed: 1, failed: 1, errors: 1 });
   });
 
+  it("counts an item by its failure mode: the participant's exception is a failure, our sandbox's an error", () => {
+    const t = new ProgressTracker("r", "humaneval");
+    t.apply({ event: "run_started", run_id: "r", benchmark: "humaneval", total: 3 });
+    t.apply({ ...finished(1, "error", false, 0), failure_mode: "model_syntax_error" });
+    t.apply({ ...finished(2, "error", false, 0), failure_mode: "model_exception" });
+    const p = t.apply({ ...finished(3, "error", false, 0), failure_mode: "infrastructure_sandbox" });
+    expect(p.text).toBe("T/3: error — 3/3 done, 0 passed, 2 failed, 1 errored");
+    expect(p.data).toMatchObject({ done: 3, passed: 0, failed: 2, errors: 1 });
+  });
+
   it("says when samples asked for more items than the dataset has", () => {
     const t = new ProgressTracker("r", "humaneval");
     const p = t.apply({

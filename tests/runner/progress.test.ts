@@ -148,6 +148,18 @@ describe("counts and notes", () => {
     expect(renderScreen(out.raw)).toContain("humaneval: 4/4 done, 1 passed, 2 failed, 1 errored in 0.0 s");
   });
 
+  test("an item is counted by its failure mode: a participant's `error` (an exception) is a failure, ours an error", () => {
+    const out = new FakePipe();
+    const progress = plainReporter(out, 2000, () => 0);
+    progress.onEvent({ ...started, total: 4 });
+    progress.onEvent({ ...item(1, "error", false, 0), failure_mode: "model_syntax_error" });
+    progress.onEvent({ ...item(2, "error", false, 0), failure_mode: "model_exception" });
+    progress.onEvent({ ...item(3, "error", false, 0), failure_mode: "infrastructure_sandbox" });
+    progress.onEvent(item(4, "error", false, 0)); // no failure mode (another runner): by its status
+    progress.close();
+    expect(out.text.trim().split("\n").at(-1)).toMatch(/^humaneval: 4\/4 done, 0 passed, 2 failed, 2 errored/);
+  });
+
   test("samples beyond the dataset: said once, on the bar's screen and in plain lines", () => {
     const capped: RunnerEvent = { ...started, total: 12, samples_requested: 40, dataset_items: 12 };
     const pipe = new FakePipe();

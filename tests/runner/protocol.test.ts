@@ -41,6 +41,7 @@ const typeKeys: Record<RunnerEvent["event"], Record<string, boolean>> = {
     done: false,
     total: false,
     passed_so_far: false,
+    failure_mode: false,
   } satisfies KeyFlags<TaskFinishedEvent>,
   checkpoint_written: { event: true, path: false, done: false } satisfies KeyFlags<CheckpointWrittenEvent>,
   run_finished: {
