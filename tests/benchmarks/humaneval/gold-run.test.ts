@@ -16,6 +16,8 @@ import type { Solver } from "../../../src/purple/solver.js";
 import { serveOnLoopback } from "../../a2a/helpers.js";
 import type { ServedApp } from "../../../src/a2a/serve.js";
 import { cliEntry } from "../../../src/util/package-root.js";
+import { LIFELINE_FD, LIFELINE_FD_ENV } from "../../../src/process/lifeline.js";
+import type { Writable } from "node:stream";
 import { parseRunnerLine, type RunnerEvent } from "../../../src/runner/protocol.js";
 import { executeRun } from "../../../src/runner/run-benchmark.js";
 import { createHumanEvalBenchmark } from "../../../src/benchmarks/humaneval/definition.js";
@@ -52,8 +54,10 @@ interface Spawned {
 
 /** The runner as the green agent starts it: `--events`, stdout and stdin piped. */
 function spawnRunner(args: string[]): Spawned {
+  // As the green agent starts it: a lifeline pipe of its own at fd 3, named in the env.
   const child = spawn(process.execPath, [cliEntry, "run", "humaneval", "--events", ...args], {
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    env: { ...process.env, [LIFELINE_FD_ENV]: String(LIFELINE_FD) },
   });
   const events: RunnerEvent[] = [];
   const stdoutOther: string[] = [];
@@ -205,14 +209,36 @@ describe("HumanEval gold run through a real purple agent and the real sandbox", 
     expect(other.stderr.join("")).toMatch(/seed: checkpoint 0, now 5/);
   });
 
-  it("stops when its stdin pipe closes (the green agent died)", async () => {
-    const out = join(dir, "stdin");
-    const r = spawnRunner(["--agent", slow.url, "--out", out, "--concurrency", "1"]);
-    children.push(r.child);
-    await r.waitFor((e) => e.event === "task_finished");
-    r.child.stdin?.end();
-    expect(await r.exit).toBe(143);
-    expect(existsSync(join(out, "checkpoint.jsonl"))).toBe(true);
+  it("stops when its lifeline closes (the green agent died), not when its stdin does", async () => {
+    // Answers two questions, then holds every later one until its asker goes: the run cannot end by itself.
+    let asked = 0;
+    const gate = createGoldSolver();
+    const stalling = await serveOnLoopback((card) =>
+      createPurpleApp({
+        card,
+        solver: {
+          mode: "gold-stalling",
+          solve: (input, signal) =>
+            ++asked <= 2
+              ? gate.solve(input, signal)
+              : new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("gone")))),
+        },
+      }),
+    );
+    try {
+      const out = join(dir, "stdin");
+      const r = spawnRunner(["--agent", stalling.url, "--out", out, "--concurrency", "1"]);
+      children.push(r.child);
+      await r.waitFor((e) => e.event === "task_finished");
+      r.child.stdin?.end();
+      // Still running after its stdin closed: the second item finishes.
+      await r.waitFor((e) => e.event === "task_finished" && e.i === 1);
+      (r.child.stdio[LIFELINE_FD] as Writable).end();
+      expect(await r.exit).toBe(143);
+      expect(existsSync(join(out, "checkpoint.jsonl"))).toBe(true);
+    } finally {
+      await stalling.close();
+    }
   });
 
   it("rejects an unknown benchmark with the list of known ones (exit 2)", async () => {

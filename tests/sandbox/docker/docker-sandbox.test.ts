@@ -107,7 +107,8 @@ describe.skipIf(engine.env === null)(
       });
       opened.push(sb);
       const o = await sb.exec({ language: "python", code: "print(1)", timeoutMs: 20_000 });
-      expect(o.infraError).toMatch(/a2a-bench-test\/absent:never.*must be in the engine/s);
+      expect(o.infraError).toMatch(/a2a-bench-test\/absent:never.*must be in engine \S+/s);
+      expect(o.infraError).toContain(`engine ${process.env["DOCKER_HOST"] ?? ""}`);
       await sb.close();
     });
 

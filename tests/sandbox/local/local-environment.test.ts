@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:net";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -378,7 +378,9 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
     try {
       const view = [
         'echo "own session: $(($(ps -o sid= -p $$) == $$))"',
-        "ls /proc/$$/fd | tr '\\n' ' '; echo",
+        // Through a file, not a pipe: bash closes its pipe ends only after forking both sides, so a loaded
+        // machine can show them.
+        "ls /proc/$$/fd > /tmp/fds.$$; tr '\\n' ' ' < /tmp/fds.$$; echo",
         "readlink /proc/$$/fd/0",
         "grep -E '^Sig(Ign|Blk)' /proc/$$/status",
         "ulimit -a | sort",
@@ -507,9 +509,10 @@ except OSError as e: print("stopped", n, e.errno)
     await env.writeFile("/env/sabotage.py", sabotageProgram("."));
     const o = await bash(env, "python3 sabotage.py");
     expect(o.output.trim()).toBe("sabotaged");
+    // Other tests' trees come and go under the same TMPDIR while find walks it: their races are no finding here.
     const hostCopies = (): string[] =>
-      execFileSync("find", [tmpdir(), "-maxdepth", "3", "-name", mark], { encoding: "utf8" })
-        .split("\n")
+      spawnSync("find", [tmpdir(), "-ignore_readdir_race", "-maxdepth", "3", "-name", mark], { encoding: "utf8" })
+        .stdout.split("\n")
         .filter(Boolean);
     expect(hostCopies()).toHaveLength(1);
     const root = resolve(hostCopies()[0]!, "..", "..");
