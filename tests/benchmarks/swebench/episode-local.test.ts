@@ -127,9 +127,39 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
     return { row, out };
   }
 
+  /**
+   * One run of the whole sample set through the runner with the gold purple, taken once: the gold purple acts
+   * only in its own episodes' environments, and both cases below only read the rows and files it left.
+   */
+  let goldRun: ReturnType<typeof runBenchmark> | undefined;
+  function sharedGoldRun(): ReturnType<typeof runBenchmark> {
+    goldRun ??= (async () => {
+      const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver: createGoldSolver() }));
+      served.push(purple);
+      const runId = `lep-e2e-${randomBytes(4).toString("hex")}`;
+      return runBenchmark(
+        {
+          benchmark: "swebench",
+          run_id: runId,
+          dataset: "sample",
+          sandbox: "local",
+          agent: purple.url,
+          interaction: "interactive",
+          concurrency: 1,
+          // The tests of one instance take seconds; a host shared with other suites may take minutes.
+          per_task_timeout_seconds: 300,
+        },
+        { out: join(root, runId) },
+      );
+    })();
+    return goldRun;
+  }
+
   it("the gold purple resolves each sample instance; the row carries its episode", async () => {
+    const { rows } = (await sharedGoldRun()).results;
     for (const inst of ds.instances) {
-      const { row } = await episode(inst, createGoldSolver());
+      const row = rows.find((r) => r.id === inst.instance_id)!;
+      expect(row, inst.instance_id).toBeDefined();
       expect(row.status, String(row.error)).toBe("RESOLVED_FULL");
       expect(row).toMatchObject({ interaction: "interactive", exit_status: "final", turns: 2, commands: 1 });
       const patch = await readFile(join(String(row.artifacts_dir), "patch.diff"), "utf8");
@@ -273,23 +303,7 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
   });
 
   it("end to end through the runner with the gold purple: every instance resolved", async () => {
-    const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver: createGoldSolver() }));
-    served.push(purple);
-    const runId = `lep-e2e-${randomBytes(4).toString("hex")}`;
-    const run = await runBenchmark(
-      {
-        benchmark: "swebench",
-        run_id: runId,
-        dataset: "sample",
-        sandbox: "local",
-        agent: purple.url,
-        interaction: "interactive",
-        concurrency: 1,
-        // The tests of one instance take seconds; a host shared with other suites may take minutes.
-        per_task_timeout_seconds: 300,
-      },
-      { out: join(root, runId) },
-    );
+    const run = await sharedGoldRun();
     expect(run.results.rows.map((r) => `${r.id}:${r.status}:${String(r["exit_status"])}`)).toEqual(
       ds.instances.map((i) => `${i.instance_id}:RESOLVED_FULL:final`),
     );

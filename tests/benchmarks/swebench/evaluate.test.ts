@@ -130,6 +130,21 @@ async function evaluateAll(
   return rows;
 }
 
+/**
+ * One run of the gold patches over the whole sample set, by a participant that wraps them in prose, taken
+ * once: the case on resolution and the case on the files the run writes both only read it.
+ */
+let goldRun: Promise<{ rows: ItemResult[]; opts: RunOptions; asked: string[] }> | undefined;
+function sharedGoldRun(): Promise<{ rows: ItemResult[]; opts: RunOptions; asked: string[] }> {
+  goldRun ??= (async () => {
+    const byId = new Map(ds.instances.map((i) => [i.instance_id, i.patch!]));
+    const p = fixedParticipant((data) => "Here you go:\n```diff\n" + byId.get(String(data?.["instance_id"])) + "```\n");
+    const opts = options({ out: join(root, "out-files"), run_id: "r1" });
+    return { rows: await evaluateAll(p, opts), opts, asked: p.asked };
+  })();
+  return goldRun;
+}
+
 describe("swebench evaluate (sample set)", () => {
   it("the sample set has real commits and fails before the fix", async () => {
     expect(ds.instances.length).toBeGreaterThanOrEqual(3);
@@ -144,12 +159,10 @@ describe("swebench evaluate (sample set)", () => {
   });
 
   it("gold patches from the participant resolve 100 %, with SWE-bench reports and no leftover worktrees", async () => {
-    const byId = new Map(ds.instances.map((i) => [i.instance_id, i.patch!]));
-    const p = fixedParticipant((data) => "Here you go:\n```diff\n" + byId.get(String(data?.["instance_id"])) + "```\n");
-    const rows = await evaluateAll(p, options());
+    const { rows, asked } = await sharedGoldRun();
     expect(rows.map((r) => r.status)).toEqual(ds.instances.map(() => "RESOLVED_FULL"));
-    expect(p.asked[0]).toContain("slugify");
-    expect(p.asked[0]).not.toContain(ds.instances[0]!.patch!.split("\n").find((l) => l.startsWith("+    words")));
+    expect(asked[0]).toContain("slugify");
+    expect(asked[0]).not.toContain(ds.instances[0]!.patch!.split("\n").find((l) => l.startsWith("+    words")));
     const report = JSON.parse(await readFile(rows[0]!.report_path as string, "utf8"));
     expect(report[rows[0]!.id]).toMatchObject({
       patch_is_None: false,
@@ -510,12 +523,7 @@ describe("swebench evaluate (sample set)", () => {
     const { aggregateSwebench } = await import("../../../src/benchmarks/swebench/report.js");
     const { checkAgainst } = await import("../../../src/util/schema.js");
     const { parsePredictions } = await import("../../../src/benchmarks/swebench/predictions.js");
-    const byId = new Map(ds.instances.map((i) => [i.instance_id, i.patch!]));
-    const opts = options({ out: join(root, "out-files"), run_id: "r1" });
-    const rows = await evaluateAll(
-      fixedParticipant((data) => "```diff\n" + byId.get(String(data?.["instance_id"])) + "```"),
-      opts,
-    );
+    const { rows, opts } = await sharedGoldRun();
     const agg = aggregateSwebench(rows, opts);
     expect(agg["swebench_report_path"]).toBe(join(root, "out-files", "swebench", "a2a-participant.r1.json"));
     const written = JSON.parse(await readFile(agg["swebench_report_path"] as string, "utf8"));

@@ -35,8 +35,14 @@ const BASE: Record<string, string> = {
 const PLUGIN = FORCE_PASS_CONFTEST;
 
 let root: string;
+/**
+ * The inventory of the untouched tree (BASE alone), taken once: every case diffs against it. It is only
+ * read (diffInventories is pure, and each case gets its own copy); the changed tree of a case is its own.
+ */
+let baseInventory: Inventory;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "inventory-"));
+  baseInventory = await inventory(await tree());
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
@@ -69,7 +75,7 @@ async function inventory(dir: string): Promise<Inventory> {
 }
 
 async function flagsFor(extra: Record<string, string | { link: string }>): Promise<TestConfigFlag[]> {
-  return diffInventories(await inventory(await tree()), await inventory(await tree(extra)));
+  return diffInventories(structuredClone(baseInventory), await inventory(await tree(extra)));
 }
 
 const has = (flags: TestConfigFlag[], f: Partial<TestConfigFlag>) =>

@@ -9,6 +9,7 @@ import { DockerSandbox, createDockerSandbox } from "../../../src/sandbox/docker/
 import { READ_FILE_TIMEOUT_MS } from "../../../src/sandbox/docker/docker-environment.js";
 import { DEFAULT_LIMITS } from "../../../src/sandbox/limits.js";
 import { OWNER_LABEL } from "../../../src/sandbox/docker/owner.js";
+import { docker } from "../../../src/sandbox/docker/docker-cli.js";
 import { environmentsOf, type Environment } from "../../../src/sandbox/environment.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { BASE_IMAGE, containersLabelled, testEngine, waitNoneLabelled } from "../../support/container-engine.js";
@@ -75,7 +76,9 @@ describe.skipIf(engine.env === null)(
       const e = await open();
       try {
         await e.exec(sh("echo x > /proc/1/fd/0"), { timeoutMs: 20_000 });
-        await new Promise((r) => setTimeout(r, 1000));
+        // The keepalive read its line and ended: wait until the engine no longer runs the container.
+        while ((await docker(["inspect", "--format", "{{.State.Running}}", e.id], { env })).stdout.trim() === "true")
+          await new Promise((r) => setTimeout(r, 100));
         const after = await e.exec(["/bin/sh", "/a2a-env/step.sh"], { timeoutMs: 20_000 });
         expect(after.exitCode).not.toBe(0);
         expect(after.infraError).toBeUndefined();

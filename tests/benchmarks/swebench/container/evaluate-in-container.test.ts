@@ -15,6 +15,7 @@ import type { RunOptions } from "../../../../src/runner/options.js";
 import { testRunOptions } from "../../../support/run-options.js";
 import type { Sandbox } from "../../../../src/sandbox/types.js";
 import { OWNER_LABEL } from "../../../../src/sandbox/docker/owner.js";
+import { docker } from "../../../../src/sandbox/docker/docker-cli.js";
 import { createDockerSandbox, type DockerSandbox } from "../../../../src/sandbox/docker/docker-sandbox.js";
 import { DEFAULT_LIMITS } from "../../../../src/sandbox/limits.js";
 import { silentLogger } from "../../../../src/util/logger.js";
@@ -53,6 +54,11 @@ describe.skipIf(engine.env === null)(
       ds = await ensureSampleDataset(join(root, "cache"));
       await buildSampleImages(ds, env);
       backend = await createDockerSandbox({ limits: DEFAULT_LIMITS, logger: silentLogger(), env });
+      // The timeout case spends a minute waiting on the runner probe's least limit in its own container
+      // (its own run id, instance 0's image): it starts here and runs beside the other cases, and its test
+      // awaits it. Nothing of it is shared with them.
+      timeoutCase = runTimeoutCase();
+      timeoutCase.catch(() => undefined); // its test reports a failure; no unhandled rejection meanwhile
     }, 300_000);
     afterAll(async () => {
       await backend?.close();
@@ -66,7 +72,7 @@ describe.skipIf(engine.env === null)(
       timeoutS = 60,
       extra: Partial<RunOptions> = {},
     ) {
-      const runId = `ctr-${randomBytes(4).toString("hex")}`;
+      const runId = extra.run_id ?? `ctr-${randomBytes(4).toString("hex")}`;
       const preds = join(root, `${runId}.json`);
       await writeFile(
         preds,
@@ -109,6 +115,27 @@ describe.skipIf(engine.env === null)(
       return { rows, runId };
     }
     const inst = (n: number): SwebenchInstance => ds.instances[n]!;
+
+    /** A patch whose conftest.py sleeps two minutes when pytest loads it, and when it was started. */
+    let timeoutCase: Promise<{ rows: Awaited<ReturnType<typeof evaluate>>["rows"]; runId: string; ms: number }>;
+    async function runTimeoutCase() {
+      const i = inst(0);
+      const sleeper =
+        i.patch +
+        [
+          "diff --git a/conftest.py b/conftest.py",
+          "new file mode 100644",
+          "--- /dev/null",
+          "+++ b/conftest.py",
+          "@@ -0,0 +1,2 @@",
+          "+import time",
+          "+time.sleep(120)",
+          "",
+        ].join("\n");
+      const t = performance.now();
+      const { rows, runId } = await evaluate({ [i.instance_id]: sleeper }, new AbortController().signal, 4);
+      return { rows, runId, ms: performance.now() - t };
+    }
 
     it("gold patches resolve every embedded instance; no container is left", async () => {
       const { rows, runId } = await evaluate(Object.fromEntries(ds.instances.map((i) => [i.instance_id, i.patch!])));
@@ -188,59 +215,37 @@ describe.skipIf(engine.env === null)(
           "",
         ].join("\n");
       const ac = new AbortController();
-      const pending = evaluate({ [i.instance_id]: sleeper }, ac.signal);
-      // Wait until a container of this test runs (the run id is not known yet: find it by the image).
+      const cancelId = `ctr-cancel-${randomBytes(4).toString("hex")}`;
+      const pending = evaluate({ [i.instance_id]: sleeper }, ac.signal, 60, { run_id: cancelId });
+      pending.catch(() => undefined); // awaited below
+      // Wait until this case's container (by its run id) runs python over the patched tree (the runner probe's
+      // collection or the tests, both held in the conftest's sleep).
       let ids: string[] = [];
-      for (let n = 0; n < 300 && ids.length === 0; n++) {
-        const r = await containersLabelled(env, "a2a-bench.managed", "1");
+      let inPython = false;
+      for (let n = 0; n < 600 && !inPython; n++) {
         ids = [];
-        for (const id of r) {
-          const { docker } = await import("../../../../src/sandbox/docker/docker-cli.js");
-          const img = await docker(["inspect", "--format", "{{.Config.Image}} {{.State.Running}}", id], { env });
-          if (img.stdout.includes("calendar") && img.stdout.includes("true")) ids.push(id);
+        for (const id of await containersLabelled(env, OWNER_LABEL, cancelId)) {
+          const state = await docker(["inspect", "--format", "{{.State.Running}}", id], { env });
+          if (state.stdout.trim() === "true") ids.push(id);
         }
-        if (ids.length === 0) await new Promise((r) => setTimeout(r, 200));
+        if (ids.length === 1) {
+          const top = await docker(["top", ids[0]!, "-eo", "pid,args"], { env });
+          const patched = await docker(["exec", ids[0]!, "test", "-e", "/testbed/conftest.py"], { env });
+          inPython = top.exitCode === 0 && /python/.test(top.stdout) && patched.exitCode === 0;
+        }
+        if (!inPython) await new Promise((r) => setTimeout(r, 200));
       }
       expect(ids.length).toBe(1);
-      await new Promise((r) => setTimeout(r, 1500)); // inside the test command by now
+      expect(inPython).toBe(true);
       const t = performance.now();
       ac.abort();
       const { rows, runId } = await pending;
+      expect(runId).toBe(cancelId);
       expect(rows[0]!.status).toBe("ERROR");
       // The tests would sleep two minutes: the container gone well inside that is the abort (room for a busy machine).
       expect(await waitNoneLabelled(env, OWNER_LABEL, runId, 30_000)).toEqual([]);
       expect(performance.now() - t).toBeLessThan(30_000);
     }, 120_000);
-
-    it("a timeout stops the tests and removes the container", async () => {
-      const i = inst(0);
-      const sleeper =
-        i.patch +
-        [
-          "diff --git a/conftest.py b/conftest.py",
-          "new file mode 100644",
-          "--- /dev/null",
-          "+++ b/conftest.py",
-          "@@ -0,0 +1,2 @@",
-          "+import time",
-          "+time.sleep(120)",
-          "",
-        ].join("\n");
-      const t = performance.now();
-      const { rows, runId } = await evaluate({ [i.instance_id]: sleeper }, new AbortController().signal, 4);
-      expect(rows[0], String(rows[0]?.error)).toMatchObject({
-        status: "TIMEOUT",
-        apply_strategy: "git_apply",
-        patch_successfully_applied: false,
-        resolved: false,
-        failure_mode: "timeout",
-      });
-      // The runner probe after the patch hangs in the same collection first and is killed inside the
-      // container after RUNNER_PROBE_MIN_TIMEOUT_MS (a probe_failed flag); then the tests time out.
-      expect(rows[0]!["touches_test_config"]).toContain("<probe_failed>");
-      expect(performance.now() - t).toBeLessThan(RUNNER_PROBE_MIN_TIMEOUT_MS + 30_000);
-      expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
-    }, 180_000);
 
     /** `patch` plus a new root conftest.py of `lines`. */
     const withConftest = (patch: string, lines: string[]): string =>
@@ -415,5 +420,22 @@ describe.skipIf(engine.env === null)(
         touches_test_config: [],
       });
     }, 120_000);
+
+    // Last: the background timeout case has run beside every case above by now.
+    it("a timeout stops the tests and removes the container", async () => {
+      const { rows, runId, ms } = await timeoutCase;
+      expect(rows[0], String(rows[0]?.error)).toMatchObject({
+        status: "TIMEOUT",
+        apply_strategy: "git_apply",
+        patch_successfully_applied: false,
+        resolved: false,
+        failure_mode: "timeout",
+      });
+      // The runner probe after the patch hangs in the same collection first and is killed inside the
+      // container after RUNNER_PROBE_MIN_TIMEOUT_MS (a probe_failed flag); then the tests time out.
+      expect(rows[0]!["touches_test_config"]).toContain("<probe_failed>");
+      expect(ms).toBeLessThan(RUNNER_PROBE_MIN_TIMEOUT_MS + 30_000);
+      expect(await containersLabelled(env, OWNER_LABEL, runId)).toEqual([]);
+    }, 180_000);
   },
 );
