@@ -529,6 +529,10 @@ except OSError as e: print("stopped", n, e.errno)
       const later = await shell.run("echo again", 10, signal);
       expect(later.infraError).toBeUndefined();
       expect(later.limitExceeded).toMatch(/time limit: a command did not end/);
+      // An episode that ends with `final` right after it is asked the same, and the backend is sound.
+      expect(await env.limitProblem!()).toMatch(/time limit: a command did not end/);
+      await expect(env.readFile("/env/absent")).rejects.toMatchObject({ code: "E_SANDBOX_SETUP" });
+      expect(await env.backendProblem()).toBeNull();
     } finally {
       await env.close();
     }
