@@ -18,8 +18,9 @@
  * A command's timeout or abort kills the container itself (the exec client's
  * death would not stop the command): the environment ends there. The wrapper's
  * own `timeout` acts first, so a command that outruns the exec's limit was held
- * by the participant (`kill -STOP -1` stops the wrapper): later calls report
- * that as `limitExceeded`, the participant's, never an `infraError`.
+ * by the participant (`kill -STOP -1` stops the wrapper): while the engine
+ * answers, later calls report that as `limitExceeded`, the participant's,
+ * never an `infraError`.
  *
  * Disk: overlay2 without project quotas cannot cap the writable layer, so
  * one file is capped by RLIMIT_FSIZE at `limits.diskBytes` and the layer's
@@ -90,7 +91,16 @@ class DockerEnvironment implements Environment {
 
   /** The limit the participant broke: a command it held past its limit (the environment ended), else its disk. */
   async limitProblem(): Promise<string | null> {
-    return this.endedByCommands ?? this.disk.problem();
+    return (await this.heldByCommands()) ?? this.disk.problem();
+  }
+
+  /**
+   * The time limit a command broke, when that ended the environment and the engine still answers (an engine
+   * that stopped answering can hold a command too: then the failure is ours, never the participant's).
+   */
+  private async heldByCommands(): Promise<string | null> {
+    if (this.endedByCommands === null) return null;
+    return (await this.backendProblem()) === null ? this.endedByCommands : null;
   }
 
   get id(): string {
@@ -107,7 +117,8 @@ class DockerEnvironment implements Environment {
   private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     if (this.ended !== null && !o.signal?.aborted) {
       const none = { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0 };
-      if (this.endedByCommands !== null) return { ...none, limitExceeded: this.endedByCommands };
+      const held = await this.heldByCommands();
+      if (held !== null) return { ...none, limitExceeded: held };
       return { ...none, infraError: this.ended };
     }
     const separate = o.streams === "separate";
@@ -152,7 +163,7 @@ class DockerEnvironment implements Environment {
   }
 
   async readFile(path: string): Promise<string> {
-    const over = this.endedByCommands ?? (await this.disk.problem());
+    const over = (await this.heldByCommands()) ?? (await this.disk.problem());
     if (over !== null) throw new SandboxError("E_SANDBOX_SETUP", `readFile(${path}): ${over}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
     // The path may be the code's: an endless file (/dev/zero) stops at the cap, a FIFO at the time limit.
@@ -172,7 +183,7 @@ class DockerEnvironment implements Environment {
   }
 
   async writeFile(path: string, content: string): Promise<void> {
-    const over = this.endedByCommands ?? (await this.disk.problem());
+    const over = (await this.heldByCommands()) ?? (await this.disk.problem());
     if (over !== null) throw new SandboxError("E_SANDBOX_SETUP", `writeFile(${path}): ${over}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `writeFile(${path}): ${this.ended}`);
     // The content goes through stdin; the path is an argument of sh, never spliced into its script.
