@@ -41,6 +41,7 @@ export type FailureMode =
   | "model_exception"
   | "model_agent_timeout"
   | "model_turn_limit"
+  | "model_resource_limit"
   | "model_participant_error"
   | "model_exit_before_check"
   | "model_tampered"

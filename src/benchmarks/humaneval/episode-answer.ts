@@ -7,7 +7,8 @@
  * by the participant's doing is a sample with no answer, scored 0
  * (`turn_limit` → `model_turn_limit`, `time_limit` or a turn it did not answer
  * in time → `model_agent_timeout`, replies that were no action or a failed
- * task → `model_participant_error`); `environment_error` and `canceled` are
+ * task → `model_participant_error`, a limit of the environment its commands
+ * broke → `model_resource_limit`); `environment_error` and `canceled` are
  * ours (`infrastructure_sandbox`), never a score.
  */
 import type { TokenUsage } from "../../a2a/usage.js";
@@ -31,6 +32,8 @@ export function noAnswerMode(record: EpisodeRecord): FailureMode {
   switch (record.exit_status) {
     case "turn_limit":
       return "model_turn_limit";
+    case "resource_limit":
+      return "model_resource_limit";
     case "time_limit":
       return "model_agent_timeout";
     case "participant_error":

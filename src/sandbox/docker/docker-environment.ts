@@ -16,7 +16,11 @@
  * directory is mounted and the engine's socket is never inside.
  *
  * A command's timeout or abort kills the container itself (the exec client's
- * death would not stop the command): the environment ends there.
+ * death would not stop the command): the environment ends there. The wrapper's
+ * own `timeout` acts first, so a command that outruns the exec's limit was held
+ * by the participant (`kill -STOP -1` stops the wrapper): while the engine
+ * answers, later calls report that as `limitExceeded`, the participant's,
+ * never an `infraError`.
  *
  * Disk: overlay2 without project quotas cannot cap the writable layer, so
  * one file is capped by RLIMIT_FSIZE at `limits.diskBytes` and the layer's
@@ -57,6 +61,12 @@ export const READ_FILE_TIMEOUT_MS = 30_000;
 
 class DockerEnvironment implements Environment {
   private ended: string | null = null;
+  /**
+   * Set when the environment was ended for what its commands did (a command, or a process it left, kept the
+   * command from ending within its limit: `kill -STOP -1` stops the wrapper and its `timeout`): later calls
+   * report it as the participant's broken limit, never as the backend's failure.
+   */
+  private endedByCommands: string | null = null;
   /** The writable layer's limit: past it the participant's failure, the environment ended. */
   private readonly disk: DiskLimit;
   constructor(
@@ -79,8 +89,18 @@ class DockerEnvironment implements Environment {
     });
   }
 
-  limitProblem(): Promise<string | null> {
-    return this.disk.problem();
+  /** The limit the participant broke: a command it held past its limit (the environment ended), else its disk. */
+  async limitProblem(): Promise<string | null> {
+    return (await this.heldByCommands()) ?? this.disk.problem();
+  }
+
+  /**
+   * The time limit a command broke, when that ended the environment and the engine still answers (an engine
+   * that stopped answering can hold a command too: then the failure is ours, never the participant's).
+   */
+  private async heldByCommands(): Promise<string | null> {
+    if (this.endedByCommands === null) return null;
+    return (await this.backendProblem()) === null ? this.endedByCommands : null;
   }
 
   get id(): string {
@@ -95,12 +115,18 @@ class DockerEnvironment implements Environment {
   }
 
   private async execOnce(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
-    if (this.ended !== null && !o.signal?.aborted)
-      return { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0, infraError: this.ended };
+    if (this.ended !== null && !o.signal?.aborted) {
+      const none = { output: "", exitCode: null, timedOut: false, isCanceled: false, durationMs: 0 };
+      const held = await this.heldByCommands();
+      if (held !== null) return { ...none, limitExceeded: held };
+      return { ...none, infraError: this.ended };
+    }
     const separate = o.streams === "separate";
     const maxOutputBytes = o.maxOutputBytes ?? ENVIRONMENT_OUTPUT_BYTES;
     // The command runs in the container, not in the client: on its timeout or abort the container is killed.
     const stop = (why: "timeout" | "cancel") => {
+      if (why === "timeout" && this.ended === null)
+        this.endedByCommands ??= `time limit: a command did not end within ${Math.round(o.timeoutMs / 1000)} s (a process of the environment stopped or held it), so the environment was ended`;
       this.ended ??= `the environment ended after a command's ${why === "timeout" ? "timeout" : "cancellation"}`;
       return docker(["kill", this.c.id], { env: this.env });
     };
@@ -137,7 +163,7 @@ class DockerEnvironment implements Environment {
   }
 
   async readFile(path: string): Promise<string> {
-    const over = await this.disk.problem();
+    const over = (await this.heldByCommands()) ?? (await this.disk.problem());
     if (over !== null) throw new SandboxError("E_SANDBOX_SETUP", `readFile(${path}): ${over}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `readFile(${path}): ${this.ended}`);
     // The path may be the code's: an endless file (/dev/zero) stops at the cap, a FIFO at the time limit.
@@ -157,7 +183,7 @@ class DockerEnvironment implements Environment {
   }
 
   async writeFile(path: string, content: string): Promise<void> {
-    const over = await this.disk.problem();
+    const over = (await this.heldByCommands()) ?? (await this.disk.problem());
     if (over !== null) throw new SandboxError("E_SANDBOX_SETUP", `writeFile(${path}): ${over}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `writeFile(${path}): ${this.ended}`);
     // The content goes through stdin; the path is an argument of sh, never spliced into its script.

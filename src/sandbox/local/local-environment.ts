@@ -220,8 +220,9 @@ class LocalEnvironment implements Environment {
     return this.server.done.then(() => undefined);
   }
 
+  /** The limit the participant broke: a command it held past its limit (the environment ended), else its disk. */
   async limitProblem(): Promise<string | null> {
-    return this.disk.problem();
+    return this.endedByCommands ?? this.disk.problem();
   }
 
   exec(argv: readonly string[], o: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
@@ -282,6 +283,7 @@ class LocalEnvironment implements Environment {
 
   /** A file operation bounded in time: past the limit the environment ends (the file is the code's). */
   private async fileOp(what: string, msg: Record<string, unknown>): Promise<Reply> {
+    if (this.endedByCommands !== null) throw new SandboxError("E_SANDBOX_SETUP", `${what}: ${this.endedByCommands}`);
     if (this.ended !== null) throw new SandboxError("E_SANDBOX_CLOSED", `${what}: ${this.ended}`);
     const { reply } = this.request(msg);
     let timer: NodeJS.Timeout | undefined;
@@ -312,8 +314,10 @@ class LocalEnvironment implements Environment {
   }
 
   backendProblem(): Promise<string | null> {
-    // Nothing stands between us and the server but its pipe: when it is gone, that is why.
-    return Promise.resolve(this.server.running ? null : (this.ended ?? "the environment's server is gone"));
+    // Nothing stands between us and the server but its pipe: when it is gone, that is why, unless the
+    // participant's commands are why (a command held past its limit ended the environment): the backend is sound.
+    if (this.server.running || this.endedByCommands !== null) return Promise.resolve(null);
+    return Promise.resolve(this.ended ?? "the environment's server is gone");
   }
 
   close(): Promise<void> {

@@ -79,6 +79,7 @@ describe("the answer of an interactive sample", () => {
     expect(noAnswerMode(record("turn_limit"))).toBe("model_turn_limit");
     expect(noAnswerMode(record("time_limit"))).toBe("model_agent_timeout");
     expect(noAnswerMode(record("format_errors"))).toBe("model_participant_error");
+    expect(noAnswerMode(record("resource_limit"))).toBe("model_resource_limit");
     expect(noAnswerMode(record("participant_error", { error: { code: "E_PARTICIPANT_TIMEOUT", message: "" } }))).toBe(
       "model_agent_timeout",
     );

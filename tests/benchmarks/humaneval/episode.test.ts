@@ -30,6 +30,9 @@ import { checkAgainst } from "../../../src/util/schema.js";
 
 const engine = await testEngine();
 
+/** A command, with its limit in seconds when not 60. */
+type Command = string | { command: string; timeout: number };
+
 /**
  * Sends `commands(task)` one per turn, then `final` with `finalOutput`; keeps every message it got.
  * One script position per A2A context: the run's episodes go on at once.
@@ -37,9 +40,9 @@ const engine = await testEngine();
 class ScriptedSolver implements Solver {
   readonly mode = "scripted";
   readonly seen: string[] = [];
-  private readonly episodes = new Map<string, { commands: string[]; step: number }>();
+  private readonly episodes = new Map<string, { commands: Command[]; step: number }>();
   constructor(
-    private readonly script: (task: { instance_id: string; workdir: string }) => string[],
+    private readonly script: (task: { instance_id: string; workdir: string }) => Command[],
     private readonly finalOutput: string | undefined,
   ) {}
   solve(input: SolverInput): Promise<SolverReply> {
@@ -48,10 +51,11 @@ class ScriptedSolver implements Solver {
     const key = input.contextId ?? "";
     if (msg.kind === "task") this.episodes.set(key, { commands: this.script(msg), step: 0 });
     const ep = this.episodes.get(key);
-    const command = ep?.commands[ep.step++];
+    const next = ep?.commands[ep.step++];
+    const command = typeof next === "string" ? { command: next, timeout: 60 } : next;
     const action =
       command !== undefined
-        ? { kind: "exec_request", command, timeout: 60 }
+        ? { kind: "exec_request", ...command }
         : { kind: "final", ...(this.finalOutput !== undefined ? { output: this.finalOutput } : {}) };
     return Promise.resolve({ text: JSON.stringify(action) });
   }
@@ -277,6 +281,30 @@ describe.skipIf(engine.env === null)(
         executed: false,
       });
       expect(b.result.results.status).toBe("ok"); // the participant's failure, scored 0, not ours
+    }, 300_000);
+
+    it("the right solution.py, then `kill -STOP -1` and a command: the participant's time limit (failed, counted), never an error; without the kill it passes", async () => {
+      const fix = (t: { instance_id: string }): string =>
+        `echo ${b64(problemOf(t.instance_id).canonical_solution)} | base64 -d >> ${SOLUTION_FILE}`;
+      const stopper = new ScriptedSolver(
+        // The command after the kill finds the environment ended: the participant's limit, not our backend's failure.
+        (t) => [fix(t), { command: "kill -STOP -1; echo stopped-them", timeout: 1 }, "echo again"],
+        "done",
+      );
+      const a = await run(stopper, { samples: 1 });
+      expect(a.result.results.status).toBe("ok");
+      expect(stopper.results()[1]).toMatchObject({ exit_code: 124 });
+      expect(a.rows[0]!.passed).toBe(false);
+      expect(a.rows[0]!.samples[0]).toMatchObject({
+        status: "failed",
+        failure_mode: "model_resource_limit",
+        exit_status: "resource_limit",
+        episode_error: { code: "E_RESOURCE_LIMIT" },
+      });
+      expect(a.result.results.aggregate).toMatchObject({ accuracy: 0, failed: 1, errors: 0, total: 1 });
+      // The same participant without the kill, in the next run: its file passes.
+      const honest = await run(new ScriptedSolver((t) => [fix(t)], "done"), { samples: 1 });
+      expect(honest.rows.map((r) => r.passed)).toEqual([true]);
     }, 300_000);
   },
 );

@@ -5,9 +5,9 @@
  * the change it left is graded by the host path in a fresh checkout.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
@@ -51,6 +51,43 @@ class CommandSolver implements Solver {
     });
   }
 }
+
+/**
+ * {@link CommandSolver} with a first command of its own that writes a mark file into the environment's working
+ * tree; when its result comes back (the environment open) the environment's directory on this host is found by it.
+ */
+class MarkingSolver extends CommandSolver {
+  readonly mark = `a2a-mark-${randomBytes(6).toString("hex")}`;
+  roots: string[] = [];
+  /** Each command with its own limit, seconds (else the episode's default). */
+  constructor(commands: (string | { command: string; timeout: number })[]) {
+    super([]);
+    this.script = [`touch ${this.mark}`, ...commands];
+  }
+  private script: (string | { command: string; timeout: number })[];
+  override solve(input: SolverInput): Promise<SolverReply> {
+    this.seen.push(input.text);
+    if (this.seen.length === 2)
+      this.roots = execFileSync("find", [tmpdir(), "-maxdepth", "3", "-name", this.mark], { encoding: "utf8" })
+        .split("\n")
+        .filter(Boolean)
+        .map((p) => resolve(p, "..", ".."));
+    const next = this.script[this.seen.length - 1];
+    const action = typeof next === "string" ? { command: next } : next;
+    return Promise.resolve({
+      text: JSON.stringify(action === undefined ? { kind: "final" } : { kind: "exec_request", ...action }),
+    });
+  }
+}
+
+/** 250-character directory names nested 30 deep (beyond PATH_MAX), a FIFO at the bottom, mode-000 directories. */
+const LEAVE_TREE = [
+  'leave() { d=$(printf \'x%.0s\' $(seq 250)); mkdir -p "$1" && cd "$1" || return 1',
+  'for i in $(seq 30); do mkdir "$d" && cd "$d" || return 1; done',
+  "mkfifo fifo && mkdir locked && touch locked/f && chmod 000 locked",
+  'cd "$1" && mkdir shut && touch shut/f && chmod 000 shut; }',
+  'leave "$PWD/left" && leave /tmp/left && echo left',
+].join("; ");
 
 let sandbox: Sandbox;
 let root: string;
@@ -249,6 +286,34 @@ describe.skipIf(skip !== null)(`swebench interactive on the local backend${skip 
     expect(row).toMatchObject({ exit_status: "final" });
     expect(processesWith(mark)).toEqual([]);
   }, 120_000);
+
+  it("a participant that fixes the issue, then runs `kill -STOP -1`, is not resolved (its time limit, never ours); one that leaves a tree deeper than PATH_MAX, mode-000 directories and FIFOs is scored as without them; their directories are gone and the gold purple then resolves", async () => {
+    const inst = ds.instances[0]!;
+    const fix = withHeredoc("git apply", inst.patch!);
+    const stopper = new MarkingSolver([fix, { command: "kill -STOP -1; echo stopped-them", timeout: 1 }]);
+    const stopped = await episode(inst, stopper);
+    expect(stopped.row).toMatchObject({
+      passed: false,
+      status: "EMPTY_PATCH",
+      failure_mode: "model_empty_patch",
+      exit_status: "resource_limit",
+    });
+    expect(stopped.row["episode_error"]).toMatchObject({
+      code: "E_RESOURCE_LIMIT",
+      message: expect.stringMatching(/time limit: a command did not end/) as unknown,
+    });
+    const leaver = new MarkingSolver([fix, LEAVE_TREE]);
+    const left = await episode(inst, leaver);
+    expect(JSON.parse(leaver.seen[3]!)).toMatchObject({ exit_code: 0, stdout: "left\n" });
+    expect(left.row, String(left.row.error)).toMatchObject({ status: "RESOLVED_FULL", exit_status: "final" });
+    for (const solver of [stopper, leaver]) {
+      expect(solver.roots).toHaveLength(1);
+      expect(solver.roots[0]!.startsWith(join(tmpdir(), "a2a-env-"))).toBe(true);
+      await expect(stat(solver.roots[0]!)).rejects.toMatchObject({ code: "ENOENT" });
+    }
+    const { row } = await episode(inst, createGoldSolver());
+    expect(row.status, String(row.error)).toBe("RESOLVED_FULL");
+  }, 300_000);
 
   describe("other teams' purples, as they are on the wire, each driven to the right fix (and to a wrong one)", () => {
     const gold = () => ds.instances[0]!.patch!;

@@ -12,6 +12,7 @@ import { OWNER_LABEL } from "../../../src/sandbox/docker/owner.js";
 import { docker } from "../../../src/sandbox/docker/docker-cli.js";
 import { environmentsOf, type Environment } from "../../../src/sandbox/environment.js";
 import { silentLogger } from "../../../src/util/logger.js";
+import { shellEnvironment } from "../../../src/interactive/shell-environment.js";
 import { BASE_IMAGE, containersLabelled, testEngine, waitNoneLabelled } from "../../support/container-engine.js";
 
 const engine = await testEngine();
@@ -101,7 +102,9 @@ describe.skipIf(engine.env === null)(
         const bomb = await e.exec(["/bin/bash", "-c", "b() { b | b & }; b; sleep 60"], { timeoutMs: 3000 });
         expect(bomb).toMatchObject({ timedOut: true, exitCode: null });
         expect(performance.now() - t).toBeLessThan(30_000);
-        expect((await e.exec(["true"], { timeoutMs: 5000 })).infraError).toMatch(/ended after a command's timeout/);
+        expect(await e.exec(["true"], { timeoutMs: 5000 })).toMatchObject({
+          limitExceeded: expect.stringMatching(/time limit: a command did not end/) as unknown,
+        });
       } finally {
         await e.close();
       }
@@ -122,6 +125,28 @@ describe.skipIf(engine.env === null)(
       } finally {
         await e.close();
       }
+    }, 120_000);
+
+    it("`kill -STOP -1` holds its command past its limit: the environment ends and later calls say so as the participant's limit, never the backend's failure", async () => {
+      const e = await open();
+      try {
+        // Through the episodes' wrapper: the command stops the wrapper and its `timeout` (its own shell is spared).
+        const shell = shellEnvironment(e, { workdir: "/a2a-env" });
+        const signal = new AbortController().signal;
+        const stopped = await shell.run("kill -STOP -1; echo stopped-them", 1, signal);
+        expect(stopped).toMatchObject({ exitCode: null, timedOut: true });
+        expect(stopped.infraError).toBeUndefined();
+        const later = await shell.run("echo again", 10, signal);
+        expect(later.infraError).toBeUndefined();
+        expect(later.limitExceeded).toMatch(/time limit: a command did not end/);
+        // An episode that ends with `final` right after it is asked the same, and the engine is sound.
+        expect(await e.limitProblem!()).toMatch(/time limit: a command did not end/);
+        await expect(e.readFile("/a2a-env/step.sh")).rejects.toMatchObject({ code: "E_SANDBOX_SETUP" });
+        expect(await e.backendProblem()).toBeNull();
+      } finally {
+        await e.close();
+      }
+      expect(await waitNoneLabelled(env, OWNER_LABEL, owner, 30_000)).toEqual([]);
     }, 120_000);
 
     it("an abort while the environment starts leaves no container and no client behind", async () => {

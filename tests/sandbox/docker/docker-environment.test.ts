@@ -86,7 +86,7 @@ describe.skipIf(engine.env === null)(
       }
     }, 60_000);
 
-    it("a command's timeout ends the environment: the container is gone and later commands are refused", async () => {
+    it("a command's timeout ends the environment: the container is gone and later commands are refused as the participant's time limit", async () => {
       const e = await open();
       const t = performance.now();
       // The command would sleep ten minutes: timedOut is the proof; the bound leaves a busy machine room.
@@ -94,7 +94,11 @@ describe.skipIf(engine.env === null)(
       expect(o).toMatchObject({ timedOut: true, exitCode: null, isCanceled: false });
       expect(performance.now() - t).toBeLessThan(30_000);
       const after = await e.exec(["true"], { timeoutMs: 5000 });
-      expect(after.infraError).toMatch(/ended after a command's timeout/);
+      expect(after.infraError).toBeUndefined();
+      expect(after.limitExceeded).toMatch(/time limit: a command did not end/);
+      expect(await e.limitProblem!()).toMatch(/time limit: a command did not end/);
+      await expect(e.readFile("/etc/hostname")).rejects.toMatchObject({ code: "E_SANDBOX_SETUP" });
+      expect(await e.backendProblem()).toBeNull();
       await e.close();
       expect(await waitNoneLabelled(env, OWNER_LABEL, owner, 30_000)).toEqual([]);
     }, 60_000);

@@ -128,8 +128,12 @@ describe.skipIf(skip !== null)(`local environments${skip ? ` (skipped: ${skip})`
       expect(after.infraError).toBeUndefined();
       expect(after.limitExceeded).toMatch(/time limit: a command did not end/);
       expect(after.output).toBe("");
-      await expect(env.readFile("/env/x")).rejects.toThrow(/timeout/);
-      expect(await env.backendProblem()).not.toBeNull();
+      await expect(env.readFile("/env/x")).rejects.toMatchObject({
+        code: "E_SANDBOX_SETUP",
+        message: expect.stringMatching(/time limit: a command did not end/) as unknown,
+      });
+      // The backend is sound: the participant's command ended it.
+      expect(await env.backendProblem()).toBeNull();
     } finally {
       await env.close();
     }
@@ -532,6 +536,10 @@ except OSError as e: print("stopped", n, e.errno)
       const later = await shell.run("echo again", 10, signal);
       expect(later.infraError).toBeUndefined();
       expect(later.limitExceeded).toMatch(/time limit: a command did not end/);
+      // An episode that ends with `final` right after it is asked the same, and the backend is sound.
+      expect(await env.limitProblem!()).toMatch(/time limit: a command did not end/);
+      await expect(env.readFile("/env/absent")).rejects.toMatchObject({ code: "E_SANDBOX_SETUP" });
+      expect(await env.backendProblem()).toBeNull();
     } finally {
       await env.close();
     }
