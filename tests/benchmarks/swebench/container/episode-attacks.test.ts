@@ -177,20 +177,25 @@ describe.skipIf(engine.env === null)(
       expect(testLine).toBeTruthy();
       const probe = (host: string, p: number | string) =>
         `python3 -c "import socket;s=socket.socket();s.settimeout(3);s.connect(('${host}',${p}));print('CONNECTED ${host}')" 2>&1 | tail -n 1`;
-      const { row, solver } = await episode(inst, [
+      const { row, solver } = await episode(
+        inst,
         [
-          "curl -sS -m 3 http://1.1.1.1/ 2>&1 | head -c 300; echo",
-          probe("1.1.1.1", 80),
-          probe("127.0.0.1", port),
-          probe("172.17.0.1", port),
-          probe("host.docker.internal", port),
-          "echo net-done",
-        ].join("; "),
-        `ls -d ${root} ${process.cwd()} 2>&1; ls /var/run/docker.sock /run/docker.sock 2>&1; cat /proc/mounts | awk '{print $1, $2}'`,
-        "env; tr '\\0' '\\n' < /proc/1/environ",
-        `grep -rlF --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev -- ${JSON.stringify(testLine)} / 2>/dev/null; echo searched`,
-        "ls -a .git; cat .git/ORIG_HEAD .git/FETCH_HEAD .git/packed-refs 2>&1; find .git/logs -type f -exec cat {} +; git count-objects -v",
-      ]);
+          [
+            "curl -sS -m 3 http://1.1.1.1/ 2>&1 | head -c 300; echo",
+            probe("1.1.1.1", 80),
+            probe("127.0.0.1", port),
+            probe("172.17.0.1", port),
+            probe("host.docker.internal", port),
+            "echo net-done",
+          ].join("; "),
+          `ls -d ${root} ${process.cwd()} 2>&1; ls /var/run/docker.sock /run/docker.sock 2>&1; cat /proc/mounts | awk '{print $1, $2}'`,
+          "env; tr '\\0' '\\n' < /proc/1/environ",
+          `grep -rlF --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev -- ${JSON.stringify(testLine)} / 2>/dev/null; echo searched`,
+          "ls -a .git; cat .git/ORIG_HEAD .git/FETCH_HEAD .git/packed-refs 2>&1; find .git/logs -type f -exec cat {} +; git count-objects -v",
+          // A whole-filesystem grep is slow on a loaded host: the command limit is not what this case tests.
+        ],
+        { command_timeout_seconds: 60 },
+      );
       const r = solver.results();
       expect(r).toHaveLength(5);
       const net = r[0]!.stdout + r[0]!.stderr;
