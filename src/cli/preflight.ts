@@ -11,9 +11,10 @@ import { fullIsolationLevels, sandboxBackendNames, type SandboxBackendName } fro
 import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { schemaDefault } from "../request-config/schema.js";
+import { LOG_LEVELS, LOG_LEVEL_OPTION, parseLogLevel } from "../util/log-level.js";
 
 export const usage = `Usage: a2a-bench preflight [--scenario DIR] [--benchmark B] [--dataset PATH] [--sandbox S] [--samples N]
-                          [--agent URL] [--allow-weak-isolation]
+                          [--agent URL] [--allow-weak-isolation] [--log-level L]
 
 Checks, in order, each printed as ✓ or ✗ (with what to do about a ✗):
 node version; dataset readable and parseable; sandbox available (runs print(6*7)) at full
@@ -30,6 +31,7 @@ Ends with ready_for_full_run=true|false; exit 0 only when true.
   --samples N       items in the smoke assessment (default 2)
   --agent URL       participant to check (its agent card, under the URL's path)
   --allow-weak-isolation  weak sandbox isolation is a warning, not a ✗ (as with \`green --allow-weak-isolation\`)
+  --log-level L     LOG_LEVEL of the agents the smoke assessment starts: ${LOG_LEVELS.join("|")}
 `;
 
 /** Parse argv (pure). */
@@ -45,6 +47,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
       samples: { type: "string" },
       agent: { type: "string" },
       "allow-weak-isolation": { type: "boolean" },
+      ...LOG_LEVEL_OPTION,
     },
   });
   const v = parsed.values;
@@ -67,6 +70,7 @@ export function parsePreflightArgs(argv: string[]): PreflightOptions {
     smokeSamples: v.samples === undefined ? 2 : Number(v.samples),
     ...(v.agent !== undefined ? { agent: v.agent } : {}),
     ...(v["allow-weak-isolation"] === true ? { allowWeakIsolation: true } : {}),
+    logLevel: parseLogLevel(v["log-level"]),
   };
 }
 

@@ -14,6 +14,7 @@ import { scenarioStatus } from "../scenario/status.js";
 import { killScenario } from "../scenario/kill.js";
 import { launchScenario } from "../scenario/launch.js";
 import { parseUsage } from "../util/parse-usage.js";
+import { LOG_LEVELS, LOG_LEVEL_OPTION, parseLogLevel, type LogLevel } from "../util/log-level.js";
 
 export type ScenarioAction = "launch" | "status" | "kill";
 
@@ -23,9 +24,11 @@ export interface ScenarioArgs {
   action: ScenarioAction;
   /** Env file for the agents; undefined = `.env` in the current directory when it exists. */
   envFile: string | undefined;
+  /** `--log-level`: the agents' LOG_LEVEL; undefined → theirs. */
+  logLevel: LogLevel | undefined;
 }
 
-export const usage = `Usage: a2a-bench scenario [DIR] [--status | --kill] [--env-file FILE]
+export const usage = `Usage: a2a-bench scenario [DIR] [--status | --kill] [--env-file FILE] [--log-level L]
 
 Runs the agents of DIR/scenario.toml (default: the package's scenario_smi/) in the
 foreground, each in its own process group, logs prefixed with the agent name; Ctrl-C
@@ -34,6 +37,7 @@ foreground, each in its own process group, logs prefixed with the agent name; Ct
   --status          one line per agent (listening, pid, card URL), pid file staleness
   --kill            stop the agents recorded in the pid file (TERM, KILL after 5 s)
   --env-file FILE   KEY=VALUE lines passed to the agents only (default: ./.env if present)
+  --log-level L     the agents' LOG_LEVEL (over the scenario's and the env file's): ${LOG_LEVELS.join("|")}
 `;
 
 /** Parse argv (pure). */
@@ -45,6 +49,7 @@ export function parseScenarioArgs(argv: string[]): ScenarioArgs {
       status: { type: "boolean" },
       kill: { type: "boolean" },
       "env-file": { type: "string" },
+      ...LOG_LEVEL_OPTION,
     },
   });
   const { values, positionals } = parsed;
@@ -55,6 +60,7 @@ export function parseScenarioArgs(argv: string[]): ScenarioArgs {
     dir: positionals[0] ?? defaultScenarioDir,
     action: values.status ? "status" : values.kill ? "kill" : "launch",
     envFile: values["env-file"],
+    logLevel: parseLogLevel(values["log-level"]),
   };
 }
 
@@ -68,7 +74,12 @@ function envOf(args: ScenarioArgs): Record<string, string> {
 async function runForeground(args: ScenarioArgs, io: CliIo): Promise<number> {
   const scenario = loadScenario(args.dir);
   const secretEnv = envOf(args);
-  const running = await launchScenario(scenario, { log: io.stdout, secretEnv, ownerKind: "scenario-manager" });
+  const running = await launchScenario(scenario, {
+    log: io.stdout,
+    secretEnv,
+    ownerKind: "scenario-manager",
+    logLevel: args.logLevel,
+  });
   for (const a of scenario.agents) io.stdout.write(`[scenario] ${a.name} ready: ${a.cardUrl}\n`);
   io.stdout.write(
     `[scenario] "${scenario.name}" running; pid file ${scenario.dir}/.scenario_pids.json; Ctrl-C to stop\n`,

@@ -12,8 +12,9 @@ import { runSmoke, DEFAULT_SMOKE_TIMEOUT_S, type SmokeOptions } from "../smoke/r
 import { parseUsage } from "../util/parse-usage.js";
 import { chooseSmokeDisplayMode, createSmokeDisplay } from "../smoke/smoke-display.js";
 import { CARD_WAIT_MS } from "../scenario/wait-card.js";
+import { LOG_LEVELS, LOG_LEVEL_OPTION, parseLogLevel } from "../util/log-level.js";
 
-export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--card-timeout S] [--json]
+export const usage = `Usage: a2a-bench smoke [--start] [--green URL] [--scenario DIR] [--benchmark B] [--samples N] [--out FILE] [--timeout S] [--card-timeout S] [--log-level L] [--json]
 
 Sends one assessment to the green agent over message/stream, as an AgentBeats client does:
 {"participants": {<role>: <url>}, "config": {"benchmark": "humaneval", "dataset": "sample"}}.
@@ -32,6 +33,7 @@ Exit 0 only when a valid bundle came back from a completed task.
   --card-timeout S bound on waiting for the green agent's card before giving up, seconds
                    (default ${CARD_WAIT_MS / 1000}; e.g. 1 to fail fast when no agent should be there)
   --json           print only one JSON summary on stdout (progress lines go to stderr)
+  --log-level L    LOG_LEVEL of the agents --start launches: ${LOG_LEVELS.join("|")}
   --version        print the version
 
 On a terminal the progress is a bar (NO_COLOR or a pipe: plain lines, no ANSI).
@@ -52,6 +54,7 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean }
       timeout: { type: "string" },
       "card-timeout": { type: "string" },
       json: { type: "boolean" },
+      ...LOG_LEVEL_OPTION,
     },
   });
   const v = parsed.values;
@@ -83,6 +86,7 @@ export function parseSmokeArgs(argv: string[]): SmokeOptions & { json: boolean }
     timeoutSeconds: timeout,
     cardTimeoutMs: cardTimeout === undefined ? undefined : Math.ceil(cardTimeout * 1000),
     json: v.json ?? false,
+    logLevel: parseLogLevel(v["log-level"]),
   };
 }
 

@@ -32,6 +32,7 @@ import {
 } from "./checks.js";
 import { resolveCommand } from "./resolve-command.js";
 import { portAdvice, portHolderProbe, type PortHolderProbe } from "./port-holder.js";
+import type { LogLevel } from "../util/log-level.js";
 
 export interface PreflightOptions {
   scenarioDir: string;
@@ -45,6 +46,8 @@ export interface PreflightOptions {
   agent?: string;
   /** Weak sandbox isolation is a ✓ with a warning instead of a ✗ (`--allow-weak-isolation`). */
   allowWeakIsolation?: boolean;
+  /** LOG_LEVEL of the agents the smoke assessment starts. */
+  logLevel?: LogLevel | undefined;
 }
 
 export interface PreflightDeps {
@@ -163,6 +166,7 @@ export async function runPreflight(
         start: ports.mode === "free",
         benchmark: options.benchmark,
         samples: options.smokeSamples,
+        logLevel: options.logLevel,
       },
       indented(stdout),
     );

@@ -30,6 +30,7 @@ import {
   type ChildHandle,
   type StopOutcome,
 } from "../process/index.js";
+import type { LogLevel } from "../util/log-level.js";
 
 export interface LaunchOptions {
   /** Where prefixed agent logs go. */
@@ -46,6 +47,8 @@ export interface LaunchOptions {
   cwd?: string;
   /** Environment the agents inherit (before scenario and secret values); default process.env. */
   baseEnv?: NodeJS.ProcessEnv;
+  /** `--log-level` of the command that launches: the agents' LOG_LEVEL, over the scenario's own. */
+  logLevel?: LogLevel | undefined;
 }
 
 /** An agent we started. */
@@ -236,7 +239,9 @@ export async function launchScenario(scenario: Scenario, options: LaunchOptions)
   try {
     for (const agent of scenario.agents) {
       if (!agent.command) continue;
-      const l = await startAgent(agent, { ...baseEnv, ...agentEnv.get(agent.name), ...secretEnv }, options);
+      const env = { ...baseEnv, ...agentEnv.get(agent.name), ...secretEnv };
+      if (options.logLevel !== undefined) env.LOG_LEVEL = options.logLevel;
+      const l = await startAgent(agent, env, options);
       launched.push(l);
       void l.handle.exited.then(({ exitCode, signal }) => {
         const e = { name: agent.name, exitCode, signal };

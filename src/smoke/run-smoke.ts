@@ -22,6 +22,7 @@ import { createLegacyClient } from "./a2a-client.js";
 import { findBundle, streamAssessment, type AssessmentRequest, type StreamOutcome } from "./assessment-stream.js";
 import { createSmokeDisplay, type SmokeDisplay } from "./smoke-display.js";
 import { leaderboardRecord } from "./leaderboard-record.js";
+import type { LogLevel } from "../util/log-level.js";
 
 /** Default bound on the whole assessment, seconds (the embedded sample takes seconds). */
 export const DEFAULT_SMOKE_TIMEOUT_S = 900;
@@ -46,6 +47,8 @@ export interface SmokeOptions {
   cardTimeoutMs?: number | undefined;
   /** Aborts the assessment (e.g. on SIGINT). */
   signal?: AbortSignal | undefined;
+  /** LOG_LEVEL of the agents `start` launches. */
+  logLevel?: LogLevel | undefined;
 }
 
 export interface SmokeResult {
@@ -136,6 +139,7 @@ async function startScenario(
   cwd: string,
   logPath: string,
   say: Say,
+  logLevel: LogLevel | undefined,
 ): Promise<{ running: RunningScenario; agentLog: WriteStream }> {
   await mkdir(dirname(logPath), { recursive: true });
   const agentLog = createWriteStream(logPath);
@@ -143,7 +147,7 @@ async function startScenario(
     `starting scenario "${scenario.name}" (${scenario.agents.map((a) => `${a.name} ${a.endpoint}`).join(", ")}); agent logs: ${logPath}`,
   );
   try {
-    return { running: await launchScenario(scenario, { log: agentLog, ownerKind: "smoke", cwd }), agentLog };
+    return { running: await launchScenario(scenario, { log: agentLog, ownerKind: "smoke", cwd, logLevel }), agentLog };
   } catch (err) {
     await new Promise<void>((r) => agentLog.end(r));
     const tail = (await readFile(logPath, "utf8").catch(() => "")).trimEnd().split("\n").slice(-15);
@@ -290,7 +294,8 @@ export async function runSmoke(
   let running: RunningScenario | undefined;
   let agentLog: WriteStream | undefined;
   try {
-    if (options.start) ({ running, agentLog } = await startScenario(scenario, cwd, `${outBase}-agents.log`, say));
+    if (options.start)
+      ({ running, agentLog } = await startScenario(scenario, cwd, `${outBase}-agents.log`, say, options.logLevel));
     const green = options.green ?? greenAgent(scenario).endpoint;
     const greenBase = green.endsWith("/") ? green : green + "/";
     say(`waiting for the green card at ${greenBase}${AGENT_CARD_PATH}`);

@@ -24,6 +24,12 @@ describe("smoke --card-timeout", () => {
     expect(usage).toMatch(/--card-timeout S\s+bound on waiting for the green agent's card[^]*default 30/);
   });
 
+  it("--log-level is checked and passed on for the agents --start launches", () => {
+    expect(parseSmokeArgs(["--log-level", "warn"]).logLevel).toBe("warn");
+    expect(parseSmokeArgs([]).logLevel).toBeUndefined();
+    expect(() => parseSmokeArgs(["--log-level", "wran"])).toThrow('did you mean "warn"');
+  });
+
   it("keeps --timeout's validation", () => {
     expect(parseSmokeArgs(["--timeout", "5"]).timeoutSeconds).toBe(5);
     expect(() => parseSmokeArgs(["--timeout", "0"])).toThrow('--timeout must be a positive number of seconds, got "0"');

@@ -88,6 +88,12 @@ describe("preflight", () => {
     expect(d.smokeCalls).toEqual([expect.objectContaining({ start: true, benchmark: "humaneval", samples: 2 })]);
   });
 
+  it("passes --log-level to the smoke assessment's agents", async () => {
+    const d = deps();
+    await runPreflight({ ...options, logLevel: "debug" }, d, sink().stream);
+    expect(d.smokeCalls).toEqual([expect.objectContaining({ logLevel: "debug" })]);
+  });
+
   it("a missing dataset is a ✗ with the fix, and the run is not ready", async () => {
     const out = sink();
     const report = await runPreflight(
@@ -290,6 +296,8 @@ describe("preflight", () => {
       agent: "http://gw:8080/purple",
       allowWeakIsolation: true,
     });
+    expect(parsePreflightArgs(["--log-level", "debug"]).logLevel).toBe("debug");
+    expect(() => parsePreflightArgs(["--log-level", "debgu"])).toThrow('did you mean "debug"');
   });
 
   it("--sandbox docker is accepted and checked as docker: the docker CLI, no bwrap, no key, the engine's fix", async () => {

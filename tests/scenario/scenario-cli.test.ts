@@ -250,6 +250,28 @@ describe("a2a-bench scenario (real processes)", () => {
     const r = await runCli(["scenario", dir, "--status", "--kill"]);
     expect(r.code).toBe(2);
     expect(r.output).toContain("--status and --kill are exclusive");
+    const level = await runCli(["scenario", dir, "--log-level", "verbose"]);
+    expect(level.code).toBe(2);
+    expect(level.output).toContain(
+      '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    );
+  });
+
+  it("--log-level sets the agents' LOG_LEVEL, over the scenario's own", async () => {
+    const ports: [number, number] = [await freePort(), await freePort()];
+    writeScenario(ports, { green: "--show-env LOG_LEVEL", purple: "--show-env LOG_LEVEL" });
+    const toml = readFileSync(join(dir, "scenario.toml"), "utf8");
+    writeFileSync(
+      join(dir, "scenario.toml"),
+      toml.replace(`[[participants]]`, `env = { LOG_LEVEL = "debug" }\n\n[[participants]]`),
+    );
+    const m = startCli(["scenario", dir, "--log-level", "warn"]);
+    managers.push(m);
+    await until(() => m.output().includes("running; pid file") || m.child.exitCode !== null, 30_000, "scenario ready");
+    expect(m.output()).toContain("[green] env LOG_LEVEL=warn");
+    expect(m.output()).toContain("[agent] env LOG_LEVEL=warn");
+    m.child.kill("SIGTERM");
+    expect((await m.exited).code).toBe(0);
   });
   it("fills a leaderboard-style ${VAR} env value from the env file, and starts nothing when one is unset", async () => {
     const ports: [number, number] = [await freePort(), await freePort()];

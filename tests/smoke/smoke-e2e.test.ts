@@ -63,13 +63,28 @@ describe("smoke against the real agents", () => {
     const ports = await writeScenario();
     const out = join(dir, "out", "run-response.json");
     const r = await runCli(
-      ["smoke", "--start", "--scenario", dir, "--samples", "3", "--out", out, "--timeout", "120"],
+      [
+        "smoke",
+        "--start",
+        "--scenario",
+        dir,
+        "--samples",
+        "3",
+        "--out",
+        out,
+        "--timeout",
+        "120",
+        "--log-level",
+        "debug",
+      ],
       {
         cwd: dir,
         timeoutMs: 150_000,
       },
     );
     expect(r.output).toContain("smoke_ok=true");
+    // --log-level reached the agents it started: their log holds debug records.
+    expect(readFileSync(join(dir, "out", "run-agents.log"), "utf8")).toMatch(/^\[green\] \{"level":20,/m);
     expect(r.code).toBe(0);
     expect(r.output).toMatch(/\[smoke\] +[\d.]+s working/); // live progress lines
     expect(r.output).toMatch(/^run_id=\S+$/m);
