@@ -14,7 +14,7 @@ import { exposureVerdict } from "../green/exposure.js";
 import { isFullIsolation } from "../runner/isolation-policy.js";
 import { BenchError } from "../util/errors.js";
 import { installShutdownHandlers } from "../green/shutdown.js";
-import { settingsFromEnv } from "../green/settings.js";
+import { settingsFromEnv, unknownSettingWarnings } from "../green/settings.js";
 import { parseServerArgs, type AgentServerArgs } from "./server-args.js";
 import { LOG_LEVEL_USAGE } from "../util/log-level.js";
 
@@ -82,6 +82,10 @@ export const command: CliCommand = {
       destination: io.stdout,
       ...(args.logLevel ? { level: args.logLevel } : {}),
     });
+    for (const warning of unknownSettingWarnings(io.env)) {
+      io.stderr.write(`${warning}\n`);
+      logger.warn(warning);
+    }
     const exposure = exposureVerdict(args.host, envSettings.authToken !== undefined, allowUnauthenticated);
     if (exposure.kind === "refuse") throw new BenchError("E_EXPOSED", exposure.message);
     if (exposure.kind === "warn") {

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/
 import { allowedRoots } from "./allowed-roots.js";
 import { DEFAULT_HEARTBEAT_MS } from "./heartbeat.js";
 import { DEFAULT_GRACE_MS } from "../process/grace.js";
+import { closestName } from "../util/suggest.js";
 
 export interface GreenSettings {
   /** Where work dirs go: `<resultsRoot>/a2a/<run_id>/`. Env GREEN_RESULTS_DIR, default `./results`. */
@@ -52,6 +53,37 @@ export interface GreenSettings {
 export const DEFAULT_MAX_QUEUED = 16;
 /** Default of GREEN_RUNNER_TIMEOUT_SECONDS, ms: 6 h, above the longest full run measured here (SWE-bench Verified with a slow agent). */
 export const DEFAULT_RUNNER_TIMEOUT_MS = 6 * 60 * 60 * 1000;
+
+/** Every GREEN_* variable the green reads (here and where it builds runner commands). */
+export const GREEN_SETTING_NAMES = [
+  "GREEN_RESULTS_DIR",
+  "GREEN_ALLOWED_ROOTS",
+  "GREEN_MAX_CONCURRENT_TASKS",
+  "GREEN_MAX_QUEUED_TASKS",
+  "GREEN_CANCEL_GRACE_SECONDS",
+  "GREEN_HEARTBEAT_SECONDS",
+  "GREEN_RUNNER_TIMEOUT_SECONDS",
+  "GREEN_RUNNER_ENV_ALLOW",
+  "GREEN_AUTH_TOKEN",
+  "GREEN_ALLOW_WEAK_ISOLATION",
+  "GREEN_ALLOW_UNAUTHENTICATED",
+  "GREEN_SMI_INHABIT_COMMAND",
+] as const;
+
+/**
+ * One warning per GREEN_* variable the green does not read: a misspelt setting would otherwise be ignored
+ * without a word (the default applies). Not an error, since a deployment may set other GREEN_* names.
+ */
+export function unknownSettingWarnings(env: NodeJS.ProcessEnv): string[] {
+  const known: readonly string[] = GREEN_SETTING_NAMES;
+  return Object.keys(env)
+    .filter((name) => name.startsWith("GREEN_") && !known.includes(name))
+    .sort()
+    .map((name) => {
+      const near = closestName(name, known);
+      return `${name} is not a green setting and is ignored${near === undefined ? "" : ` (did you mean ${near}?)`}`;
+    });
+}
 
 /** A yes/no variable: 1/true/yes or 0/false/no (case-insensitive); unset or empty = false. */
 export function flag(env: NodeJS.ProcessEnv, name: string): boolean {

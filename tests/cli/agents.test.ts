@@ -23,15 +23,21 @@ describe("green/purple argument parsing", () => {
 });
 
 describe("green server process (built dist)", () => {
-  test("serves the card with --card-url, /health, A2A-Version; SIGTERM exits 143", async () => {
+  test("serves the card with --card-url, /health, A2A-Version; SIGTERM exits 143; warns of a misspelt setting", async () => {
     const child = spawn(
       process.execPath,
       [cliEntry, "green", "--port", "0", "--card-url", "http://green.example:9009/"],
       {
         stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, GREEN_RESULTS_DIR: "/tmp/a2a-bench-cli-test-results" },
+        env: {
+          ...process.env,
+          GREEN_RESULTS_DIR: "/tmp/a2a-bench-cli-test-results",
+          GREEN_MAX_CONCURENT_TASKS: "2",
+        },
       },
     );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += String(d)));
     try {
       const line = await new Promise<string>((resolve, reject) => {
         let buf = "";
@@ -41,7 +47,8 @@ describe("green server process (built dist)", () => {
         });
         child.once("exit", () => reject(new Error("green exited early")));
       });
-      const port = (JSON.parse(line.split("\n")[0]!) as { port: number }).port;
+      const listening = line.split("\n").find((l) => l.includes("listening"))!;
+      const port = (JSON.parse(listening) as { port: number }).port;
       const card = await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`);
       expect(card.headers.get("a2a-version")).toBe("0.3.0");
       const body = (await card.json()) as { url: string; name: string; protocolVersion: string };
@@ -65,6 +72,9 @@ describe("green server process (built dist)", () => {
         queued: 0,
         isolation: { state: "probed" },
       });
+      expect(stderr).toContain(
+        "GREEN_MAX_CONCURENT_TASKS is not a green setting and is ignored (did you mean GREEN_MAX_CONCURRENT_TASKS?)",
+      );
     } finally {
       const code = new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
       child.kill("SIGTERM");
