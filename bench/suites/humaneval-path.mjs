@@ -15,6 +15,7 @@ import { summary } from "../lib/stats.mjs";
 import { freePort, ok200, run, start, stop, waitFor } from "../lib/proc.mjs";
 import { openAiHarnessSetup } from "../lib/openai-harness.mjs";
 import { pageFaultCost } from "../lib/page-faults.mjs";
+import { clientCpuPerRequest } from "../lib/client-cpu.mjs";
 
 const ms = (x) => `${Math.round(x)} ms`;
 const TARGET = 0.4;
@@ -99,11 +100,17 @@ export async function runHumanEvalPath(ctx) {
       }
     }
     const faults = await pageFaultCost(runs);
+    ctx.log("humaneval-path: the participant client's CPU per request against a bare fetch");
+    const cpu = await clientCpuPerRequest(`http://127.0.0.1:${port}/`, problems, { blocks: ctx.quick ? 3 : 5 });
     const [def, usr, base] = sides.map((s) => (s.samples.length ? summary(s.samples) : null));
-    const py = pythonOnPath(defaultPath);
-    const pyText = py ? `PATH's python3 ${py.shim ? "is a shim (a script)" : "is a binary"}` : "no python3 on PATH";
+    const pyText = (path) => {
+      const py = pythonOnPath(path);
+      return py
+        ? `PATH's python3 (${py.path}) ${py.shim ? "is a shim (a script)" : "is a binary"}`
+        : "no python3 on PATH";
+    };
     const sensitivity = `page fault on this machine (same run, median of ${faults.runs}): zero-fill ${faults.zeroUs.toFixed(1)} µs, copy-on-write after fork ${faults.cowUs.toFixed(1)} µs; OpenAI's harness forks a Manager and a Process per completion, so its time follows this cost, ours (a warm fork server, a zygote forking each job) much less`;
-    const row = (id, label, m) => {
+    const row = (id, label, m, path) => {
       const ratio = base && m ? m.median / base.median : null;
       return {
         id,
@@ -117,12 +124,24 @@ export async function runHumanEvalPath(ctx) {
         ratio,
         target: `≤ ${TARGET}×`,
         met: ratio === null ? null : ratio <= TARGET,
-        limit: `${pyText}; ${sensitivity}`,
+        limit: `${pyText(path)}; ${sensitivity}`,
       };
     };
     return [
-      row("1c", "PATH as the bench was given it (the machine's default)", def),
-      row("1c2", "`/usr/bin` first on PATH", usr),
+      row("1c", "PATH as the bench was given it (the machine's default)", def, defaultPath),
+      row("1c2", "`/usr/bin` first on PATH", usr, usrFirst),
+      {
+        id: "1k",
+        measure:
+          "CPU of this process per `message/send` to the purple gold: the runner's participant client (`createA2AParticipant`: SDK client, JSON-RPC encoding, capped reply, reading the reply) vs a bare `fetch` POST of the same request bytes and `res.json()` of the reply; one request at a time, alternating blocks",
+        figures: `${cpu.clientUs.toFixed(0)} µs CPU a request (median of blocks, ${cpu.requests} requests a side)`,
+        baseline: `bare fetch: ${cpu.bareUs.toFixed(0)} µs CPU a request`,
+        ratio: cpu.clientUs / cpu.bareUs,
+        target: "—",
+        met: null,
+        limit:
+          "the client's side runs on the same cores as the sandbox in a run (164 requests a run); the agent's own CPU is another process's and is not counted",
+      },
     ];
   } finally {
     await stop(purple);
