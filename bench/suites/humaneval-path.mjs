@@ -105,9 +105,7 @@ export async function runHumanEvalPath(ctx) {
     const [def, usr, base] = sides.map((s) => (s.samples.length ? summary(s.samples) : null));
     const pyText = (path) => {
       const py = pythonOnPath(path);
-      return py
-        ? `PATH's python3 (${py.path}) ${py.shim ? "is a shim (a script)" : "is a binary"}`
-        : "no python3 on PATH";
+      return py ? `PATH's first python3 ${py.shim ? "is a shim (a script)" : "is a binary"}` : "no python3 on PATH";
     };
     const sensitivity = `page fault on this machine (same run, median of ${faults.runs}): zero-fill ${faults.zeroUs.toFixed(1)} µs, copy-on-write after fork ${faults.cowUs.toFixed(1)} µs; OpenAI's harness forks a Manager and a Process per completion, so its time follows this cost, ours (a warm fork server, a zygote forking each job) much less`;
     const row = (id, label, m, path) => {
