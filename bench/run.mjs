@@ -5,7 +5,7 @@
  * prints a table and writes BENCHMARKS.md atomically: the hand-written method
  * preface from bench/preface.md, then the measured rows.
  *
- * Usage: node bench/run.mjs [--quick] [--only humaneval,humaneval-growth,message-send,serving,green,swebench,swebench-container,view,interactive]
+ * Usage: node bench/run.mjs [--quick] [--only humaneval,humaneval-path,humaneval-growth,message-send,serving,green,swebench,swebench-container,view,interactive]
  *        [--out FILE] [--profile-dir DIR]
  * --profile-dir: where CPU profile summaries go (default output/, git-ignored).
  */
@@ -18,6 +18,7 @@ import { killAll } from "./lib/proc.mjs";
 
 const SUITES = {
   humaneval: async (ctx) => (await import("./suites/humaneval.mjs")).runHumanEval(ctx),
+  "humaneval-path": async (ctx) => (await import("./suites/humaneval-path.mjs")).runHumanEvalPath(ctx),
   "humaneval-growth": async (ctx) => (await import("./suites/humaneval-growth.mjs")).runHumanEvalGrowth(ctx),
   "message-send": async (ctx) => (await import("./suites/message-send.mjs")).runMessageSend(ctx),
   serving: async (ctx) => (await import("./suites/serving.mjs")).runServing(ctx),

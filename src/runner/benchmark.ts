@@ -5,7 +5,7 @@
  * items, how to evaluate one, how to aggregate rows.
  */
 import type { Logger } from "../util/logger.js";
-import type { Sandbox } from "../sandbox/types.js";
+import type { Sandbox, SandboxWarmUp } from "../sandbox/types.js";
 import type { RunOptions } from "./options.js";
 import type { Participant } from "../a2a/participant.js";
 import type { ResultRow } from "../results-file/document.js";
@@ -66,9 +66,10 @@ export interface BenchmarkDefinition<I extends BenchmarkItem = BenchmarkItem> {
    * True when items are short python programs: the runner calls the sandbox's
    * `warmUp()` at run start, so its fork server starts while the first answers
    * are on their way. Default false (a benchmark that never uses it would pay
-   * for a python process for nothing).
+   * for a python process for nothing). An object is also what the run's jobs
+   * share (python modules loaded once, standard library only), given to warmUp.
    */
-  readonly warmSandbox?: boolean;
+  readonly warmSandbox?: boolean | SandboxWarmUp;
   /**
    * Optional: what data loadItems read (called after it). Without it the
    * runner records `options.dataset` and a sha256 over the item ids.

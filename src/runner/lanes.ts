@@ -49,7 +49,8 @@ export function gateSandbox(sandbox: Sandbox, limit: number): Sandbox {
     ...(sandbox.openEnvironment ? { openEnvironment: sandbox.openEnvironment.bind(sandbox) } : {}),
     exec: (req, signal) => gate.run(() => sandbox.exec(req, signal)),
     execMany: (reqs, signal) => gate.run(() => sandbox.execMany(reqs, signal)),
-    warmUp: () => sandbox.warmUp?.(),
+    warmUp: (prep) => sandbox.warmUp?.(prep),
+    hasPythonModule: (name) => sandbox.hasPythonModule?.(name) ?? false,
     close: () => sandbox.close(),
   };
 }

@@ -28,7 +28,7 @@ import { join } from "node:path";
 import type { Logger } from "../util/logger.js";
 import { writeJsonAtomic } from "../util/atomic-write.js";
 import { BenchError, errorMessage } from "../util/errors.js";
-import type { Sandbox } from "../sandbox/types.js";
+import type { Sandbox, SandboxWarmUp } from "../sandbox/types.js";
 import { RESULTS_SCHEMA_VERSION, type ResultsDocument } from "../results-file/document.js";
 import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult, RowAggregator } from "./benchmark.js";
 import { resolveRunOptions, type RunOptions } from "./options.js";
@@ -601,6 +601,11 @@ async function startRun(
   }
 }
 
+/** What a benchmark's `warmSandbox` gives the sandbox's warmUp (`true`: nothing beyond starting). */
+function warmUpOf(warm: true | SandboxWarmUp): SandboxWarmUp | undefined {
+  return warm === true ? undefined : warm;
+}
+
 async function runOpened(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
@@ -629,7 +634,7 @@ async function runOpened(
       ? weakIsolationError(sandbox.isolation, deps.requireFullIsolation.optIn)
       : null,
   );
-  if (def.warmSandbox && prepared.todo.length > 0 && !stops.stoppedBy) sandbox.warmUp?.();
+  if (def.warmSandbox && prepared.todo.length > 0 && !stops.stoppedBy) sandbox.warmUp?.(warmUpOf(def.warmSandbox));
   const r: ItemRun = {
     ...{ def, options, logger, emit, paths, prepared, stops, checkpoint },
     sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),

@@ -81,6 +81,14 @@ export interface SandboxLimits {
   diskBytes?: number;
 }
 
+/** What a run tells the sandbox at its start (warmUp), fixed for the sandbox's life. */
+export interface SandboxWarmUp {
+  /** Python modules (name → source) every job of the run imports: loaded once where jobs are started. */
+  readonly pythonModules?: Readonly<Record<string, string>>;
+  /** The python jobs need the standard library only: their interpreter may start without site (`-S`). */
+  readonly pythonStdlibOnly?: boolean;
+}
+
 export interface Sandbox {
   readonly backend: SandboxBackendName;
   readonly isolation: IsolationLevel;
@@ -105,7 +113,13 @@ export interface Sandbox {
    * python fork server) now, in the background. Never throws; a start failure
    * surfaces on the first exec that needs it.
    */
-  warmUp?(): void;
+  warmUp?(prep?: SandboxWarmUp): void;
+  /**
+   * Optional: whether every python job started from now on finds the module `name` already loaded (given to
+   * the first warmUp, before any job: local, the fork server loads it once and forks every job from there).
+   * False on backends without it, or when the jobs' server had started before the module was given.
+   */
+  hasPythonModule?(name: string): boolean;
   /** Release every resource; kills anything still running. Idempotent. */
   close(): Promise<void>;
 }

@@ -213,6 +213,21 @@ describe("planLanes / gateSandbox", () => {
     expect(gated.isolation).toBe(inner.isolation);
   });
 
+  it("gateSandbox passes warmUp's argument and hasPythonModule through to the backend", () => {
+    const given: unknown[] = [];
+    const inner: Sandbox = {
+      ...countingSandbox(1),
+      warmUp: (prep) => void given.push(prep),
+      hasPythonModule: (name) => name === "_m",
+    };
+    const gated = gateSandbox(inner, 1);
+    gated.warmUp!({ pythonModules: { _m: "" } });
+    expect(given).toEqual([{ pythonModules: { _m: "" } }]);
+    expect(gated.hasPythonModule!("_m")).toBe(true);
+    expect(gated.hasPythonModule!("other")).toBe(false);
+    expect(gateSandbox(countingSandbox(1), 1).hasPythonModule!("_m")).toBe(false);
+  });
+
   it("gateSandbox keeps the backend's capabilities and its environments (a benchmark asking for them is not refused)", async () => {
     const plain = gateSandbox(countingSandbox(1), 2);
     expect(plain.capabilities.size).toBe(0);

@@ -170,6 +170,21 @@ describe("executeRun (fake sandbox)", () => {
     expect(await warmed(true, { resume: true })).toBe(0); // every item is in the checkpoint already
   });
 
+  it("gives the sandbox's warmUp what the benchmark's jobs share (modules, standard library only)", async () => {
+    const given: unknown[] = [];
+    const sandbox = { ...fakeSandbox(), warmUp: (prep?: unknown) => void given.push(prep) };
+    const prep = { pythonModules: { _m: "x = 1\n" }, pythonStdlibOnly: true };
+    await executeRun({ ...fakeBenchmark(2, []), warmSandbox: prep }, opts(), {
+      logger: silentLogger(),
+      createSandbox: () => sandbox,
+    });
+    await executeRun({ ...fakeBenchmark(2, []), warmSandbox: true }, opts({ out: join(dir, "second") }), {
+      logger: silentLogger(),
+      createSandbox: () => sandbox,
+    });
+    expect(given).toEqual([prep, undefined]);
+  });
+
   it("ends the run with the benchmark's endRun after every evaluate and before the sandbox closes, also when cancelled", async () => {
     for (const cancel of [false, true]) {
       const log: string[] = [];

@@ -14,6 +14,7 @@ const tools = (isRoot: boolean, unshare: string | null): HostTools => ({
   prlimit: null,
   python: "/usr/bin/python3",
   pythonPrefixes: [],
+  pythonVenv: false,
   node: "/usr/bin/node",
   isRoot,
 });

@@ -65,13 +65,11 @@ function makeCodecLoader(compiled: CompiledAnswerCodec | null): string {
   ].join("\n");
 }
 
-function tail(entryPoint: string, compiled: CompiledAnswerCodec | null): string {
-  return String.raw`
-
-def _he_answer(_g, _entry, _calls_text, _fd):
+/** The answer function; `codecLines` (indented) leave the codec's namespace in `codec`. */
+function answerFunction(codecLines: string): string {
+  return String.raw`def _he_answer(_g, _entry, _calls_text, _fd):
     import json, os, sys
-    codec = {}
-${loadCodec(compiled)}
+${codecLines}
     def put(obj):
         data = (json.dumps(obj) + "\n").encode()
         while data:
@@ -103,23 +101,39 @@ ${loadCodec(compiled)}
         put(line)
     flush_std()
     os._exit(0)
-
-
-_he_answer(globals(), ${JSON.stringify(entryPoint)}, _he_calls, _he_answer_fd)
 `;
+}
+
+/** The python module a sandbox may load once for every job ({@link ANSWER_MODULE_PY}): its name. */
+export const ANSWER_MODULE = "_a2a_he_answer";
+
+/**
+ * The answer codec and function as one module, compiled once where the jobs are forked (the local fork server
+ * loads it before its first job), so a job carries only its own text and a two-line tail.
+ */
+export const ANSWER_MODULE_PY =
+  `_HE_CODEC = {}\nexec(${JSON.stringify(ANSWER_CODEC_PY)}, _HE_CODEC)\n\n\n` + answerFunction("    codec = _HE_CODEC");
+
+function tail(entryPoint: string, compiled: CompiledAnswerCodec | null, preloaded: boolean): string {
+  const call = `_he_answer(globals(), ${JSON.stringify(entryPoint)}, _he_calls, _he_answer_fd)\n`;
+  if (preloaded) return `\n\nfrom ${ANSWER_MODULE} import _he_answer\n${call}`;
+  return `\n\n${answerFunction(`    codec = {}\n${loadCodec(compiled)}`)}\n\n${call}`;
 }
 
 /**
  * Header + `prompt + completion` + answer tail; the calls go in {@link CALLS_FILE} ({@link answerFiles}). With
- * `compiled` (the checker's code object of the codec) a job on the checker's interpreter loads the codec without
- * compiling it (~1.3 ms a job in a freshly forked child); any other interpreter compiles its source.
+ * `preloaded` (the sandbox has {@link ANSWER_MODULE} loaded where it forks jobs) the tail imports the answer
+ * function from there. Otherwise the tail carries it: with `compiled` (the checker's code object of the codec) a
+ * job on the checker's interpreter loads the codec without compiling it (~1.3 ms a job in a freshly forked
+ * child); any other interpreter compiles its source.
  */
 export function buildAnswerProgram(
   problem: HumanEvalProblem,
   completion: string,
   compiled: CompiledAnswerCodec | null = null,
+  preloaded = false,
 ): string {
-  return HEADER + problem.prompt + completion + tail(problem.entry_point, compiled);
+  return HEADER + problem.prompt + completion + tail(problem.entry_point, compiled, preloaded);
 }
 
 /** The job's files: the calls, as the header reads them. */

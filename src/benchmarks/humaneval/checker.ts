@@ -10,9 +10,9 @@
  * the benchmark records as `infrastructure_checker`, never as a score. A dead
  * server is started again on the next request.
  *
- * The interpreter is PATH's python3 resolved to its real path (the sandbox's
- * probe, shared once per process: a pyenv shim is a bash script that costs
- * ~85 ms a start); when that probe fails we fall back to PATH's python3 as
+ * The interpreter is PATH's python3 resolved to its real binary (the sandbox's
+ * probe, shared once per process and remembered across runs: host-python.ts;
+ * a pyenv shim is a bash script that costs ~85 ms a start); when that probe fails we fall back to PATH's python3 as
  * found, and without one the first request rejects with a clear CheckerError.
  *
  * Requests go to the server one at a time (it handles them one after another
@@ -22,10 +22,9 @@
  * neighbours' rows into our errors.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { startChild, type ChildHandle } from "../../process/index.js";
+import { findOnPath } from "../../sandbox/local/host-python.js";
 import { probeHostPython } from "../../sandbox/local/probe.js";
 import { BenchError } from "../../util/errors.js";
 import type { CompiledAnswerCodec } from "./answer-codec.js";
@@ -44,15 +43,6 @@ const STDERR_TAIL_BYTES = 8192;
 /** sha256 of the checker program (with its codec): recorded calls are only reused from the same program. */
 export const CHECKER_PROGRAM_SHA256 = createHash("sha256").update(CHECKER_PY).digest("hex");
 
-/** PATH's python3 as found (not resolved), or null. */
-function pathPython(): string | null {
-  for (const dir of (process.env["PATH"] ?? "/usr/bin:/bin").split(delimiter)) {
-    const p = join(dir, "python3");
-    if (dir && existsSync(p)) return p;
-  }
-  return null;
-}
-
 /**
  * The interpreter the checker runs: PATH's python3 resolved to its real path (shared with the sandbox's
  * probe), else PATH's python3 as found; rejects with a CheckerError when there is none.
@@ -61,7 +51,7 @@ export async function resolveCheckerPython(): Promise<string> {
   try {
     return (await probeHostPython()).python;
   } catch {
-    const found = pathPython();
+    const found = findOnPath("python3");
     if (found) return found;
     throw new CheckerError("no python3 on PATH: the HumanEval checker runs the dataset's tests on the host");
   }

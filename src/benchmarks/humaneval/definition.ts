@@ -22,6 +22,7 @@ import { classifyReplay, type FailureMode } from "./classify.js";
 import { CallsCache, defaultCallsCacheDir } from "./calls-cache.js";
 import { CHECKER_PROGRAM_SHA256, HumanEvalChecker, type CheckCall } from "./checker.js";
 import { replayCompletions, type Replayed } from "./replay.js";
+import { ANSWER_MODULE, ANSWER_MODULE_PY } from "./answer-program.js";
 import { loadHumanEval, type LoadedDataset } from "./dataset.js";
 import type { HumanEvalProblem } from "./problem.js";
 import { buildRequest } from "./request.js";
@@ -369,7 +370,9 @@ export function createHumanEvalBenchmark(env: NodeJS.ProcessEnv = process.env): 
     name: "humaneval",
     // An item is one participant round trip, then milliseconds of sandbox work; it holds nothing meanwhile.
     inFlight: "participant",
-    warmSandbox: true,
+    // The answer codec and function are loaded once where jobs are forked; the answer jobs need only the
+    // standard library (as the dataset's problems are written), so that interpreter starts without site.
+    warmSandbox: { pythonModules: { [ANSWER_MODULE]: ANSWER_MODULE_PY }, pythonStdlibOnly: true },
     loadItems: async (options, logger) => {
       const items = await loadItems(sources, options, logger);
       judging.checker.warmUp();

@@ -33,7 +33,7 @@ import type { ExecOutcome, ExecRequest, Sandbox } from "../../sandbox/types.js";
 import { errorMessage } from "../../util/errors.js";
 import type { CompiledAnswerCodec } from "./answer-codec.js";
 import { firstChangedAnswer } from "./answer-consistency.js";
-import { answerFiles, buildAnswerProgram } from "./answer-program.js";
+import { ANSWER_MODULE, answerFiles, buildAnswerProgram } from "./answer-program.js";
 import { CheckerError, type CheckCall, type HumanEvalChecker, type JudgeResult } from "./checker.js";
 import type { HumanEvalProblem } from "./problem.js";
 
@@ -62,7 +62,7 @@ export interface Replayed {
 }
 
 export interface ReplayDeps {
-  sandbox: Pick<Sandbox, "execMany">;
+  sandbox: Pick<Sandbox, "execMany" | "hasPythonModule">;
   checker: Pick<HumanEvalChecker, "judge">;
   /** The task's recorded calls (cached per task by the caller). */
   plan: (problem: HumanEvalProblem) => Promise<CheckCall[]>;
@@ -84,12 +84,13 @@ interface State extends Replayed {
 function answerRequest(
   s: State & { pending: CheckCall[] },
   compiled: CompiledAnswerCodec | null,
+  preloaded: boolean,
   timeoutMs: number,
 ): ExecRequest {
   const { problem, completion, pending: calls } = s;
   return {
     language: "python",
-    code: buildAnswerProgram(problem, completion, compiled),
+    code: buildAnswerProgram(problem, completion, compiled, preloaded),
     files: answerFiles(calls),
     timeoutMs,
   };
@@ -160,7 +161,8 @@ export async function replayJobs(
   for (;;) {
     const todo = states.filter((s): s is State & { pending: CheckCall[] } => s.pending !== null);
     if (todo.length === 0 || deps.signal?.aborted) break;
-    const requests = todo.map((s) => answerRequest(s, compiled, deps.timeoutMs));
+    const preloaded = deps.sandbox.hasPythonModule?.(ANSWER_MODULE) ?? false;
+    const requests = todo.map((s) => answerRequest(s, compiled, preloaded, deps.timeoutMs));
     const outcomes = await deps.sandbox.execMany(requests, deps.signal);
     await Promise.all(
       todo.map((s, j) => {

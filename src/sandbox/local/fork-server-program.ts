@@ -16,6 +16,9 @@
  * where Python code would write to pages it shares with the zygote.
  *
  *
+ * argv: [1] the server's root, [2] the mode (below), [3] modules to load once
+ * before any job is forked, as JSON (name -> python source; see PRELOAD).
+ *
  * Isolation between jobs and from the server (argv[2] = mode):
  * - always: the server and every job are non-dumpable (PR_SET_DUMPABLE 0), so
  *   no job can ptrace it, pidfd_getfd its fds or open /proc/<server>/{mem,fd,
@@ -56,6 +59,7 @@ import os, sys, json, signal, selectors, resource, time, shutil, traceback, ctyp
 
 ROOT = sys.argv[1]
 MODE = sys.argv[2] if len(sys.argv) > 2 else "shared"
+PRELOAD = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
 SLOT_UID_BASE = ${SLOT_UID_BASE}
 libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 4, 38, 22, 2
@@ -71,6 +75,16 @@ for _m in ("math", "re", "collections", "itertools", "functools", "hashlib", "st
            "random", "statistics", "fractions", "decimal", "typing", "copy", "operator", "unittest"):
     try: importlib.import_module(_m)
     except Exception: pass
+# Modules the run gave (argv[3], name -> source): compiled and run once here, before the zygote is forked, so
+# every job finds them in sys.modules instead of carrying and compiling their code itself. A job that changes
+# one changes its own copy only (each job is a forked process).
+import types
+for _name, _src in PRELOAD.items():
+    _mod = types.ModuleType(_name)
+    _mod.__file__ = "<%s>" % _name
+    exec(compile(_src, _mod.__file__, "exec"), _mod.__dict__)
+    sys.modules[_name] = _mod
+del PRELOAD
 PR_SET_CHILD_SUBREAPER = 36
 try:
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)

@@ -386,7 +386,8 @@ function serverProgram(python: string, limits: SandboxLimits): string[] {
     cpuSeconds: limits.cpuSeconds,
     fileBytes: ENV_FILE_BYTES,
   };
-  return [python, "-I", "-B", "-c", ENV_SERVER_PROGRAM, JSON.stringify(perCommand)];
+  // -S: the server is our own standard-library code; the commands it starts are bash, not this interpreter.
+  return [python, "-I", "-S", "-B", "-c", ENV_SERVER_PROGRAM, JSON.stringify(perCommand)];
 }
 
 /** Open one local environment; rejects with SandboxError (nothing left behind). */

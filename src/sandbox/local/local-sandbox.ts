@@ -8,11 +8,11 @@ import { dirname, join, normalize } from "node:path";
 import { removeTree } from "../remove-tree.js";
 import { tmpdir, availableParallelism } from "node:os";
 import type { Logger } from "../../util/logger.js";
-import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
+import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits, SandboxWarmUp } from "../types.js";
 import { SandboxError } from "../errors.js";
 import { TMPFS_BYTES, TMPFS_INODES } from "../limits.js";
 import { Limiter, runCancellable } from "../concurrency.js";
-import { SANDBOX_UID, runtimeTrees, type IsolationProbe, type LocalIsolation } from "./probe.js";
+import { SANDBOX_UID, runtimeTrees, type HostTools, type IsolationProbe, type LocalIsolation } from "./probe.js";
 import { baseEnv, buildLaunchCommand, type LaunchCommand, type MountSpec } from "./launch-command.js";
 import { emptyOutcome, runProcess } from "./run-process.js";
 import { ForkServer } from "./fork-server.js";
@@ -58,6 +58,25 @@ interface StagedJob {
 function safeRelative(rel: string): boolean {
   const n = normalize(rel);
   return rel.length > 0 && !rel.startsWith("/") && n !== ".." && !n.startsWith("../");
+}
+
+/**
+ * The fork server's argv: `-S` (no site) when the run said its jobs need the standard library only and PATH's
+ * python3 is not a virtual environment's; the modules to load once before any job, as JSON.
+ */
+export function forkServerProgram(tools: HostTools, prep: SandboxWarmUp, root: string, mode: string): string[] {
+  const site = prep.pythonStdlibOnly && !tools.pythonVenv ? ["-S"] : [];
+  return [
+    tools.python,
+    "-I",
+    ...site,
+    "-B",
+    "-c",
+    FORK_SERVER_PROGRAM,
+    root,
+    mode,
+    JSON.stringify(prep.pythonModules ?? {}),
+  ];
 }
 
 export class LocalSandbox implements Sandbox {
@@ -107,7 +126,7 @@ export class LocalSandbox implements Sandbox {
       tools: this.opts.probe.tools,
       limits: null,
       asRoot: false,
-      program: [this.opts.probe.tools.python, "-I", "-B", "-c", FORK_SERVER_PROGRAM, root, mode],
+      program: forkServerProgram(this.opts.probe.tools, this.prep, root, mode),
       cwd: root,
       mounts: [],
       ...this.view(),
@@ -148,8 +167,21 @@ export class LocalSandbox implements Sandbox {
     );
   }
 
-  warmUp(): void {
+  /**
+   * Fixed once the fork server was first started (its restarts start the same program): modules given
+   * later are not loaded, and jobs carry their code themselves ({@link hasPythonModule} false).
+   */
+  private prep: SandboxWarmUp = {};
+  private prepFixed = false;
+
+  hasPythonModule(name: string): boolean {
+    return this.prepFixed && Object.hasOwn(this.prep.pythonModules ?? {}, name);
+  }
+
+  warmUp(prep?: SandboxWarmUp): void {
     if (this.closed) return;
+    if (prep && !this.prepFixed) this.prep = prep;
+    this.prepFixed = true;
     if (this.isolation === "bwrap") this.forkServer.warm();
     else
       void this.makeServerRoot().then(
@@ -180,6 +212,7 @@ export class LocalSandbox implements Sandbox {
   }
 
   private async execForked(req: ExecRequest, signal: AbortSignal): Promise<ExecOutcome> {
+    this.prepFixed = true;
     if (this.isolation !== "bwrap") {
       try {
         await this.makeServerRoot();

@@ -4,9 +4,9 @@
  * `true` run), never inferred from a binary merely existing. The probes are
  * child processes run concurrently (they are on every run's start-up path).
  */
-import { existsSync, realpathSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { realpathSync } from "node:fs";
 import type { LocalIsolation } from "./descriptor.js";
+import { findOnPath, resolveHostPython, type HostPython } from "./host-python.js";
 import { SandboxError } from "../errors.js";
 import { runCommand, succeeded } from "../../process/index.js";
 
@@ -24,6 +24,8 @@ export interface HostTools {
   python: string;
   /** Directories the interpreter needs (sys.prefix, sys.base_prefix), real paths. */
   pythonPrefixes: string[];
+  /** True when PATH's python3 is a virtual environment's: its site must run (no `-S`). */
+  pythonVenv: boolean;
   node: string;
   /** True when this process is root: programs are then dropped to {@link SANDBOX_UID}. */
   isRoot: boolean;
@@ -41,11 +43,7 @@ export interface IsolationProbe {
 }
 
 function which(name: string): string | null {
-  for (const dir of (process.env["PATH"] ?? "/usr/bin:/bin").split(delimiter)) {
-    const p = join(dir, name);
-    if (dir && existsSync(p)) return p;
-  }
-  return null;
+  return findOnPath(name);
 }
 
 /** Bound on one probe run, ms (each takes milliseconds; a loaded host may take seconds). */
@@ -56,13 +54,16 @@ async function works(file: string, args: string[]): Promise<boolean> {
   return succeeded(await runCommand(file, args, { timeoutMs: PROBE_TIMEOUT_MS }));
 }
 
-/** The host's python3, resolved once per process (a pyenv shim costs ~85 ms a start; the HumanEval checker shares it). */
-let pythonProbe: Promise<{ python: string; pythonPrefixes: string[] }> | null = null;
+/**
+ * The host's python3, resolved once per process to its real binary (host-python.ts: remembered across runs, so a
+ * version manager's shim is not started; the HumanEval checker shares it).
+ */
+let pythonProbe: Promise<HostPython> | null = null;
 
-/** Real path and prefixes of PATH's python3, probed once per process (a failed probe is tried again next time). */
-export function probeHostPython(): Promise<{ python: string; pythonPrefixes: string[] }> {
+/** Real path, prefixes and version of PATH's python3, once per process (a failed probe is tried again next time). */
+export function probeHostPython(): Promise<HostPython> {
   if (!pythonProbe) {
-    pythonProbe = probePython();
+    pythonProbe = resolveHostPython();
     pythonProbe.catch(() => {
       pythonProbe = null;
     });
@@ -70,15 +71,8 @@ export function probeHostPython(): Promise<{ python: string; pythonPrefixes: str
   return pythonProbe;
 }
 
-async function probePython(): Promise<{ python: string; pythonPrefixes: string[] }> {
-  // Not -S: in a virtual environment it is site that sets sys.prefix to the environment.
-  const code =
-    "import sys,os;print(os.path.realpath(sys.executable));print(os.path.realpath(sys.prefix));print(os.path.realpath(sys.base_prefix))";
-  const o = await runCommand(which("python3") ?? "python3", ["-I", "-c", code], { timeoutMs: PROBE_TIMEOUT_MS });
-  if (!succeeded(o))
-    throw new SandboxError("E_SANDBOX_UNAVAILABLE", "python3 not found on PATH (the local sandbox needs it)");
-  const [exe, prefix, basePrefix] = o.stdout.trim().split("\n");
-  return { python: exe!, pythonPrefixes: [...new Set([prefix!, basePrefix!])] };
+function pythonTools(p: HostPython): Pick<HostTools, "python" | "pythonPrefixes" | "pythonVenv"> {
+  return { python: p.python, pythonPrefixes: p.pythonPrefixes, pythonVenv: p.venv };
 }
 
 /** Tools present on this host (no isolation decided yet). */
@@ -88,7 +82,7 @@ export async function probeTools(): Promise<HostTools> {
     unshare: which("unshare"),
     setpriv: which("setpriv"),
     prlimit: which("prlimit"),
-    ...(await probeHostPython()),
+    ...pythonTools(await probeHostPython()),
     node: realpathSync(process.execPath),
     isRoot: process.getuid?.() === 0,
   };
