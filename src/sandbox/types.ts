@@ -79,6 +79,8 @@ export interface SandboxLimits {
    * participant's failure.
    */
   diskBytes?: number;
+  /** CPUs an environment may use (a container's `--cpus`); optional, default 1. */
+  cpus?: number;
 }
 
 export interface Sandbox {
