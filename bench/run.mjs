@@ -5,7 +5,7 @@
  * prints a table and writes BENCHMARKS.md atomically: the hand-written method
  * preface from bench/preface.md, then the measured rows.
  *
- * Usage: node bench/run.mjs [--quick] [--only humaneval,humaneval-path,humaneval-growth,message-send,serving,green,swebench,swebench-container,view,interactive]
+ * Usage: node bench/run.mjs [--quick] [--only humaneval,humaneval-path,humaneval-growth,message-send,serving,green,swebench,swebench-container,view,interactive,terminal]
  *        [--out FILE] [--profile-dir DIR]
  * --profile-dir: where CPU profile summaries go (default output/, git-ignored).
  */
@@ -27,6 +27,7 @@ const SUITES = {
   "swebench-container": async (ctx) => (await import("./suites/swebench-container.mjs")).runSwebenchContainer(ctx),
   view: async (ctx) => (await import("./suites/view.mjs")).runView(ctx),
   interactive: async (ctx) => (await import("./suites/interactive.mjs")).runInteractive(ctx),
+  terminal: async (ctx) => (await import("./suites/terminal.mjs")).runTerminal(ctx),
 };
 
 /** Pure argument parsing (strict): unknown flags are usage errors. */

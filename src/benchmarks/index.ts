@@ -19,9 +19,10 @@ import { swebench } from "./swebench/descriptor.js";
 import { redcode } from "./redcode/descriptor.js";
 import { sparc } from "./sparc/descriptor.js";
 import { smiInhabit } from "./smi-inhabit/descriptor.js";
+import { terminal } from "./terminal/descriptor.js";
 
 /** The built-in benchmarks, one line each. */
-const BUILT_IN_BENCHMARKS = [humaneval, swebench, redcode, sparc, smiInhabit] as const;
+const BUILT_IN_BENCHMARKS = [humaneval, swebench, redcode, sparc, smiInhabit, terminal] as const;
 
 /** Name of a built-in benchmark (the request config's `benchmark`). */
 export type BenchmarkName = (typeof BUILT_IN_BENCHMARKS)[number]["name"];

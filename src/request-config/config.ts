@@ -37,6 +37,7 @@ export interface AssessmentConfig {
   sandbox?: SandboxBackendName;
   swebench_image_template?: string;
   swebench_images?: Record<string, string>;
+  terminal_base_images?: Record<string, string>;
   run_id?: string;
   resume?: boolean;
   predictions?: string;

@@ -114,6 +114,24 @@ export interface Environment {
    * or null. Never rejects.
    */
   limitProblem?(): Promise<string | null>;
+  /**
+   * Optional: the paths the environment's commands added (`A`), changed (`C`) or deleted (`D`) against its
+   * image, as the backend sees them from outside (the engine's `docker diff`: nothing inside can forge it);
+   * null when the backend cannot tell. Never rejects.
+   */
+  changedPaths?(): Promise<Array<{ kind: "A" | "C" | "D"; path: string }> | null>;
+  /**
+   * Optional: a regular file's bytes read by the backend from outside (the engine's `docker cp`), never by a
+   * program of the environment (whose `cat` its commands may have replaced); null when the path is no
+   * regular file or is larger than `maxBytes`. Rejects (SandboxError) when the backend fails.
+   */
+  readFileOutside?(path: string, maxBytes: number): Promise<Buffer | null>;
+  /**
+   * Optional: copy a host directory's content into `target` (absolute; created when missing) by the backend
+   * from outside (the engine's `docker cp`), no program of the environment taking part. Rejects
+   * (SandboxError) when the backend fails.
+   */
+  copyInOutside?(hostDir: string, target: string): Promise<void>;
   /** End it and release everything it holds. Idempotent. */
   close(): Promise<void>;
 }

@@ -79,6 +79,8 @@ export interface SandboxLimits {
    * participant's failure.
    */
   diskBytes?: number;
+  /** CPUs an environment may use (a container's `--cpus`); optional, default 1. */
+  cpus?: number;
 }
 
 /** What a run tells the sandbox at its start (warmUp), fixed for the sandbox's life. */

@@ -155,6 +155,33 @@ async function redcodeTask(id: string, ctx: TaskContext): Promise<ItemTask | nul
 }
 
 /**
+ * A terminal attempt (`<task>` or `<task>#<k>`): the task directory's settings and its verifier, read from the
+ * run's dataset directory (the instruction is in the row, the verifier's output too).
+ */
+async function terminalTask(id: string, path: string): Promise<ItemTask | null> {
+  const { findTaskDir } = await import("../benchmarks/terminal/dataset.js");
+  const taskId = id.replace(/#\d+$/, "");
+  const dir = await findTaskDir(taskId, path === "sample" ? [] : [path]);
+  if (dir === null) return null;
+  const read = (f: string): Promise<string | null> => readFile(join(dir, f), "utf8").catch(() => null);
+  const sections: TaskSection[] = [];
+  for (const [title, file] of [
+    ["Instruction (instruction.md)", "instruction.md"],
+    ["Settings (task.toml)", "task.toml"],
+    ["Verifier (tests/test.sh, never in the environment during the episode)", "tests/test.sh"],
+    ["Environment (environment/Dockerfile)", "environment/Dockerfile"],
+  ] as const) {
+    const text = await read(file);
+    if (text !== null) sections.push({ title, text });
+  }
+  return {
+    source: `task directory ${dir}`,
+    sections,
+    note: "The episode's turns are in the trajectory below; the verifier's output is in the row (verifier_output).",
+  };
+}
+
+/**
  * What item `id` asked (see the module note); null when the benchmark's data
  * is not at hand. A dataset that cannot be read is said, not thrown.
  */
@@ -165,6 +192,7 @@ export async function itemTask(id: string, ctx: TaskContext): Promise<ItemTask |
     if (ctx.benchmark === "humaneval") return await humanevalTask(id, ctx, path);
     if (ctx.benchmark === "swebench") return await swebenchTask(id, ctx, path);
     if (ctx.benchmark === "redcode") return await redcodeTask(id, ctx);
+    if (ctx.benchmark === "terminal") return await terminalTask(id, path);
   } catch (err) {
     return { source: path, sections: [], note: `The run's dataset cannot be read here: ${errorMessage(err)}` };
   }

@@ -80,7 +80,9 @@ describe("benchmark registry", () => {
   it("each built-in plug-in loads lazily, carries its registered name and answers needs-participant like its descriptor", async () => {
     for (const d of benchmarkDescriptors()) {
       const interactive = d.name === "swebench" || d.name === "humaneval";
-      expect(d.interactions).toEqual(interactive ? ["single_shot", "interactive"] : ["single_shot"]);
+      expect(d.interactions).toEqual(
+        d.name === "terminal" ? ["interactive"] : interactive ? ["single_shot", "interactive"] : ["single_shot"],
+      );
       if (d.runner.kind === "external") continue;
       const def = await getBenchmark(d.name);
       expect(def.name).toBe(d.name);
@@ -100,7 +102,7 @@ describe("benchmark registry", () => {
     expect(isExternalBenchmark("humaneval")).toBe(false);
     expect(knownBenchmarks()).not.toContain("smi-inhabit");
     await expect(getBenchmark("smi-inhabit")).rejects.toThrow(
-      'unknown benchmark "smi-inhabit" (known: humaneval, redcode, sparc, swebench)',
+      'unknown benchmark "smi-inhabit" (known: humaneval, redcode, sparc, swebench, terminal)',
     );
   });
 

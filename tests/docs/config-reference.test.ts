@@ -36,6 +36,7 @@ describe("the config reference page (docs/config-reference.md)", () => {
       "| `redcode` | `3` |",
       "| `sparc` | `3` |",
       "| `smi-inhabit` | `3` |",
+      "| `terminal` | `3` |",
     ]);
   });
 

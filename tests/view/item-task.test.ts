@@ -8,6 +8,8 @@ import { loadHumanEval } from "../../src/benchmarks/humaneval/dataset.js";
 import { INSTRUCTION } from "../../src/benchmarks/humaneval/request.js";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 
+import { SAMPLE_TASKS_DIR } from "../../src/benchmarks/terminal/dataset.js";
+
 const problem = SAMPLE_PROBLEMS[3]!;
 
 describe("itemTask", () => {
@@ -55,5 +57,24 @@ describe("itemTask", () => {
       dataset: { path: "/nonexistent/humaneval.jsonl", sha256: null },
     });
     expect(task!.note).toMatch(/^The run's dataset cannot be read here: /);
+  });
+
+  test("a terminal attempt: its task directory's instruction, settings, verifier and Dockerfile", async () => {
+    const task = await itemTask("write-file#2", {
+      benchmark: "terminal",
+      config: {},
+      dataset: { path: SAMPLE_TASKS_DIR, sha256: null },
+    });
+    expect(task!.sections.map((s) => s.title)).toEqual([
+      "Instruction (instruction.md)",
+      "Settings (task.toml)",
+      "Verifier (tests/test.sh, never in the environment during the episode)",
+      "Environment (environment/Dockerfile)",
+    ]);
+    expect(task!.sections[0]!.text).toContain("/app/greeting.txt");
+    expect(task!.sections[2]!.text).toContain("/logs/verifier/reward.txt");
+    expect(
+      await itemTask("nope", { benchmark: "terminal", config: {}, dataset: { path: SAMPLE_TASKS_DIR, sha256: null } }),
+    ).toBeNull();
   });
 });

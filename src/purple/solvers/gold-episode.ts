@@ -13,6 +13,10 @@
  *   the prompt and canonical solution to `solution.py`, then `final` with the
  *   single-shot gold answer (the canonical body in a python fence) as output.
  *
+ * - Terminal (`benchmark: "terminal"`, `instance_id` = the task directory's
+ *   name): the task's `solution/` files written to `/solution`, then
+ *   `bash /solution/solve.sh` in the environment's working directory.
+ *
  * A task that names no benchmark and no instance (RDI's Terminal-Bench green
  * sends only the instruction) is identified by its instruction among the
  * datasets the purple knows (gold-identify.ts). When no reference answer can
@@ -39,6 +43,7 @@ import { GoldError, type GoldContext } from "../../benchmarks/gold.js";
 import { BenchError } from "../../util/errors.js";
 import { humanEvalGoldText, humanEvalProblem } from "../../benchmarks/humaneval/gold.js";
 import { identifyByInstruction } from "./gold-identify.js";
+import { SOLUTION_DIR, solutionFiles } from "../../benchmarks/terminal/gold.js";
 
 /** How the output of a gold episode that has no reference answer starts. */
 export const GOLD_CANNOT = "gold: no reference answer:";
@@ -98,8 +103,22 @@ async function plan(task: TaskMessage, ctx: GoldContext, how: EpisodeStart): Pro
         output: humanEvalGoldText(problem),
       };
     }
+    case "terminal": {
+      const files = await solutionFiles(id, ctx);
+      const dirs = [...new Set(Object.keys(files).map((f) => `${SOLUTION_DIR}/${f}`.replace(/\/[^/]*$/, "")))];
+      return {
+        what: "solution/solve.sh",
+        commands: [
+          `rm -rf ${SOLUTION_DIR} && mkdir -p ${dirs.map(shellQuote).join(" ")}`,
+          ...Object.entries(files).flatMap(([f, text]) => writeFileCommands(`${SOLUTION_DIR}/${f}`, text)),
+          `bash ${SOLUTION_DIR}/solve.sh`,
+        ],
+      };
+    }
     default:
-      throw new GoldError(`no interactive gold answers for benchmark "${benchmark}" (known: humaneval, swebench)`);
+      throw new GoldError(
+        `no interactive gold answers for benchmark "${benchmark}" (known: humaneval, swebench, terminal)`,
+      );
   }
 }
 

@@ -29,7 +29,7 @@
  * latency). Past the limit the container is killed and every call reports
  * `limitExceeded`: the participant's failure, never an infraError.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -199,6 +199,45 @@ class DockerEnvironment implements Environment {
     return probe.ok ? null : `the container engine stopped answering: ${probe.reason}`;
   }
 
+  async changedPaths(): Promise<Array<{ kind: "A" | "C" | "D"; path: string }> | null> {
+    const r = await docker(["diff", this.c.id], { env: this.env, maxOutputBytes: 64 * 1024 * 1024 });
+    if (r.exitCode !== 0 || r.stdoutBytes > 64 * 1024 * 1024) return null;
+    return r.stdout
+      .split("\n")
+      .map((line) => /^([ACD]) (\/.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ kind: m[1] as "A" | "C" | "D", path: m[2]! }));
+  }
+
+  async readFileOutside(path: string, maxBytes: number): Promise<Buffer | null> {
+    // `docker cp` to a host directory: the engine reads the container's file system, no program of it runs.
+    const dir = await mkdtemp(join(tmpdir(), "a2a-env-out-"));
+    try {
+      const target = join(dir, "file");
+      const r = await docker(["cp", `${this.c.id}:${path}`, target], {
+        env: this.env,
+        timeoutMs: READ_FILE_TIMEOUT_MS,
+      });
+      if (r.exitCode !== 0) {
+        if (/no such file|not found|could not find/i.test(r.stderr)) return null;
+        throw new SandboxError("E_SANDBOX_UNAVAILABLE", cliFailure(`copying ${path} out`, r));
+      }
+      const info = await lstat(target);
+      if (!info.isFile() || info.size > maxBytes) return null;
+      return await readFile(target);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async copyInOutside(hostDir: string, target: string): Promise<void> {
+    const r = await docker(["cp", `${hostDir}/.`, `${this.c.id}:${target}`], {
+      env: this.env,
+      timeoutMs: READ_FILE_TIMEOUT_MS,
+    });
+    if (r.exitCode !== 0) throw new SandboxError("E_SANDBOX_UNAVAILABLE", cliFailure(`copying into ${target}`, r));
+  }
+
   close(): Promise<void> {
     this.ended ??= "the environment is closed";
     this.onClose(this);
@@ -217,7 +256,7 @@ export function environmentContainer(image: string, owner: string, limits: Sandb
     // No one file past the disk limit (RLIMIT_FSIZE: the write fails at once); the layer's sum is watched.
     fileSizeBytes: limits.diskBytes ?? ENVIRONMENT_DISK_BYTES,
     pids: limits.maxProcesses + PIDS_SLACK,
-    cpus: 1,
+    cpus: limits.cpus ?? 1,
   };
 }
 

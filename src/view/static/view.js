@@ -1238,6 +1238,7 @@
     "stderr",
     "log",
     "apply_log",
+    "verifier_output",
   ];
   const VERDICT_KEYS = [
     "status",
@@ -1250,6 +1251,10 @@
     "signal",
     "timed_out",
     "limit_breach",
+    "reward",
+    "verifier_reward",
+    "verifier_timed_out",
+    "tampered",
   ];
   const HIDDEN_KEYS = new Set([
     "id",

@@ -1,0 +1,2 @@
+#!/bin/bash
+echo 'Hello from a2a-bench!' > /app/greeting.txt
