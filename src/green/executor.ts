@@ -43,6 +43,7 @@ import { spawnRunner, type RunnerHandle } from "./supervisor/spawn.js";
 import { hasRoom, queueFullMessage } from "./admission.js";
 import { WEAK_ISOLATION_OPT_IN, type IsolationReport } from "./isolation.js";
 import { isFullIsolation, weakIsolationError } from "../runner/isolation-policy.js";
+import { sandboxBackend } from "../sandbox/registry.js";
 
 /** Grace between SIGTERM and SIGKILL when the server itself shuts down, ms (smi_bench: 2 s). */
 export const SHUTDOWN_GRACE_MS = 2_000;
@@ -214,10 +215,19 @@ export class GreenExecutor implements AgentExecutor {
     );
     if (!validated.ok) return void pub.rejected(validated.problems);
     const { config } = validated.value;
-    if (!isExternalBenchmark(config) && config.sandbox === "local" && !settings.allowWeakIsolation) {
-      const iso = await this.o.isolation();
-      if (!isFullIsolation(iso.level))
-        return void pub.rejected([weakIsolationError(iso.level, WEAK_ISOLATION_OPT_IN).message]);
+    const backend = sandboxBackend(config.sandbox);
+    // Only a backend that can run below full isolation is checked; one on this host by the host's probe.
+    if (
+      !isExternalBenchmark(config) &&
+      !settings.allowWeakIsolation &&
+      !backend.isolationLevels.every(isFullIsolation)
+    ) {
+      const level =
+        backend.hostIsolation === true
+          ? (await this.o.isolation()).level
+          : backend.isolationLevels.find((l) => !isFullIsolation(l))!;
+      if (backend.hostIsolation !== true || !isFullIsolation(level))
+        return void pub.rejected([weakIsolationError(level, WEAK_ISOLATION_OPT_IN).message]);
     }
     let workDir: string;
     try {
