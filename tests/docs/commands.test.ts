@@ -15,6 +15,7 @@ import { parsePurpleArgs } from "../../src/cli/purple.js";
 import { parseScenarioArgs } from "../../src/cli/scenario.js";
 import { parseSmokeArgs } from "../../src/cli/smoke.js";
 import { parseViewArgs } from "../../src/view/args.js";
+import { parseNewArgs } from "../../src/cli/new.js";
 import { parseSwebenchArgs } from "../../src/cli/swebench.js";
 import { parseValidateArgs } from "../../src/cli/validate-bundle.js";
 import type { CliCommand } from "../../src/cli/types.js";
@@ -50,6 +51,7 @@ const PARSERS: Record<string, (argv: string[]) => void> = {
   preflight: (argv) => void parsePreflightArgs(argv),
   swebench: (argv) => void parseSwebenchArgs(argv),
   view: (argv) => void parseViewArgs(argv),
+  new: (argv) => void parseNewArgs(argv),
 };
 
 const packageJson = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
