@@ -42,7 +42,8 @@ import { describeOutcome, type RunnerOutcome } from "../process/outcome.js";
 import { spawnRunner, type RunnerHandle } from "./supervisor/spawn.js";
 import { hasRoom, queueFullMessage } from "./admission.js";
 import { WEAK_ISOLATION_OPT_IN, type IsolationReport } from "./isolation.js";
-import { isFullIsolation, weakIsolationError } from "../runner/isolation-policy.js";
+import { weakIsolationError } from "../runner/isolation-policy.js";
+import { refusedIsolationLevel } from "./isolation-admission.js";
 import { sandboxBackend } from "../sandbox/registry.js";
 
 /** Grace between SIGTERM and SIGKILL when the server itself shuts down, ms (smi_bench: 2 s). */
@@ -215,19 +216,12 @@ export class GreenExecutor implements AgentExecutor {
     );
     if (!validated.ok) return void pub.rejected(validated.problems);
     const { config } = validated.value;
-    const backend = sandboxBackend(config.sandbox);
-    // Only a backend that can run below full isolation is checked; one on this host by the host's probe.
-    if (
-      !isExternalBenchmark(config) &&
-      !settings.allowWeakIsolation &&
-      !backend.isolationLevels.every(isFullIsolation)
-    ) {
-      const level =
-        backend.hostIsolation === true
-          ? (await this.o.isolation()).level
-          : backend.isolationLevels.find((l) => !isFullIsolation(l))!;
-      if (backend.hostIsolation !== true || !isFullIsolation(level))
-        return void pub.rejected([weakIsolationError(level, WEAK_ISOLATION_OPT_IN).message]);
+    if (!isExternalBenchmark(config) && !settings.allowWeakIsolation) {
+      const refused = await refusedIsolationLevel(
+        sandboxBackend(config.sandbox),
+        async () => (await this.o.isolation()).level,
+      );
+      if (refused !== undefined) return void pub.rejected([weakIsolationError(refused, WEAK_ISOLATION_OPT_IN).message]);
     }
     let workDir: string;
     try {
