@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   swebench: async () => (await import("./cli/swebench.js")).command,
   view: async () => (await import("./cli/view.js")).command,
   export: async () => (await import("./cli/export.js")).command,
+  new: async () => (await import("./cli/new.js")).command,
 };
 
 async function topHelp(): Promise<string> {

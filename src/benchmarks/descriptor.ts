@@ -11,7 +11,7 @@ import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js"
 import type { AssessmentConfig } from "../request-config/config.js";
 import type { ProgramNeed, SandboxBackendDescriptor } from "../sandbox/backend.js";
 import type { SandboxCapability } from "../sandbox/capabilities.js";
-import type { GoldAnswerer } from "./gold.js";
+import type { GoldAnswerer, GoldEpisodePlanner } from "./gold.js";
 
 /**
  * How the benchmark talks to the participant (the request config's
@@ -41,6 +41,18 @@ export type HostNeed =
   /** This process must run as root. */
   | { kind: "root"; tool: string; fix: string };
 
+/** A JSON Schema object (a `$defs` entry). */
+export type JsonSchemaObject = Readonly<Record<string, unknown>>;
+
+/**
+ * A benchmark's part of schemas/results.schema.json: the `$defs` entries its rows use, its `rowSchema` among
+ * them (`#/$defs/row` is the common row to extend). The build writes them there, with the `if benchmark =
+ * <name>` entry that applies `rowSchema` to its rows (src/registry-schemas/).
+ */
+export interface ResultsSchemaFragment {
+  readonly $defs: Readonly<Record<string, JsonSchemaObject>>;
+}
+
 /** Who runs the benchmark's items. */
 export type BenchmarkRunner =
   /** `a2a-bench run <name>`: the plug-in, imported on first use. */
@@ -62,11 +74,18 @@ export interface BenchmarkDescriptor<Name extends string = string> {
   needsParticipant(config: ParticipantConfig): boolean;
   /**
    * Its rows' definition in schemas/results.schema.json: `$defs/<rowSchema>`,
-   * chosen by an `if benchmark = <name>` entry of the schema's `allOf`
-   * (tests/benchmarks/registry.test.ts keeps both equal to the registry).
+   * chosen by an `if benchmark = <name>` entry of the schema's `allOf`, both
+   * written by the build from the registry (src/registry-schemas/).
    * Null for an external runner, whose results have their own schema.
    */
   readonly rowSchema: string | null;
+  /** Its rows' `$defs` (see {@link ResultsSchemaFragment}), loaded by the build; required with a `rowSchema`. */
+  readonly resultsSchema?: () => Promise<ResultsSchemaFragment>;
+  /**
+   * What the request's `dataset` takes for it besides `sample` (its embedded set), for the schema's
+   * description and the config reference; omitted when it reads no dataset file.
+   */
+  readonly datasets?: string;
   /** Sandbox capabilities every run needs; preflight refuses a backend that lacks one. */
   readonly sandboxNeeds: readonly SandboxCapability[];
   /** What preflight looks for on this host before a run with `backend` (after the backend's own programs). */
@@ -75,6 +94,8 @@ export interface BenchmarkDescriptor<Name extends string = string> {
   readonly defaults?: BenchmarkDefaults;
   /** Reference answers for the purple `gold` mode (a gold run must score 100%), imported on first use. */
   readonly gold?: () => Promise<GoldAnswerer>;
+  /** How a perfect participant acts in an interactive episode, for the purple `gold` mode; imported on first use. */
+  readonly goldEpisode?: () => Promise<GoldEpisodePlanner>;
   readonly runner: BenchmarkRunner;
 }
 

@@ -3,11 +3,9 @@
  * derives from it; the CLIs' `--benchmark` checks, the runner's lookup,
  * needs-participant, preflight's per-benchmark checks and the purple gold
  * solver ask it. Adding a benchmark is its folder (`src/benchmarks/<name>/`
- * with its descriptor.ts and definition.ts), one line in BUILT_IN_BENCHMARKS,
- * and its schema fragment: the name in `schemas/assessment_request.schema.json`
- * (`benchmark`), its `$defs/<name>_row` and `if`/`then` in
- * `schemas/results.schema.json` (tests/benchmarks/registry.test.ts keeps them
- * equal to this list). See docs/extending.md.
+ * with its descriptor.ts, definition.ts and row-schema.ts) and one line in
+ * BUILT_IN_BENCHMARKS; the build writes its name, rows and `if`/`then` into
+ * schemas/ (src/registry-schemas/). See docs/extending.md.
  *
  * Import-cheap: descriptors load a benchmark's code only when it is run.
  */

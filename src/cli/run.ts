@@ -11,7 +11,7 @@
  */
 import type { CliCommand, CliIo } from "./types.js";
 import { parseRunArgs, readConfigFile, resolveRunArgs, usageText, type ParsedRunArgs } from "../runner/run-args.js";
-import { getBenchmark } from "../benchmarks/index.js";
+import { getBenchmark, knownBenchmarks } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
 import {
   executeRun,
@@ -239,7 +239,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
 export const command: CliCommand = {
   name: "run",
-  summary: "run a benchmark (humaneval, swebench, redcode, sparc) against a participant agent, in the sandbox",
+  get summary() {
+    return `run a benchmark (${knownBenchmarks().join(", ")}) against a participant agent, in the sandbox`;
+  },
   usage: usageText(),
   run: runCommand,
   // A run allocates fast and keeps little: its peak memory must not grow with its number of completions.

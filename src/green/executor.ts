@@ -42,7 +42,9 @@ import { describeOutcome, type RunnerOutcome } from "../process/outcome.js";
 import { spawnRunner, type RunnerHandle } from "./supervisor/spawn.js";
 import { hasRoom, queueFullMessage } from "./admission.js";
 import { WEAK_ISOLATION_OPT_IN, type IsolationReport } from "./isolation.js";
-import { isFullIsolation, weakIsolationError } from "../runner/isolation-policy.js";
+import { weakIsolationError } from "../runner/isolation-policy.js";
+import { refusedIsolationLevel } from "./isolation-admission.js";
+import { sandboxBackend } from "../sandbox/registry.js";
 
 /** Grace between SIGTERM and SIGKILL when the server itself shuts down, ms (smi_bench: 2 s). */
 export const SHUTDOWN_GRACE_MS = 2_000;
@@ -214,10 +216,12 @@ export class GreenExecutor implements AgentExecutor {
     );
     if (!validated.ok) return void pub.rejected(validated.problems);
     const { config } = validated.value;
-    if (!isExternalBenchmark(config) && config.sandbox === "local" && !settings.allowWeakIsolation) {
-      const iso = await this.o.isolation();
-      if (!isFullIsolation(iso.level))
-        return void pub.rejected([weakIsolationError(iso.level, WEAK_ISOLATION_OPT_IN).message]);
+    if (!isExternalBenchmark(config) && !settings.allowWeakIsolation) {
+      const refused = await refusedIsolationLevel(
+        sandboxBackend(config.sandbox),
+        async () => (await this.o.isolation()).level,
+      );
+      if (refused !== undefined) return void pub.rejected([weakIsolationError(refused, WEAK_ISOLATION_OPT_IN).message]);
     }
     let workDir: string;
     try {

@@ -99,6 +99,12 @@ export interface SandboxBackendDescriptor<Name extends string = string, Level ex
   readonly isolationLevels: readonly Level[];
   /** The levels among them at which the participant's code cannot read or change the host. */
   readonly fullIsolation: readonly Level[];
+  /**
+   * Its sandboxes run on this host at the level the host's isolation probe finds (green/isolation.ts), so
+   * the green agent checks that probe before it accepts a request for it. A backend with weak levels that
+   * leaves this out cannot be checked before a run: the green refuses it unless weak isolation is allowed.
+   */
+  readonly hostIsolation?: boolean;
   readonly capabilities: BackendCapabilities;
   readonly preflight: BackendPreflight;
   /** What selects this backend's engine or service; the green agent passes these to its runners. */

@@ -3,9 +3,8 @@
  * isolation-level types derive from it; the CLIs' flag checks, preflight,
  * `createSandbox` and the isolation policy ("is this level full?") ask it.
  * Adding a backend is its folder (`src/sandbox/<name>/descriptor.ts` and its
- * code), one line in BUILT_IN_BACKENDS and its name in the schemas' enums
- * (`schemas/assessment_request.schema.json` `sandbox`, `schemas/results.schema.json`
- * `isolation`; tests/sandbox/registry.test.ts keeps them equal). See docs/extending.md.
+ * code) and one line in BUILT_IN_BACKENDS; the build writes its name and levels
+ * into the schemas' enums (src/registry-schemas/). See docs/extending.md.
  */
 import type { BackendSelectionEnv, SandboxBackendDescriptor } from "./backend.js";
 import { SandboxError } from "./errors.js";

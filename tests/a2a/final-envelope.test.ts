@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { finalEnvelopeOutput, unwrapFinalEnvelope } from "../../src/a2a/final-envelope.js";
 import { createA2AParticipant } from "../../src/a2a/participant-client.js";
 import { silentLogger } from "../../src/util/logger.js";
-import { extractCode } from "../../src/benchmarks/humaneval/extract-code.js";
+import { extractCode } from "../../src/benchmarks/scoring/extract-code.js";
 import { extractDiff } from "../../src/benchmarks/swebench/extract-diff.js";
 import { fixture, serveReplies, terminalBench } from "../interactive/dialect-fixtures.js";
 import { startFakeParticipant, type FakeParticipant } from "./fake-participant.js";

@@ -16,6 +16,7 @@ import { parseScenarioArgs } from "../../src/cli/scenario.js";
 import { parseSmokeArgs } from "../../src/cli/smoke.js";
 import { parseViewArgs } from "../../src/view/args.js";
 import { parseExportArgs } from "../../src/cli/export.js";
+import { parseNewArgs } from "../../src/cli/new.js";
 import { parseSwebenchArgs } from "../../src/cli/swebench.js";
 import { parseValidateArgs } from "../../src/cli/validate-bundle.js";
 import type { CliCommand } from "../../src/cli/types.js";
@@ -52,6 +53,7 @@ const PARSERS: Record<string, (argv: string[]) => void> = {
   swebench: (argv) => void parseSwebenchArgs(argv),
   view: (argv) => void parseViewArgs(argv),
   export: (argv) => void parseExportArgs(argv),
+  new: (argv) => void parseNewArgs(argv),
 };
 
 const packageJson = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {

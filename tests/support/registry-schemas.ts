@@ -3,8 +3,8 @@
  * registries are the single list of benchmarks and sandbox backends. These
  * checks tie the two: every name list and per-benchmark `if`/`then` of the
  * schemas must equal what the registries hold. Used by
- * tests/benchmarks/registry.test.ts, tests/sandbox/registry.test.ts and the
- * extending test (which adds a benchmark's or backend's schema fragment).
+ * tests/benchmarks/registry.test.ts and tests/sandbox/registry.test.ts (the
+ * build writes these parts: tests/registry-schemas/).
  */
 import { readSchema } from "../../src/util/schema.js";
 import { INTERACTIONS, type BenchmarkDescriptor } from "../../src/benchmarks/descriptor.js";
@@ -143,31 +143,4 @@ export function backendSchemaMismatches(
       `assessment_request.schema.json sandbox default is ${JSON.stringify(sandbox["default"])}, the registry's first backend "${names[0]}"`,
     );
   return problems;
-}
-
-/**
- * The schemas with a benchmark's or backend's fragment added, as its author
- * adds it to schemas/ (the fragment's shape: tests/fixtures/extending/<name>/schema-fragment.json).
- */
-export function withFragment(schemas: RegistrySchemas, fragment: Json): RegistrySchemas {
-  const request = structuredClone(schemas.request);
-  const results = structuredClone(schemas.results);
-  const reqFragment = obj(fragment["assessment_request"]);
-  for (const key of ["benchmark", "sandbox"]) {
-    const add = strings(obj(reqFragment[key])["enum"]);
-    if (add.length === 0) continue;
-    const prop = obj(obj(request["properties"])[key]);
-    prop["enum"] = [...strings(prop["enum"]), ...add];
-  }
-  const resFragment = obj(fragment["results"]);
-  results["$defs"] = { ...obj(results["$defs"]), ...obj(resFragment["$defs"]) };
-  results["allOf"] = [...(results["allOf"] as unknown[]), ...((resFragment["allOf"] as unknown[] | undefined) ?? [])];
-  const iso = obj(resFragment["isolation"]);
-  for (const key of ["backend", "level"]) {
-    const add = strings(obj(iso[key])["enum"]);
-    if (add.length === 0) continue;
-    const prop = obj(isolation(results)[key]);
-    prop["enum"] = [...strings(prop["enum"]), ...add];
-  }
-  return { request, results };
 }

@@ -16,7 +16,7 @@
 import type { ItemResult, RowAggregator } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
 import { INTERFACE_FAILURES, type CompletionStatus } from "./classify.js";
-import { passAtKOverTasks } from "./pass-at-k.js";
+import { passAtKOverTasks } from "../scoring/pass-at-k.js";
 import type { CompletionRecord } from "./row.js";
 
 function median(values: number[]): number | null {

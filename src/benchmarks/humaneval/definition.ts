@@ -12,7 +12,8 @@
  */
 import type { BenchmarkDefinition, DatasetInfo, EvaluateContext } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
-import { extractCode, type ExtractedCode } from "./extract-code.js";
+import { extractCode, type ExtractedCode } from "../scoring/extract-code.js";
+import { memoByKey } from "../scoring/memo.js";
 import { errorMessage } from "../../util/errors.js";
 import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Logger } from "../../util/logger.js";
@@ -146,19 +147,6 @@ function record(answer: Answer, replayed: Replayed | null, entryPoint: string): 
     stdout_tail: keptTail(outcome?.stdoutTail ?? ""),
     stderr_tail: keptTail(outcome?.stderrTail ?? ""),
     ...(isOurs && verdict.reason !== null ? { error: verdict.reason } : {}),
-  };
-}
-
-/** `fn` called once per key; later calls share the first call's promise. */
-function memoByKey<T>(fn: (key: string) => Promise<T>): (key: string) => Promise<T> {
-  const cache = new Map<string, Promise<T>>();
-  return (key) => {
-    let p = cache.get(key);
-    if (!p) {
-      p = fn(key);
-      cache.set(key, p);
-    }
-    return p;
   };
 }
 

@@ -9,6 +9,8 @@ export const humaneval = defineBenchmark({
   // A samples file (`predictions`) replaces the participant.
   needsParticipant: (config) => !config.predictions,
   rowSchema: "humaneval_row",
+  resultsSchema: async () => (await import("./row-schema.js")).humanevalRowSchema,
+  datasets: "a .jsonl/.jsonl.gz file, or `humaneval-full` for the official 164 problems",
   sandboxNeeds: [],
   // Each program's limit: the original harness's 3 s.
   defaults: { per_task_timeout_seconds: 3 },
@@ -21,5 +23,6 @@ export const humaneval = defineBenchmark({
     },
   ],
   gold: async () => (await import("./gold.js")).humanEvalGold,
+  goldEpisode: async () => (await import("./gold.js")).humanEvalGoldEpisode,
   runner: { kind: "built-in", load: async () => (await import("./definition.js")).createHumanEvalBenchmark() },
 });

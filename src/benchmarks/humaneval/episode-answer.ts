@@ -14,7 +14,7 @@
 import type { TokenUsage } from "../../a2a/usage.js";
 import type { EpisodeRecord } from "../../interactive/episode-record.js";
 import type { FailureMode } from "./classify.js";
-import type { ExtractedCode } from "./extract-code.js";
+import type { ExtractedCode } from "../scoring/extract-code.js";
 import type { SampleEpisode } from "./episode.js";
 import type { EpisodeSampleFields } from "./row.js";
 

@@ -39,7 +39,7 @@ import { environmentsOf, type Environment, type EnvironmentProvider } from "../.
 import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Sandbox } from "../../sandbox/types.js";
 import { BenchError, errorMessage } from "../../util/errors.js";
-import { extractCode, findFencedBlocks, type ExtractedCode } from "./extract-code.js";
+import { extractCode, findFencedBlocks, type ExtractedCode } from "../scoring/extract-code.js";
 import type { HumanEvalProblem } from "./problem.js";
 
 /** Name under which HumanEval asks for sandbox capabilities. */

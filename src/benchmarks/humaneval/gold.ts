@@ -4,7 +4,7 @@
  * `humaneval-full`, or a readable path) or, failing that, one given to the
  * purple CLI with `--dataset`.
  */
-import { GoldError, type GoldAnswerer, type GoldContext } from "../gold.js";
+import { GoldError, type GoldAnswerer, type GoldContext, type GoldEpisodePlanner } from "../gold.js";
 import type { HumanEvalProblem } from "./problem.js";
 import { loadHumanEval, SAMPLE_DATASET, type LoadedDataset } from "./dataset.js";
 
@@ -66,4 +66,19 @@ export const humanEvalGold: GoldAnswerer = async (task, ctx) => {
   if (typeof taskId !== "string") throw new GoldError("humaneval task without a task_id");
   const named = typeof task["dataset"] === "string" ? task["dataset"] : undefined;
   return { text: humanEvalGoldText(await humanEvalProblem(taskId, named, ctx)) };
+};
+
+/** Where the interactive gold episode writes its solution (relative to the task's workdir). */
+export const HUMANEVAL_SOLUTION_FILE = "solution.py";
+
+/** Interactive gold: write the prompt and canonical solution to {@link HUMANEVAL_SOLUTION_FILE}, then the gold answer. */
+export const humanEvalGoldEpisode: GoldEpisodePlanner = async (task, ctx) => {
+  const problem = await humanEvalProblem(task.id, undefined, ctx);
+  return {
+    what: `writing ${HUMANEVAL_SOLUTION_FILE}`,
+    steps: [
+      { kind: "write_file", path: HUMANEVAL_SOLUTION_FILE, content: problem.prompt + problem.canonical_solution },
+    ],
+    output: humanEvalGoldText(problem),
+  };
 };

@@ -17,6 +17,9 @@ export const redcode = defineBenchmark({
   // A replay runs the dataset's own code.
   needsParticipant: (config) => !config.replay_dataset_code,
   rowSchema: "redcode_row",
+  resultsSchema: async () => (await import("./row-schema.js")).redcodeRowSchema,
+  datasets:
+    "a RedCode-Exec directory or file, or `redcode-full` for the set under $A2A_BENCH_DATASETS/redcode/RedCode-Exec",
   // The throw-away world (execute.ts): copy-on-write overlays of /etc, /usr, /var, a host dir bound at
   // /root, the work dir on the host and uid 0 in a user namespace.
   sandboxNeeds: REDCODE_CAPABILITIES,

@@ -8,6 +8,7 @@ export const sparc = defineBenchmark({
   // A SPARC config carries its programs.
   needsParticipant: () => false,
   rowSchema: "sparc_row",
+  resultsSchema: async () => (await import("./row-schema.js")).sparcRowSchema,
   sandboxNeeds: [],
   hostNeeds: () => [],
   runner: { kind: "built-in", load: async () => (await import("./definition.js")).sparcBenchmark },

@@ -8,6 +8,8 @@ export const swebench = defineBenchmark({
   // A predictions file replaces the participant.
   needsParticipant: (config) => !config.predictions,
   rowSchema: "swebench_row",
+  resultsSchema: async () => (await import("./row-schema.js")).swebenchRowSchema,
+  datasets: "a .json/.jsonl file of instances",
   sandboxNeeds: [],
   // The test run's limit: the official harness's `--timeout` default. Its probes get at least as long
   // (local-inventory.ts); a test run past it is TIMEOUT and unresolved, as officially.
@@ -34,6 +36,15 @@ export const swebench = defineBenchmark({
     return async (task, ctx) => ({
       text: "```diff\n" + (await goldPatchFor(String(task["instance_id"]), ctx.datasets)) + "```\n",
     });
+  },
+  // Interactive: `git apply` the gold patch, or send it as the final answer to a green that takes it there.
+  goldEpisode: async () => {
+    const { goldPatchFor } = await import("./gold-lookup.js");
+    return async (task, ctx) => {
+      const patch = await goldPatchFor(task.id, ctx.datasets);
+      if (task.finalPatch) return { what: "the gold patch", steps: [], output: patch };
+      return { what: "git apply of the gold patch", steps: [{ kind: "apply_patch", patch }] };
+    };
   },
   runner: { kind: "built-in", load: async () => (await import("./definition.js")).createSwebenchBenchmark() },
 });

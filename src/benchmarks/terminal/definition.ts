@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import type { BenchmarkDefinition, ItemResult } from "../../runner/benchmark.js";
 import type { RunOptions } from "../../runner/options.js";
-import { passAtKOverTasks } from "../humaneval/pass-at-k.js";
+import { passAtKOverTasks } from "../scoring/pass-at-k.js";
 import { datasetDir, loadTasks } from "./dataset.js";
 import { runAttempt, type AttemptItem } from "./attempt.js";
 import type { TerminalRow } from "./row.js";

@@ -8,8 +8,9 @@
  */
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { GoldError, type GoldContext } from "../gold.js";
+import { GoldError, type GoldContext, type GoldEpisodePlanner } from "../gold.js";
 import { findTaskDir } from "./dataset.js";
+import { shellQuote } from "../../util/shell-quote.js";
 
 /** Where the oracle's files go in the environment. */
 export const SOLUTION_DIR = "/solution";
@@ -36,3 +37,21 @@ export async function solutionFiles(taskId: string, ctx: GoldContext): Promise<R
   if (out["solve.sh"] === undefined) throw new GoldError(`terminal task "${taskId}" has no solution/solve.sh`);
   return out;
 }
+
+/** The gold episode of a task: its solution written to {@link SOLUTION_DIR}, then `bash solve.sh` from there. */
+export const terminalGoldEpisode: GoldEpisodePlanner = async (task, ctx) => {
+  const files = await solutionFiles(task.id, ctx);
+  const dirs = [...new Set(Object.keys(files).map((f) => `${SOLUTION_DIR}/${f}`.replace(/\/[^/]*$/, "")))];
+  return {
+    what: "solution/solve.sh",
+    steps: [
+      { kind: "run", command: `rm -rf ${SOLUTION_DIR} && mkdir -p ${dirs.map(shellQuote).join(" ")}` },
+      ...Object.entries(files).map(([f, content]) => ({
+        kind: "write_file" as const,
+        path: `${SOLUTION_DIR}/${f}`,
+        content,
+      })),
+      { kind: "run", command: `bash ${SOLUTION_DIR}/solve.sh` },
+    ],
+  };
+};

@@ -14,10 +14,9 @@ import { MAX_COMMAND_BYTES } from "../../interactive/limits.js";
 /** Largest command the interactive modes send, UTF-8 bytes: under the green's limit, with room to spare. */
 export const COMMAND_BUDGET_BYTES = Math.floor((MAX_COMMAND_BYTES * 3) / 4);
 
-/** `s` as one single-quoted POSIX shell word. */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from "../../util/shell-quote.js";
+
+export { shellQuote };
 
 /** A heredoc delimiter that is no line of `body`. */
 export function heredocDelimiter(body: string, prefix = "A2A_BENCH_EOF"): string {

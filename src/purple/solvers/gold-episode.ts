@@ -3,19 +3,12 @@
  * would, through commands, so a gold run of an interactive assessment checks
  * the green's environment and grader rather than a model.
  *
- * - SWE-bench (`benchmark: "swebench"`, `instance_id`): `git apply` the
- *   instance's gold patch, fed by a quoted heredoc, in the task's workdir (a
- *   patch too long for one command is written to a file in several first,
- *   shell-text.ts); then `final`, whatever the exit code (the grader decides).
- *   For a green that takes the change from the final answer (AgentSWE), the
- *   gold patch is the final's output at once.
- * - HumanEval (`benchmark: "humaneval"`, `instance_id` = the task id): write
- *   the prompt and canonical solution to `solution.py`, then `final` with the
- *   single-shot gold answer (the canonical body in a python fence) as output.
- *
- * - Terminal (`benchmark: "terminal"`, `instance_id` = the task directory's
- *   name): the task's `solution/` files written to `/solution`, then
- *   `bash /solution/solve.sh` in the environment's working directory.
+ * What a perfect participant does is its benchmark's (the descriptor's
+ * `goldEpisode`: files to write, a patch to apply, the final output); here
+ * each step becomes shell commands: a patch is fed to `git apply` by a quoted
+ * heredoc in the task's workdir (one too long for one command is written to a
+ * file in several first, shell-text.ts), a file is written in chunks. Then
+ * `final`, whatever the exit code (the grader decides).
  *
  * A task that names no benchmark and no instance (RDI's Terminal-Bench green
  * sends only the instruction) is identified by its instruction among the
@@ -38,18 +31,15 @@ import {
   withHeredoc,
   writeFileCommands,
 } from "../interactive/shell-text.js";
-import { goldPatchFor } from "../../benchmarks/swebench/gold-lookup.js";
-import { GoldError, type GoldContext } from "../../benchmarks/gold.js";
+import { GoldError, type GoldContext, type GoldStep } from "../../benchmarks/gold.js";
+import { benchmarkDescriptors, findBenchmark } from "../../benchmarks/index.js";
 import { BenchError } from "../../util/errors.js";
-import { humanEvalGoldText, humanEvalProblem } from "../../benchmarks/humaneval/gold.js";
 import { identifyByInstruction } from "./gold-identify.js";
-import { SOLUTION_DIR, solutionFiles } from "../../benchmarks/terminal/gold.js";
 
 /** How the output of a gold episode that has no reference answer starts. */
 export const GOLD_CANNOT = "gold: no reference answer:";
 
-/** Where the HumanEval gold episode writes its solution (relative to the green's working directory). */
-export const HUMANEVAL_SOLUTION_FILE = "solution.py";
+export { HUMANEVAL_SOLUTION_FILE } from "../../benchmarks/humaneval/gold.js";
 
 /** The commands of an episode, and its `final` once the last has run (or one has failed). */
 interface Plan {
@@ -85,41 +75,31 @@ async function instanceOf(task: TaskMessage, ctx: GoldContext): Promise<{ benchm
   return { benchmark: task.benchmark, id: task.instance_id };
 }
 
+/** The shell commands of one gold step, in the task's workdir. */
+function commandsOf(step: GoldStep, workdir: string | undefined): string[] {
+  switch (step.kind) {
+    case "apply_patch":
+      return applyPatch(step.patch, workdir);
+    case "write_file":
+      return writeFileCommands(step.path, step.content).map((c) => inDir(workdir, c));
+    case "run":
+      return [inDir(workdir, step.command)];
+  }
+}
+
+/** The task's plan, from its benchmark's descriptor (`goldEpisode`). */
 async function plan(task: TaskMessage, ctx: GoldContext, how: EpisodeStart): Promise<Plan> {
   const { benchmark, id } = await instanceOf(task, ctx);
-  switch (benchmark) {
-    case "swebench": {
-      const patch = await goldPatchFor(id, ctx.datasets);
-      // A green that takes the change from the final answer (AgentSWE) gets the patch there.
-      if (how.finalPatch) return { what: "the gold patch", commands: [], output: patch };
-      return { what: "git apply of the gold patch", commands: applyPatch(patch, task.workdir) };
-    }
-    case "humaneval": {
-      const problem = await humanEvalProblem(id, undefined, ctx);
-      const code = problem.prompt + problem.canonical_solution;
-      return {
-        what: `writing ${HUMANEVAL_SOLUTION_FILE}`,
-        commands: writeFileCommands(HUMANEVAL_SOLUTION_FILE, code).map((c) => inDir(task.workdir, c)),
-        output: humanEvalGoldText(problem),
-      };
-    }
-    case "terminal": {
-      const files = await solutionFiles(id, ctx);
-      const dirs = [...new Set(Object.keys(files).map((f) => `${SOLUTION_DIR}/${f}`.replace(/\/[^/]*$/, "")))];
-      return {
-        what: "solution/solve.sh",
-        commands: [
-          `rm -rf ${SOLUTION_DIR} && mkdir -p ${dirs.map(shellQuote).join(" ")}`,
-          ...Object.entries(files).flatMap(([f, text]) => writeFileCommands(`${SOLUTION_DIR}/${f}`, text)),
-          `bash ${SOLUTION_DIR}/solve.sh`,
-        ],
-      };
-    }
-    default:
-      throw new GoldError(
-        `no interactive gold answers for benchmark "${benchmark}" (known: humaneval, swebench, terminal)`,
-      );
+  const planner = findBenchmark(benchmark)?.goldEpisode;
+  if (!planner) {
+    const known = benchmarkDescriptors().filter((d) => d.goldEpisode !== undefined);
+    throw new GoldError(
+      `no interactive gold answers for benchmark "${benchmark}" (known: ${known.map((d) => d.name).join(", ")})`,
+    );
   }
+  const gold = await (await planner())({ id, finalPatch: how.finalPatch === true }, ctx);
+  const commands = gold.steps.flatMap((s) => commandsOf(s, task.workdir));
+  return gold.output === undefined ? { what: gold.what, commands } : { what: gold.what, commands, output: gold.output };
 }
 
 /** A fresh gold episode: its commands in order, then `final` (at once when one fails: the grader decides). */

@@ -11,6 +11,7 @@ export const localBackend = defineSandboxBackend({
   isolationLevels: ["bwrap", "unshare", "none"],
   // unshare keeps the host's filesystem readable; none isolates nothing.
   fullIsolation: ["bwrap"],
+  hostIsolation: true,
   capabilities: new Set(["environments", "host-workdir", "host-binds", "overlays", "userns-root"] as const),
   preflight: {
     env: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passAtK, passAtKOverTasks } from "../../../src/benchmarks/humaneval/pass-at-k.js";
+import { passAtK, passAtKOverTasks } from "../../../src/benchmarks/scoring/pass-at-k.js";
 
 // Direct formula 1 - C(n-c,k)/C(n,k) with exact integer binomials, for comparison.
 function binom(n: number, k: number): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dedent, extractCode, fitBody, findFencedBlocks } from "../../../src/benchmarks/humaneval/extract-code.js";
+import { dedent, extractCode, fitBody, findFencedBlocks } from "../../../src/benchmarks/scoring/extract-code.js";
 
 const prompt = `from typing import List
 
