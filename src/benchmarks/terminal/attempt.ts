@@ -27,6 +27,7 @@ import { TerminalVerifierError } from "./errors.js";
 import type { TerminalRow } from "./row.js";
 import type { TerminalTask } from "./task.js";
 import { endEpisodeProcesses, runVerifier, tamperCheck, type VerdictOutcome } from "./verdict.js";
+import { engineEnv } from "../../sandbox/docker/engine.js";
 
 /** Processes an environment may hold (compilers, test runners, servers a task starts). */
 export const TASK_MAX_PROCESSES = 512;
@@ -129,7 +130,8 @@ async function openTaskEnvironment(
       environmentImage(task, {
         baseImages: ctx.options.terminal_base_images ?? {},
         network: false,
-        env: process.env,
+        // The engine the docker backend reaches by the same rule (DOCKER_HOST, else the project's own engine).
+        env: engineEnv(process.env),
         signal: ctx.signal,
       }),
     );

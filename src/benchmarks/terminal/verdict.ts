@@ -45,7 +45,7 @@ const STEP_MS = 120_000;
 /** Bytes of the verifier's output kept for the row and the viewer. */
 export const VERIFIER_OUTPUT_BYTES = 64 * 1024;
 
-/** Ends every process but the environment's init and itself; prints `ok` or `left <n>`. */
+/** Ends every process but the environment's init and itself (rounds of `kill -KILL -1` for up to ~10 s); prints `ok` or `left <n>`. */
 export const KILL_SCRIPT = `self=$$
 i=0
 while [ $i -lt 100 ]; do
@@ -55,13 +55,15 @@ while [ $i -lt 100 ]; do
     pid=\${d#/proc/}
     if [ "$pid" = 1 ] || [ "$pid" = "$self" ]; then continue; fi
     line=""
-    read -r line < "$d/stat" 2>/dev/null || continue
+    { read -r line < "$d/stat"; } 2>/dev/null || continue
     rest=\${line##*) }
     state=\${rest%% *}
     if [ "$state" != Z ] && [ -n "$state" ]; then left=$((left + 1)); fi
   done
   if [ $left -eq 0 ]; then echo ok; exit 0; fi
   i=$((i + 1))
+  # A killed process can take a while to exit on a busy host: wait for it rather than count it as a survivor.
+  sleep 0.1 2>/dev/null || sleep 1
 done
 echo "left $left"
 exit 3
