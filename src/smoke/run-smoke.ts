@@ -234,7 +234,7 @@ async function collectResults(
   let recordPath: string | undefined;
   if (outcome && finalState === "completed") {
     recordPath = `${outBase}-results.json`;
-    await writeJsonAtomic(recordPath, leaderboardRecord(participantIdsOf(scenario), outcome.artifacts));
+    await writeJsonAtomic(recordPath, leaderboardRecord(finalState, participantIdsOf(scenario), outcome.artifacts));
     display.say(`leaderboard record: ${recordPath}`);
   }
   return { problems, bundle, bundlePath, recordPath };
