@@ -9,7 +9,7 @@ import express from "express";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
-import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { createA2AClient } from "../../src/a2a/client.js";
 import { cardFromToml } from "../../src/a2a/card.js";
 import { partData, partText } from "../../src/a2a/parts.js";
@@ -82,7 +82,7 @@ function finalTask(events: StreamResponse[]): { state: TaskState | undefined; bu
     if (e.payload?.$case === "artifactUpdate" && e.payload.value.artifact?.name === "evaluation_bundle")
       bundle = partData(e.payload.value.artifact.parts[0]!) ?? undefined;
     if (e.payload?.$case === "task") {
-      const task = e.payload.value as Task;
+      const task = e.payload.value;
       state = task.status?.state;
       const art = task.artifacts.find((a) => a.name === "evaluation_bundle");
       if (art) bundle = partData(art.parts[0]!) ?? undefined;
