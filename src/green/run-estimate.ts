@@ -8,14 +8,16 @@
  */
 
 /**
- * Seconds per item, wall time, measured on a busy 2-core host with the purple agent's `gold` mode (so the
- * participant's own thinking time is not in them; a model adds its own): the prior of an estimate before the
- * run's own pace is known. Benchmarks without an entry get {@link DEFAULT_PRIOR_SECONDS}.
+ * Seconds per item, wall time, measured on a busy 2-core host (load average 23 to 34) with the purple agent's
+ * `gold` mode and the local sandbox, default concurrency, embedded samples (docs/operators.md "Time budget":
+ * humaneval 12 items in 5.1 s, redcode 16 in 5.8 s, swebench 3 in 29.0 s), rounded up; the participant's own
+ * thinking time is not in them (a model adds its own). The prior of an estimate before the run's own pace is
+ * known; benchmarks without an entry get {@link DEFAULT_PRIOR_SECONDS}.
  */
 export const PRIOR_SECONDS_PER_ITEM: Readonly<Record<string, number>> = {
-  humaneval: 1,
-  swebench: 25,
-  redcode: 6,
+  humaneval: 0.5,
+  redcode: 0.5,
+  swebench: 10,
   sparc: 30,
 };
 

@@ -48,7 +48,7 @@ describe("loadScenario", () => {
     expect(purple.command?.args.join(" ")).toContain("--mode gold");
     expect(purple.role).toBe("agent");
     expect(s.agents[0]!.cardUrl).toBe("http://127.0.0.1:9999/.well-known/agent-card.json");
-    expect(s.config).toEqual({ benchmark: "humaneval", dataset: "sample" });
+    expect(s.config).toEqual({ benchmark: "humaneval", dataset: "sample", time_budget_seconds: 1500 });
   });
 
   it("names file, key and line of an unknown key", () => {
