@@ -30,6 +30,10 @@ export interface EvaluationBundle {
   status: BundleStatus;
   /** Why the status is not `ok` (null when ok). */
   status_reason: string | null;
+  /** Present (true) when the run's time budget ran out before every item ran: the metrics cover the judged items. */
+  partial?: true;
+  /** With `partial`: the items not run, never counted as failures (a resumed run judges them). */
+  not_run?: string[];
   /** Sandbox isolation the run had (from results.json), null when unknown. */
   isolation: { backend: string; level: string; warnings: string[] } | null;
   participants: Record<string, string>;
@@ -94,6 +98,8 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
   const { errors, metrics } = errorsAndMetrics(input);
   const exitCode = shellExitCode(o);
   const { status, reason } = statusOf(o, input.files.results, exitCode, errors);
+  const notRun = input.files.results?.notRun ?? [];
+  if (notRun.length > 0) metrics["items_not_run"] = notRun.length;
   return {
     schema_version: 1,
     spec_url: BUNDLE_SPEC_URL,
@@ -102,6 +108,7 @@ export function buildBundle(input: BundleInput): EvaluationBundle {
     exit_code: exitCode,
     status,
     status_reason: reason,
+    ...(notRun.length > 0 ? { partial: true as const, not_run: notRun } : {}),
     isolation: input.files.results?.isolation ?? null,
     participants: input.participants,
     timings: {
@@ -134,8 +141,9 @@ export function bundleSummary(b: EvaluationBundle): string {
     return `${b.benchmark} run ${b.run_id}: status ${b.status}, no score: ${b.status_reason ?? "unknown reason"} (exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s)`;
   }
   return (
-    `${b.benchmark} run ${b.run_id}: exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s` +
+    `${b.benchmark} run ${b.run_id}: ${b.partial ? "PARTIAL (time budget ran out), " : ""}exit ${b.exit_code}, ${b.timings.elapsed_seconds.toFixed(1)} s` +
     (shown.length ? `, ${shown.join(", ")}` : "") +
-    `, ${b.errors.length} error(s)`
+    `, ${b.errors.length} error(s)` +
+    (b.partial ? `, ${b.not_run?.length ?? 0} item(s) not run (not failures; resume with run_id ${b.run_id})` : "")
   );
 }

@@ -43,6 +43,8 @@ export interface RunResults {
   isolation: RunIsolation | null;
   /** The file's aggregate metrics, when it has them. */
   aggregate: Record<string, unknown> | null;
+  /** Items selected but not run because the run's time budget ran out (empty when the run is whole). */
+  notRun?: string[];
   /** Set for smi_bench's layout: its version and package count go into the bundle's metrics. */
   smi: { results_schema_version: typeof SMI_RESULTS_SCHEMA_VERSION; samples: number } | null;
   items: ResultItem[];
@@ -71,6 +73,7 @@ export function fromResultsDocument(doc: ResultsDocument): RunResults {
     verdict: { status: doc.status, error: doc.error },
     isolation: doc.isolation,
     aggregate: doc.aggregate,
+    notRun: doc.partial ? [...(doc.not_run ?? [])] : [],
     smi: null,
     items: doc.rows.map(itemOf),
   };

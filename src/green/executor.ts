@@ -32,6 +32,7 @@ import type { Logger } from "../util/logger.js";
 import { validateAssessmentConfig } from "./config-validation.js";
 import { Heartbeat } from "./heartbeat.js";
 import { ProgressTracker } from "./progress-message.js";
+import { describeEstimate, estimateRun } from "./run-estimate.js";
 import type { TaskQueue } from "./queue.js";
 import { parseAssessmentRequest } from "./request.js";
 import { createRunDir } from "./run-dir.js";
@@ -166,7 +167,9 @@ export class GreenExecutor implements AgentExecutor {
     const admitted = await this.admit(ctx, pub);
     if (!admitted) return;
     const { config, workDir } = admitted;
-    const progress = new ProgressTracker(config.run_id, config.benchmark);
+    const progress = new ProgressTracker(config.run_id, config.benchmark, {
+      budgetSeconds: config.time_budget_seconds,
+    });
     const release = await this.waitForSlot(job, pub, config.run_id, progress);
     if (!release) return;
     try {
@@ -280,7 +283,7 @@ export class GreenExecutor implements AgentExecutor {
     const runId = config.run_id;
     const runnerCtx = { workDir, configPath, requireFullIsolation: !settings.allowWeakIsolation };
     const { command, args } = this.o.runnerCommand(config, runnerCtx);
-    pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}`, {
+    pub.status(TaskState.TASK_STATE_WORKING, `Starting ${config.benchmark} run ${runId}${startingEstimate(config)}`, {
       ...progress.snapshot("starting"),
       work_dir: workDir,
     });
@@ -480,4 +483,16 @@ class StatusPublisher {
       }),
     );
   }
+}
+
+/**
+ * The first status's estimate: with `samples` the item count is known before the dataset loads (a resumed
+ * run's checkpoint may hold some: the runner's start says); the time budget, when there is one. Empty when
+ * neither is known.
+ */
+function startingEstimate(config: ResolvedConfig): string {
+  const budget = config.time_budget_seconds;
+  if (config.samples === undefined || config.resume)
+    return budget === undefined ? "" : `; time budget ${budget} s (an estimate follows once the items are loaded)`;
+  return `; ${describeEstimate(estimateRun({ benchmark: config.benchmark, itemsLeft: config.samples, budgetSeconds: budget }), config.benchmark)}`;
 }

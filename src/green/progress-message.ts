@@ -2,8 +2,14 @@
  * Turn runner events into progress: a human sentence for the `working` status
  * text and a DataPart `{done, total, passed, ...}` for machines.
  */
-import { isHarnessErrorEvent, type RunnerEvent } from "../runner/protocol.js";
+import {
+  isHarnessErrorEvent,
+  type RunFinishedEvent,
+  type RunStartedEvent,
+  type RunnerEvent,
+} from "../runner/protocol.js";
 import { assertNever } from "../util/errors.js";
+import { describeEstimate, estimateRun, roughDuration, type RunEstimate } from "./run-estimate.js";
 
 export interface ProgressData {
   [key: string]: unknown;
@@ -27,18 +33,61 @@ function n(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
+export interface ProgressOptions {
+  /** The run's `time_budget_seconds`, when it has one. */
+  budgetSeconds?: number | undefined;
+  /** The clock, ms (tests give their own). */
+  now?: () => number;
+}
+
 export class ProgressTracker {
   private done = 0;
   private total: number | null = null;
   private passed = 0;
   private failed = 0;
   private errors = 0;
-  private readonly started = Date.now();
+  private readonly now: () => number;
+  private readonly started: number;
+  private readonly budgetSeconds: number | undefined;
+  /** Items the run resumed from its checkpoint (not this run's pace). */
+  private resumed = 0;
+  /** When this run's first item started, ms; and when the runner said it started, with its budget left then. */
+  private firstItemAt: number | null = null;
+  private runStart: { at: number; budgetLeft: number | undefined } | null = null;
+  private estimate: RunEstimate | null = null;
 
   constructor(
     private readonly runId: string,
     private readonly benchmark: string,
-  ) {}
+    options: ProgressOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.started = this.now();
+    this.budgetSeconds = options.budgetSeconds;
+  }
+
+  /** The estimate now: from the items left and the prior, or this run's pace once an item finished. */
+  private reestimate(): RunEstimate | null {
+    if (this.total === null) return null;
+    const now = this.now();
+    const doneHere = this.done - this.resumed;
+    const spent = this.runStart
+      ? (this.budgetSeconds ?? 0) -
+        (this.runStart.budgetLeft ?? this.budgetSeconds ?? 0) +
+        (now - this.runStart.at) / 1000
+      : (now - this.started) / 1000;
+    this.estimate = estimateRun({
+      benchmark: this.benchmark,
+      itemsLeft: this.total - this.done,
+      measured:
+        this.firstItemAt !== null && doneHere > 0
+          ? { done: doneHere, seconds: (now - this.firstItemAt) / 1000 }
+          : undefined,
+      budgetSeconds: this.budgetSeconds,
+      budgetSpentSeconds: spent,
+    });
+    return this.estimate;
+  }
 
   private data(event: string, extra: Record<string, unknown> = {}): ProgressData {
     return {
@@ -50,7 +99,8 @@ export class ProgressTracker {
       passed: this.passed,
       failed: this.failed,
       errors: this.errors,
-      elapsed_seconds: Math.round((Date.now() - this.started) / 100) / 10,
+      elapsed_seconds: Math.round((this.now() - this.started) / 100) / 10,
+      ...(this.estimate ? { estimate: this.estimate } : {}),
       ...extra,
     };
   }
@@ -64,23 +114,50 @@ export class ProgressTracker {
     return `${this.passed} passed, ${this.failed} failed, ${this.errors} errored`;
   }
 
+  private runStarted(ev: RunStartedEvent): Progress {
+    this.total = n(ev.total) ?? this.total;
+    this.resumed = n(ev.resumed) ?? 0;
+    this.done = this.resumed;
+    this.runStart = { at: this.now(), budgetLeft: n(ev.budget_left_seconds) };
+    const asked = n(ev.samples_requested);
+    const available = n(ev.dataset_items);
+    const capped =
+      asked !== undefined && available !== undefined
+        ? ` (samples ${asked} exceeds the dataset's ${available} item(s): all ${available} run)`
+        : "";
+    const resumed = this.resumed > 0 ? `, ${this.resumed} resumed from the checkpoint` : "";
+    const estimate = this.reestimate();
+    return {
+      text:
+        `Run ${this.runId} started: ${this.total ?? "?"} item(s) of ${this.benchmark}${capped}${resumed}` +
+        (estimate ? `; ${describeEstimate(estimate, this.benchmark)}` : ""),
+      data: this.data(ev.event, capped ? { samples_requested: asked, dataset_items: available } : {}),
+    };
+  }
+
+  private runFinished(ev: RunFinishedEvent): Progress {
+    const notRun = n(ev.not_run);
+    if (ev.partial === true && notRun !== undefined)
+      return {
+        text:
+          `Run ${this.runId} ended partial: its time budget of ${this.budgetSeconds ?? "?"} s ran out; ` +
+          `${this.of()} judged, ${this.counts()}, ${notRun} not run (not counted as failures; ` +
+          `a request with run_id ${this.runId} and resume: true runs them); building the evaluation bundle`,
+        data: this.data(ev.event, { partial: true, not_run: notRun }),
+      };
+    return {
+      text: `Run ${this.runId} finished: ${this.of()} done, ${this.counts()}; building the evaluation bundle`,
+      data: this.data(ev.event),
+    };
+  }
+
   /** Apply one event; returns the status to publish. */
   apply(ev: RunnerEvent): Progress {
     switch (ev.event) {
-      case "run_started": {
-        this.total = n(ev.total) ?? this.total;
-        const asked = n(ev.samples_requested);
-        const available = n(ev.dataset_items);
-        const capped =
-          asked !== undefined && available !== undefined
-            ? ` (samples ${asked} exceeds the dataset's ${available} item(s): all ${available} run)`
-            : "";
-        return {
-          text: `Run ${this.runId} started: ${this.total ?? "?"} item(s) of ${this.benchmark}${capped}`,
-          data: this.data(ev.event, capped ? { samples_requested: asked, dataset_items: available } : {}),
-        };
-      }
+      case "run_started":
+        return this.runStarted(ev);
       case "task_started":
+        this.firstItemAt ??= this.now();
         this.total = n(ev.total) ?? this.total;
         return {
           text: `Evaluating ${ev.task_id} (${this.done + 1}${this.total === null ? "" : `/${this.total}`})`,
@@ -93,8 +170,10 @@ export class ProgressTracker {
         else if (ev.passed) this.passed++;
         if (isHarnessErrorEvent(ev)) this.errors++;
         this.failed = Math.max(0, this.done - this.passed - this.errors);
+        const estimate = this.reestimate();
+        const left = estimate && estimate.items_left > 0 ? `; ${roughLeft(estimate)}` : "";
         return {
-          text: `${ev.task_id}: ${ev.status} — ${this.of()} done, ${this.counts()}`,
+          text: `${ev.task_id}: ${ev.status} — ${this.of()} done, ${this.counts()}${left}`,
           data: this.data(ev.event, { task_id: ev.task_id, status: ev.status }),
         };
       }
@@ -120,10 +199,7 @@ export class ProgressTracker {
       case "checkpoint_written":
         return { text: `Checkpoint written (${this.of()} done)`, data: this.data(ev.event) };
       case "run_finished":
-        return {
-          text: `Run ${this.runId} finished: ${this.of()} done, ${this.counts()}; building the evaluation bundle`,
-          data: this.data(ev.event),
-        };
+        return this.runFinished(ev);
       default:
         return assertNever(ev, "runner event");
     }
@@ -140,4 +216,11 @@ export class ProgressTracker {
   snapshot(event: string): ProgressData {
     return this.data(event);
   }
+}
+
+/** "~3 min left (4.2 s/item measured)", with "budget ends it partial" when it will not fit. */
+function roughLeft(e: RunEstimate): string {
+  const pace = `${e.seconds_per_item} s/item ${e.pace === "measured" ? "measured" : "prior"}`;
+  const budget = e.fits === false ? `; the time budget ends it after about ${e.items_within_budget} more` : "";
+  return `${roughDuration(e.seconds_left)} left (${pace})${budget}`;
 }

@@ -40,6 +40,7 @@ export interface AssessmentConfig {
   terminal_base_images?: Record<string, string>;
   run_id?: string;
   resume?: boolean;
+  time_budget_seconds?: number;
   predictions?: string;
   repos_dir?: string;
   checkout?: "worktree" | "clone";

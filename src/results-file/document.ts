@@ -86,6 +86,10 @@ export interface ResultsDocument<Row extends ResultRow = ResultRow> {
   error: ResultsError | null;
   infrastructure_failures?: number;
   sandbox_failures_attributed_to_participant?: number;
+  /** Present (true) only when the time budget ran out before every selected item ran. */
+  partial?: boolean;
+  /** With `partial`: the selected items not run, in selection order (never counted as failures). */
+  not_run?: string[];
   /** The validated runner options. */
   config: Record<string, unknown>;
   isolation: RunIsolation;

@@ -30,6 +30,12 @@ export interface RunStartedEvent {
   samples_requested?: number;
   /** With `samples_requested`: the dataset's item count (all of them run). */
   dataset_items?: number;
+  /** Items already judged in the checkpoint a resumed run continues. */
+  resumed?: number;
+  /** The run's `time_budget_seconds`, when it has one. */
+  time_budget_seconds?: number;
+  /** With `time_budget_seconds`: what is left of it as the first item starts. */
+  budget_left_seconds?: number;
   [key: string]: unknown;
 }
 export interface TaskStartedEvent {
@@ -77,6 +83,10 @@ export interface RunFinishedEvent {
   run_metadata_path?: string;
   events_path?: string;
   aggregate?: Record<string, unknown>;
+  /** True when the time budget ran out before every selected item ran. */
+  partial?: true;
+  /** With `partial`: how many selected items were not run. */
+  not_run?: number;
   [key: string]: unknown;
 }
 /** smi_bench (smi-inhabit) names, accepted from external runners. */

@@ -6,7 +6,10 @@
  * reporter, and results.json / run_metadata.json written atomically at the
  * end. A stop (SIGTERM, stdin closed: the caller aborts `signal`) starts no
  * new item, cancels the running ones, closes the sandbox, writes the
- * checkpoint (every finished row) and returns exit code 143.
+ * checkpoint (every finished row) and returns exit code 143. The time budget
+ * (`time_budget_seconds`) running out does the same to the items, but the run
+ * then finishes: the judged rows are scored and results.json is marked
+ * `partial` with the items not run listed (resumable from the checkpoint).
  *
  * Infrastructure is checked before the first item: sandbox isolation (when
  * the caller requires full isolation) and the participant (its agent card).
@@ -90,6 +93,17 @@ export interface RunDependencies {
    * status `error` before any item. The green agent sets it for A2A requests.
    */
   requireFullIsolation?: { optIn: string };
+  /**
+   * Arms the time budget's timer: calls `onEnd` after `ms`, returns the disarm. Default `setTimeout`; tests
+   * end the budget on an event of their own instead of a wait.
+   */
+  budgetTimer?: (ms: number, onEnd: () => void) => () => void;
+}
+
+/** The default {@link RunDependencies.budgetTimer}. */
+function budgetTimeout(ms: number, onEnd: () => void): () => void {
+  const timer = setTimeout(onEnd, ms);
+  return () => clearTimeout(timer);
 }
 
 export interface RunPaths {
@@ -460,6 +474,12 @@ async function finishRun(
   // A stop's reason was logged when it stopped the run: said once, not again here.
   if (verdict.error && !r.stops.stoppedBy)
     logger.error({ code: verdict.error.code }, `run ended with status error: ${verdict.error.message}`);
+  const notRun = r.stops.budgetExhausted ? itemsNotRun(prepared, r.rows) : [];
+  if (notRun.length > 0)
+    logger.warn(
+      { time_budget_seconds: options.time_budget_seconds, judged: stored.length, not_run: notRun.length },
+      "time budget ran out: the run is partial",
+    );
   const head: ResultsHead = {
     schema_version: RESULTS_SCHEMA_VERSION,
     benchmark: def.name,
@@ -468,6 +488,7 @@ async function finishRun(
     error: verdict.error,
     infrastructure_failures: verdict.infrastructure_failures,
     sandbox_failures_attributed_to_participant: verdict.attributed_to_participant,
+    ...(notRun.length > 0 ? { partial: true as const, not_run: notRun } : {}),
     config: recordedConfig(options),
     isolation: { backend: sandbox.backend, level: sandbox.isolation, warnings: [...sandbox.warnings] },
     dataset: prepared.dataset,
@@ -506,10 +527,61 @@ async function finishRun(
     run_metadata_path: paths.run_metadata,
     events_path: paths.events,
     aggregate,
+    ...(notRun.length > 0 ? { partial: true, not_run: notRun.length } : {}),
   });
   progress?.close(aggregate);
   const exitCode = verdict.status === "ok" ? 0 : EXIT_INFRASTRUCTURE;
   return { exitCode, interrupted: false, status: verdict.status, error: verdict.error, paths, results };
+}
+
+/** The selected items without a row, in selection order: what a budget-stopped run did not run. */
+function itemsNotRun(prepared: PreparedRun, rows: RowStore): string[] {
+  const judged = new Set(rows.rows.map((row) => row.summary.id));
+  return prepared.selected.filter((item) => !judged.has(item.id)).map((item) => item.id);
+}
+
+/**
+ * Start the run's time budget: when `time_budget_seconds` (from the runner's start, `startedAt`) runs out, the
+ * stops end the items. Returns the disarm.
+ */
+function armTimeBudget(options: RunOptions, startedAt: number, stops: RunStops, deps: RunDependencies): () => void {
+  const budget = options.time_budget_seconds;
+  if (budget === undefined) return () => {};
+  return (deps.budgetTimer ?? budgetTimeout)(Math.max(0, startedAt + budget * 1000 - Date.now()), () => {
+    deps.logger.warn(
+      { time_budget_seconds: budget },
+      "time budget ran out: no new item, the items in flight cancelled",
+    );
+    stops.exhaustBudget();
+  });
+}
+
+/** The run_started event: the items selected and resumed, and what start-up left of the time budget. */
+function runStartedEvent(
+  def: BenchmarkDefinition<BenchmarkItem>,
+  options: RunOptions,
+  prepared: PreparedRun,
+  sandbox: Sandbox,
+  startedAt: number,
+  logger: Logger,
+): RunnerEvent {
+  const budget = options.time_budget_seconds;
+  return {
+    event: "run_started",
+    run_id: options.run_id,
+    benchmark: def.name,
+    total: prepared.selected.length,
+    ...samplesBeyondDataset(options.samples, prepared.allItems.length, logger),
+    resumed: prepared.resumed.length,
+    dataset: prepared.dataset.path,
+    isolation: sandbox.isolation,
+    ...(budget !== undefined
+      ? {
+          time_budget_seconds: budget,
+          budget_left_seconds: Math.max(0, budget - (Date.now() - startedAt) / 1000),
+        }
+      : {}),
+  };
 }
 
 /** The full rows as the rule of attribution reads them once the sandbox was judged (attribution.ts). */
@@ -645,22 +717,14 @@ async function runOpened(
     landings: new Set(),
   };
   let sandboxSound = false;
+  const disarmBudget = armTimeBudget(options, startedAt, stops, deps);
   try {
     if (stops.stoppedBy) participantCheck.abort();
     await applyParticipantCheck(participantCheck.result, stops, prepared.todo.length);
     startUp.mark("first_item");
     logger.debug({ ms_since_process_start: startUp.times }, "start-up");
     if (stops.stoppedBy) logger.error({ code: stops.stoppedBy.code }, stops.stoppedBy.message);
-    emit({
-      event: "run_started",
-      run_id: options.run_id,
-      benchmark: def.name,
-      total: prepared.selected.length,
-      ...samplesBeyondDataset(options.samples, prepared.allItems.length, logger),
-      resumed: prepared.resumed.length,
-      dataset: prepared.dataset.path,
-      isolation: sandbox.isolation,
-    });
+    emit(runStartedEvent(def, options, prepared, sandbox, startedAt, logger));
     await evaluateItems(r, lanes);
     // Sandbox failures during the participant's programs: ours only if the sandbox is broken (sandbox-canary.ts).
     if (!stops.interrupted && r.rows.rows.some(({ summary }) => summary.failure_mode === SANDBOX_FAILURE_MODE)) {
@@ -668,6 +732,7 @@ async function runOpened(
       logger.info({ sandbox_sound: sandboxSound }, "sandbox canary after sandbox failures");
     }
   } finally {
+    disarmBudget();
     stops.dispose();
     await def
       .endRun?.({ options, logger, workDir: r.workDir })

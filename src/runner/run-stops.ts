@@ -1,8 +1,10 @@
 /**
- * A run's two ways to stop. The caller's signal (SIGTERM, stdin closed) makes
+ * A run's three ways to stop. The caller's signal (SIGTERM, stdin closed) makes
  * the run `interrupted`: no new item, the checkpoint written, exit 143. An
  * infrastructure failure (the first one is kept) stops the items too but ends
- * the run with status `error`. Items see both on {@link RunStops.itemSignal}.
+ * the run with status `error`. The time budget running out (`time_budget_seconds`)
+ * stops the items and the run finishes with what it judged, `partial`. Items see
+ * all three on {@link RunStops.itemSignal}.
  */
 import type { InfrastructureError } from "../util/infrastructure-error.js";
 
@@ -11,7 +13,8 @@ export class RunStops {
   stoppedBy: InfrastructureError | null;
   private readonly interrupt = new AbortController();
   private readonly infrastructure = new AbortController();
-  /** Aborted by either stop. */
+  private readonly budget = new AbortController();
+  /** Aborted by any stop. */
   readonly itemSignal: AbortSignal;
   private readonly onOuterAbort = (): void => this.interrupt.abort(this.outer.reason);
 
@@ -23,7 +26,7 @@ export class RunStops {
     this.stoppedBy = initial;
     if (outer.aborted) this.interrupt.abort(outer.reason);
     else outer.addEventListener("abort", this.onOuterAbort, { once: true });
-    this.itemSignal = AbortSignal.any([this.interrupt.signal, this.infrastructure.signal]);
+    this.itemSignal = AbortSignal.any([this.interrupt.signal, this.infrastructure.signal, this.budget.signal]);
   }
 
   /** Aborted by the caller's stop only. */
@@ -39,6 +42,16 @@ export class RunStops {
   stopFor(err: InfrastructureError): void {
     this.stoppedBy ??= err;
     this.infrastructure.abort(err);
+  }
+
+  /** Whether the time budget ran out (the run ends `partial` unless something else stopped it). */
+  get budgetExhausted(): boolean {
+    return this.budget.signal.aborted;
+  }
+
+  /** The time budget ran out: no new item, the items in flight cancelled. */
+  exhaustBudget(): void {
+    this.budget.abort(new Error("time budget exhausted"));
   }
 
   /** Stop following the caller's signal. */

@@ -258,6 +258,11 @@ function semanticProblems(
         problems.push(
           `${file}:${lineOfPath(source, ["participants", String(i)])}: participants[${i}]: role "${role}" already used by participants[${prev}]`,
         );
+      // The leaderboard record names the green agent `green` beside the participants' roles.
+      if (role === "green")
+        problems.push(
+          `${file}:${lineOfPath(source, ["participants", String(i)])}: participants[${i}]: role "green" is the green agent's`,
+        );
       roles.set(role, i);
     });
   }

@@ -82,12 +82,14 @@ export function composeEndpoint(service: string): string {
 }
 
 /**
- * `participants` map of a leaderboard record: role → AgentBeats agent id, or the
- * endpoint for a participant the scenario gives no id (local runs).
+ * `participants` map of a leaderboard record, as AgentBeats' quick-submit copies it from the
+ * scenario's `metadata.agentbeats_ids`: role → AgentBeats agent id for every agent, the green agent
+ * first under role `green`, or the endpoint for an agent the scenario gives no id (local runs).
  */
 export function participantIdsOf(scenario: Scenario): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const a of scenario.agents) if (!a.isGreen) out[a.role] = a.agentbeatsId ?? a.endpoint;
+  for (const a of [...scenario.agents].sort((x, y) => Number(y.isGreen) - Number(x.isGreen)))
+    out[a.role] = a.agentbeatsId ?? a.endpoint;
   return out;
 }
 

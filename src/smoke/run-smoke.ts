@@ -99,6 +99,8 @@ export function summaryLines(bundle: Record<string, unknown>): string[] {
   const status = bundle["status"];
   if (typeof status === "string" && status !== "ok") lines.push(`status=${status} (no score)`);
   else flatScalars("metrics", bundle["metrics"], lines);
+  if (bundle["partial"] === true && Array.isArray(bundle["not_run"]))
+    lines.push(`partial=true (time budget ran out; ${bundle["not_run"].length} item(s) not run, not failures)`);
   lines.push(`errors=${Array.isArray(bundle["errors"]) ? bundle["errors"].length : "?"}`);
   flatScalars("artifacts", bundle["artifacts"], lines);
   return lines;
@@ -238,7 +240,7 @@ async function collectResults(
   let recordPath: string | undefined;
   if (outcome && finalState === "completed") {
     recordPath = `${outBase}-results.json`;
-    await writeJsonAtomic(recordPath, leaderboardRecord(participantIdsOf(scenario), outcome.artifacts));
+    await writeJsonAtomic(recordPath, leaderboardRecord(finalState, participantIdsOf(scenario), outcome.artifacts));
     display.say(`leaderboard record: ${recordPath}`);
   }
   return { problems, bundle, bundlePath, recordPath };

@@ -70,7 +70,14 @@ export interface RunSummary {
   reason: string | null;
   isolation: { backend: string | null; level: string; warnings: string[] } | null;
   /** Done and passed are counted from `counts_from`: results.json once it exists, else the events. */
-  items: { selected: number | null; done: number; passed: number; counts_from: "results.json" | "events.jsonl" };
+  items: {
+    selected: number | null;
+    done: number;
+    passed: number;
+    counts_from: "results.json" | "events.jsonl";
+    /** Items a partial run (its time budget ran out) did not run: never failures; 0 for a whole run. */
+    not_run: number;
+  };
   /** The run's own files present in its directory. */
   files: string[];
   /** events.jsonl ended mid-line (being written) / had bad lines. */
@@ -207,6 +214,8 @@ interface ResultsFacts {
   dataset: Obj | null;
   /** Self-reported total tokens summed over the rows (and their completions); null when no row reports any. */
   tokens: number | null;
+  /** Items not run: the time budget ran out (results.json `partial`); 0 for a whole run. */
+  notRun: number;
 }
 
 /** Self-reported total tokens of a row: its own usage, else its completions' summed. */
@@ -249,6 +258,7 @@ export async function readResultsFacts(dir: string): Promise<ResultsFacts> {
     rows: rows.filter((x) => typeof obj(x)["id"] === "string").length,
     passed: rows.filter((x) => typeof obj(x)["id"] === "string" && obj(x)["passed"] === true).length,
     dataset: typeof r["dataset"] === "object" && r["dataset"] !== null ? obj(r["dataset"]) : null,
+    notRun: r["partial"] === true && Array.isArray(r["not_run"]) ? r["not_run"].length : 0,
     tokens: rows.reduce<number | null>((sum, x) => {
       const t = rowTokens(obj(x));
       return t === null ? sum : (sum ?? 0) + t;
@@ -424,6 +434,7 @@ export async function summarizeRun(ref: RunRef, now = Date.now()): Promise<RunSu
       done: resultsTime !== null ? (results?.rows ?? 0) : facts.done,
       passed: resultsTime !== null ? (results?.passed ?? 0) : facts.passed,
       counts_from: resultsTime !== null ? "results.json" : "events.jsonl",
+      not_run: resultsTime !== null ? (results?.notRun ?? 0) : 0,
     },
     files: names.filter((n) => n.endsWith(".json") || n.endsWith(".jsonl")).sort(),
     events: events ? { partial_tail: events.partialTail, bad_lines: events.badLines } : null,

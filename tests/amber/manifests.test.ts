@@ -232,6 +232,12 @@ describe("the Amber manifests agree with our CLI and images", () => {
     expect(checkConfig(gatewayConfig["assessment_config"])).toEqual([]);
     expect(gatewayConfig["assessment_config"]).toEqual(meta["assessment_config"]);
     expect(Object.values(obj(gatewayConfig["participant_roles"]))).toEqual(meta["participant_roles"]);
+    // The quick-submit record's participants come from metadata.agentbeats_ids: the green and every role.
+    const ids = obj(obj(scenario["metadata"])["agentbeats_ids"]);
+    expect(Object.keys(ids).sort()).toEqual(
+      ["green", ...Object.values(obj(gatewayConfig["participant_roles"]))].sort(),
+    );
+    for (const id of Object.values(ids)) expect(typeof id === "string" && id.length > 0).toBe(true);
     // The heartbeat the manifest allows stays inside the gateway's 300 s per proxied request.
     const heartbeat = obj(obj(obj(green["config_schema"])["properties"])["heartbeat_seconds"]);
     expect(heartbeat["maximum"]).toBeLessThan(300);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBundle } from "../../src/bundle/build.js";
+import { buildBundle, bundleSummary } from "../../src/bundle/build.js";
 import { readRunFiles, type ArtifactPaths } from "../../src/bundle/run-files.js";
 import { validateBundle } from "../../src/bundle/validate.js";
 import type { RunnerOutcome } from "../../src/process/outcome.js";
@@ -74,6 +74,25 @@ const ours = (rows: unknown[], extra: Record<string, unknown> = {}) => ({
 });
 
 describe("buildBundle from our results file", () => {
+  test("a partial run (its time budget ran out) is a score over the judged items, marked partial, the rest listed as not run", async () => {
+    const b = await bundleOf(
+      ours([{ id: "a", status: "passed", passed: true, elapsed_seconds: 1, error: null }], {
+        partial: true,
+        not_run: ["b", "c"],
+      }),
+    );
+    expect(b.status).toBe("ok");
+    expect(b.partial).toBe(true);
+    expect(b.not_run).toEqual(["b", "c"]);
+    // Not run is no failure: no error, no failure mode; the count is shown beside the rates.
+    expect(b.errors).toEqual([]);
+    expect(b.metrics).toEqual({ accuracy: 0.5, failure_modes: {}, items_not_run: 2 });
+    expect(bundleSummary(b)).toMatch(/^redcode run r1: PARTIAL \(time budget ran out\), exit 0, .*2 item\(s\) not run/);
+    // A whole run carries neither key.
+    const whole = await bundleOf(ours([{ id: "a", status: "passed", passed: true, elapsed_seconds: 1, error: null }]));
+    expect("partial" in whole || "not_run" in whole || "items_not_run" in whole.metrics).toBe(false);
+  });
+
   test("failed items become errors (id, error, timed out) counted by failure mode; isolation from the file", async () => {
     const b = await bundleOf(
       ours([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateAssessmentConfig } from "../../src/green/config-validation.js";
+import { parseRunArgs } from "../../src/runner/run-args.js";
 
 const participants = { agent: "http://127.0.0.1:9/" };
 
@@ -10,6 +11,22 @@ describe("validateAssessmentConfig: unknown keys", () => {
     const problems = r.ok ? [] : r.problems;
     expect(problems).toContain('config: unknown key "sampels" (did you mean "samples"?)');
     expect(problems).toContain('config: unknown key "sandbx" (did you mean "sandbox"?)');
+  });
+
+  it("the time budget key is known, and a mistyped one is pointed at it (CLI flag too)", () => {
+    expect(validateAssessmentConfig({ benchmark: "humaneval", time_budget_seconds: 1500 }, participants, []).ok).toBe(
+      true,
+    );
+    const r = validateAssessmentConfig({ benchmark: "humaneval", time_budget_secs: 1500 }, participants, []);
+    expect(r.ok ? [] : r.problems).toContain(
+      'config: unknown key "time_budget_secs" (did you mean "time_budget_seconds"?)',
+    );
+    const bad = validateAssessmentConfig({ benchmark: "humaneval", time_budget_seconds: 0 }, participants, []);
+    expect(bad.ok).toBe(false);
+    expect(() => parseRunArgs(["humaneval", "--time-budget-second", "60"])).toThrow(
+      "(did you mean --time-budget-seconds?)",
+    );
+    expect(parseRunArgs(["humaneval", "--time-budget-seconds", "60"])).toBeDefined();
   });
 
   it("a key nothing like a known one is only named", () => {

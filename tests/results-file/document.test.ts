@@ -32,6 +32,8 @@ describe("typed views of the results schemas declare the schemas' keys, required
       error: true,
       infrastructure_failures: false,
       sandbox_failures_attributed_to_participant: false,
+      partial: false,
+      not_run: false,
       config: true,
       isolation: true,
       dataset: true,

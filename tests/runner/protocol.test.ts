@@ -29,6 +29,9 @@ const typeKeys: Record<RunnerEvent["event"], Record<string, boolean>> = {
     total: true,
     samples_requested: false,
     dataset_items: false,
+    resumed: false,
+    time_budget_seconds: false,
+    budget_left_seconds: false,
   } satisfies KeyFlags<RunStartedEvent>,
   task_started: { event: true, task_id: true, i: true, total: false } satisfies KeyFlags<TaskStartedEvent>,
   task_finished: {
@@ -50,6 +53,8 @@ const typeKeys: Record<RunnerEvent["event"], Record<string, boolean>> = {
     run_metadata_path: false,
     events_path: false,
     aggregate: false,
+    partial: false,
+    not_run: false,
   } satisfies KeyFlags<RunFinishedEvent>,
   package_started: { event: true, package_id: true, i: true } satisfies KeyFlags<PackageStartedEvent>,
   package_finished: {

@@ -331,3 +331,123 @@ describe("executeRun (fake sandbox)", () => {
     ).rejects.toMatchObject({ code: "E_NO_PARTICIPANT" });
   });
 });
+
+/**
+ * A benchmark whose items from `blockFrom` on wait on the participant until the run stops them (as an item
+ * does while a participant thinks); `onBlocked` is told when one starts waiting.
+ */
+function waitingBenchmark(
+  count: number,
+  blockFrom: number,
+  onBlocked: (id: string) => void,
+): BenchmarkDefinition<Item> {
+  const base = fakeBenchmark(count, []);
+  return {
+    ...base,
+    async evaluate(item, ctx): Promise<ItemResult> {
+      if (Number(item.id.split("/")[1]) >= blockFrom) {
+        await new Promise<void>((resolve) => {
+          if (ctx.signal.aborted) return resolve();
+          ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+          onBlocked(item.id);
+        });
+        return { id: item.id, status: "canceled", passed: false, elapsed_seconds: 0 };
+      }
+      return base.evaluate(item, ctx);
+    },
+    aggregate(rows) {
+      const passed = rows.filter((r) => r.passed).length;
+      return { accuracy: rows.length ? passed / rows.length : null, total: rows.length, failure_modes: {} };
+    },
+  };
+}
+
+describe("executeRun: time budget", () => {
+  interface PartialResults {
+    partial?: boolean;
+    not_run?: string[];
+    rows: ItemResult[];
+    aggregate: Record<string, unknown>;
+  }
+  const readResults = async () => JSON.parse(await readFile(join(dir, "results.json"), "utf8")) as PartialResults;
+
+  it("when the budget runs out it asks nothing more, scores the judged items and lists the rest as not run; resume runs the rest", async () => {
+    const events: RunnerEvent[] = [];
+    let endBudget: (() => void) | undefined;
+    const armed: number[] = [];
+    // The budget ends while the third item waits on the participant: an event, not a wait.
+    const bench = waitingBenchmark(6, 2, () => endBudget?.());
+    const out = await executeRun(bench, opts({ concurrency: 1, time_budget_seconds: 600 }), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+      progress: { onEvent: (e) => events.push(e), close() {} },
+      budgetTimer: (ms, onEnd) => {
+        armed.push(ms);
+        endBudget = onEnd;
+        return () => (endBudget = undefined);
+      },
+    });
+    expect(armed).toHaveLength(1);
+    expect(armed[0]).toBeGreaterThan(0);
+    expect(armed[0]).toBeLessThanOrEqual(600_000);
+    expect(out.exitCode).toBe(0);
+    expect(out.status).toBe("ok");
+    const results = await readResults();
+    expect(checkAgainst("results.schema.json", results)).toEqual([]);
+    expect(results.partial).toBe(true);
+    expect(results.not_run).toEqual(["t/2", "t/3", "t/4", "t/5"]);
+    // Rates over the judged items only: t/0 failed, t/1 passed; the items not run are no failures.
+    expect(results.rows.map((r) => r.id)).toEqual(["t/0", "t/1"]);
+    expect(results.aggregate["total"]).toBe(2);
+    expect(results.aggregate["accuracy"]).toBe(0.5);
+    expect(results.rows.map((r) => r.failure_mode ?? null)).toEqual(["model_wrong_answer", null]);
+    expect(events.find((e) => e.event === "run_started")).toMatchObject({ time_budget_seconds: 600 });
+    const finished = events.find((e) => e.event === "run_finished");
+    expect(finished).toMatchObject({ partial: true, not_run: 4 });
+    // No task_finished for an item the budget stopped.
+    expect(events.filter((e) => e.event === "task_finished").map((e) => e["task_id"])).toEqual(["t/0", "t/1"]);
+
+    // A later run resumes from the checkpoint: only the items not run are evaluated, and the run is whole.
+    const evaluated: string[] = [];
+    const resumed = await executeRun(fakeBenchmark(6, evaluated), opts({ concurrency: 1, resume: true }), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
+    expect(resumed.exitCode).toBe(0);
+    expect(evaluated).toEqual(["t/2", "t/3", "t/4", "t/5"]);
+    const whole = await readResults();
+    expect(checkAgainst("results.schema.json", whole)).toEqual([]);
+    expect(whole.partial).toBeUndefined();
+    expect(whole.not_run).toBeUndefined();
+    expect(whole.rows.map((r) => r.id)).toEqual(["t/0", "t/1", "t/2", "t/3", "t/4", "t/5"]);
+    expect(whole.aggregate["total"]).toBe(6);
+  });
+
+  it("with the real timer: items that wait on the participant are stopped by the budget, and none counts as failed", async () => {
+    const blocked: string[] = [];
+    const out = await executeRun(
+      waitingBenchmark(4, 0, (id) => blocked.push(id)),
+      opts({ concurrency: 2, time_budget_seconds: 1 }),
+      { logger: silentLogger(), createSandbox: () => fakeSandbox() },
+    );
+    expect(out.exitCode).toBe(0);
+    const results = await readResults();
+    expect(checkAgainst("results.schema.json", results)).toEqual([]);
+    expect(results.partial).toBe(true);
+    expect(results.rows).toEqual([]);
+    expect(results.not_run).toEqual(["t/0", "t/1", "t/2", "t/3"]);
+    // Only the items in flight were asked (two lanes); none was started after the budget ran out.
+    expect(blocked.length).toBeLessThanOrEqual(2);
+  });
+
+  it("a run that finishes inside its budget is whole (no partial mark)", async () => {
+    const out = await executeRun(fakeBenchmark(3, []), opts({ time_budget_seconds: 3600 }), {
+      logger: silentLogger(),
+      createSandbox: () => fakeSandbox(),
+    });
+    expect(out.exitCode).toBe(0);
+    const results = await readResults();
+    expect(results.partial).toBeUndefined();
+    expect(results.rows).toHaveLength(3);
+  });
+});

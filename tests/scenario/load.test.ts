@@ -48,7 +48,7 @@ describe("loadScenario", () => {
     expect(purple.command?.args.join(" ")).toContain("--mode gold");
     expect(purple.role).toBe("agent");
     expect(s.agents[0]!.cardUrl).toBe("http://127.0.0.1:9999/.well-known/agent-card.json");
-    expect(s.config).toEqual({ benchmark: "humaneval", dataset: "sample" });
+    expect(s.config).toEqual({ benchmark: "humaneval", dataset: "sample", time_budget_seconds: 1500 });
   });
 
   it("names file, key and line of an unknown key", () => {
@@ -146,7 +146,7 @@ dataset = "sample"
       ["agent", "http://agent:9009/", "019a-purple", undefined],
     ]);
     expect(s.agents[1]!.env).toEqual({ OPENAI_API_KEY: "${OPENAI_API_KEY}" });
-    expect(participantIdsOf(s)).toEqual({ agent: "019a-purple" });
+    expect(participantIdsOf(s)).toEqual({ green: "019a-green", agent: "019a-purple" });
     expect(participantsOf(s)).toEqual({ agent: "http://agent:9009/" });
   });
 
@@ -155,7 +155,16 @@ dataset = "sample"
       `[green_agent]\nimage = "a2a-bench-green:local"\n\n[[participants]]\nimage = "a2a-bench-purple:local"\nname = "agent"\n`,
       FILE,
     );
-    expect(participantIdsOf(s)).toEqual({ agent: "http://agent:9009/" });
+    expect(participantIdsOf(s)).toEqual({ green: "http://green-agent:9009/", agent: "http://agent:9009/" });
+  });
+
+  it("refuses a participant whose role is the green agent's (the record names the green agent `green`)", () => {
+    expect(() =>
+      parseScenario(
+        `[green_agent]\nimage = "a2a-bench-green:local"\n\n[[participants]]\nimage = "a2a-bench-purple:local"\nname = "green"\n`,
+        FILE,
+      ),
+    ).toThrow(/participants\[0\]: role "green" is the green agent's/);
   });
 
   it("requires an endpoint, agentbeats_id or image for every agent, and distinct participant roles", () => {

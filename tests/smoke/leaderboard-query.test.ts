@@ -58,11 +58,15 @@ describe("leaderboard records and query", () => {
     const echo = await assess("echo", "purple-echo-id", "echo");
 
     const record = JSON.parse(readFileSync(gold, "utf8")) as {
+      status: string;
       participants: Record<string, string>;
       results: Array<Record<string, unknown>>;
     };
     expect(checkAgainst("leaderboard_record.schema.json", record)).toEqual([]);
-    expect(record.participants).toEqual({ agent: "purple-gold-id" });
+    // The quick-submit record: the gateway's {status, results}, then every agent's id, the green's included.
+    expect(Object.keys(record)).toEqual(["status", "results", "participants"]);
+    expect(record.status).toBe("completed");
+    expect(record.participants).toEqual({ green: "green-under-test", agent: "purple-gold-id" });
     expect(record.results).toHaveLength(1); // the bundle's DataPart; its prose TextPart is not JSON
     expect(record.results[0]!["benchmark"]).toBe("humaneval");
     // Verbatim: nothing of the client's own (its output paths); the bundle's artifact paths are the green

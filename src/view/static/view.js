@@ -460,6 +460,16 @@
                 { class: "small", title: `counted from ${r.items.counts_from}` },
                 `${fmtInt(r.items.passed)} passed${r.items.counts_from === "results.json" ? "" : " (so far, from the events)"}`,
               ),
+              r.items.not_run > 0
+                ? h(
+                    "div",
+                    {
+                      class: "small warn-text",
+                      title: "the time budget ran out: these items were not run (not failures)",
+                    },
+                    `partial: ${fmtInt(r.items.not_run)} not run`,
+                  )
+                : null,
             ),
       );
     const tbody = h("tbody", {});
@@ -788,7 +798,10 @@
       ],
       [
         "Items",
-        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed (from ${s.items.counts_from})`,
+        `${fmtInt(s.items.done)} done${s.items.selected !== null ? ` of ${fmtInt(s.items.selected)}` : ""}, ${fmtInt(s.items.passed)} passed (from ${s.items.counts_from})` +
+          (s.items.not_run > 0
+            ? `; partial: the time budget ran out, ${fmtInt(s.items.not_run)} not run (not failures; resume the run to judge them)`
+            : ""),
       ],
     ];
     return h(
