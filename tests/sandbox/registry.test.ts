@@ -45,10 +45,13 @@ describe("sandbox backend registry", () => {
   });
 
   it("the checker fails when they differ", () => {
-    const withoutDocker = sandboxBackends().filter((b) => b.name !== "docker");
+    // Both backends at the "docker" level gone: the level is not registered either.
+    const withoutDocker = sandboxBackends().filter((b) => b.name !== "docker" && b.name !== "docker-pool");
     expect(backendSchemaMismatches(readRegistrySchemas(), withoutDocker)).toEqual([
       'assessment_request.schema.json sandbox enum has "docker", which is not registered',
+      'assessment_request.schema.json sandbox enum has "docker-pool", which is not registered',
       'results.schema.json isolation.backend enum has "docker", which is not registered',
+      'results.schema.json isolation.backend enum has "docker-pool", which is not registered',
       'results.schema.json isolation.level enum has "docker", which is not registered',
     ]);
   });
@@ -75,6 +78,7 @@ describe("sandbox backend registry", () => {
       local: ["environments", "host-binds", "host-workdir", "overlays", "userns-root"],
       e2b: ["environments", "images"],
       docker: ["environments", "images"],
+      "docker-pool": ["environments", "images"],
     });
   });
 
@@ -98,14 +102,14 @@ describe("sandbox backend registry", () => {
     expect(() => registerSandboxBackend(twin)).toThrow(
       'backend "twin" and "local" disagree on whether bwrap is full isolation',
     );
-    expect(sandboxBackendNames()).toEqual(["local", "e2b", "docker"]);
+    expect(sandboxBackendNames()).toEqual(["local", "e2b", "docker", "docker-pool"]);
     expect(isFullIsolationLevel("bwrap")).toBe(true);
   });
 
   it("createSandbox refuses an unregistered backend, naming the registered ones", async () => {
     await expect(createSandbox({ backend: "podman", logger: silentLogger() })).rejects.toMatchObject({
       code: "E_SANDBOX_OPTIONS",
-      message: 'backend must be one of local, e2b, docker, got "podman"',
+      message: 'backend must be one of local, e2b, docker, docker-pool, got "podman"',
     });
   });
 });

@@ -12,6 +12,7 @@ export const localBackend = defineSandboxBackend({
   // unshare keeps the host's filesystem readable; none isolates nothing.
   fullIsolation: ["bwrap"],
   capabilities: new Set(["environments", "host-workdir", "host-binds", "overlays", "userns-root"] as const),
+  guarantees: ["memory-limit", "process-limit", "no-network"],
   preflight: {
     env: [],
     programs: [
