@@ -13,6 +13,8 @@ import { BASE_IMAGE } from "./container-engine.js";
 const SCRIPT = fileURLToPath(new URL("../../scripts/container-engine.sh", import.meta.url));
 /** Limit of starting, loading and stopping, ms: a stuck dockerd, not a slow host (each polls states). */
 const ENGINE_MS = 600_000;
+/** Unmount what lies under $1 (deepest first), then remove it. */
+const CLEAN = `grep -F " $1/" /proc/mounts | awk '{print $2}' | sort -r | xargs -r -n1 umount -l; rm -rf -- "$1"`;
 
 export interface SecondEngine {
   url: string;
@@ -32,6 +34,10 @@ export async function startSecondEngine(
   const url = `unix://${dir}/docker.sock`;
   const stop = async (): Promise<void> => {
     await runCommand("bash", [SCRIPT, "stop", dir], { timeoutMs: ENGINE_MS });
+    // A dockerd killed with SIGKILL leaves its mounts (overlays, network namespaces, the data root): lazily
+    // unmounted, deepest first, then its images and layers (hundreds of MB) removed.
+    const clean = await runCommand("bash", ["-c", CLEAN, "clean", dir], { timeoutMs: ENGINE_MS });
+    if (clean.exitCode !== 0) throw new Error(`removing the second engine's ${dir} failed: ${clean.stderr}`);
   };
   for (const image of images) {
     const load = await runCommand(
