@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   view: async () => (await import("./cli/view.js")).command,
   export: async () => (await import("./cli/export.js")).command,
   new: async () => (await import("./cli/new.js")).command,
+  sandbox: async () => (await import("./cli/sandbox.js")).command,
 };
 
 async function topHelp(): Promise<string> {

@@ -35,6 +35,7 @@ export interface AssessmentConfig {
   participant_concurrency?: number;
   max_infrastructure_failure_share?: number;
   sandbox?: SandboxBackendName;
+  docker_hosts?: string[];
   swebench_image_template?: string;
   swebench_images?: Record<string, string>;
   terminal_base_images?: Record<string, string>;

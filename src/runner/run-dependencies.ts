@@ -1,8 +1,8 @@
 /**
  * The real dependencies of a run, shared by every entry (the CLI, the
  * library's runBenchmark, the SPARC functions): the sandbox the config names
- * (its hidden paths, concurrency and docker owner from the same resolved
- * options) and the A2A participant at `agent`.
+ * (its hidden paths, concurrency, docker owner and pool engines from the same
+ * resolved options) and the A2A participant at `agent`.
  */
 import type { Logger } from "../util/logger.js";
 import type { Sandbox } from "../sandbox/types.js";
@@ -21,6 +21,7 @@ export async function openRunSandbox(options: RunOptions, logger: Logger): Promi
     logger,
     concurrency: options.concurrency,
     docker: { owner: options.run_id },
+    ...(options.docker_hosts ? { dockerPool: { hosts: options.docker_hosts } } : {}),
     hiddenPaths: sandboxHiddenPaths(options),
   });
 }

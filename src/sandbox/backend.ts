@@ -12,6 +12,7 @@ import type { SandboxCapability } from "./capabilities.js";
 import type { E2bOptions } from "./e2b/e2b-sandbox.js";
 import type { DockerMode } from "./docker/docker-sandbox.js";
 import type { LocalIsolation } from "./local/descriptor.js";
+import type { PoolHost } from "./docker-pool/hosts.js";
 
 /**
  * The capabilities (capabilities.ts) a backend offers at its best. A sandbox it creates declares what it
@@ -20,6 +21,14 @@ import type { LocalIsolation } from "./local/descriptor.js";
  * benchmark that needs one names it (BenchmarkDescriptor.sandboxNeeds).
  */
 export type BackendCapabilities = ReadonlySet<SandboxCapability>;
+
+/**
+ * What a backend enforces beyond the contract every backend keeps (exec with files, env and stdin, the
+ * output cap, the wall limit, cancellation, close): `memory-limit` (SandboxLimits.memoryBytes),
+ * `process-limit` (maxProcesses), `no-network` (jobs and environments reach no address). The conformance
+ * suite (conformance/) checks each one claimed and reports the others not applicable.
+ */
+export type SandboxGuarantee = "memory-limit" | "process-limit" | "no-network";
 
 /** A program a backend or a benchmark needs on this host's PATH. */
 export interface ProgramNeed {
@@ -82,6 +91,8 @@ export interface CreateSandboxOptions {
   e2b?: E2bOptions;
   /** Docker backend: image (default $A2A_BENCH_DOCKER_IMAGE, else a2a-bench/debian-base:bookworm), mode (default per-run) and owner label. */
   docker?: { image?: string; mode?: DockerMode; owner?: string };
+  /** Docker pool backend: its engines (default $A2A_BENCH_DOCKER_HOSTS), capacity per engine, images each must hold. */
+  dockerPool?: { hosts?: readonly (string | PoolHost)[]; capacityPerEngine?: number; images?: readonly string[] };
 }
 
 /** A backend's factory: options already checked, limits resolved. */
@@ -106,6 +117,8 @@ export interface SandboxBackendDescriptor<Name extends string = string, Level ex
    */
   readonly hostIsolation?: boolean;
   readonly capabilities: BackendCapabilities;
+  /** What it enforces beyond the common contract, at its best (absent: nothing more). */
+  readonly guarantees?: readonly SandboxGuarantee[];
   readonly preflight: BackendPreflight;
   /** What selects this backend's engine or service; the green agent passes these to its runners. */
   readonly selectionEnv: BackendSelectionEnv;

@@ -95,6 +95,8 @@ export interface EnvironmentExecOutcome {
 export interface Environment {
   /** The backend's name for it (a container id, a pod name), for logs. */
   readonly id: string;
+  /** Where it runs, for a backend with several places (the docker pool's engine URL). */
+  readonly engine?: string;
   /** True when exec keeps stdout and stderr apart on request (`streams: "separate"`); optional, absent = no. */
   readonly separateStreams?: boolean;
   /** Run `argv` (no shell unless argv names one) in the environment's default working directory. Never rejects. */

@@ -23,7 +23,14 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
 }
 
 export type { Sandbox, SandboxLimits, ExecRequest, ExecOutcome } from "./types.js";
-export type { BackendCapabilities, SandboxBackendDescriptor, SandboxFactory, ProgramNeed, EnvNeed } from "./backend.js";
+export type {
+  BackendCapabilities,
+  SandboxBackendDescriptor,
+  SandboxFactory,
+  SandboxGuarantee,
+  ProgramNeed,
+  EnvNeed,
+} from "./backend.js";
 export { defineSandboxBackend } from "./backend.js";
 export {
   registerSandboxBackend,

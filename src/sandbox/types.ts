@@ -62,6 +62,8 @@ export interface ExecOutcome {
   stderrTail: string;
   /** Sandbox infrastructure failure (not the program's own failure), if any. */
   infraError?: string;
+  /** Where it ran, for a backend with several places (the docker pool's engine URL). */
+  engine?: string;
 }
 
 export interface SandboxLimits {

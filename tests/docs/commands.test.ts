@@ -19,6 +19,7 @@ import { parseExportArgs } from "../../src/cli/export.js";
 import { parseNewArgs } from "../../src/cli/new.js";
 import { parseSwebenchArgs } from "../../src/cli/swebench.js";
 import { parseValidateArgs } from "../../src/cli/validate-bundle.js";
+import { parseSandboxArgs } from "../../src/cli/sandbox.js";
 import type { CliCommand } from "../../src/cli/types.js";
 import { parseRunArgs, resolveRunArgs } from "../../src/runner/run-args.js";
 import { knownBenchmarks } from "../../src/benchmarks/index.js";
@@ -54,6 +55,7 @@ const PARSERS: Record<string, (argv: string[]) => void> = {
   view: (argv) => void parseViewArgs(argv),
   export: (argv) => void parseExportArgs(argv),
   new: (argv) => void parseNewArgs(argv),
+  sandbox: (argv) => void parseSandboxArgs(argv),
 };
 
 const packageJson = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {

@@ -45,10 +45,13 @@ describe("sandbox backend registry", () => {
   });
 
   it("the checker fails when they differ", () => {
-    const withoutDocker = sandboxBackends().filter((b) => b.name !== "docker");
+    // Both backends at the "docker" level gone: the level is not registered either.
+    const withoutDocker = sandboxBackends().filter((b) => b.name !== "docker" && b.name !== "docker-pool");
     expect(backendSchemaMismatches(readRegistrySchemas(), withoutDocker)).toEqual([
       'assessment_request.schema.json sandbox enum has "docker", which is not registered',
+      'assessment_request.schema.json sandbox enum has "docker-pool", which is not registered',
       'results.schema.json isolation.backend enum has "docker", which is not registered',
+      'results.schema.json isolation.backend enum has "docker-pool", which is not registered',
       'results.schema.json isolation.level enum has "docker", which is not registered',
     ]);
   });
@@ -76,6 +79,7 @@ describe("sandbox backend registry", () => {
       local: ["environments", "host-binds", "host-workdir", "overlays", "userns-root"],
       e2b: ["environments", "images"],
       docker: ["environments", "images"],
+      "docker-pool": ["environments", "images"],
     });
   });
 

@@ -12,6 +12,7 @@ export const dockerBackend = defineSandboxBackend({
   fullIsolation: ["docker"],
   // Files go in `files`: no host directory, overlay or root job (docker-sandbox.ts refuses them).
   capabilities: new Set(["environments", "images"] as const),
+  guarantees: ["memory-limit", "process-limit", "no-network"],
   preflight: {
     env: [],
     programs: [

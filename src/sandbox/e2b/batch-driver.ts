@@ -90,8 +90,11 @@ def run(i):
             out, err = p.communicate(j["stdin"].encode(), timeout=j["timeoutMs"] / 1000.0)
         except subprocess.TimeoutExpired:
             kill_group(p.pid)
-            out, err = p.communicate()
+            if uid is not None: kill_uid(uid)
             res["timedOut"] = True
+            # A process that left the job's session may hold its pipes: then its output is not read.
+            try: out, err = p.communicate(timeout=5)
+            except subprocess.TimeoutExpired: p.kill(); p.wait(); out, err = b"", b""
         kill_group(p.pid)  # what the job left in its session
         if not res["timedOut"]:
             if p.returncode < 0: res["signal"] = "SIG%d" % -p.returncode

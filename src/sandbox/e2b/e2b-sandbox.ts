@@ -74,6 +74,8 @@ class E2bSandbox implements Sandbox {
   async execMany(reqs: ExecRequest[], signal?: AbortSignal): Promise<ExecOutcome[]> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "execMany() after close()");
     if (reqs.length === 0) return [];
+    // Aborted before anything was sent: nothing runs, and the sandbox stays for the next batch.
+    if (signal?.aborted) return reqs.map(() => emptyOutcome({ isCanceled: true }));
     const refused = reqs.map((r) => refusedRequest(this, r)).find((why) => why !== null);
     if (refused) return reqs.map(() => emptyOutcome({ infraError: refused }));
     const jobs: DriverJob[] = reqs.map((r) => ({

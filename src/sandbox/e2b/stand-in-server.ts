@@ -150,15 +150,20 @@ function sandboxInfoRoute(state: StandInState, id: string, res: ServerResponse):
 }
 
 /** `POST /execute`: run the python code with the executor and stream its output as the SDK's NDJSON events. */
-async function executeRoute(state: StandInState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function executeRoute(
+  state: StandInState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  killed: AbortSignal,
+): Promise<void> {
   const { code, language } = JSON.parse(await body(req)) as { code: string; language?: string };
   if (language && language !== "python")
     return json(res, 400, { message: `stand-in runs python only, got ${language}` });
-  const out = await state.opts.executor.exec({
-    language: "python",
-    code,
-    timeoutMs: state.opts.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS,
-  });
+  // A killed sandbox stops what runs in it, as E2B's VM does.
+  const out = await state.opts.executor.exec(
+    { language: "python", code, timeoutMs: state.opts.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS },
+    killed,
+  );
   res.writeHead(200, { "content-type": "application/x-ndjson" });
   for (const line of out.stdoutTail.split(/(?<=\n)/))
     if (line) res.write(JSON.stringify({ type: "stdout", text: line }) + "\n");
@@ -209,8 +214,8 @@ async function handle(state: StandInState, req: IncomingMessage, res: ServerResp
   if (!state.live.has(id)) return json(res, 502, { code: 502, message: "sandbox not found" });
   if (req.headers["x-access-token"] !== state.tokens.get(id))
     return json(res, 401, { code: 401, message: "bad access token" });
-  if (method === "POST" && url.pathname === "/execute") return executeRoute(state, req, res);
   const sb = state.envd.get(id)!;
+  if (method === "POST" && url.pathname === "/execute") return executeRoute(state, req, res, sb.killed.signal);
   const envdRoute = (method === "POST" && url.pathname === "/process.Process/Start") || url.pathname === "/files";
   // Environments rely on the executor's jail to keep sandboxes apart: only bwrap shows a job no other tree.
   if (envdRoute && state.opts.executor.isolation !== "bwrap")

@@ -13,6 +13,7 @@ export const localBackend = defineSandboxBackend({
   fullIsolation: ["bwrap"],
   hostIsolation: true,
   capabilities: new Set(["environments", "host-workdir", "host-binds", "overlays", "userns-root"] as const),
+  guarantees: ["memory-limit", "process-limit", "no-network"],
   preflight: {
     env: [],
     programs: [
