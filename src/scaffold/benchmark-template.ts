@@ -97,7 +97,7 @@ async function evaluate(item: ${n.pascal}Item, ctx: EvaluateContext): Promise<It
   }
   const code = extractCode(reply, { entryPoint: item.entryPoint, prompt: item.prompt });
   const program = \`\${item.prompt}\${code.completion}\\n\\n\${item.test}\\ncheck(\${item.entryPoint})\\n\`;
-  const timeoutMs = (ctx.options.per_task_timeout_seconds ?? 3) * 1000;
+  const timeoutMs = ctx.options.per_task_timeout_seconds * 1000;
   const run = await ctx.sandbox.exec({ language: "python", code: program, timeoutMs }, ctx.signal);
   if (run.infraError !== undefined)
     return done({
