@@ -21,6 +21,7 @@ export async function openRunSandbox(options: RunOptions, logger: Logger): Promi
     logger,
     concurrency: options.concurrency,
     docker: { owner: options.run_id },
+    kubernetes: { assessment: options.run_id },
     hiddenPaths: sandboxHiddenPaths(options),
   });
 }

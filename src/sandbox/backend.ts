@@ -12,6 +12,7 @@ import type { SandboxCapability } from "./capabilities.js";
 import type { E2bOptions } from "./e2b/e2b-sandbox.js";
 import type { DockerMode } from "./docker/docker-sandbox.js";
 import type { LocalIsolation } from "./local/descriptor.js";
+import type { KubernetesOptions } from "./kubernetes/kubernetes-sandbox.js";
 
 /**
  * The capabilities (capabilities.ts) a backend offers at its best. A sandbox it creates declares what it
@@ -82,6 +83,8 @@ export interface CreateSandboxOptions {
   e2b?: E2bOptions;
   /** Docker backend: image (default $A2A_BENCH_DOCKER_IMAGE, else a2a-bench/debian-base:bookworm), mode (default per-run) and owner label. */
   docker?: { image?: string; mode?: DockerMode; owner?: string };
+  /** Kubernetes backend: kubeconfig, namespace, assessment id, images; defaults from the A2A_BENCH_K8S_* variables. */
+  kubernetes?: KubernetesOptions;
 }
 
 /** A backend's factory: options already checked, limits resolved. */

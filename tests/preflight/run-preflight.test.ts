@@ -282,7 +282,7 @@ describe("preflight", () => {
 
   it("rejects bad flags", () => {
     expect(() => parsePreflightArgs(["--sandbox", "podman"])).toThrow(
-      '--sandbox must be one of local, e2b, docker, got "podman"',
+      '--sandbox must be one of local, e2b, docker, kubernetes, got "podman"',
     );
     expect(() => parsePreflightArgs(["--benchmark", "mmlu"])).toThrow("--benchmark must be one of");
     expect(() => parsePreflightArgs(["--agent", "nope"])).toThrow("--agent must be an http(s) URL");

@@ -63,9 +63,9 @@ describe("sandbox backend registry", () => {
     }
   });
 
-  it("full isolation is what the backends declare: bwrap, e2b, docker; unshare and none are weak", () => {
-    expect(fullIsolationLevels()).toEqual(["bwrap", "e2b", "docker"]);
-    for (const level of ["bwrap", "e2b", "docker"]) expect(isFullIsolation(level), level).toBe(true);
+  it("full isolation is what the backends declare: bwrap, e2b, docker, kubernetes; unshare and none are weak", () => {
+    expect(fullIsolationLevels()).toEqual(["bwrap", "e2b", "docker", "kubernetes"]);
+    for (const level of ["bwrap", "e2b", "docker", "kubernetes"]) expect(isFullIsolation(level), level).toBe(true);
     for (const level of ["unshare", "none", "anything"]) expect(isFullIsolation(level), level).toBe(false);
   });
 
@@ -75,6 +75,7 @@ describe("sandbox backend registry", () => {
       local: ["environments", "host-binds", "host-workdir", "overlays", "userns-root"],
       e2b: ["environments", "images"],
       docker: ["environments", "images"],
+      kubernetes: ["environments", "images"],
     });
   });
 
@@ -98,14 +99,14 @@ describe("sandbox backend registry", () => {
     expect(() => registerSandboxBackend(twin)).toThrow(
       'backend "twin" and "local" disagree on whether bwrap is full isolation',
     );
-    expect(sandboxBackendNames()).toEqual(["local", "e2b", "docker"]);
+    expect(sandboxBackendNames()).toEqual(["local", "e2b", "docker", "kubernetes"]);
     expect(isFullIsolationLevel("bwrap")).toBe(true);
   });
 
   it("createSandbox refuses an unregistered backend, naming the registered ones", async () => {
     await expect(createSandbox({ backend: "podman", logger: silentLogger() })).rejects.toMatchObject({
       code: "E_SANDBOX_OPTIONS",
-      message: 'backend must be one of local, e2b, docker, got "podman"',
+      message: 'backend must be one of local, e2b, docker, kubernetes, got "podman"',
     });
   });
 });
