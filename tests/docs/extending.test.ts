@@ -167,7 +167,7 @@ describe("adding a benchmark and a sandbox backend (docs/extending.md)", () => {
           createParticipant: () => participant,
         }),
       ).rejects.toThrow(
-        /results\.json would not match.*\/isolation\/backend: must be one of \["local","e2b","docker"\]/s,
+        /results\.json would not match.*\/isolation\/backend: must be one of \["local","e2b","docker","kubernetes"\]/s,
       );
     } finally {
       await rm(out, { recursive: true, force: true });
