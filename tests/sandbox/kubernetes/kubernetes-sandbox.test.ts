@@ -214,7 +214,8 @@ describe.skipIf(engine.env === null)(`kubernetes backend against the stand-in AP
   });
 
   test("the pod's own deadline (the environment's lifetime) ends a command; backendProblem says so", async () => {
-    const env = await open({ lifetimeMs: 4000 });
+    // Long enough for the pod to be seen running on a loaded host; the command then outlives it.
+    const env = await open({ lifetimeMs: 8000 });
     const r = await env.exec(["sleep", "300"], { timeoutMs: 600_000 });
     expect(r.exitCode).not.toBe(0);
     expect(r.timedOut).toBe(false);
