@@ -22,6 +22,7 @@ export async function openRunSandbox(options: RunOptions, logger: Logger): Promi
     concurrency: options.concurrency,
     docker: { owner: options.run_id },
     ...(options.docker_hosts ? { dockerPool: { hosts: options.docker_hosts } } : {}),
+    kubernetes: { assessment: options.run_id },
     hiddenPaths: sandboxHiddenPaths(options),
   });
 }

@@ -13,6 +13,7 @@ import type { E2bOptions } from "./e2b/e2b-sandbox.js";
 import type { DockerMode } from "./docker/docker-sandbox.js";
 import type { LocalIsolation } from "./local/descriptor.js";
 import type { PoolHost } from "./docker-pool/hosts.js";
+import type { KubernetesOptions } from "./kubernetes/kubernetes-sandbox.js";
 
 /**
  * The capabilities (capabilities.ts) a backend offers at its best. A sandbox it creates declares what it
@@ -93,6 +94,8 @@ export interface CreateSandboxOptions {
   docker?: { image?: string; mode?: DockerMode; owner?: string };
   /** Docker pool backend: its engines (default $A2A_BENCH_DOCKER_HOSTS), capacity per engine, images each must hold. */
   dockerPool?: { hosts?: readonly (string | PoolHost)[]; capacityPerEngine?: number; images?: readonly string[] };
+  /** Kubernetes backend: kubeconfig, namespace, assessment id, images; defaults from the A2A_BENCH_K8S_* variables. */
+  kubernetes?: KubernetesOptions;
 }
 
 /** A backend's factory: options already checked, limits resolved. */

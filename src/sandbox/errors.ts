@@ -10,7 +10,11 @@ export type SandboxErrorCode =
   | "E_E2B_API_KEY"
   /** The optional package @e2b/code-interpreter is not installed. */
   | "E_E2B_SDK_MISSING"
-  | "E_E2B";
+  | "E_E2B"
+  /** The optional package @kubernetes/client-node is not installed. */
+  | "E_K8S_CLIENT_MISSING"
+  /** The Kubernetes API server refused or did not answer (kubeconfig, RBAC, namespace). */
+  | "E_K8S";
 
 /** A sandbox could not be created or was misused (e.g. exec after close). */
 export class SandboxError extends BenchError {

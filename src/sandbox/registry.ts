@@ -12,9 +12,10 @@ import { localBackend } from "./local/descriptor.js";
 import { e2bBackend } from "./e2b/descriptor.js";
 import { dockerBackend } from "./docker/descriptor.js";
 import { dockerPoolBackend } from "./docker-pool/descriptor.js";
+import { kubernetesBackend } from "./kubernetes/descriptor.js";
 
 /** The built-in backends, one line each; the first is the default. */
-const BUILT_IN_BACKENDS = [localBackend, e2bBackend, dockerBackend, dockerPoolBackend] as const;
+const BUILT_IN_BACKENDS = [localBackend, e2bBackend, dockerBackend, dockerPoolBackend, kubernetesBackend] as const;
 
 type BuiltIn = (typeof BUILT_IN_BACKENDS)[number];
 /** Name of a built-in sandbox backend. */

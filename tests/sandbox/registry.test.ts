@@ -66,10 +66,10 @@ describe("sandbox backend registry", () => {
     }
   });
 
-  it("full isolation is what the backends declare: bwrap, e2b, docker; unshare and none are weak", () => {
-    expect(fullIsolationLevels()).toEqual(expect.arrayContaining(["bwrap", "e2b", "docker"]));
+  it("full isolation is what the backends declare: bwrap, e2b, docker, kubernetes; unshare and none are weak", () => {
+    expect(fullIsolationLevels()).toEqual(expect.arrayContaining(["bwrap", "e2b", "docker", "kubernetes"]));
     expect(fullIsolationLevels()).not.toContain("unshare");
-    for (const level of ["bwrap", "e2b", "docker"]) expect(isFullIsolation(level), level).toBe(true);
+    for (const level of ["bwrap", "e2b", "docker", "kubernetes"]) expect(isFullIsolation(level), level).toBe(true);
     for (const level of ["unshare", "none", "anything"]) expect(isFullIsolation(level), level).toBe(false);
   });
 
