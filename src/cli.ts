@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   scenario: async () => (await import("./cli/scenario.js")).command,
   swebench: async () => (await import("./cli/swebench.js")).command,
   view: async () => (await import("./cli/view.js")).command,
+  merge: async () => (await import("./cli/merge.js")).command,
 };
 
 async function topHelp(): Promise<string> {

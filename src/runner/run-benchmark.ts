@@ -61,6 +61,7 @@ import { countParticipantErrors } from "./participant-failure.js";
 import { RowStore, readFullRows, summarizeRow, type StoredRow } from "./row-store.js";
 import { writeResultsStreaming, type ResultsHead } from "./results-writer.js";
 import { attributeRow } from "./attribution.js";
+import { recordWorkerStart, workerIdentity, type WorkerIdentity } from "./worker-log.js";
 
 export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
@@ -90,6 +91,8 @@ export interface RunDependencies {
    * status `error` before any item. The green agent sets it for A2A requests.
    */
   requireFullIsolation?: { optIn: string };
+  /** Who runs this start, recorded in `workers.jsonl` (worker-log.ts); default this host and process, engine `local`. */
+  worker?: WorkerIdentity;
 }
 
 export interface RunPaths {
@@ -568,6 +571,18 @@ interface StartedRun {
   sandbox: Sandbox;
 }
 
+/** This start of the runner in workers.jsonl: who judges the rows from here on (worker-log.ts). */
+async function recordStart(options: RunOptions, deps: RunDependencies, prepared: PreparedRun): Promise<void> {
+  const start = {
+    ...(deps.worker ?? workerIdentity({})),
+    first_row: prepared.resumed.length,
+    started_at_unix_seconds: Math.floor(Date.now() / 1000),
+  };
+  await recordWorkerStart(options.out, start, prepared.resumedBytes !== null).catch((err: unknown) =>
+    deps.logger.warn({ err: errorMessage(err) }, "could not record the worker in workers.jsonl"),
+  );
+}
+
 /**
  * The run's start-up: steps that do not wait on each other run together — the participant's card check, the
  * dataset load and the sandbox's isolation probe. A failure of the dataset or the sandbox aborts the check and
@@ -592,7 +607,9 @@ async function startRun(
     const started = await prepareWithSandbox(def, options, deps, paths);
     startUp.mark("dataset_loaded");
     startUp.when("sandbox_ready", started.sandboxReady);
-    return { participant, participantCheck, prepared: started.prepared, sandbox: await started.sandboxReady };
+    const sandbox = await started.sandboxReady;
+    await recordStart(options, deps, started.prepared);
+    return { participant, participantCheck, prepared: started.prepared, sandbox };
   } catch (err) {
     participantCheck.abort();
     await participantCheck.result;
