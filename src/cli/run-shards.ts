@@ -26,6 +26,7 @@ export interface ShardedRunContext {
   logger: Logger;
   progress: ProgressReporter;
   signal: AbortSignal;
+  requireFullIsolation: boolean;
 }
 
 /** The CLI entry the shards run: this very file's bundle (dist/cli.js). */
@@ -85,6 +86,7 @@ export async function runSharded(c: ShardedRunContext): Promise<{ exitCode: numb
       env: c.io.env,
       logger: c.logger,
       signal: c.signal,
+      requireFullIsolation: c.requireFullIsolation,
       onShardEvent,
     });
     const { results, paths } = merged;

@@ -201,7 +201,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   let finished = false;
   try {
     if ((options.shards ?? 1) > 1) {
-      const sharded = await runSharded({ def, options, io, logger, progress, signal: stops.signal });
+      const sharded = await runSharded({
+        ...{ def, options, io, logger, progress, signal: stops.signal },
+        requireFullIsolation: args.requireFullIsolation === true,
+      });
       finished = true;
       progress.close(sharded.aggregate as Record<string, unknown> | undefined);
       const line = { run_id: options.run_id, benchmark: options.benchmark, exit_code: sharded.exitCode };

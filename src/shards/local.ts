@@ -42,6 +42,8 @@ export interface LocalShardsOptions {
   shards: number;
   /** Output directory of the merged run; the shards run in `<out>/shard-<i>`. */
   out: string;
+  /** Pass `--require-full-isolation` to every shard (the green agent's runs): a shard below it ends with status error. */
+  requireFullIsolation?: boolean;
   /** Continue the shards' runs (their checkpoints) instead of starting them afresh. */
   resume: boolean;
   env: NodeJS.ProcessEnv;
@@ -76,6 +78,7 @@ function startShard(
 ): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
   const args = [o.cli, "run", o.benchmark, "--config-file", configFile, "--out", shardDir(o.out, i), "--events"];
   args.push(resume ? "--resume" : "--force");
+  if (o.requireFullIsolation) args.push("--require-full-isolation");
   const child = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "pipe", "pipe"],
     env: { ...o.env, [ENGINE_ENV]: "local", [LIFELINE_FD_ENV]: "3" },
