@@ -24,7 +24,7 @@ import { serveOnLoopback } from "../a2a/helpers.js";
 import { requestOf, startGreen, type StartedGreen } from "../green/helpers.js";
 
 let green: StartedGreen | undefined;
-let purple: ServedApp | undefined;
+let purple: (ServedApp & { url: string }) | undefined;
 let release: (() => void) | undefined;
 afterEach(async () => {
   release?.();
