@@ -17,6 +17,7 @@ import { parseSmokeArgs } from "../../src/cli/smoke.js";
 import { parseViewArgs } from "../../src/view/args.js";
 import { parseSwebenchArgs } from "../../src/cli/swebench.js";
 import { parseValidateArgs } from "../../src/cli/validate-bundle.js";
+import { parseMergeArgs } from "../../src/cli/merge.js";
 import type { CliCommand } from "../../src/cli/types.js";
 import { parseRunArgs, resolveRunArgs } from "../../src/runner/run-args.js";
 import { knownBenchmarks } from "../../src/benchmarks/index.js";
@@ -50,6 +51,7 @@ const PARSERS: Record<string, (argv: string[]) => void> = {
   preflight: (argv) => void parsePreflightArgs(argv),
   swebench: (argv) => void parseSwebenchArgs(argv),
   view: (argv) => void parseViewArgs(argv),
+  merge: (argv) => void parseMergeArgs(argv),
 };
 
 const packageJson = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {

@@ -8,7 +8,7 @@
  * row is kept (judged by its first worker), its unfinished item is judged by
  * the re-run, and every item is judged exactly once.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
@@ -16,58 +16,22 @@ import { createA2AClient } from "../../src/a2a/client.js";
 import { partData } from "../../src/a2a/parts.js";
 import { defaultRunnerCommand } from "../../src/green/runner-command.js";
 import { createPurpleApp } from "../../src/purple/app.js";
-import { createSingleShotGoldSolver } from "../../src/purple/solvers/gold.js";
-import type { Solver } from "../../src/purple/solver.js";
 import { validateBundle } from "../../src/bundle/validate.js";
 import type { ServedApp } from "../../src/a2a/serve.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 import { requestOf, startGreen, type StartedGreen } from "../green/helpers.js";
+import { holdingGold, rowLines, until } from "./helpers.js";
 
 let green: StartedGreen | undefined;
 let purple: (ServedApp & { url: string }) | undefined;
 let release: (() => void) | undefined;
 afterEach(async () => {
   release?.();
+  release = undefined;
   await green?.close();
   await purple?.close();
   green = purple = undefined;
 });
-
-/** The gold solver, holding the first request for `held.id` (once set) until that request is aborted or released. */
-function holdingGold(): { solver: Solver; held: { id: string | null; arrived: Promise<void> } } {
-  const gold = createSingleShotGoldSolver({ datasets: [], env: process.env });
-  let arrived!: () => void;
-  const held = { id: null as string | null, arrived: new Promise<void>((r) => (arrived = r)) };
-  let holding = false;
-  const solver: Solver = {
-    mode: "gold",
-    async solve(input, signal) {
-      const id = (input.data ?? input.metadata ?? {})["task_id"];
-      if (held.id !== null && id === held.id && !holding) {
-        holding = true;
-        arrived();
-        await new Promise<void>((resolve) => {
-          release = resolve;
-          signal.addEventListener("abort", () => resolve(), { once: true });
-        });
-      }
-      return gold.solve(input, signal);
-    },
-  };
-  return { solver, held };
-}
-
-/** Until `check()` holds; each look after the machine had time to move (a state, not a guessed delay). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 20));
-}
-
-const rowLines = (path: string): number =>
-  existsSync(path)
-    ? readFileSync(path, "utf8")
-        .split("\n")
-        .filter((l) => l.includes('"row"')).length
-    : 0;
 
 interface Row {
   id: string;
@@ -90,7 +54,7 @@ async function assess(client: Awaited<ReturnType<typeof createA2AClient>>, confi
 }
 
 test("3 shards, one SIGKILLed mid-item, merge into the single run's verdicts and score", async () => {
-  const { solver, held } = holdingGold();
+  const { solver, held } = holdingGold((r) => (release = r));
   purple = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
   green = await startGreen(defaultRunnerCommand(process.env), { maxConcurrent: 1 });
   const client = await createA2AClient(green.url, "1.0");
