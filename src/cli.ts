@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   export: async () => (await import("./cli/export.js")).command,
   new: async () => (await import("./cli/new.js")).command,
   sandbox: async () => (await import("./cli/sandbox.js")).command,
+  merge: async () => (await import("./cli/merge.js")).command,
 };
 
 async function topHelp(): Promise<string> {

@@ -42,6 +42,8 @@ import type { RunOptions } from "../runner/options.js";
 import type { Logger } from "../util/logger.js";
 import { useBatchHeapPolicy } from "../util/batch-heap.js";
 import { watchLifeline } from "../process/index.js";
+import { workerIdentity } from "../runner/worker-log.js";
+import { runSharded } from "./run-shards.js";
 
 /** After a stop, how long pending handles (sockets, timers) may keep the process alive, ms. */
 export const STOP_GRACE_MS = 2000;
@@ -198,10 +200,27 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const stops = watchStops(logger, io.env);
   let finished = false;
   try {
+    if ((options.shards ?? 1) > 1) {
+      const sharded = await runSharded({
+        ...{ def, options, io, logger, progress, signal: stops.signal },
+        requireFullIsolation: args.requireFullIsolation === true,
+      });
+      finished = true;
+      progress.close(sharded.aggregate as Record<string, unknown> | undefined);
+      const line = { run_id: options.run_id, benchmark: options.benchmark, exit_code: sharded.exitCode };
+      if (collector)
+        io.stdout.write(JSON.stringify({ ...line, out: options.out, aggregate: sharded.aggregate }) + "\n");
+      if (forPeople)
+        io.stdout.write(
+          `${options.benchmark} run ${options.run_id}: ${options.shards} shards, exit ${sharded.exitCode}; out ${options.out}\n`,
+        );
+      return sharded.exitCode;
+    }
     const outcome = await executeRun(def, options, {
       logger,
       progress,
       signal: stops.signal,
+      worker: workerIdentity(io.env),
       ...runDependencies(args, io, logger),
     });
     finished = true;

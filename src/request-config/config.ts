@@ -20,6 +20,8 @@ export interface AssessmentConfig {
   seed?: number;
   shard_index?: number;
   num_shards?: number;
+  /** Run as this many shards, each a runner process on this host, merged into one run (src/shards/local.ts). */
+  shards?: number;
   n?: number;
   k?: number[];
   per_task_timeout_seconds?: number;

@@ -42,6 +42,8 @@ export interface ResultRow {
   usage?: TokenUsage;
   /** Why the verdict is what it is, in words, when the benchmark gives one. */
   reason?: string | null;
+  /** Where the item was judged, in a run merged from shards: shard, worker, engine. */
+  provenance?: { shard: number; worker: string; engine: string };
   [key: string]: unknown;
 }
 

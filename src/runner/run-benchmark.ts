@@ -64,6 +64,7 @@ import { countParticipantErrors } from "./participant-failure.js";
 import { RowStore, readFullRows, summarizeRow, type StoredRow } from "./row-store.js";
 import { writeResultsStreaming, type ResultsHead } from "./results-writer.js";
 import { attributeRow } from "./attribution.js";
+import { recordWorkerStart, workerIdentity, type WorkerIdentity } from "./worker-log.js";
 
 export const RESULTS_FILE = "results.json";
 export const EVENTS_FILE = "events.jsonl";
@@ -98,6 +99,8 @@ export interface RunDependencies {
    * end the budget on an event of their own instead of a wait.
    */
   budgetTimer?: (ms: number, onEnd: () => void) => () => void;
+  /** Who runs this start, recorded in `workers.jsonl` (worker-log.ts); default this host and process, engine `local`. */
+  worker?: WorkerIdentity;
 }
 
 /** The default {@link RunDependencies.budgetTimer}. */
@@ -640,6 +643,18 @@ interface StartedRun {
   sandbox: Sandbox;
 }
 
+/** This start of the runner in workers.jsonl: who judges the rows from here on (worker-log.ts). */
+async function recordStart(options: RunOptions, deps: RunDependencies, prepared: PreparedRun): Promise<void> {
+  const start = {
+    ...(deps.worker ?? workerIdentity({})),
+    first_row: prepared.resumed.length,
+    started_at_unix_seconds: Math.floor(Date.now() / 1000),
+  };
+  await recordWorkerStart(options.out, start, prepared.resumedBytes !== null).catch((err: unknown) =>
+    deps.logger.warn({ err: errorMessage(err) }, "could not record the worker in workers.jsonl"),
+  );
+}
+
 /**
  * The run's start-up: steps that do not wait on each other run together — the participant's card check, the
  * dataset load and the sandbox's isolation probe. A failure of the dataset or the sandbox aborts the check and
@@ -664,7 +679,9 @@ async function startRun(
     const started = await prepareWithSandbox(def, options, deps, paths);
     startUp.mark("dataset_loaded");
     startUp.when("sandbox_ready", started.sandboxReady);
-    return { participant, participantCheck, prepared: started.prepared, sandbox: await started.sandboxReady };
+    const sandbox = await started.sandboxReady;
+    await recordStart(options, deps, started.prepared);
+    return { participant, participantCheck, prepared: started.prepared, sandbox };
   } catch (err) {
     participantCheck.abort();
     await participantCheck.result;

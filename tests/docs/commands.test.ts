@@ -20,6 +20,7 @@ import { parseNewArgs } from "../../src/cli/new.js";
 import { parseSwebenchArgs } from "../../src/cli/swebench.js";
 import { parseValidateArgs } from "../../src/cli/validate-bundle.js";
 import { parseSandboxArgs } from "../../src/cli/sandbox.js";
+import { parseMergeArgs } from "../../src/cli/merge.js";
 import type { CliCommand } from "../../src/cli/types.js";
 import { parseRunArgs, resolveRunArgs } from "../../src/runner/run-args.js";
 import { knownBenchmarks } from "../../src/benchmarks/index.js";
@@ -56,6 +57,7 @@ const PARSERS: Record<string, (argv: string[]) => void> = {
   export: (argv) => void parseExportArgs(argv),
   new: (argv) => void parseNewArgs(argv),
   sandbox: (argv) => void parseSandboxArgs(argv),
+  merge: (argv) => void parseMergeArgs(argv),
 };
 
 const packageJson = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
