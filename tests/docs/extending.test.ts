@@ -18,7 +18,6 @@ import {
   getBenchmark,
   knownBenchmarks,
   registerBenchmark,
-  type BenchmarkName,
 } from "../../src/benchmarks/index.js";
 import { benchmarkNeedsParticipant } from "../../src/benchmarks/needs-participant.js";
 import {
@@ -125,8 +124,7 @@ describe("adding a benchmark and a sandbox backend (docs/extending.md)", () => {
       // schema knows it only once its fragment is added (the test above).
       const options: RunOptions = {
         ...testRunOptions({ benchmark: "humaneval", run_id: "echo-1", out, agent: participant.url, concurrency: 2 }),
-        // An in-tree benchmark's name is a BenchmarkName through the registry's list; echo is registered at run time.
-        benchmark: "echo" as BenchmarkName,
+        benchmark: "echo",
       };
       const outcome = await executeRun(await getBenchmark("echo"), options, {
         logger: silentLogger(),
@@ -158,7 +156,7 @@ describe("adding a benchmark and a sandbox backend (docs/extending.md)", () => {
     try {
       const options: RunOptions = {
         ...testRunOptions({ benchmark: "humaneval", run_id: "echo-2", out, agent: participant.url }),
-        benchmark: "echo" as BenchmarkName,
+        benchmark: "echo",
       };
       await expect(
         executeRun(await getBenchmark("echo"), options, {
