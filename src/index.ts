@@ -5,8 +5,10 @@
  */
 
 // The engine: run a benchmark from a request config (docs/library.md "Running a benchmark").
-export { runBenchmark, type RunBenchmarkOptions, type BenchmarkRun, type RunPaths } from "./runner/run-benchmark.js";
-export type { AssessmentConfig, ResolvedConfig, BenchmarkName } from "./request-config/config.js";
+export { runBenchmark, type RunBenchmarkOptions, type BenchmarkRun } from "./library/run-benchmark.js";
+export type { RunPaths } from "./runner/run-benchmark.js";
+export type { AssessmentConfig, ResolvedConfig } from "./request-config/config.js";
+export type { BenchmarkName } from "./benchmarks/index.js";
 export type { RunOptions } from "./runner/options.js";
 export type { ProgressReporter } from "./runner/progress.js";
 export type { RunnerEvent } from "./runner/protocol.js";

@@ -23,6 +23,7 @@ const { createSandbox } = await imp("sandbox/index.js");
 const { probeIsolation } = await imp("sandbox/local/probe.js");
 const { silentLogger } = await imp("util/logger.js");
 const { resolveRunOptions } = await imp("runner/options.js");
+const { offeredInteractions } = await imp("benchmarks/index.js");
 
 /**
  * Measure the pieces for the sample set `ds` with predictions file `preds`,
@@ -36,6 +37,7 @@ export async function measureFloor(ds, preds, tmp, { runs = 5 } = {}) {
     const bench = createSwebenchBenchmark();
     // Resolved as every entry resolves a run's options (the schema's defaults applied).
     const options = resolveRunOptions(
+      offeredInteractions,
       { benchmark: "swebench", run_id: "floor", dataset: "sample", predictions: preds, per_task_timeout_seconds: 60 },
       { out: join(tmp, "floor-out") },
     );

@@ -387,6 +387,7 @@ async function episodeRow(ctx, env, runs) {
   const { freshRepository, extractChange } = await imp("benchmarks/swebench/episode.js");
   const { imageFor } = await imp("benchmarks/swebench/container/image-name.js");
   const { resolveRunOptions } = await imp("runner/options.js");
+  const { offeredInteractions } = await imp("benchmarks/index.js");
   const tmp = mkdtempSync(join(tmpdir(), "a2a-bench-interactive-"));
   const sandbox = await createSandbox({
     backend: "docker",
@@ -434,6 +435,7 @@ async function episodeRow(ctx, env, runs) {
       const evaluate = async (inst, interactive) => {
         const runId = `bench-int-${k++}`;
         const options = resolveRunOptions(
+          offeredInteractions,
           {
             benchmark: "swebench",
             run_id: runId,

@@ -32,6 +32,7 @@ const { DEFAULT_LIMITS } = await imp("sandbox/limits.js");
 const { engineEnv, probeEngine } = await imp("sandbox/docker/engine.js");
 const { silentLogger } = await imp("util/logger.js");
 const { resolveRunOptions } = await imp("runner/options.js");
+const { offeredInteractions } = await imp("benchmarks/index.js");
 
 const ms = (x) => `${x.toFixed(0)} ms`;
 
@@ -61,6 +62,7 @@ export async function runSwebenchContainer(ctx) {
     const setRun = async (sandbox, concurrency) => {
       const runId = `bench-${k++}`;
       const options = resolveRunOptions(
+        offeredInteractions,
         {
           benchmark: "swebench",
           run_id: runId,

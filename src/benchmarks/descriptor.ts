@@ -9,19 +9,12 @@
  */
 import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js";
 import type { AssessmentConfig } from "../request-config/config.js";
+import type { Interaction } from "../request-config/config.js";
 import type { ProgramNeed, SandboxBackendDescriptor } from "../sandbox/backend.js";
 import type { SandboxCapability } from "../sandbox/capabilities.js";
 import type { GoldAnswerer, GoldEpisodePlanner } from "./gold.js";
 
-/**
- * How the benchmark talks to the participant (the request config's
- * `interaction`). `single_shot`: one question per answer, the reply is the
- * answer (no tool calls, no follow-up turns). `interactive`: the participant
- * acts in the item's environment one A2A round trip per command
- * (`terminal-bench-shell-v1`, src/interactive/), the environment is graded.
- */
-export const INTERACTIONS = ["single_shot", "interactive"] as const;
-export type Interaction = (typeof INTERACTIONS)[number];
+export { INTERACTIONS, type Interaction } from "../request-config/config.js";
 
 /** The config keys that decide whether a run asks a participant. */
 export type ParticipantConfig = Pick<AssessmentConfig, "predictions" | "replay_dataset_code"> & { benchmark: string };

@@ -11,7 +11,7 @@
  */
 import type { BenchmarkDefinition, BenchmarkItem } from "../runner/benchmark.js";
 import { UsageError } from "../util/errors.js";
-import type { BenchmarkDescriptor } from "./descriptor.js";
+import type { BenchmarkDescriptor, Interaction } from "./descriptor.js";
 import { humaneval } from "./humaneval/descriptor.js";
 import { swebench } from "./swebench/descriptor.js";
 import { redcode } from "./redcode/descriptor.js";
@@ -58,6 +58,11 @@ export function benchmarkNames(): string[] {
 /** The benchmark called `name`, or undefined. */
 export function findBenchmark(name: string): BenchmarkDescriptor | undefined {
   return registry.get(name);
+}
+
+/** The interactions the benchmark called `name` offers; undefined when none is registered under it. */
+export function offeredInteractions(name: string): readonly Interaction[] | undefined {
+  return registry.get(name)?.interactions;
 }
 
 /** The benchmark called `name`; a UsageError naming the registered ones otherwise. */

@@ -17,7 +17,12 @@ import {
   type ResultsError,
   type RunIsolation,
 } from "../results-file/document.js";
-import { SMI_RESULTS_SCHEMA_FILE, SMI_RESULTS_SCHEMA_VERSION, fromSmiResults, type SmiResults } from "./smi-results.js";
+import {
+  SMI_RESULTS_SCHEMA_FILE,
+  SMI_RESULTS_SCHEMA_VERSION,
+  type SmiPackage,
+  type SmiResults,
+} from "./smi-results.js";
 
 /** One evaluated item, as the bundle reads it (null: the row does not say). */
 export interface ResultItem {
@@ -76,6 +81,32 @@ export function fromResultsDocument(doc: ResultsDocument): RunResults {
     notRun: doc.partial ? [...(doc.not_run ?? [])] : [],
     smi: null,
     items: doc.rows.map(itemOf),
+  };
+}
+
+function itemOfPackage(p: SmiPackage): ResultItem {
+  const elapsed = p.elapsed_seconds ?? null;
+  return {
+    id: p.package_id,
+    status: null,
+    error: p.error ?? null,
+    timed_out: p.timed_out ?? null,
+    failure_mode: null,
+    elapsed_seconds: elapsed !== null && elapsed >= 0 ? elapsed : null,
+    plan_attempts: p.plan_attempts ?? null,
+    sim_attempts: p.sim_attempts ?? null,
+    score: p.score ?? {},
+  };
+}
+
+/** smi_bench's results as the bundle reads them: packages as items, no verdict, no isolation. */
+export function fromSmiResults(doc: SmiResults): RunResults {
+  return {
+    verdict: null,
+    isolation: null,
+    aggregate: doc.aggregate ?? null,
+    smi: { results_schema_version: SMI_RESULTS_SCHEMA_VERSION, samples: doc.packages.length },
+    items: doc.packages.map(itemOfPackage),
   };
 }
 

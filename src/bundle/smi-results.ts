@@ -1,10 +1,9 @@
 /**
  * smi_bench's Phase II results file (what the external `smi-inhabit` writes
- * at `--out`): typed view of `schemas/smi_results.schema.json` and its one
- * conversion into the bundle's {@link RunResults}. Only the green agent reads
- * it, to build the evaluation bundle; nothing past that edge sees its shape.
+ * at `--out`): typed view of `schemas/smi_results.schema.json`. Only the
+ * green agent reads it, converted once into the bundle's RunResults
+ * (run-results.ts); nothing past that edge sees its shape.
  */
-import type { ResultItem, RunResults } from "./run-results.js";
 
 /** The schema file of smi_bench's results. */
 export const SMI_RESULTS_SCHEMA_FILE = "smi_results.schema.json";
@@ -32,30 +31,4 @@ export interface SmiResults {
   aggregate?: Record<string, unknown>;
   packages: SmiPackage[];
   [key: string]: unknown;
-}
-
-function itemOf(p: SmiPackage): ResultItem {
-  const elapsed = p.elapsed_seconds ?? null;
-  return {
-    id: p.package_id,
-    status: null,
-    error: p.error ?? null,
-    timed_out: p.timed_out ?? null,
-    failure_mode: null,
-    elapsed_seconds: elapsed !== null && elapsed >= 0 ? elapsed : null,
-    plan_attempts: p.plan_attempts ?? null,
-    sim_attempts: p.sim_attempts ?? null,
-    score: p.score ?? {},
-  };
-}
-
-/** smi_bench's results as the bundle reads them: packages as items, no verdict, no isolation. */
-export function fromSmiResults(doc: SmiResults): RunResults {
-  return {
-    verdict: null,
-    isolation: null,
-    aggregate: doc.aggregate ?? null,
-    smi: { results_schema_version: SMI_RESULTS_SCHEMA_VERSION, samples: doc.packages.length },
-    items: doc.packages.map(itemOf),
-  };
 }

@@ -5,7 +5,7 @@
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
-import type { BenchmarkName } from "../request-config/config.js";
+import type { BenchmarkName } from "../benchmarks/index.js";
 import { benchmarkNames } from "../benchmarks/index.js";
 import { fullIsolationLevels, sandboxBackendNames, type SandboxBackendName } from "../sandbox/registry.js";
 import { defaultPreflightDeps, runPreflight, type PreflightOptions } from "../preflight/run-preflight.js";

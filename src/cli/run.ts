@@ -11,7 +11,7 @@
  */
 import type { CliCommand, CliIo } from "./types.js";
 import { parseRunArgs, readConfigFile, resolveRunArgs, usageText, type ParsedRunArgs } from "../runner/run-args.js";
-import { getBenchmark, knownBenchmarks } from "../benchmarks/index.js";
+import { getBenchmark, knownBenchmarks, offeredInteractions } from "../benchmarks/index.js";
 import { createLogger } from "../util/logger.js";
 import {
   executeRun,
@@ -179,7 +179,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const def = await getBenchmark(args.benchmark);
   const fileConfig = args.configFile ? await readConfigFile(args.configFile) : {};
   // Resolved once; the green agent's config file is resolved already and keeps its run id.
-  const options = resolveRunArgs(args, fileConfig);
+  const options = resolveRunArgs(offeredInteractions, args, fileConfig);
   replyCap(options, io.env); // a bad env setting is refused before anything runs
   // The output directory: a run already there is continued (--resume) or replaced (--force), never silently overwritten.
   const outState = inspectOutDir(options.out);

@@ -6,7 +6,7 @@
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { defaultScenarioDir } from "../util/package-root.js";
-import type { BenchmarkName } from "../request-config/config.js";
+import type { BenchmarkName } from "../benchmarks/index.js";
 import { benchmarkNames } from "../benchmarks/index.js";
 import { runSmoke, DEFAULT_SMOKE_TIMEOUT_S, type SmokeOptions } from "../smoke/run-smoke.js";
 import { parseUsage } from "../util/parse-usage.js";

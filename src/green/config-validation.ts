@@ -14,6 +14,7 @@ import type { ResolvedConfig } from "../request-config/config.js";
 import { resolveConfig } from "../request-config/resolve.js";
 import { PATH_KEYS, isDatasetName, resolveAllowedPath } from "./allowed-roots.js";
 import { benchmarkNeedsParticipant } from "../benchmarks/needs-participant.js";
+import { offeredInteractions } from "../benchmarks/index.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
 import { interactionProblems } from "../request-config/interaction-rules.js";
 import { newRunId } from "./run-dir.js";
@@ -48,7 +49,7 @@ function greenProblems(
   roots: readonly string[],
   cwd: string,
 ): string[] {
-  const problems: string[] = [...interactionProblems(config, "config.interaction")];
+  const problems: string[] = [...interactionProblems(offeredInteractions, config, "config.interaction")];
   const roles = Object.keys(participants);
   const participantUrl = pickParticipant(participants, config);
   if (!participantUrl && roles.length > 1) {

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { errorMessage } from "../util/errors.js";
-import type { BenchmarkName } from "../request-config/config.js";
+import type { BenchmarkName } from "../benchmarks/index.js";
 import type { ScenarioAgent } from "../scenario/spec.js";
 import { fail, pass, type CheckResult } from "./check.js";
 import { WEAK_ISOLATION_FIX, isFullIsolation } from "../runner/isolation-policy.js";

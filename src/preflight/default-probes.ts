@@ -11,7 +11,7 @@ import { sandboxBackend, sandboxBackends } from "../sandbox/registry.js";
 import { preflightNeeds } from "./needs.js";
 import { silentLogger } from "../util/logger.js";
 import { BenchError, assertNever } from "../util/errors.js";
-import type { BenchmarkName } from "../request-config/config.js";
+import { offeredInteractions, type BenchmarkName } from "../benchmarks/index.js";
 import { resolveRunOptions } from "../runner/options.js";
 import { createSandbox } from "../sandbox/index.js";
 import type { DatasetLoader, ParticipantProbe, SandboxProber, ToolFinding, ToolProber } from "./checks.js";
@@ -24,7 +24,11 @@ export const loadDatasetItems: DatasetLoader = async (benchmark: BenchmarkName, 
   const def = await getBenchmark(benchmark);
   const scratch = mkdtempSync(join(tmpdir(), "a2a-preflight-"));
   try {
-    const options = resolveRunOptions({ benchmark, dataset, run_id: "preflight" }, { out: scratch });
+    const options = resolveRunOptions(
+      offeredInteractions,
+      { benchmark, dataset, run_id: "preflight" },
+      { out: scratch },
+    );
     return (await def.loadItems(options, silentLogger())).length;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

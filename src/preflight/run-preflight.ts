@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import { cliEntry } from "../util/package-root.js";
 import { errorMessage } from "../util/errors.js";
-import type { BenchmarkName } from "../request-config/config.js";
+import type { BenchmarkName } from "../benchmarks/index.js";
 import type { SandboxBackendName } from "../sandbox/registry.js";
 import { loadScenario } from "../scenario/load.js";
 import { isPortFree } from "../scenario/port-check.js";

@@ -5,14 +5,21 @@
  * Keys stay in the schema's snake_case. Defaults are applied once, by
  * {@link resolveConfig} (resolve.ts).
  */
-import type { BenchmarkName } from "../benchmarks/index.js";
 import type { SandboxBackendName } from "../sandbox/registry.js";
-import type { Interaction } from "../benchmarks/descriptor.js";
 
-export type { BenchmarkName } from "../benchmarks/index.js";
+/**
+ * How the benchmark talks to the participant (the request config's
+ * `interaction`). `single_shot`: one question per answer, the reply is the
+ * answer (no tool calls, no follow-up turns). `interactive`: the participant
+ * acts in the item's environment one A2A round trip per command
+ * (`terminal-bench-shell-v1`, src/interactive/), the environment is graded.
+ */
+export const INTERACTIONS = ["single_shot", "interactive"] as const;
+export type Interaction = (typeof INTERACTIONS)[number];
 
 export interface AssessmentConfig {
-  benchmark: BenchmarkName;
+  /** A registered benchmark's name (the registry, src/benchmarks/index.ts, is the list; the schema checks it). */
+  benchmark: string;
   agent?: string;
   dataset?: string;
   samples?: number;

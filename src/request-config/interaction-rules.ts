@@ -5,18 +5,24 @@
  * library) refuses an interaction the benchmark lacks in its own words,
  * before anything runs.
  */
-import { findBenchmark } from "../benchmarks/index.js";
 import type { EpisodeLimits } from "../interactive/limits.js";
-import type { AssessmentConfig, ResolvedConfig } from "./config.js";
+import type { AssessmentConfig, Interaction, ResolvedConfig } from "./config.js";
+
+/**
+ * The interactions a benchmark offers (its descriptor's `interactions`), undefined for a name not
+ * registered. The benchmark registry gives it (`offeredInteractions`, src/benchmarks/index.ts).
+ */
+export type OfferedInteractions = (benchmark: string) => readonly Interaction[] | undefined;
 
 /** The problem with `config`'s interaction, worded with `key` (the boundary's name for the key); none when fine. */
 export function interactionProblems(
+  offered: OfferedInteractions,
   config: Pick<AssessmentConfig, "benchmark" | "interaction" | "predictions">,
   key: string,
 ): string[] {
-  const descriptor = findBenchmark(config.benchmark);
-  if (!descriptor || config.interaction === undefined) return [];
-  if (descriptor.interactions.includes(config.interaction)) {
+  const interactions = offered(config.benchmark);
+  if (!interactions || config.interaction === undefined) return [];
+  if (interactions.includes(config.interaction)) {
     // An episode is the participant acting: a predictions file cannot stand in for it.
     if (config.interaction === "interactive" && config.predictions !== undefined)
       return [
@@ -26,7 +32,7 @@ export function interactionProblems(
   }
   return [
     `${key} "${config.interaction}" is not offered by benchmark "${config.benchmark}" ` +
-      `(it offers: ${descriptor.interactions.join(", ")})`,
+      `(it offers: ${interactions.join(", ")})`,
   ];
 }
 

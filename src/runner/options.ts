@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { ResolvedConfig } from "../request-config/config.js";
 import { resolveConfig, type ResolveOptions } from "../request-config/resolve.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
-import { interactionProblems } from "../request-config/interaction-rules.js";
+import { interactionProblems, type OfferedInteractions } from "../request-config/interaction-rules.js";
 import { formatAjvErrors } from "../util/schema.js";
 import { ValidationError } from "../util/errors.js";
 
@@ -35,17 +35,21 @@ export interface RunOptionsSource extends ResolveOptions {
  * Check and resolve a request config once (schema defaults, run id, shard,
  * concurrency; see request-config/resolve.ts), refuse a named participant
  * beside a key that replaces it (participant-rules.ts), and add the output
- * directory. A config that is already resolved comes back unchanged (its run
+ * directory. `offered` is the registry's table of interactions (interaction-rules.ts). A config that is already resolved comes back unchanged (its run
  * id kept). Throws ValidationError listing every problem. The CLI words the
  * same checks for its flags (run-args.ts); the library calls this.
  */
-export function resolveRunOptions(raw: unknown, source: RunOptionsSource = {}): RunOptions {
+export function resolveRunOptions(
+  offered: OfferedInteractions,
+  raw: unknown,
+  source: RunOptionsSource = {},
+): RunOptions {
   const resolved = resolveConfig(raw, source.newRunId ? { newRunId: source.newRunId } : {});
   if (!resolved.ok) throw new ValidationError("run config", formatAjvErrors(resolved.errors));
   const config = resolved.config;
   const conflicts = [
     ...participantConflicts(config, config.agent !== undefined, { participant: "agent", key: (k) => k }),
-    ...interactionProblems(config, "interaction"),
+    ...interactionProblems(offered, config, "interaction"),
   ];
   if (conflicts.length > 0) throw new ValidationError("run config", conflicts);
   const cwd = source.cwd ?? process.cwd();

@@ -19,7 +19,7 @@ import { parseUsage } from "../util/parse-usage.js";
 import { resolveConfig } from "../request-config/resolve.js";
 import { configProperties, defaultText } from "../request-config/schema.js";
 import { participantConflicts } from "../request-config/participant-rules.js";
-import { interactionProblems } from "../request-config/interaction-rules.js";
+import { interactionProblems, type OfferedInteractions } from "../request-config/interaction-rules.js";
 import { defaultRunOut, type RunOptions } from "./options.js";
 
 /** snake_case → kebab-case. */
@@ -198,6 +198,7 @@ function typedFlags(flags: Record<string, unknown>): Record<string, unknown> {
  * the run's (the green agent passes no other).
  */
 export function resolveRunArgs(
+  offered: OfferedInteractions,
   args: ParsedRunArgs,
   fileConfig: Record<string, unknown> = {},
   cwd = process.cwd(),
@@ -217,7 +218,7 @@ export function resolveRunArgs(
       participant: "--agent",
       key: (key) => `--${flagName(key)}`,
     }),
-    ...interactionProblems(config, `--${flagName("interaction")}`),
+    ...interactionProblems(offered, config, `--${flagName("interaction")}`),
   ];
   if (conflicts.length > 0) throw new UsageError(conflicts.join("; "));
   return { ...config, out: args.out ?? defaultRunOut(config, cwd) };

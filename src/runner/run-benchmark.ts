@@ -17,15 +17,11 @@
  * failed on our side (run-verdict.ts) end the run with status `error`, the
  * reason in results.json, and exit code 3 — never a score.
  *
- * Two entries: {@link executeRun}, the engine itself, takes a resolved
- * RunOptions and a benchmark definition that its caller resolved and looked up
- * once (the CLI does, to show progress and keep its exit codes);
- * {@link runBenchmark}, the library's, does both from a request config and
- * turns a run without a score into an InfrastructureError.
+ * {@link executeRun} takes a resolved RunOptions and a benchmark definition
+ * its caller looked up (the CLI; the library's runBenchmark in src/library/).
  */
 import { commandStatusLine } from "../interactive/episode.js";
 import { mkdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "../util/logger.js";
@@ -34,11 +30,7 @@ import { BenchError, errorMessage } from "../util/errors.js";
 import type { Sandbox, SandboxWarmUp } from "../sandbox/types.js";
 import { RESULTS_SCHEMA_VERSION, type ResultsDocument } from "../results-file/document.js";
 import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult, RowAggregator } from "./benchmark.js";
-import { resolveRunOptions, type RunOptions } from "./options.js";
-import type { AssessmentConfig } from "../request-config/config.js";
-import { getBenchmark } from "../benchmarks/index.js";
-import { openRunParticipant, openRunSandbox } from "./run-dependencies.js";
-import { silentLogger } from "../util/logger.js";
+import type { RunOptions } from "./options.js";
 import type { Participant } from "../a2a/participant.js";
 import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
@@ -770,79 +762,4 @@ async function runOpened(
     return { exitCode: EXIT_INTERRUPTED, interrupted: true, paths };
   }
   return finishRun({ ...r, sandbox }, startedAt, sandboxSound, deps.progress);
-}
-
-/** {@link runBenchmark}'s choices beside the config. Every one is optional. */
-export interface RunBenchmarkOptions {
-  /** Output directory (relative to `cwd`); default `<cwd>/results/<benchmark>/<run_id>`. */
-  out?: string;
-  /** Base of a relative `out`; default `process.cwd()`. */
-  cwd?: string;
-  /** The run's structured log; default silent. */
-  logger?: Logger;
-  /** Progress of the run as events (see runner/progress.ts, e.g. `eventLineReporter(stream)`). */
-  progress?: ProgressReporter;
-  /** Aborting stops the run: no new item, the checkpoint written; the call rejects with `E_INTERRUPTED`. */
-  signal?: AbortSignal;
-  /** Refuse to run below full isolation (bwrap, e2b, docker): the run ends with status error, no score. */
-  requireFullIsolation?: boolean;
-  /** Environment for the participant's reply cap; default `process.env`. */
-  env?: NodeJS.ProcessEnv;
-  /** The run's sandbox; default the one `config.sandbox` names (runner/run-dependencies.ts). */
-  createSandbox?: RunDependencies["createSandbox"];
-  /** The participant; default an A2A client of `config.agent`. */
-  createParticipant?: RunDependencies["createParticipant"];
-}
-
-/** A run that ended with a score. */
-export interface BenchmarkRun {
-  /** The resolved options the run used (the config as results.json records it, plus `out`). */
-  options: RunOptions;
-  /** results.json's content: status `ok`, rows and aggregate. */
-  results: ResultsDocument;
-  paths: RunPaths;
-}
-
-/**
- * Run a benchmark: the library's entry to the engine. `config` is a request
- * config (schemas/assessment_request.schema.json; the same keys as the green
- * agent's `config` and `a2a-bench run`'s flags): it is checked and resolved
- * once, the benchmark looked up once in the registry, and the engine
- * ({@link executeRun}) runs with the real sandbox and an A2A participant
- * unless `options` gives others.
- *
- * Resolves to the scored run. Rejects with ValidationError (a bad config, every
- * problem listed), UsageError (a benchmark no plug-in is registered for),
- * InfrastructureError when our side failed — the run has no score, and
- * results.json (when written) says why — and BenchError `E_INTERRUPTED` when
- * `signal` stopped it (its checkpoint is kept for `resume`).
- */
-export async function runBenchmark(config: AssessmentConfig, options: RunBenchmarkOptions = {}): Promise<BenchmarkRun> {
-  const run = resolveRunOptions(config, {
-    ...(options.out !== undefined ? { out: options.out } : {}),
-    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-  });
-  const def = await getBenchmark(run.benchmark);
-  const logger = options.logger ?? silentLogger();
-  const outcome = await executeRun(def, run, {
-    logger,
-    createSandbox: options.createSandbox ?? ((o) => openRunSandbox(o, logger)),
-    createParticipant: options.createParticipant ?? ((o) => openRunParticipant(o, logger, options.env)),
-    ...(options.progress ? { progress: options.progress } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.requireFullIsolation ? { requireFullIsolation: { optIn: "run without requireFullIsolation" } } : {}),
-  });
-  if (outcome.interrupted) {
-    throw new BenchError("E_INTERRUPTED", `the run was stopped; its checkpoint is ${outcome.paths.checkpoint}`);
-  }
-  if (outcome.error || !outcome.results) {
-    const error = outcome.error ?? { code: "E_INFRASTRUCTURE_SHARE" as const, message: "the run wrote no results" };
-    throw new InfrastructureError(
-      error.code,
-      `run ${run.run_id} ended with status error, no score: ${error.message} (${outcome.paths.results})`,
-    );
-  }
-  // The engine keeps row summaries only; the library's caller gets results.json as written, full rows included.
-  const results = JSON.parse(await readFile(outcome.paths.results, "utf8")) as ResultsDocument;
-  return { options: run, results, paths: outcome.paths };
 }

@@ -41,7 +41,7 @@ import {
 import { CHECKPOINT_FILE, identityDifferences, readCheckpoint, type Checkpoint } from "../runner/checkpoint.js";
 import { RESULTS_FILE, RUN_METADATA_FILE, runPaths, type RunPaths } from "../runner/run-benchmark.js";
 import { resolveRunOptions, type RunOptions } from "../runner/options.js";
-import { getBenchmark } from "../benchmarks/index.js";
+import { getBenchmark, offeredInteractions } from "../benchmarks/index.js";
 import { sampleItems, shardItems } from "../runner/selection.js";
 import { attributeRow } from "../runner/attribution.js";
 import { countFailureModes, judgeRun } from "../runner/run-verdict.js";
@@ -469,7 +469,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeOutcome> 
   shards.sort((a, b) => a.checkpoint.identity.shard_index - b.checkpoint.identity.shard_index);
   const first = shards[0] as ShardRun;
   const runId = mergedRunId(options.runId, first);
-  const runOptions = resolveRunOptions({ ...first.results.config, shard_index: 0 }, { out });
+  const runOptions = resolveRunOptions(offeredInteractions, { ...first.results.config, shard_index: 0 }, { out });
   const def = await getBenchmark(first.results.benchmark);
   const order = await expectedItems(def, runOptions, shards, options.logger);
   const position = new Map(order.map((id, i) => [id, i]));

@@ -12,7 +12,7 @@ import { writeJsonAtomic } from "../util/atomic-write.js";
 import { BenchError, errorMessage } from "../util/errors.js";
 import { checkAgainst } from "../util/schema.js";
 import { validateBundle } from "../bundle/validate.js";
-import type { BenchmarkName } from "../request-config/config.js";
+import type { BenchmarkName } from "../benchmarks/index.js";
 import { loadScenario } from "../scenario/load.js";
 import { greenAgent, participantIdsOf, participantsOf, AGENT_CARD_PATH, type Scenario } from "../scenario/spec.js";
 import { launchScenario, type RunningScenario } from "../scenario/launch.js";

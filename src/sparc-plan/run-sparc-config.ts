@@ -1,7 +1,7 @@
 /**
  * Run a SPARC 2.0 BenchmarkConfig (the plan's test cases: programs with their
  * expected output) as a library call. A thin caller of the engine's library
- * entry (runner/run-benchmark.ts `runBenchmark`), the same engine the CLI
+ * entry (library/run-benchmark.ts `runBenchmark`), the same engine the CLI
  * (`run sparc`) and the green agent use: the config is validated, written into
  * the run directory as `sparc_config.json` (the run's record of what it ran),
  * and the `sparc` benchmark runs with the real sandbox. No CLI flag parsing
@@ -13,7 +13,7 @@ import { writeJsonAtomic } from "../util/atomic-write.js";
 import { createLogger, silentLogger, type Logger } from "../util/logger.js";
 import { generateRunId } from "../request-config/run-id.js";
 import { defaultRunOut } from "../runner/options.js";
-import { runBenchmark } from "../runner/run-benchmark.js";
+import { runBenchmark } from "../library/run-benchmark.js";
 import { eventLineReporter } from "../runner/progress.js";
 import { parseSparcConfig, resolveFileInputs, type PackageLanguage } from "../benchmarks/sparc/config.js";
 import { SPARC_RESULT_FILE } from "../benchmarks/sparc/definition.js";

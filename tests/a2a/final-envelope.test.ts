@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
-import { runBenchmark } from "../../src/runner/run-benchmark.js";
+import { runBenchmark } from "../../src/library/run-benchmark.js";
 import { pythonDumps } from "../interactive/dialect-fixtures.js";
 
 describe("unwrapFinalEnvelope", () => {

@@ -23,7 +23,7 @@ import { parseSandboxArgs } from "../../src/cli/sandbox.js";
 import { parseMergeArgs } from "../../src/cli/merge.js";
 import type { CliCommand } from "../../src/cli/types.js";
 import { parseRunArgs, resolveRunArgs } from "../../src/runner/run-args.js";
-import { knownBenchmarks } from "../../src/benchmarks/index.js";
+import { knownBenchmarks, offeredInteractions } from "../../src/benchmarks/index.js";
 import { packageRoot } from "../../src/util/package-root.js";
 import { docFiles, fencedBlocks, shellCommands, shellWords, type ShellCommand } from "../support/markdown.js";
 
@@ -46,7 +46,7 @@ const PARSERS: Record<string, (argv: string[]) => void> = {
     if (!knownBenchmarks().includes(parsed.benchmark))
       throw new Error(`unknown benchmark "${parsed.benchmark}" (known: ${knownBenchmarks().join(", ")})`);
     // --config-file is not read: its keys are the reader's. The flags alone must resolve.
-    resolveRunArgs(parsed, {}, packageRoot);
+    resolveRunArgs(offeredInteractions, parsed, {}, packageRoot);
   },
   "validate-bundle": (argv) => void parseValidateArgs(argv),
   scenario: (argv) => void parseScenarioArgs(argv),

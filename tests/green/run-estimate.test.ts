@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { estimateRun, PRIOR_SECONDS_PER_ITEM } from "../../src/green/run-estimate.js";
-import { getBenchmark } from "../../src/benchmarks/index.js";
+import { getBenchmark, offeredInteractions } from "../../src/benchmarks/index.js";
 import { resolveRunOptions } from "../../src/runner/options.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import { packageRoot } from "../../src/util/package-root.js";
@@ -44,7 +44,7 @@ describe("default scenario configs fit the 30-minute window", () => {
     const budget = config["time_budget_seconds"];
     expect(typeof budget).toBe("number");
     expect(budget as number).toBeLessThanOrEqual(WINDOW_S - START_UP_S);
-    const options = resolveRunOptions({ ...config, sandbox: "local" }, { out: "/nonexistent" });
+    const options = resolveRunOptions(offeredInteractions, { ...config, sandbox: "local" }, { out: "/nonexistent" });
     const def = await getBenchmark(options.benchmark);
     const items = await def.loadItems(options, silentLogger());
     const n = Math.min(items.length, options.samples ?? items.length);

@@ -8,7 +8,12 @@ import { schemaKeys, type KeyFlags } from "../support/schema-keys.js";
 import { PARTICIPANT_LANES_PER_SLOT, checkConfig, resolveConfig } from "../../src/request-config/resolve.js";
 import { episodeLimitsOf, interactionProblems } from "../../src/request-config/interaction-rules.js";
 import { MAX_COMMAND_TIMEOUT_S, MAX_MAX_TURNS, resolveLimits } from "../../src/interactive/limits.js";
-import { benchmarkDescriptor, defineBenchmark, registerBenchmark } from "../../src/benchmarks/index.js";
+import {
+  benchmarkDescriptor,
+  defineBenchmark,
+  offeredInteractions,
+  registerBenchmark,
+} from "../../src/benchmarks/index.js";
 
 describe("the request config's one resolver", () => {
   it("applies the schema's defaults and fixes run id, concurrency, participant_concurrency and samples", () => {
@@ -189,14 +194,23 @@ describe("the interaction and the episode limits", () => {
       defineBenchmark({ ...benchmarkDescriptor("humaneval"), name: "only-interactive", interactions: ["interactive"] }),
     );
     try {
-      expect(interactionProblems({ benchmark: "only-interactive", interaction: "single_shot" } as never, "x")).toEqual([
-        'x "single_shot" is not offered by benchmark "only-interactive" (it offers: interactive)',
-      ]);
-      expect(interactionProblems({ benchmark: "only-interactive", interaction: "interactive" } as never, "x")).toEqual(
-        [],
-      );
       expect(
         interactionProblems(
+          offeredInteractions,
+          { benchmark: "only-interactive", interaction: "single_shot" } as never,
+          "x",
+        ),
+      ).toEqual(['x "single_shot" is not offered by benchmark "only-interactive" (it offers: interactive)']);
+      expect(
+        interactionProblems(
+          offeredInteractions,
+          { benchmark: "only-interactive", interaction: "interactive" } as never,
+          "x",
+        ),
+      ).toEqual([]);
+      expect(
+        interactionProblems(
+          offeredInteractions,
           { benchmark: "only-interactive", interaction: "interactive", predictions: "p" } as never,
           "x",
         ),

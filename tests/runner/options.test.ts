@@ -2,10 +2,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultRunOut, resolveRunOptions } from "../../src/runner/options.js";
 import { ValidationError } from "../../src/util/errors.js";
+import { offeredInteractions } from "../../src/benchmarks/index.js";
 
 describe("resolveRunOptions (the library's one resolve step)", () => {
   it("resolves a minimal config with the schema's defaults and the default output directory", () => {
-    const o = resolveRunOptions({ benchmark: "swebench" }, { cwd: "/w", newRunId: () => "gen" });
+    const o = resolveRunOptions(offeredInteractions, { benchmark: "swebench" }, { cwd: "/w", newRunId: () => "gen" });
     expect(o).toMatchObject({
       benchmark: "swebench",
       run_id: "gen",
@@ -19,9 +20,17 @@ describe("resolveRunOptions (the library's one resolve step)", () => {
   });
 
   it("keeps the run id of a config that has one (resolved once, passed on), and resolves a relative out", () => {
-    const first = resolveRunOptions({ benchmark: "redcode", run_id: "keep" }, { cwd: "/w", out: "o" });
+    const first = resolveRunOptions(
+      offeredInteractions,
+      { benchmark: "redcode", run_id: "keep" },
+      { cwd: "/w", out: "o" },
+    );
     const { out: _out, ...config } = first;
-    const again = resolveRunOptions(config, { cwd: "/elsewhere", out: first.out, newRunId: () => "other" });
+    const again = resolveRunOptions(offeredInteractions, config, {
+      cwd: "/elsewhere",
+      out: first.out,
+      newRunId: () => "other",
+    });
     expect(again).toEqual(first);
     expect(first.out).toBe(join("/w", "o"));
   });
@@ -29,7 +38,7 @@ describe("resolveRunOptions (the library's one resolve step)", () => {
   it("lists every problem in one ValidationError", () => {
     const err = (() => {
       try {
-        resolveRunOptions({ benchmark: "humaneval", seed: "1", k: [] });
+        resolveRunOptions(offeredInteractions, { benchmark: "humaneval", seed: "1", k: [] });
       } catch (e) {
         return e;
       }

@@ -14,6 +14,7 @@ import { getValidator, readSchema, schemaProblems } from "../../src/util/schema.
 import { UsageError } from "../../src/util/errors.js";
 import { PARTICIPANT_LANES_PER_SLOT } from "../../src/request-config/resolve.js";
 import { resolveRunOptions } from "../../src/runner/options.js";
+import { offeredInteractions } from "../../src/benchmarks/index.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -49,7 +50,7 @@ describe("run options from the schema", () => {
       "--run-id",
       "r1",
     ]);
-    const o = resolveRunArgs(args, {}, dir);
+    const o = resolveRunArgs(offeredInteractions, args, {}, dir);
     expect(o).toMatchObject({
       benchmark: "humaneval",
       k: [1, 10],
@@ -70,6 +71,7 @@ describe("run options from the schema", () => {
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: 3, num_instances: 4, n: 2 }));
     const fileConfig = await readConfigFile(file);
     const o = resolveRunArgs(
+      offeredInteractions,
       parseRunArgs(["humaneval", "--config-file", file, "--seed", "9", "--out", dir]),
       fileConfig,
     );
@@ -88,10 +90,10 @@ describe("run options from the schema", () => {
       "5000",
     ]);
     expect(args.flags["per_task_timeout_seconds"]).toBe("-1");
-    expect(() => resolveRunArgs(args, {}, dir)).toThrow(UsageError);
+    expect(() => resolveRunArgs(offeredInteractions, args, {}, dir)).toThrow(UsageError);
     const msg = ((): string => {
       try {
-        resolveRunArgs(args, {}, dir);
+        resolveRunArgs(offeredInteractions, args, {}, dir);
         return "";
       } catch (err) {
         return (err as Error).message;
@@ -106,7 +108,7 @@ describe("run options from the schema", () => {
   it("lists every problem in one usage error", () => {
     const args = parseRunArgs(["humaneval", "--n", "0", "--sandbox", "vm", "--seed", "x"]);
     try {
-      resolveRunArgs(args, {}, dir);
+      resolveRunArgs(offeredInteractions, args, {}, dir);
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(UsageError);
@@ -124,35 +126,37 @@ describe("run options from the schema", () => {
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", seed: "3", extra: 1 }));
     const args = parseRunArgs(["humaneval", "--config-file", file]);
     const fileConfig = await readConfigFile(file);
-    expect(() => resolveRunArgs(args, fileConfig, dir)).toThrow(
+    expect(() => resolveRunArgs(offeredInteractions, args, fileConfig, dir)).toThrow(
       /--config-file .*bad\.json: .*(seed: must be integer.*unknown key "extra"|unknown key "extra".*seed)/,
     );
     await writeFile(file, JSON.stringify({ benchmark: "humaneval", per_task_timout_seconds: 5 }));
-    expect(() => resolveRunArgs(args, { benchmark: "humaneval", per_task_timout_seconds: 5 }, dir)).toThrow(
-      'unknown key "per_task_timout_seconds" (did you mean "per_task_timeout_seconds"?)',
-    );
+    expect(() =>
+      resolveRunArgs(offeredInteractions, args, { benchmark: "humaneval", per_task_timout_seconds: 5 }, dir),
+    ).toThrow('unknown key "per_task_timout_seconds" (did you mean "per_task_timeout_seconds"?)');
     await writeFile(file, "[1]");
     await expect(readConfigFile(file)).rejects.toThrow(/must be a JSON object/);
   });
 
   it("refuses a config file naming another benchmark", () => {
-    expect(() => resolveRunArgs(parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir)).toThrow(
-      /config file says benchmark "swebench"/,
-    );
+    expect(() =>
+      resolveRunArgs(offeredInteractions, parseRunArgs(["humaneval"]), { benchmark: "swebench" }, dir),
+    ).toThrow(/config file says benchmark "swebench"/);
   });
 
   it("defaults participant_concurrency to PARTICIPANT_LANES_PER_SLOT × concurrency; a flag or the file sets it", () => {
-    const o = resolveRunArgs(parseRunArgs(["humaneval", "--concurrency", "3"]), {}, dir);
+    const o = resolveRunArgs(offeredInteractions, parseRunArgs(["humaneval", "--concurrency", "3"]), {}, dir);
     expect(o).toMatchObject({ concurrency: 3, participant_concurrency: 3 * PARTICIPANT_LANES_PER_SLOT });
     expect(
-      resolveRunArgs(parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir).participant_concurrency,
+      resolveRunArgs(offeredInteractions, parseRunArgs(["humaneval", "--participant-concurrency", "16"]), {}, dir)
+        .participant_concurrency,
     ).toBe(16);
     expect(
-      resolveRunArgs(parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir).participant_concurrency,
+      resolveRunArgs(offeredInteractions, parseRunArgs(["humaneval"]), { participant_concurrency: 5 }, dir)
+        .participant_concurrency,
     ).toBe(5);
-    expect(() => resolveRunArgs(parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir)).toThrow(
-      "--participant-concurrency must be a positive integer, got 0",
-    );
+    expect(() =>
+      resolveRunArgs(offeredInteractions, parseRunArgs(["humaneval", "--participant-concurrency", "0"]), {}, dir),
+    ).toThrow("--participant-concurrency must be a positive integer, got 0");
   });
 
   it("the schema itself is valid JSON Schema 2020-12 (the runner's own validators skip that check at start-up)", () => {
@@ -164,28 +168,39 @@ describe("run options from the schema", () => {
 describe("the interaction must be one the benchmark offers", () => {
   it("--interaction interactive for a single-shot benchmark is a usage error naming the flag and the benchmark", () => {
     const args = parseRunArgs(["redcode", "--agent", "http://127.0.0.1:9/", "--interaction", "interactive"]);
-    expect(() => resolveRunArgs(args)).toThrow(
+    expect(() => resolveRunArgs(offeredInteractions, args)).toThrow(
       '--interaction "interactive" is not offered by benchmark "redcode" (it offers: single_shot)',
     );
-    expect(() => resolveRunOptions({ benchmark: "redcode", interaction: "interactive" })).toThrow(
+    expect(() => resolveRunOptions(offeredInteractions, { benchmark: "redcode", interaction: "interactive" })).toThrow(
       /interaction "interactive" is not offered by benchmark "redcode"/,
     );
-    const limits = resolveRunArgs(parseRunArgs(["redcode", "--max-turns", "9", "--command-timeout-seconds", "4"]));
+    const limits = resolveRunArgs(
+      offeredInteractions,
+      parseRunArgs(["redcode", "--max-turns", "9", "--command-timeout-seconds", "4"]),
+    );
     expect(limits).toMatchObject({ interaction: "single_shot", max_turns: 9, command_timeout_seconds: 4 });
-    expect(() => resolveRunArgs(parseRunArgs(["redcode", "--max-turns", "251"]))).toThrow(/--max-turns/);
+    expect(() => resolveRunArgs(offeredInteractions, parseRunArgs(["redcode", "--max-turns", "251"]))).toThrow(
+      /--max-turns/,
+    );
   });
 
   it("humaneval offers interactive on request (single-shot by default) and refuses it beside a predictions file", () => {
     const agent = ["--agent", "http://127.0.0.1:9/"];
-    expect(resolveRunArgs(parseRunArgs(["humaneval", ...agent, "--sandbox", "docker"]))).toMatchObject({
+    expect(
+      resolveRunArgs(offeredInteractions, parseRunArgs(["humaneval", ...agent, "--sandbox", "docker"])),
+    ).toMatchObject({
       interaction: "single_shot",
     });
     const on = resolveRunArgs(
+      offeredInteractions,
       parseRunArgs(["humaneval", ...agent, "--interaction", "interactive", "--max-turns", "5"]),
     );
     expect(on).toMatchObject({ interaction: "interactive", max_turns: 5 });
     expect(() =>
-      resolveRunArgs(parseRunArgs(["humaneval", "--predictions", "s.jsonl", "--interaction", "interactive"])),
+      resolveRunArgs(
+        offeredInteractions,
+        parseRunArgs(["humaneval", "--predictions", "s.jsonl", "--interaction", "interactive"]),
+      ),
     ).toThrow(/--interaction "interactive" assesses the participant acting in the environment/);
   });
 });
@@ -193,28 +208,39 @@ describe("the interaction must be one the benchmark offers", () => {
 describe("a run that names a participant must ask it", () => {
   it("--agent with --predictions (or --replay-dataset-code) is a usage error naming both flags", () => {
     const args = parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/", "--predictions", "gold.jsonl"]);
-    expect(() => resolveRunArgs(args)).toThrow(UsageError);
-    expect(() => resolveRunArgs(args)).toThrow(/^--agent and --predictions cannot be given together/);
+    expect(() => resolveRunArgs(offeredInteractions, args)).toThrow(UsageError);
+    expect(() => resolveRunArgs(offeredInteractions, args)).toThrow(
+      /^--agent and --predictions cannot be given together/,
+    );
     const replay = parseRunArgs(["redcode", "--agent", "http://127.0.0.1:9/", "--replay-dataset-code"]);
-    expect(() => resolveRunArgs(replay)).toThrow(/--agent and --replay-dataset-code cannot be given together/);
+    expect(() => resolveRunArgs(offeredInteractions, replay)).toThrow(
+      /--agent and --replay-dataset-code cannot be given together/,
+    );
   });
 
   it("the same pair from a config file is refused too; either one alone is fine", () => {
     const args = parseRunArgs(["humaneval", "--predictions", "gold.jsonl"]);
-    expect(() => resolveRunArgs(args, { agent: "http://127.0.0.1:9/" })).toThrow(/cannot be given together/);
-    expect(resolveRunArgs(args).predictions).toBe("gold.jsonl");
-    expect(resolveRunArgs(parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/"])).agent).toBe(
-      "http://127.0.0.1:9/",
+    expect(() => resolveRunArgs(offeredInteractions, args, { agent: "http://127.0.0.1:9/" })).toThrow(
+      /cannot be given together/,
     );
+    expect(resolveRunArgs(offeredInteractions, args).predictions).toBe("gold.jsonl");
+    expect(
+      resolveRunArgs(offeredInteractions, parseRunArgs(["humaneval", "--agent", "http://127.0.0.1:9/"])).agent,
+    ).toBe("http://127.0.0.1:9/");
   });
 
   it("--max-participant-reply-bytes is a bounded integer flag", () => {
     expect(
-      resolveRunArgs(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "65536"]))
-        .max_participant_reply_bytes,
+      resolveRunArgs(
+        offeredInteractions,
+        parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "65536"]),
+      ).max_participant_reply_bytes,
     ).toBe(65536);
     expect(() =>
-      resolveRunArgs(parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "10"])),
+      resolveRunArgs(
+        offeredInteractions,
+        parseRunArgs(["humaneval", "--agent", "http://a/", "--max-participant-reply-bytes", "10"]),
+      ),
     ).toThrow(/--max-participant-reply-bytes must be an? integer of at least 1024, got 10/);
   });
 });

@@ -28,7 +28,7 @@ import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.
 import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";
 import { silentLogger, type Logger } from "../../util/logger.js";
-import type { SolverOptions } from "./index.js";
+import type { SolverOptions } from "./options.js";
 import { resolveOpenAISettings, type OpenAISettings } from "./openai-settings.js";
 import {
   OpenAIError,

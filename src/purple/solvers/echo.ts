@@ -1,7 +1,7 @@
 import type { Solver, SolverInput, SolverReply } from "../solver.js";
 import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";
 import { finalStep, type Episode } from "../interactive/episode.js";
-import type { SolverOptions } from "./index.js";
+import type { SolverOptions } from "./options.js";
 
 /**
  * Echo mode (wiring tests, smi_bench's purple stub): replies

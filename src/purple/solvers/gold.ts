@@ -10,7 +10,7 @@
  * one given to the purple CLI with `--dataset`.
  */
 import type { Solver, SolverInput } from "../solver.js";
-import type { SolverOptions } from "./index.js";
+import type { SolverOptions } from "./options.js";
 import { benchmarkDescriptors, findBenchmark } from "../../benchmarks/index.js";
 import { GoldError, type GoldContext } from "../../benchmarks/gold.js";
 import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";

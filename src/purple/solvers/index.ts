@@ -5,31 +5,12 @@
  */
 import type { Solver } from "../solver.js";
 import { UsageError } from "../../util/errors.js";
-import type { Logger } from "../../util/logger.js";
 import { createEchoSolver } from "./echo.js";
 import { createGoldSolver } from "./gold.js";
 import { createReplaySolver } from "./replay.js";
-import type { AgentFlagValues } from "./agent-settings.js";
-import type { OpenAIFlagValues } from "./openai-settings.js";
-import type { EpisodeStoreOptions } from "../interactive/episode-store.js";
+import type { SolverOptions } from "./options.js";
 
-/** Options every solver factory receives (from the purple CLI flags / env). */
-export interface SolverOptions {
-  /** `--model`: model name for LLM-backed modes. */
-  model?: string;
-  /** `--dataset`: dataset paths for modes that look answers up (repeatable). */
-  datasets?: string[];
-  env?: NodeJS.ProcessEnv;
-  logger?: Logger;
-  /** `openai` and `agent` modes' checked flags (sampling, client timeout/retries, base URL). */
-  openai?: OpenAIFlagValues;
-  /** `agent` mode's checked limits (steps, cost, prices). */
-  agent?: AgentFlagValues;
-  /** `--trajectory`: the recorded actions the `replay` mode plays back (replay-trajectory.ts). */
-  trajectory?: string;
-  /** Bounds of the per-context episode state of interactive modes (default: episode-store.ts). */
-  episodes?: EpisodeStoreOptions;
-}
+export type { SolverOptions } from "./options.js";
 
 export type SolverFactory = (options: SolverOptions) => Solver | Promise<Solver>;
 

@@ -27,7 +27,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { Solver, SolverInput, SolverReply } from "../solver.js";
-import type { SolverOptions } from "./index.js";
+import type { SolverOptions } from "./options.js";
 import { BenchError, errorMessage } from "../../util/errors.js";
 import { silentLogger, type Logger } from "../../util/logger.js";
 import { addUsage, type TokenUsage } from "../../a2a/usage.js";

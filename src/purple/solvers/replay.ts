@@ -10,7 +10,7 @@ import { createInteractiveSolver, type InteractiveSolver } from "../interactive/
 import { finalStep, type Episode, type EpisodeStep } from "../interactive/episode.js";
 import type { ParticipantAction } from "../interactive/assessor-message.js";
 import { UsageError } from "../../util/errors.js";
-import type { SolverOptions } from "./index.js";
+import type { SolverOptions } from "./options.js";
 import { loadTrajectory } from "./replay-trajectory.js";
 
 /** A fresh episode over `actions` (shared, never mutated). */

@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { createPurpleApp } from "../../../src/purple/app.js";
 import { createSolver } from "../../../src/purple/solvers/index.js";
 import type { ServedApp } from "../../../src/a2a/serve.js";
-import { runBenchmark } from "../../../src/runner/run-benchmark.js";
+import { runBenchmark } from "../../../src/library/run-benchmark.js";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import type { HumanEvalRow } from "../../../src/benchmarks/humaneval/row.js";

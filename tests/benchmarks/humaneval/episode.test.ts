@@ -14,7 +14,7 @@ import { createPurpleApp } from "../../../src/purple/app.js";
 import { createSolver } from "../../../src/purple/solvers/index.js";
 import type { Solver, SolverInput, SolverReply } from "../../../src/purple/solver.js";
 import type { ServedApp } from "../../../src/a2a/serve.js";
-import { runBenchmark } from "../../../src/runner/run-benchmark.js";
+import { runBenchmark } from "../../../src/library/run-benchmark.js";
 import type { AssessmentConfig } from "../../../src/request-config/config.js";
 import { createDockerSandbox } from "../../../src/sandbox/docker/docker-sandbox.js";
 import { OWNER_LABEL } from "../../../src/sandbox/docker/owner.js";

@@ -26,7 +26,7 @@ import { silentLogger } from "../../../../src/util/logger.js";
 import { createPurpleApp } from "../../../../src/purple/app.js";
 import type { Solver, SolverInput, SolverReply } from "../../../../src/purple/solver.js";
 import type { ServedApp } from "../../../../src/a2a/serve.js";
-import { runBenchmark } from "../../../../src/runner/run-benchmark.js";
+import { runBenchmark } from "../../../../src/library/run-benchmark.js";
 import { serveOnLoopback } from "../../../a2a/helpers.js";
 import { containersLabelled, testEngine } from "../../../support/container-engine.js";
 

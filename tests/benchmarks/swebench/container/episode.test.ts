@@ -27,7 +27,7 @@ import type { Solver, SolverInput, SolverReply } from "../../../../src/purple/so
 import type { ServedApp } from "../../../../src/a2a/serve.js";
 import { readTrajectory } from "../../../../src/interactive/trajectory.js";
 import { aggregateSwebench } from "../../../../src/benchmarks/swebench/report.js";
-import { runBenchmark } from "../../../../src/runner/run-benchmark.js";
+import { runBenchmark } from "../../../../src/library/run-benchmark.js";
 import { serveOnLoopback } from "../../../a2a/helpers.js";
 import { containersLabelled, testEngine } from "../../../support/container-engine.js";
 
