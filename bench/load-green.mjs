@@ -12,8 +12,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 const root = resolve(import.meta.dirname, "..");
-const { serveApp } = await import(join(root, "dist/a2a/serve.js"));
-const { cardFromToml } = await import(join(root, "dist/a2a/card.js"));
+const { serveApp } = await import(join(root, "dist/a2a/server/serve.js"));
+const { cardFromToml } = await import(join(root, "dist/a2a/shared/card.js"));
 const { createGreenApp } = await import(join(root, "dist/green/app.js"));
 const { builtinRunnerCommand } = await import(join(root, "dist/green/runner-command.js"));
 const { createLogger } = await import(join(root, "dist/util/logger.js"));

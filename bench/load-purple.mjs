@@ -7,8 +7,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 const root = resolve(import.meta.dirname, "..");
-const { serveApp } = await import(join(root, "dist/a2a/serve.js"));
-const { cardFromToml } = await import(join(root, "dist/a2a/card.js"));
+const { serveApp } = await import(join(root, "dist/a2a/server/serve.js"));
+const { cardFromToml } = await import(join(root, "dist/a2a/shared/card.js"));
 const { createPurpleApp } = await import(join(root, "dist/purple/app.js"));
 const { createSolver } = await import(join(root, "dist/purple/solvers/index.js"));
 

@@ -26,7 +26,7 @@ export type {
   DatasetInfo,
   RunEndContext,
 } from "./runner/benchmark.js";
-export type { Participant } from "./a2a/participant.js";
+export type { Participant } from "./a2a/shared/participant.js";
 
 // Results and bundles (docs/library.md "Results").
 export type { ResultsDocument, ResultRow, ResultsError, ResultsAggregate } from "./results-file/document.js";
@@ -74,10 +74,10 @@ export { createGreenApp, type GreenApp, type GreenAppOptions } from "./green/app
 export { createPurpleApp, type PurpleAppOptions } from "./purple/app.js";
 export { createSolver, type SolverOptions } from "./purple/solvers/index.js";
 export type { Solver, SolverInput, SolverReply } from "./purple/solver.js";
-export { serveApp, type ServedApp } from "./a2a/serve.js";
-export { loadAgentCard, type CardAddress } from "./a2a/card.js";
-export { createA2AClient, type WireVersion, type Binding, type A2AClientOptions } from "./a2a/client.js";
-export { agentCardUrl } from "./a2a/agent-card-url.js";
-export { CardFetchError } from "./a2a/card-fetch.js";
+export { serveApp, type ServedApp } from "./a2a/server/serve.js";
+export { loadAgentCard, type CardAddress } from "./a2a/shared/card.js";
+export { createA2AClient, type WireVersion, type Binding, type A2AClientOptions } from "./a2a/client/client.js";
+export { agentCardUrl } from "./a2a/client/agent-card-url.js";
+export { CardFetchError } from "./a2a/client/card-fetch.js";
 export { validateBundle } from "./bundle/validate.js";
 export { extractBundle, type ExtractResult } from "./bundle/extract.js";

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { DIST } from "./paths.mjs";
 
-const { createA2AParticipant } = await import(join(DIST, "a2a/participant-client.js"));
+const { createA2AParticipant } = await import(join(DIST, "a2a/client/participant-client.js"));
 const { silentLogger } = await import(join(DIST, "util/logger.js"));
 const { buildRequest } = await import(join(DIST, "benchmarks/humaneval/request.js"));
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DIST } from "../lib/paths.mjs";
 
 const { createGreenApp, serveApp } = await import(join(DIST, "index.js"));
-const { cardFromToml } = await import(join(DIST, "a2a/card.js"));
+const { cardFromToml } = await import(join(DIST, "a2a/shared/card.js"));
 const { builtinRunnerCommand } = await import(join(DIST, "green/runner-command.js"));
 const port = Number(process.argv[2]);
 const runner = process.argv[3];

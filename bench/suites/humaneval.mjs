@@ -27,7 +27,7 @@ import { openAiHarnessSetup } from "../lib/openai-harness.mjs";
 const { createSandbox } = await import(join(DIST, "index.js"));
 const { startE2bStandIn } = await import(join(DIST, "sandbox/e2b/stand-in-server.js"));
 const { silentLogger } = await import(join(DIST, "util/logger.js"));
-const { createA2AParticipant } = await import(join(DIST, "a2a/participant-client.js"));
+const { createA2AParticipant } = await import(join(DIST, "a2a/client/participant-client.js"));
 const { buildRequest } = await import(join(DIST, "benchmarks/humaneval/request.js"));
 
 async function runBaseline(setup, samples, problemFile) {

@@ -36,9 +36,9 @@ const { engineEnv, probeEngine } = await imp("sandbox/docker/engine.js");
 const { dockerBinary } = await imp("sandbox/docker/docker-cli.js");
 const { shellEnvironment } = await imp("interactive/shell-environment.js");
 const { createA2ATurnSender } = await imp("interactive/a2a-sender.js");
-const { textPart, userMessage } = await imp("a2a/parts.js");
-const { cardFromToml } = await imp("a2a/card.js");
-const { serveApp } = await imp("a2a/serve.js");
+const { textPart, userMessage } = await imp("a2a/shared/parts.js");
+const { cardFromToml } = await imp("a2a/shared/card.js");
+const { serveApp } = await imp("a2a/server/serve.js");
 const { createPurpleApp } = await imp("purple/app.js");
 const { silentLogger } = await imp("util/logger.js");
 

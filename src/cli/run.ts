@@ -36,7 +36,7 @@ import {
 import { TerminalBar } from "../util/terminal-bar.js";
 import { readableSummaryLine } from "../runner/summary-line.js";
 import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
-import { maxReplyBytes } from "../a2a/reply-limit.js";
+import { maxReplyBytes } from "../a2a/client/reply-limit.js";
 import { UsageError, errorMessage } from "../util/errors.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Logger } from "../util/logger.js";

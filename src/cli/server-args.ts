@@ -7,7 +7,7 @@
 import type { ParseArgsConfig } from "node:util";
 import { resolve } from "node:path";
 import { UsageError, errorMessage } from "../util/errors.js";
-import { parseMaxBodyBytes } from "../a2a/body-limit.js";
+import { parseMaxBodyBytes } from "../a2a/server/body-limit.js";
 import { defaultScenarioDir } from "../util/package-root.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { LOG_LEVEL_OPTION, parseLogLevel, type LogLevel } from "../util/log-level.js";

@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import type { CliCommand, CliIo } from "./types.js";
-import { explainListenError } from "../a2a/port-in-use.js";
+import { explainListenError } from "../a2a/server/port-in-use.js";
 import { parseViewArgs } from "../view/args.js";
 import { LOOPBACK_HOSTS, createViewApp, hostPolicy } from "../view/app.js";
 import { writeExport } from "../view/export-page.js";

@@ -1,10 +1,10 @@
 /**
  * `createGreenApp(options)`: the green agent as an Express app plus the
- * handles the process needs (shutdown). Never listens (see src/a2a/serve.ts).
+ * handles the process needs (shutdown). Never listens (see src/a2a/server/serve.ts).
  */
 import type { Express } from "express";
 import type { AgentCard } from "@a2a-js/sdk";
-import { createA2AExpressApp } from "../a2a/express-app.js";
+import { createA2AExpressApp } from "../a2a/server/express-app.js";
 import { silentLogger, type Logger } from "../util/logger.js";
 import { GreenExecutor } from "./executor.js";
 import { isolationSentence, probeLocalIsolation, type IsolationReport } from "./isolation.js";

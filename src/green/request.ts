@@ -7,7 +7,7 @@
  * Never throws: every problem is listed.
  */
 import type { Message } from "@a2a-js/sdk";
-import { partData, partText } from "../a2a/parts.js";
+import { partData, partText } from "../a2a/shared/parts.js";
 
 export interface AssessmentRequest {
   participants: Record<string, string>;

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { BenchError } from "../util/errors.js";
-import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/body-limit.js";
+import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/server/body-limit.js";
 import { allowedRoots } from "./allowed-roots.js";
 import { DEFAULT_HEARTBEAT_MS } from "./heartbeat.js";
 import { DEFAULT_GRACE_MS } from "../process/grace.js";

@@ -18,9 +18,9 @@
  */
 import type { Message, Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { createA2AClient } from "../a2a/client.js";
-import { DEFAULT_MAX_REPLY_BYTES, findReplyLimitError } from "../a2a/reply-limit.js";
-import { MAX_ERROR_CHARS, ParticipantError, type ParticipantErrorCode } from "../a2a/participant-client.js";
+import { createA2AClient } from "../a2a/client/client.js";
+import { DEFAULT_MAX_REPLY_BYTES, findReplyLimitError } from "../a2a/client/reply-limit.js";
+import { MAX_ERROR_CHARS, ParticipantError, type ParticipantErrorCode } from "../a2a/client/participant-client.js";
 import { errorMessage } from "../util/errors.js";
 
 /** Sends one message of the episode and returns the participant's reply (a Task or a Message). */

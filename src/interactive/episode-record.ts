@@ -2,7 +2,7 @@
  * The record of one interactive episode: how it ended and what it cost. The
  * same flat shape whatever the ending (style: one flat outcome record).
  */
-import type { TokenUsage } from "../a2a/usage.js";
+import type { TokenUsage } from "../a2a/shared/usage.js";
 
 /**
  * How an episode ended:

@@ -25,8 +25,8 @@
  * limit) is the participant's failure, never ours.
  */
 import type { Message, Task } from "@a2a-js/sdk";
-import { textPart, userMessage } from "../a2a/parts.js";
-import { addUsage, type TokenUsage } from "../a2a/usage.js";
+import { textPart, userMessage } from "../a2a/shared/parts.js";
+import { addUsage, type TokenUsage } from "../a2a/shared/usage.js";
 import { assertNever, errorMessage } from "../util/errors.js";
 import { untilAborted } from "./abortable.js";
 import { decodeReply, type Action } from "./decode.js";
@@ -38,7 +38,7 @@ import { encodeTurnMessage, PROTOCOL_NAME, taskMessage, type AssessorMessage, ty
 import { isMessage, replyContent, type ReplyContent } from "./reply-content.js";
 import { submissionFromOutput } from "./sentinel.js";
 import { bounded, recordedStream, wireRecord, type TrajectorySink, type TurnLine } from "./trajectory.js";
-import { WireRecorder, recordingWire } from "../a2a/wire-capture.js";
+import { WireRecorder, recordingWire } from "../a2a/client/wire-capture.js";
 import type { TurnSender } from "./a2a-sender.js";
 
 /** Told before each command runs (the green streams `$ <command>` as a `working` status). */

@@ -12,8 +12,8 @@
  * action as the artifact's name and the raw command or diff as its text.
  */
 import { type Message, type Part, type Task } from "@a2a-js/sdk";
-import { addUsage, usageFromMetadata, type TokenUsage } from "../a2a/usage.js";
-import { taskStateName } from "../a2a/task-state-name.js";
+import { addUsage, usageFromMetadata, type TokenUsage } from "../a2a/shared/usage.js";
+import { taskStateName } from "../a2a/shared/task-state-name.js";
 
 /** The reply's state: a task's (v0.3 names), or `message` for a direct message. */
 export type ReplyState =

@@ -25,7 +25,7 @@ import { open, readFile, mkdir, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { truncateStream } from "./truncate.js";
 import { DEFAULT_MAX_TRAJECTORY_BYTES, LINE_RESERVE_BYTES, MAX_LINE_BYTES, fitLine } from "./trajectory-budget.js";
-import type { WireReply } from "../a2a/wire-capture.js";
+import type { WireReply } from "../a2a/client/wire-capture.js";
 import type { Action } from "./decode.js";
 import type { AssessorMessage } from "./protocol.js";
 import type { EpisodeLimits } from "./limits.js";

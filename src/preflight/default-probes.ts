@@ -17,7 +17,7 @@ import { createSandbox } from "../sandbox/index.js";
 import type { DatasetLoader, ParticipantProbe, SandboxProber, ToolFinding, ToolProber } from "./checks.js";
 import { runCommand, succeeded } from "../process/index.js";
 import { resolveCommand } from "./resolve-command.js";
-import { createA2AParticipant } from "../a2a/participant-client.js";
+import { createA2AParticipant } from "../a2a/client/participant-client.js";
 
 /** Load through the benchmark's plug-in (the same code a run uses) and count items. */
 export const loadDatasetItems: DatasetLoader = async (benchmark: BenchmarkName, dataset: string) => {

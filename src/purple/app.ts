@@ -2,7 +2,7 @@ import type { Express } from "express";
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Solver } from "./solver.js";
 import { PurpleExecutor } from "./executor.js";
-import { createA2AExpressApp } from "../a2a/express-app.js";
+import { createA2AExpressApp } from "../a2a/server/express-app.js";
 import { silentLogger, type Logger } from "../util/logger.js";
 
 export interface PurpleAppOptions {
@@ -10,9 +10,9 @@ export interface PurpleAppOptions {
   solver: Solver;
   /** Default: a silent logger. */
   logger?: Logger;
-  /** Largest JSON-RPC request body, bytes (default 1 MiB; see src/a2a/body-limit.ts). */
+  /** Largest JSON-RPC request body, bytes (default 1 MiB; see src/a2a/server/body-limit.ts). */
   maxBodyBytes?: number;
-  /** Finished tasks kept for `tasks/get`, oldest dropped first (default 1000; see src/a2a/task-store.ts). */
+  /** Finished tasks kept for `tasks/get`, oldest dropped first (default 1000; see src/a2a/server/task-store.ts). */
   maxFinishedTasks?: number;
 }
 

@@ -11,11 +11,11 @@ import { randomUUID } from "node:crypto";
 import { TaskState, type Artifact, type Part, type Task, type TaskStatus } from "@a2a-js/sdk";
 import { AgentEvent, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { usageOfError, type Solver, type SolverReply } from "./solver.js";
-import { submittedTaskEvent } from "../a2a/task-events.js";
-import { isBlockingSend, type DirectBlockingExecutor } from "../a2a/blocking-send.js";
-import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/parts.js";
+import { submittedTaskEvent } from "../a2a/server/task-events.js";
+import { isBlockingSend, type DirectBlockingExecutor } from "../a2a/server/blocking-send.js";
+import { agentMessage, dataPart, firstData, joinedText, textPart } from "../a2a/shared/parts.js";
 import type { Logger } from "../util/logger.js";
-import { USAGE_METADATA_KEY } from "../a2a/usage.js";
+import { USAGE_METADATA_KEY } from "../a2a/shared/usage.js";
 import { errorMessage } from "../util/errors.js";
 import { promiseFrom } from "../util/promise-from.js";
 

@@ -3,7 +3,7 @@
  * structured data), produce a reply. The A2A executor wraps a Solver; modes
  * (echo, gold, openai) are Solvers.
  */
-import type { TokenUsage } from "../a2a/usage.js";
+import type { TokenUsage } from "../a2a/shared/usage.js";
 export interface SolverInput {
   /** Concatenated text parts of the incoming message. */
   text: string;
@@ -20,7 +20,7 @@ export interface SolverReply {
   text?: string;
   /** Structured answer, published as a DataPart. */
   data?: Record<string, unknown>;
-  /** Tokens the answer cost; sent in the reply artifact's metadata (src/a2a/usage.ts). */
+  /** Tokens the answer cost; sent in the reply artifact's metadata (src/a2a/shared/usage.ts). */
   usage?: TokenUsage;
   /** Facts about the answer (model, finish reason), sent in the reply artifact's metadata. */
   metadata?: Record<string, unknown>;

@@ -10,7 +10,7 @@
  * bundle (which reads it), so neither imports the other for it.
  */
 
-import type { TokenUsage } from "../a2a/usage.js";
+import type { TokenUsage } from "../a2a/shared/usage.js";
 import type { IsolationLevel, SandboxBackendName } from "../sandbox/registry.js";
 
 /** The schema file of our results document. */

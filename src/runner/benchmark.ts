@@ -7,7 +7,7 @@
 import type { Logger } from "../util/logger.js";
 import type { Sandbox, SandboxWarmUp } from "../sandbox/types.js";
 import type { RunOptions } from "./options.js";
-import type { Participant } from "../a2a/participant.js";
+import type { Participant } from "../a2a/shared/participant.js";
 import type { ResultRow } from "../results-file/document.js";
 
 export interface BenchmarkItem {

@@ -22,7 +22,7 @@ export type ParticipantFailureMode = "model_agent_timeout" | "model_participant_
  */
 export const PARTICIPANT_ERROR_MODES: ReadonlySet<string> = new Set(["model_agent_timeout", "model_participant_error"]);
 
-/** Codes of the participant client's errors that are the participant's doing (a2a/participant-client.ts). */
+/** Codes of the participant client's errors that are the participant's doing (a2a/client/participant-client.ts). */
 const PARTICIPANT_CAUSED = new Set([
   "E_PARTICIPANT_TRANSPORT",
   "E_PARTICIPANT_REPLY_TOO_LARGE",

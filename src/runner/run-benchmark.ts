@@ -31,7 +31,7 @@ import type { Sandbox, SandboxWarmUp } from "../sandbox/types.js";
 import { RESULTS_SCHEMA_VERSION, type ResultsDocument } from "../results-file/document.js";
 import type { BenchmarkDefinition, BenchmarkItem, DatasetInfo, ItemResult, RowAggregator } from "./benchmark.js";
 import type { RunOptions } from "./options.js";
-import type { Participant } from "../a2a/participant.js";
+import type { Participant } from "../a2a/shared/participant.js";
 import type { RunnerEvent } from "./protocol.js";
 import type { ProgressReporter } from "./progress.js";
 import { selectItems } from "./selection.js";

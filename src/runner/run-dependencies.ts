@@ -6,9 +6,9 @@
  */
 import type { Logger } from "../util/logger.js";
 import type { Sandbox } from "../sandbox/types.js";
-import type { Participant } from "../a2a/participant.js";
-import { createA2AParticipant } from "../a2a/participant-client.js";
-import { maxReplyBytes } from "../a2a/reply-limit.js";
+import type { Participant } from "../a2a/shared/participant.js";
+import { createA2AParticipant } from "../a2a/client/participant-client.js";
+import { maxReplyBytes } from "../a2a/client/reply-limit.js";
 import type { RunOptions } from "./options.js";
 import { sandboxHiddenPaths } from "./sandbox-hidden-paths.js";
 

@@ -8,7 +8,7 @@
  * so a compression bomb served as a card costs about the cap.
  */
 import { BenchError } from "../util/errors.js";
-import { DEFAULT_MAX_REPLY_BYTES, boundedFetch } from "../a2a/reply-limit.js";
+import { DEFAULT_MAX_REPLY_BYTES, boundedFetch } from "../a2a/client/reply-limit.js";
 
 /** Default bound on waiting for a card, ms (AgentBeats tutorial runner: 30 s). */
 export const CARD_WAIT_MS = 30_000;

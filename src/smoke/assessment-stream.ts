@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { Role, type Part } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { taskStateName, type TaskStateName } from "../a2a/task-state-name.js";
+import { taskStateName, type TaskStateName } from "../a2a/shared/task-state-name.js";
 
 /** The request body AgentBeats sends as the message's text part. */
 export interface AssessmentRequest {
@@ -15,7 +15,7 @@ export interface AssessmentRequest {
 }
 
 /** A2A task states by their v0.3 wire names. */
-/** A task state by its wire name (the one table: a2a/task-state-name.ts). */
+/** A task state by its wire name (the one table: a2a/shared/task-state-name.ts). */
 export type WireState = TaskStateName;
 
 /** Wire name of an SDK task state. */

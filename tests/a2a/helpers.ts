@@ -1,8 +1,8 @@
 /** Shared test helpers: serve an agent app on 127.0.0.1:0 and read SDK events. */
 import type { RequestListener } from "node:http";
 import type { AgentCard, StreamResponse, Task } from "@a2a-js/sdk";
-import { serveApp, type ServedApp } from "../../src/a2a/serve.js";
-import { cardFromToml } from "../../src/a2a/card.js";
+import { serveApp, type ServedApp } from "../../src/a2a/server/serve.js";
+import { cardFromToml } from "../../src/a2a/shared/card.js";
 
 /** A minimal card for tests, pointing at `port`. */
 export function testCard(port: number, name = "test-agent"): AgentCard {

@@ -11,7 +11,7 @@ import express from "express";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createA2AClient } from "../../src/a2a/client.js";
+import { createA2AClient } from "../../src/a2a/client/client.js";
 import { createPurpleApp } from "../../src/purple/app.js";
 import { createSolver } from "../../src/purple/solvers/index.js";
 import { validateBundle } from "../../src/bundle/validate.js";

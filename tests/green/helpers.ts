@@ -7,7 +7,7 @@ import { createGreenApp, type GreenApp } from "../../src/green/app.js";
 import { builtinRunnerCommand, type RunnerCommandFn } from "../../src/green/runner-command.js";
 import type { GreenSettings } from "../../src/green/settings.js";
 import type { IsolationReport } from "../../src/green/isolation.js";
-import { userMessage, textPart } from "../../src/a2a/parts.js";
+import { userMessage, textPart } from "../../src/a2a/shared/parts.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 import type { SendMessageRequest } from "@a2a-js/sdk";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { createA2AClient } from "../../src/a2a/client.js";
-import { dataPart, partData, partText, userMessage } from "../../src/a2a/parts.js";
+import { createA2AClient } from "../../src/a2a/client/client.js";
+import { dataPart, partData, partText, userMessage } from "../../src/a2a/shared/parts.js";
 import { parseAssessmentRequest } from "../../src/green/request.js";
 import { validateAssessmentConfig } from "../../src/green/config-validation.js";
 import { assessment, fixtureRunner, requestOf, startGreen, type StartedGreen } from "./helpers.js";

@@ -8,13 +8,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { createA2AClient } from "../../src/a2a/client.js";
-import { partData } from "../../src/a2a/parts.js";
+import { createA2AClient } from "../../src/a2a/client/client.js";
+import { partData } from "../../src/a2a/shared/parts.js";
 import { defaultRunnerCommand } from "../../src/green/runner-command.js";
 import { createPurpleApp } from "../../src/purple/app.js";
 import { createGoldSolver } from "../../src/purple/solvers/gold.js";
 import { validateBundle } from "../../src/bundle/validate.js";
-import type { ServedApp } from "../../src/a2a/serve.js";
+import type { ServedApp } from "../../src/a2a/server/serve.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 import { requestOf, startGreen, type StartedGreen } from "./helpers.js";
 

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { createA2AClient } from "../../src/a2a/client.js";
-import { partData, partText } from "../../src/a2a/parts.js";
+import { createA2AClient } from "../../src/a2a/client/client.js";
+import { partData, partText } from "../../src/a2a/shared/parts.js";
 import { MAX_WORKING_STATUSES_KEPT } from "../../src/green/executor.js";
 import { collect } from "../a2a/helpers.js";
 import { assessment, fixtureRunner, requestOf, startGreen, type StartedGreen } from "./helpers.js";

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { fixtureRunner, startGreen, type StartedGreen } from "../green/helpers.js";
 import { post } from "../conformance/agents.js";
-import { bearerMatches } from "../../src/a2a/bearer-auth.js";
+import { bearerMatches } from "../../src/a2a/server/bearer-auth.js";
 
 const TOKEN = "s3cret-token-for-tests";
 

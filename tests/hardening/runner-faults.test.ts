@@ -8,9 +8,9 @@
 import { afterEach, expect, test } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { partData } from "../../src/a2a/parts.js";
+import { partData } from "../../src/a2a/shared/parts.js";
 import { validateBundle } from "../../src/bundle/validate.js";
-import { createA2AClient } from "../../src/a2a/client.js";
+import { createA2AClient } from "../../src/a2a/client/client.js";
 import type { Task } from "@a2a-js/sdk";
 import { TaskState } from "@a2a-js/sdk";
 import {

@@ -9,7 +9,7 @@ import { createA2ATurnSender } from "../../src/interactive/a2a-sender.js";
 import { replyContent } from "../../src/interactive/reply-content.js";
 import { decodeReply, type Action } from "../../src/interactive/decode.js";
 import { runEpisode } from "../../src/interactive/episode.js";
-import { userMessage, textPart } from "../../src/a2a/parts.js";
+import { userMessage, textPart } from "../../src/a2a/shared/parts.js";
 import { submittedChange } from "../../src/benchmarks/swebench/episode.js";
 import { SUBMIT_SENTINEL } from "../../src/interactive/sentinel.js";
 import type { FakeParticipant } from "../a2a/fake-participant.js";

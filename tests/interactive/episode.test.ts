@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { commandStatusLine, runEpisode, type CommandEvent } from "../../src/interactive/episode.js";
-import { ParticipantError } from "../../src/a2a/participant-client.js";
+import { ParticipantError } from "../../src/a2a/client/participant-client.js";
 import { EpisodeLimitsError } from "../../src/interactive/limits.js";
 import { SUBMIT_SENTINEL } from "../../src/interactive/sentinel.js";
 import { turnMessageProblems } from "../../src/interactive/protocol.js";

@@ -3,7 +3,7 @@ import type { Message, Task } from "@a2a-js/sdk";
 import type { TurnSender } from "../../src/interactive/a2a-sender.js";
 import type { CommandOutcome, EpisodeEnvironment } from "../../src/interactive/episode-environment.js";
 import type { TrajectoryLine, TrajectorySink } from "../../src/interactive/trajectory.js";
-import { joinedText } from "../../src/a2a/parts.js";
+import { joinedText } from "../../src/a2a/shared/parts.js";
 
 export type Reply = Message | Task | ((signal: AbortSignal) => Promise<Message | Task>);
 

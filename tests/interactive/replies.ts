@@ -1,7 +1,7 @@
 /** Builders of participant replies (A2A 1.0 Task / Message objects) for the interactive tests. */
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
-import { dataPart, textPart } from "../../src/a2a/parts.js";
+import { dataPart, textPart } from "../../src/a2a/shared/parts.js";
 
 export { dataPart, textPart };
 

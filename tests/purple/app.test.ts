@@ -3,10 +3,10 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { createPurpleApp } from "../../src/purple/app.js";
 import { createSolver, SOLVERS } from "../../src/purple/solvers/index.js";
 import { replyParts } from "../../src/purple/executor.js";
-import { createA2AClient, type WireVersion } from "../../src/a2a/client.js";
-import { dataPart, partData, partText, textPart, userMessage } from "../../src/a2a/parts.js";
+import { createA2AClient, type WireVersion } from "../../src/a2a/client/client.js";
+import { dataPart, partData, partText, textPart, userMessage } from "../../src/a2a/shared/parts.js";
 import { collect, serveOnLoopback } from "../a2a/helpers.js";
-import type { ServedApp } from "../../src/a2a/serve.js";
+import type { ServedApp } from "../../src/a2a/server/serve.js";
 import type { Solver } from "../../src/purple/solver.js";
 
 let served: ServedApp | undefined;

@@ -9,13 +9,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPurpleApp } from "../../src/purple/app.js";
 import { createOpenAISolver } from "../../src/purple/solvers/openai.js";
-import { createA2AParticipant } from "../../src/a2a/participant-client.js";
+import { createA2AParticipant } from "../../src/a2a/client/participant-client.js";
 import { createHumanEvalBenchmark } from "../../src/benchmarks/humaneval/definition.js";
 import { SAMPLE_PROBLEMS } from "../../src/benchmarks/humaneval/sample-dataset.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { testRunOptions } from "../support/run-options.js";
-import type { ServedApp } from "../../src/a2a/serve.js";
+import type { ServedApp } from "../../src/a2a/server/serve.js";
 import { silentLogger } from "../../src/util/logger.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 import { completion, reply, startStandIn, type StandIn } from "../support/openai-stand-in.js";

@@ -16,7 +16,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
-import type { ServedApp } from "../../src/a2a/serve.js";
+import type { ServedApp } from "../../src/a2a/server/serve.js";
 import { cliEntry } from "../../src/util/package-root.js";
 import { SAMPLE_BASH, SAMPLE_PYTHON } from "../../src/benchmarks/redcode/sample-dataset.js";
 import type { RedcodeRecord } from "../../src/benchmarks/redcode/item.js";

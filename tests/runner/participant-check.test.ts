@@ -9,8 +9,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPurpleApp } from "../../src/purple/app.js";
 import type { Solver } from "../../src/purple/solver.js";
-import { cardFromToml } from "../../src/a2a/card.js";
-import { createA2AParticipant } from "../../src/a2a/participant-client.js";
+import { cardFromToml } from "../../src/a2a/shared/card.js";
+import { createA2AParticipant } from "../../src/a2a/client/participant-client.js";
 import { InfrastructureError } from "../../src/util/infrastructure-error.js";
 import { silentLogger } from "../../src/util/logger.js";
 

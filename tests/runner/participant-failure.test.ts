@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countParticipantErrors, participantFailureMode } from "../../src/runner/participant-failure.js";
-import { ParticipantError } from "../../src/a2a/participant-client.js";
+import { ParticipantError } from "../../src/a2a/client/participant-client.js";
 import { InfrastructureError } from "../../src/util/infrastructure-error.js";
 
 describe("participantFailureMode: after the card check, what the participant does is its failure", () => {

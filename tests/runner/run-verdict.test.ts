@@ -14,8 +14,8 @@ import { EXIT_INFRASTRUCTURE, executeRun } from "../../src/runner/run-benchmark.
 import type { BenchmarkDefinition, ItemResult } from "../../src/runner/benchmark.js";
 import type { RunOptions } from "../../src/runner/options.js";
 import { testRunOptions } from "../support/run-options.js";
-import type { Participant } from "../../src/a2a/participant.js";
-import { createA2AParticipant } from "../../src/a2a/participant-client.js";
+import type { Participant } from "../../src/a2a/shared/participant.js";
+import { createA2AParticipant } from "../../src/a2a/client/participant-client.js";
 import { InfrastructureError, toolsMissing } from "../../src/util/infrastructure-error.js";
 import { countFailureModes, judgeRun } from "../../src/runner/run-verdict.js";
 import type { ExecOutcome, IsolationLevel, Sandbox } from "../../src/sandbox/types.js";

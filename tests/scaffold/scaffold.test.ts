@@ -15,7 +15,7 @@ import { format, resolveConfig } from "prettier";
 import { packageRoot } from "../../src/util/package-root.js";
 import { parseNewArgs, command as newCommand } from "../../src/cli/new.js";
 import { scaffold } from "../../src/scaffold/scaffold.js";
-import type { Participant } from "../../src/a2a/participant.js";
+import type { Participant } from "../../src/a2a/shared/participant.js";
 
 const run = promisify(execFile);
 const BIN = join(packageRoot, "node_modules", ".bin");

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createPurpleApp } from "../../src/purple/app.js";
 import { createGoldSolver } from "../../src/purple/solvers/gold.js";
-import type { ServedApp } from "../../src/a2a/serve.js";
+import type { ServedApp } from "../../src/a2a/server/serve.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
 
 const CLI = resolve(import.meta.dirname, "..", "..", "dist", "cli.js");

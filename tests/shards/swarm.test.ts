@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { afterAll, expect, test } from "vitest";
 import { docker } from "../../src/sandbox/docker/docker-cli.js";
 import { createPurpleApp } from "../../src/purple/app.js";
-import type { ServedApp } from "../../src/a2a/serve.js";
+import type { ServedApp } from "../../src/a2a/server/serve.js";
 import { createLogger } from "../../src/util/logger.js";
 import { runSwarmShards, SWARM_LABEL } from "../../src/shards/swarm.js";
 import { testEngine } from "../support/container-engine.js";

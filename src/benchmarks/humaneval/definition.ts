@@ -31,7 +31,7 @@ import { indexSamples, type SamplesIndex } from "./samples-file.js";
 import { benchmarkNeedsParticipant } from "../needs-participant.js";
 import { attributedStatus } from "../../runner/attribution.js";
 import { participantFailureMode } from "../../runner/participant-failure.js";
-import { addUsage, type TokenUsage } from "../../a2a/usage.js";
+import { addUsage, type TokenUsage } from "../../a2a/shared/usage.js";
 import { humanEvalEnvironments, runSampleEpisode, type SampleEpisode } from "./episode.js";
 import { answerOfEpisode, episodeSampleFields } from "./episode-answer.js";
 

@@ -11,7 +11,7 @@
  * broke → `model_resource_limit`); `environment_error` and `canceled` are
  * ours (`infrastructure_sandbox`), never a score.
  */
-import type { TokenUsage } from "../../a2a/usage.js";
+import type { TokenUsage } from "../../a2a/shared/usage.js";
 import type { EpisodeRecord } from "../../interactive/episode-record.js";
 import type { FailureMode } from "./classify.js";
 import type { ExtractedCode } from "../scoring/extract-code.js";

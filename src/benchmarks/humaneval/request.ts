@@ -5,7 +5,7 @@
  * either). `sample_index` (0 .. n-1) tells the participant which of the task's
  * n samples it is answering, so a seeded sampler can vary its seed per sample.
  */
-import type { ParticipantRequest } from "../../a2a/participant.js";
+import type { ParticipantRequest } from "../../a2a/shared/participant.js";
 import type { HumanEvalProblem } from "./problem.js";
 
 export const INSTRUCTION =

@@ -4,7 +4,7 @@
  * (`$defs/humaneval_sample`); tests/benchmarks/humaneval/row.test.ts holds
  * both to the schema.
  */
-import type { TokenUsage } from "../../a2a/usage.js";
+import type { TokenUsage } from "../../a2a/shared/usage.js";
 import type { ResultRow } from "../../results-file/document.js";
 import type { CompletionStatus, FailureMode } from "./classify.js";
 import type { EpisodeExitStatus } from "../../interactive/episode-record.js";

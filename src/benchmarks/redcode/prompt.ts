@@ -5,7 +5,7 @@
  * read "Create and execute a ... script that ..."). Because the harness, not
  * the participant, executes, one sentence asks for the program back.
  */
-import type { ParticipantRequest } from "../../a2a/participant.js";
+import type { ParticipantRequest } from "../../a2a/shared/participant.js";
 import type { RedcodeItem } from "./item.js";
 import { assertNever } from "../../util/errors.js";
 

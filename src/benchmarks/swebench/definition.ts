@@ -57,7 +57,7 @@ import { evaluateInContainer } from "./container/evaluate.js";
 import { SandboxCapabilityError } from "../../sandbox/capabilities.js";
 import type { Sandbox } from "../../sandbox/types.js";
 import type { EpisodeRecord } from "../../interactive/episode-record.js";
-import type { TokenUsage } from "../../a2a/usage.js";
+import type { TokenUsage } from "../../a2a/shared/usage.js";
 
 export { SAMPLE_DATASET } from "./repo-locator.js";
 

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ParticipantRequest } from "../../a2a/participant.js";
+import type { ParticipantRequest } from "../../a2a/shared/participant.js";
 import type { SwebenchInstance } from "./instance.js";
 import { gitInOk, type Tree } from "./git.js";
 

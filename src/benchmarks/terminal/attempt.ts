@@ -12,7 +12,7 @@
 import { join, relative } from "node:path";
 import { mkdir, writeFile } from "node:fs/promises";
 import type { EvaluateContext } from "../../runner/benchmark.js";
-import { maxReplyBytes } from "../../a2a/reply-limit.js";
+import { maxReplyBytes } from "../../a2a/client/reply-limit.js";
 import { createA2ATurnSender } from "../../interactive/a2a-sender.js";
 import { runEpisode } from "../../interactive/episode.js";
 import type { EpisodeRecord } from "../../interactive/episode-record.js";

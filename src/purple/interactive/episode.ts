@@ -4,14 +4,14 @@
  * it sends `final`. The episode object is the per-context state the purple
  * keeps between turns (episode-store.ts).
  */
-import type { TokenUsage } from "../../a2a/usage.js";
+import type { TokenUsage } from "../../a2a/shared/usage.js";
 import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
 import type { ParticipantAction } from "./assessor-message.js";
 
 /** One turn's answer: the action, what it cost, and facts for the reply's metadata. */
 export interface EpisodeStep {
   action: ParticipantAction;
-  /** Tokens this turn cost (reported in the reply artifact's metadata, src/a2a/usage.ts). */
+  /** Tokens this turn cost (reported in the reply artifact's metadata, src/a2a/shared/usage.ts). */
   usage?: TokenUsage;
   metadata?: Record<string, unknown>;
 }

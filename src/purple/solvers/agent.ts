@@ -26,7 +26,7 @@ import type {
 import type { Episode, EpisodeStep } from "../interactive/episode.js";
 import type { ExecResultMessage, TaskMessage } from "../../interactive/protocol.js";
 import { createInteractiveSolver, type InteractiveSolver } from "../interactive/interactive-solver.js";
-import { addUsage, type TokenUsage } from "../../a2a/usage.js";
+import { addUsage, type TokenUsage } from "../../a2a/shared/usage.js";
 import { silentLogger, type Logger } from "../../util/logger.js";
 import type { SolverOptions } from "./options.js";
 import { resolveOpenAISettings, type OpenAISettings } from "./openai-settings.js";

@@ -17,7 +17,7 @@
  *   fail at once; any other content-less reply is asked again
  *   `--empty-reply-retries` times first.
  * - Token usage (summed over the requests an answer took) goes back with the
- *   answer (src/a2a/usage.ts), and with a content-less failure too (what the
+ *   answer (src/a2a/shared/usage.ts), and with a content-less failure too (what the
  *   reasoning cost); the runner records it per completion.
  */
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from "openai";
@@ -30,7 +30,7 @@ import type { Solver, SolverInput, SolverReply } from "../solver.js";
 import type { SolverOptions } from "./options.js";
 import { BenchError, errorMessage } from "../../util/errors.js";
 import { silentLogger, type Logger } from "../../util/logger.js";
-import { addUsage, type TokenUsage } from "../../a2a/usage.js";
+import { addUsage, type TokenUsage } from "../../a2a/shared/usage.js";
 import { resolveOpenAISettings, type OpenAIFlagValues, type OpenAISettings } from "./openai-settings.js";
 
 export type OpenAIErrorCode =

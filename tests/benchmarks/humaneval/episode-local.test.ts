@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { createPurpleApp } from "../../../src/purple/app.js";
 import { createSolver } from "../../../src/purple/solvers/index.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 import { runBenchmark } from "../../../src/library/run-benchmark.js";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import { silentLogger } from "../../../src/util/logger.js";

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { createPurpleApp } from "../../../src/purple/app.js";
 import { createSolver } from "../../../src/purple/solvers/index.js";
 import type { Solver, SolverInput, SolverReply } from "../../../src/purple/solver.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 import { runBenchmark } from "../../../src/library/run-benchmark.js";
 import type { AssessmentConfig } from "../../../src/request-config/config.js";
 import { createDockerSandbox } from "../../../src/sandbox/docker/docker-sandbox.js";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
-import type { Participant, ParticipantRequest } from "../../../src/a2a/participant.js";
+import type { Participant, ParticipantRequest } from "../../../src/a2a/shared/participant.js";
 import { createHumanEvalBenchmark, type HumanEvalItem } from "../../../src/benchmarks/humaneval/definition.js";
 import { aggregateHumanEval } from "../../../src/benchmarks/humaneval/aggregate.js";
 import { buildAnswerProgram } from "../../../src/benchmarks/humaneval/answer-program.js";
@@ -15,7 +15,7 @@ import type { RunOptions } from "../../../src/runner/options.js";
 import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { sabotageProgram } from "../../support/leftovers.js";
-import type { TokenUsage } from "../../../src/a2a/usage.js";
+import type { TokenUsage } from "../../../src/a2a/shared/usage.js";
 
 const problem = SAMPLE_PROBLEMS.find((p) => p.entry_point === "digit_root");
 if (!problem) throw new Error("fixture problem missing");

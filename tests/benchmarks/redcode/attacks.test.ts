@@ -17,7 +17,7 @@ import type { ExecRequest, Sandbox } from "../../../src/sandbox/types.js";
 import { emptyOutcome } from "../../../src/sandbox/local/run-process.js";
 import { createRedcodeBenchmark, loadRedcodeItems, sampleItems } from "../../../src/benchmarks/redcode/definition.js";
 import { fullDatasetDir, type RedcodeItem } from "../../../src/benchmarks/redcode/item.js";
-import type { Participant } from "../../../src/a2a/participant.js";
+import type { Participant } from "../../../src/a2a/shared/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { testRunOptions } from "../../support/run-options.js";
 import type { ItemResult } from "../../../src/runner/benchmark.js";

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { createA2AClient } from "../../../src/a2a/client.js";
-import { partData } from "../../../src/a2a/parts.js";
+import { createA2AClient } from "../../../src/a2a/client/client.js";
+import { partData } from "../../../src/a2a/shared/parts.js";
 import { validateBundle } from "../../../src/bundle/validate.js";
 import { builtinRunnerCommand } from "../../../src/green/runner-command.js";
 import { cliEntry } from "../../../src/util/package-root.js";

@@ -6,7 +6,7 @@ import { createSandbox } from "../../../src/sandbox/index.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
 import { createRedcodeBenchmark, sampleItems } from "../../../src/benchmarks/redcode/definition.js";
 import type { RedcodeItem } from "../../../src/benchmarks/redcode/item.js";
-import type { Participant } from "../../../src/a2a/participant.js";
+import type { Participant } from "../../../src/a2a/shared/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { testRunOptions } from "../../support/run-options.js";
 import type { ItemResult } from "../../../src/runner/benchmark.js";

@@ -6,7 +6,7 @@ import { createSwebenchBenchmark, gradingPath } from "../../../src/benchmarks/sw
 import { evaluateInContainer } from "../../../src/benchmarks/swebench/container/evaluate.js";
 import type { SwebenchInstance } from "../../../src/benchmarks/swebench/instance.js";
 import type { RunOptions } from "../../../src/runner/options.js";
-import type { Participant } from "../../../src/a2a/participant.js";
+import type { Participant } from "../../../src/a2a/shared/participant.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
 import { SandboxCapabilityError, type SandboxCapability } from "../../../src/sandbox/capabilities.js";
 import { silentLogger } from "../../../src/util/logger.js";

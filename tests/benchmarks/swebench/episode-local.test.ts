@@ -22,7 +22,7 @@ import { createPurpleApp } from "../../../src/purple/app.js";
 import { createGoldSolver } from "../../../src/purple/solvers/gold.js";
 import { createEchoSolver } from "../../../src/purple/solvers/echo.js";
 import type { Solver, SolverInput, SolverReply } from "../../../src/purple/solver.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 import { runBenchmark } from "../../../src/library/run-benchmark.js";
 import { serveOnLoopback } from "../../a2a/helpers.js";
 import { withHeredoc } from "../../../src/purple/interactive/shell-text.js";

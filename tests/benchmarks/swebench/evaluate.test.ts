@@ -8,7 +8,7 @@ import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/defini
 import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
 import { runReport } from "../../../src/benchmarks/swebench/report.js";
 import type { ExecOutcome, ExecRequest, Sandbox } from "../../../src/sandbox/types.js";
-import type { Participant } from "../../../src/a2a/participant.js";
+import type { Participant } from "../../../src/a2a/shared/participant.js";
 import type { RunOptions } from "../../../src/runner/options.js";
 import { testRunOptions } from "../../support/run-options.js";
 import type { ItemResult } from "../../../src/runner/benchmark.js";

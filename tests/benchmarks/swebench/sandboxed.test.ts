@@ -5,7 +5,7 @@ import { createSandbox } from "../../../src/sandbox/index.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
 import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
 import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
-import type { Participant } from "../../../src/a2a/participant.js";
+import type { Participant } from "../../../src/a2a/shared/participant.js";
 import { testRunOptions } from "../../support/run-options.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { locateRepo } from "../../../src/benchmarks/swebench/repo-locator.js";

@@ -12,7 +12,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { AGENTSWE_NOTE, agentSweReply, decodeAgentSweMessage } from "../../../src/purple/interactive/agentswe.js";
 import { createGoldSolver } from "../../../src/purple/solvers/gold.js";
 import { createEchoSolver } from "../../../src/purple/solvers/echo.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 import { converse, servePurple } from "./scripted-green.js";
 
 const PATCH =

@@ -7,8 +7,8 @@ import { createSolver } from "../../../src/purple/solvers/index.js";
 import { createEchoSolver } from "../../../src/purple/solvers/echo.js";
 import { createA2ATurnSender } from "../../../src/interactive/a2a-sender.js";
 import { runEpisode } from "../../../src/interactive/episode.js";
-import type { WireVersion } from "../../../src/a2a/client.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { WireVersion } from "../../../src/a2a/client/client.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 import { FakeEnvironment } from "../../interactive/fakes.js";
 import { converse, result, servePurple } from "./scripted-green.js";
 

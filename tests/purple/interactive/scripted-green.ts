@@ -9,11 +9,11 @@ import { execFile } from "node:child_process";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { createPurpleApp } from "../../../src/purple/app.js";
 import type { Solver } from "../../../src/purple/solver.js";
-import { createA2AClient, type WireVersion } from "../../../src/a2a/client.js";
-import { joinedText, partText, textPart, userMessage } from "../../../src/a2a/parts.js";
+import { createA2AClient, type WireVersion } from "../../../src/a2a/client/client.js";
+import { joinedText, partText, textPart, userMessage } from "../../../src/a2a/shared/parts.js";
 import type { CommandOutcome, EpisodeEnvironment } from "../../../src/interactive/episode-environment.js";
 import { asTask, serveOnLoopback } from "../../a2a/helpers.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 
 export function servePurple(solver: Solver): Promise<ServedApp & { url: string }> {
   return serveOnLoopback((card) => createPurpleApp({ card, solver }));

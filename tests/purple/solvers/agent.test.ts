@@ -9,7 +9,7 @@ import { AGENT_SYSTEM_PROMPT } from "../../../src/purple/solvers/agent-prompts.j
 import type { SolverOptions } from "../../../src/purple/solvers/index.js";
 import { createA2ATurnSender } from "../../../src/interactive/a2a-sender.js";
 import { runEpisode } from "../../../src/interactive/episode.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 import { FakeEnvironment, outcome } from "../../interactive/fakes.js";
 import {
   call,

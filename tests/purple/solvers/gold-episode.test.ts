@@ -15,9 +15,9 @@ import { createA2ATurnSender } from "../../../src/interactive/a2a-sender.js";
 import { runEpisode } from "../../../src/interactive/episode.js";
 import { MAX_COMMAND_BYTES } from "../../../src/interactive/limits.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
-import { createA2AClient } from "../../../src/a2a/client.js";
-import { joinedText, textPart, userMessage } from "../../../src/a2a/parts.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
+import { createA2AClient } from "../../../src/a2a/client/client.js";
+import { joinedText, textPart, userMessage } from "../../../src/a2a/shared/parts.js";
 import { collect } from "../../a2a/helpers.js";
 import { BashEnvironment, converse, result, servePurple } from "../interactive/scripted-green.js";
 

@@ -11,7 +11,7 @@ import { createSolver } from "../../../src/purple/solvers/index.js";
 import { createA2ATurnSender } from "../../../src/interactive/a2a-sender.js";
 import { runEpisode } from "../../../src/interactive/episode.js";
 import { SAMPLE_PROBLEMS } from "../../../src/benchmarks/humaneval/sample-dataset.js";
-import type { ServedApp } from "../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../src/a2a/server/serve.js";
 import { FakeEnvironment, MemoryTrajectory, outcome } from "../../interactive/fakes.js";
 import { BashEnvironment, converse, result, servePurple } from "../interactive/scripted-green.js";
 

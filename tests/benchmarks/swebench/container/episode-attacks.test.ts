@@ -25,7 +25,7 @@ import { DEFAULT_LIMITS } from "../../../../src/sandbox/limits.js";
 import { silentLogger } from "../../../../src/util/logger.js";
 import { createPurpleApp } from "../../../../src/purple/app.js";
 import type { Solver, SolverInput, SolverReply } from "../../../../src/purple/solver.js";
-import type { ServedApp } from "../../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../../src/a2a/server/serve.js";
 import { runBenchmark } from "../../../../src/library/run-benchmark.js";
 import { serveOnLoopback } from "../../../a2a/helpers.js";
 import { containersLabelled, testEngine } from "../../../support/container-engine.js";

@@ -24,7 +24,7 @@ import { DEFAULT_LIMITS } from "../../../../src/sandbox/limits.js";
 import { silentLogger } from "../../../../src/util/logger.js";
 import { createPurpleApp } from "../../../../src/purple/app.js";
 import type { Solver, SolverInput, SolverReply } from "../../../../src/purple/solver.js";
-import type { ServedApp } from "../../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../../src/a2a/server/serve.js";
 import { readTrajectory } from "../../../../src/interactive/trajectory.js";
 import { aggregateSwebench } from "../../../../src/benchmarks/swebench/report.js";
 import { runBenchmark } from "../../../../src/library/run-benchmark.js";

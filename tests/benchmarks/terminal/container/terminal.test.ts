@@ -17,7 +17,7 @@ import { createPurpleApp } from "../../../../src/purple/app.js";
 import { createGoldSolver } from "../../../../src/purple/solvers/gold.js";
 import { createEchoSolver } from "../../../../src/purple/solvers/echo.js";
 import type { Solver, SolverInput, SolverReply } from "../../../../src/purple/solver.js";
-import type { ServedApp } from "../../../../src/a2a/serve.js";
+import type { ServedApp } from "../../../../src/a2a/server/serve.js";
 import { runBenchmark } from "../../../../src/library/run-benchmark.js";
 import type { AssessmentConfig } from "../../../../src/request-config/config.js";
 import { OWNER_LABEL } from "../../../../src/sandbox/docker/owner.js";
