@@ -18,6 +18,7 @@ describe("RedCode's row type declares its results schema definition's keys, requ
       timed_out: false,
       usage: false,
       reason: false,
+      provenance: false,
       scenario: true,
       language: true,
       index: true,

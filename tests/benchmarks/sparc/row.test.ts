@@ -18,6 +18,7 @@ describe("SPARC's row type declares its results schema definition's keys, requir
       timed_out: false,
       usage: false,
       reason: false,
+      provenance: false,
       language: true,
       benchmark_type: true,
       benchmark_name: true,

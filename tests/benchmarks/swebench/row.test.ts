@@ -18,6 +18,7 @@ describe("SWE-bench's row type declares its results schema definition's keys, re
       timed_out: false,
       usage: false,
       reason: false,
+      provenance: false,
       model_name_or_path: true,
       submitted: true,
       patch_is_None: true,
