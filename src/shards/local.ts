@@ -14,15 +14,13 @@
  * so. A shard that died (a signal, any other exit) is re-run, at most
  * `maxStarts` starts in all; after that the sharded run fails naming it.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../util/logger.js";
 import { BenchError } from "../util/errors.js";
 import { writeJsonAtomic } from "../util/atomic-write.js";
-import { LineSplitter } from "../process/index.js";
-import { LIFELINE_FD_ENV } from "../process/lifeline.js";
+import { startChild, type ChildHandle } from "../process/index.js";
 import { CHECKPOINT_FILE } from "../runner/checkpoint.js";
 import { ENGINE_ENV } from "../runner/worker-log.js";
 import { EVENT_PREFIX } from "../runner/protocol.js";
@@ -53,8 +51,6 @@ export interface LocalShardsOptions {
   maxStarts?: number;
   /** Each event a shard's runner prints (`A2A_EVENT:` lines), with the shard's index. */
   onShardEvent?: (shard: number, event: Record<string, unknown>) => void;
-  /** Each start of a shard's runner, with its process (tests kill one to see it re-run). */
-  onShardStart?: (shard: number, start: number, child: ChildProcess) => void;
 }
 
 /** Where shard `i` of a sharded run in `out` runs. */
@@ -68,46 +64,39 @@ export function shardConfig(config: Record<string, unknown>, i: number, shards: 
   return { ...rest, shard_index: i, num_shards: shards, run_id: `${String(config["run_id"])}-shard-${i}` };
 }
 
-/** One start of a shard's runner: resolves to its exit code (null when a signal ended it). */
+/** One start of a shard's runner (its own process group, with a lifeline): resolves to how it ended. */
 function startShard(
   o: LocalShardsOptions,
   i: number,
   start: number,
   configFile: string,
   resume: boolean,
-): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+): { child: ChildHandle; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
   const args = [o.cli, "run", o.benchmark, "--config-file", configFile, "--out", shardDir(o.out, i), "--events"];
   args.push(resume ? "--resume" : "--force");
   if (o.requireFullIsolation) args.push("--require-full-isolation");
-  const child = spawn(process.execPath, args, {
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
-    env: { ...o.env, [ENGINE_ENV]: "local", [LIFELINE_FD_ENV]: "3" },
+  const child = startChild({
+    file: process.execPath,
+    args,
+    env: { ...o.env, [ENGINE_ENV]: "local" },
+    lifeline: true,
+    stdout: {
+      lines: (line) => {
+        if (!line.startsWith(EVENT_PREFIX)) return;
+        try {
+          o.onShardEvent?.(i, JSON.parse(line.slice(EVENT_PREFIX.length)) as Record<string, unknown>);
+        } catch {
+          // not an event line
+        }
+      },
+    },
+    stderr: { lines: (line) => void (line.trim() !== "" && o.logger.debug({ shard: i, start }, line)) },
   });
-  const lines = new LineSplitter((line: string) => {
-    if (!line.startsWith(EVENT_PREFIX)) return;
-    try {
-      o.onShardEvent?.(i, JSON.parse(line.slice(EVENT_PREFIX.length)) as Record<string, unknown>);
-    } catch {
-      // not an event line
-    }
-  });
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => lines.push(chunk));
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    for (const line of chunk.split("\n")) if (line.trim() !== "") o.logger.debug({ shard: i, start }, line);
-  });
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once("close", (code, signal) => {
-      lines.end();
-      resolve({ code, signal });
-    });
-    child.once("error", () => resolve({ code: null, signal: null }));
-  });
-  o.onShardStart?.(i, start, child);
-  return { child, done };
+  return { child, done: child.done.then(({ exitCode, signal }) => ({ code: exitCode, signal })) };
 }
 
 /** Run shard `i` to its end, re-running it with `--resume` after a death; throws when it never finishes. */
-async function runShard(o: LocalShardsOptions, i: number, running: Set<ChildProcess>): Promise<void> {
+async function runShard(o: LocalShardsOptions, i: number, running: Set<ChildHandle>): Promise<void> {
   const maxStarts = o.maxStarts ?? DEFAULT_MAX_STARTS;
   const configFile = join(o.out, `shard-${i}.config.json`);
   await writeJsonAtomic(configFile, shardConfig(o.config, i, o.shards));
@@ -138,9 +127,9 @@ const interrupted = (): BenchError => new BenchError("E_INTERRUPTED", "the shard
 /** Run the N shards as local processes, re-run the dead ones, then merge them into `out` (see the module note). */
 export async function runLocalShards(o: LocalShardsOptions): Promise<MergeOutcome> {
   await mkdir(o.out, { recursive: true });
-  const running = new Set<ChildProcess>();
+  const running = new Set<ChildHandle>();
   const stop = (): void => {
-    for (const child of running) child.kill("SIGTERM");
+    for (const child of running) void child.terminate("cancel");
   };
   o.signal?.addEventListener("abort", stop, { once: true });
   try {

@@ -54,6 +54,7 @@ describe("typed views of the results schemas declare the schemas' keys, required
       timed_out: false,
       usage: false,
       reason: false,
+      provenance: false,
     } satisfies KeyFlags<ResultRow>;
     expect(keysOf(flags)).toEqual(schemaKeys(results.$defs["row"]));
   });

@@ -142,14 +142,15 @@ describe("a2a-bench new", () => {
   }, 900_000);
 
   it("the new benchmark runs on the new backend through the engine; results.json is checked by the schemas", async () => {
-    const { getBenchmark } = (await fromCopy("src/benchmarks/index.ts")) as {
+    const { getBenchmark, offeredInteractions } = (await fromCopy("src/benchmarks/index.ts")) as {
       getBenchmark: (n: string) => Promise<unknown>;
+      offeredInteractions: unknown;
     };
     const { executeRun } = (await fromCopy("src/runner/run-benchmark.ts")) as {
       executeRun: (...a: unknown[]) => Promise<{ exitCode: number; status: string; paths: { results: string } }>;
     };
     const { resolveRunOptions } = (await fromCopy("src/runner/options.ts")) as {
-      resolveRunOptions: (c: object, o: object) => object;
+      resolveRunOptions: (offered: unknown, c: object, o: object) => object;
     };
     const { createSandbox } = (await fromCopy("src/sandbox/index.ts")) as {
       createSandbox: (o: object) => Promise<unknown>;
@@ -172,6 +173,7 @@ describe("a2a-bench new", () => {
     try {
       // Resolved by the copy's request schema, which names both only through the build's schema step.
       const options = resolveRunOptions(
+        offeredInteractions,
         { benchmark: BENCHMARK, sandbox: BACKEND, run_id: "toy-1", concurrency: 2, agent: participant.url },
         { out },
       );
