@@ -30,8 +30,11 @@ COPY .ci/image-steps .ci/image-steps
 COPY src src
 COPY schemas schemas
 COPY scenario_smi scenario_smi
-# The build ends by generating the schema validators (dist/validators) from schemas/.
-COPY scripts/generate-validators.mjs scripts/generate-validators.mjs
+# The build writes the schemas' registry parts (formatted as the repository's Prettier config says), generates
+# the schema validators (dist/validators) from schemas/, and checks the config reference against the schema.
+COPY .prettierrc.json .prettierignore ./
+COPY scripts/generate-schemas.mjs scripts/generate-validators.mjs scripts/
+COPY docs/config-reference.md docs/config-reference.md
 RUN .ci/image-steps build /app
 
 # ---- production node_modules only (no TypeScript compile: that is the build stage's job) ----
