@@ -203,7 +203,7 @@ describe("a2a-bench view in chromium", () => {
 
     // Sorted by the headline, highest first; groups without a score last.
     await page.getByRole("button", { name: "Headline (95 % CI)" }).click();
-    expect(page.url()).toContain("sort=score");
+    await expect.poll(() => page.url()).toContain("sort=score");
     await expect
       .poll(() => participants())
       .toEqual([
@@ -221,6 +221,7 @@ describe("a2a-bench view in chromium", () => {
     await expect.poll(() => rows.count()).toBe(3);
     await page.fill('input[name="q"]', "gold");
     await expect.poll(() => participants()).toEqual(["predictions: gold-samples.jsonl"]);
+    await expect.poll(() => page.url()).toContain("q=gold");
     const shared = page.url();
     expect(shared).toContain("bench=humaneval");
     const other = (await newPage()).page;
