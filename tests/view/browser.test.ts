@@ -48,7 +48,13 @@ beforeAll(async () => {
   root = join(tmp, "results");
   makeHumanEvalRun(root, "mixed", { wrong: [1, 3], hostile: [2] });
   makeHumanEvalRun(root, "gold", { wrong: [], hostile: [] });
-  // A second run of the participant of "mixed": one group of two runs on the leaderboard.
+  // A second run of the participant of "mixed": one group of two runs on the leaderboard. Runs are ordered by
+  // their start (seconds, with fractions): it starts strictly after "mixed" so that it is the group's latest.
+  const mixedStart = JSON.parse(readFileSync(join(root, "humaneval", "mixed", "results.json"), "utf8")) as {
+    timings?: { started_at_unix_seconds?: number };
+  };
+  const after = mixedStart.timings?.started_at_unix_seconds ?? Date.now() / 1000;
+  while (Date.now() / 1000 <= Math.ceil(after)) await new Promise((r) => setTimeout(r, 20));
   makeHumanEvalRun(root, "rerun", { wrong: [1], hostile: [], participant: "mixed" });
   makeTrajectoryRun(root);
   swebench = await makeSwebenchRun(root, "swe", 1);
