@@ -48,6 +48,8 @@ export interface AssessmentConfig {
   swebench_image_template?: string;
   swebench_images?: Record<string, string>;
   terminal_base_images?: Record<string, string>;
+  allow_network?: boolean;
+  terminal_network?: string;
   run_id?: string;
   resume?: boolean;
   time_budget_seconds?: number;
@@ -80,6 +82,8 @@ export interface AssessmentConfig {
  */
 export type SchemaDefaultedKey =
   | "dataset"
+  | "allow_network"
+  | "terminal_network"
   | "seed"
   | "n"
   | "k"

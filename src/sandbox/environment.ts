@@ -22,6 +22,7 @@
  */
 import type { Sandbox, SandboxLimits } from "./types.js";
 import { requireCapabilities, SandboxCapabilityError } from "./capabilities.js";
+import { SandboxError } from "./errors.js";
 
 /** Bytes of a command's output kept by default (the test output of a large suite runs to megabytes). */
 export const ENVIRONMENT_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -51,6 +52,29 @@ export interface EnvironmentSpec {
    * local ones, tied to this process, ignore it. Default: the backend's.
    */
   lifetimeMs?: number;
+  /**
+   * The engine network the environment joins (its name, e.g. `bridge`); absent: no network, the contract's
+   * default. Only a backend whose environments are containers of an engine honours it (docker, docker-pool);
+   * every other backend refuses a spec that names one (E_SANDBOX_OPTIONS), never ignores it.
+   */
+  network?: string;
+  /**
+   * Called once the backend has chosen where the environment runs, before its container is created: given
+   * that place's engine (its URL and the docker CLI's environment to reach it), it returns the image to
+   * start from (one it built or found there), which replaces `image`. Lets a caller build an image on the
+   * very engine a pool places the environment on. Only container-engine backends call it (docker,
+   * docker-pool); every other backend refuses a spec that has it (E_SANDBOX_OPTIONS). What it throws is
+   * rethrown as is, nothing being left behind.
+   */
+  prepare?: (place: EnginePlace, signal?: AbortSignal) => Promise<string>;
+}
+
+/** The container engine an environment is placed on ({@link EnvironmentSpec.prepare}). */
+export interface EnginePlace {
+  /** The engine's URL (DOCKER_HOST), or "default" for the CLI's own default. */
+  engine: string;
+  /** The docker CLI's environment that reaches that engine. */
+  env: NodeJS.ProcessEnv;
 }
 
 export interface EnvironmentExecOptions {
@@ -152,4 +176,21 @@ export function environmentsOf(sandbox: Sandbox, caller: string): EnvironmentPro
   requireCapabilities(sandbox, ["environments"], caller);
   if (sandbox.openEnvironment === undefined) throw new SandboxCapabilityError(sandbox.backend, "environments", caller);
   return { openEnvironment: (spec, signal) => sandbox.openEnvironment!(spec, signal) };
+}
+
+/**
+ * Refuse (SandboxError E_SANDBOX_OPTIONS) a spec asking what only container-engine backends offer (`network`,
+ * `prepare`): a backend that cannot honour them says so rather than open an environment without them.
+ */
+export function refuseEngineOnly(spec: EnvironmentSpec, backend: string): void {
+  if (spec.network !== undefined)
+    throw new SandboxError(
+      "E_SANDBOX_OPTIONS",
+      `the ${backend} backend gives environments no network: spec.network (${spec.network}) is offered by sandbox: docker and docker-pool`,
+    );
+  if (spec.prepare !== undefined)
+    throw new SandboxError(
+      "E_SANDBOX_OPTIONS",
+      `the ${backend} backend does not build images where it places an environment: spec.prepare is offered by sandbox: docker and docker-pool`,
+    );
 }

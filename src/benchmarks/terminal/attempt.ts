@@ -27,7 +27,6 @@ import { TerminalVerifierError } from "./errors.js";
 import type { TerminalRow } from "./row.js";
 import type { TerminalTask } from "./task.js";
 import { endEpisodeProcesses, runVerifier, tamperCheck, type VerdictOutcome } from "./verdict.js";
-import { engineEnv } from "../../sandbox/docker/engine.js";
 
 /** Processes an environment may hold (compilers, test runners, servers a task starts). */
 export const TASK_MAX_PROCESSES = 512;
@@ -105,48 +104,74 @@ class Attempt {
   }
 }
 
-function unsupportedRow(item: AttemptItem): TerminalRow {
+function unsupportedRow(item: AttemptItem, reasons: string[]): TerminalRow {
   return {
     ...base(item),
     status: "unsupported",
     passed: false,
     reward: null,
     elapsed_seconds: 0,
-    unsupported: item.task.unsupported,
+    unsupported: reasons,
     failure_mode: "task_unsupported",
-    reason: `not run: ${item.task.unsupported.join("; ")}`,
+    reason: `not run: ${reasons.join("; ")}`,
   };
 }
 
-/** The environment of the attempt: the task's image built (or found), a container of it with the task's limits. */
+/** The network the attempt's environment joins: the operator's `terminal_network` when the task asks and is allowed. */
+export function attemptNetwork(task: TerminalTask, options: EvaluateContext["options"]): string | undefined {
+  return task.allowInternet && options.allow_network === true ? options.terminal_network : undefined;
+}
+
+/** Why a task that asks for the network is refused here, or null when it may run. */
+export function networkRefusal(task: TerminalTask, options: EvaluateContext["options"]): string | null {
+  if (!task.allowInternet || options.allow_network === true) return null;
+  return (
+    "it asks for the network (task.toml [environment] allow_internet, true when left out, or network_mode = public) " +
+    "and the operator did not allow it (allow_network: false)"
+  );
+}
+
+/**
+ * The environment of the attempt: a container with the task's limits, its image built (or found) on the very
+ * engine the sandbox places it on (`prepare`: a pool's engines each build and cache it by content).
+ */
 async function openTaskEnvironment(
   a: Attempt,
 ): Promise<{ env: Environment; facts: Partial<TerminalRow> } | { row: TerminalRow }> {
   const { task } = a.item;
   const { ctx } = a;
-  let built: BuiltImage;
-  try {
-    built = await a.retried(() =>
-      environmentImage(task, {
-        baseImages: ctx.options.terminal_base_images ?? {},
-        network: false,
-        // The engine the docker backend reaches by the same rule (DOCKER_HOST, else the project's own engine).
-        env: engineEnv(process.env),
-        signal: ctx.signal,
-      }),
-    );
-  } catch (err) {
-    const code = err instanceof BenchError ? err.code : "E_TERMINAL_BUILD";
-    return { row: a.infra(code, errorMessage(err), {}, "infrastructure_task_environment") };
-  }
-  const facts = { image: built.image, image_cache_hit: built.cacheHit, build_seconds: built.buildSeconds };
+  const network = attemptNetwork(task, ctx.options);
+  let built: BuiltImage | undefined;
+  let engine: string | undefined;
+  let buildError: unknown;
   const provider = environmentsOf(ctx.sandbox, "terminal");
+  const facts = (): Partial<TerminalRow> => ({
+    ...(built ? { image: built.image, image_cache_hit: built.cacheHit, build_seconds: built.buildSeconds } : {}),
+    ...(engine !== undefined ? { engine } : {}),
+    network: network ?? "none",
+  });
   try {
-    const env = await a.retried(() =>
-      provider.openEnvironment(
+    const env = await a.retried(() => {
+      buildError = undefined;
+      return provider.openEnvironment(
         {
-          image: built.image,
           owner: ctx.options.run_id,
+          ...(network !== undefined ? { network } : {}),
+          prepare: async (place, signal) => {
+            engine = place.engine;
+            try {
+              built = await environmentImage(task, {
+                baseImages: ctx.options.terminal_base_images ?? {},
+                network: network !== undefined,
+                env: place.env,
+                signal: signal ?? ctx.signal,
+              });
+            } catch (err) {
+              buildError = err;
+              throw err;
+            }
+            return built.image;
+          },
           limits: {
             ...DEFAULT_LIMITS,
             memoryBytes: Math.round(task.memoryMb * 1024 * 1024),
@@ -157,12 +182,16 @@ async function openTaskEnvironment(
           lifetimeMs: (task.agentTimeoutSec + task.verifierTimeoutSec + 600) * 1000,
         },
         ctx.signal,
-      ),
-    );
-    return { env, facts };
+      );
+    });
+    return { env, facts: { ...facts(), ...(env.engine !== undefined ? { engine: env.engine } : {}) } };
   } catch (err) {
+    if (buildError !== undefined) {
+      const code = buildError instanceof BenchError ? buildError.code : "E_TERMINAL_BUILD";
+      return { row: a.infra(code, errorMessage(buildError), facts(), "infrastructure_task_environment") };
+    }
     const message = `task ${task.id}: the environment did not start: ${errorMessage(err)}`;
-    return { row: a.infra("E_TERMINAL_ENVIRONMENT", message, facts) };
+    return { row: a.infra("E_TERMINAL_ENVIRONMENT", message, facts()) };
   }
 }
 
@@ -271,7 +300,9 @@ async function verifierFailed(
 
 /** Evaluate one attempt. Never throws for the participant's or the task's failures: a row says so. */
 export async function runAttempt(item: AttemptItem, ctx: EvaluateContext): Promise<TerminalRow> {
-  if (item.task.unsupported.length > 0) return unsupportedRow(item);
+  const refusedNetwork = networkRefusal(item.task, ctx.options);
+  const refused = [...item.task.unsupported, ...(refusedNetwork !== null ? [refusedNetwork] : [])];
+  if (refused.length > 0) return unsupportedRow(item, refused);
   const a = new Attempt(item, ctx);
   if (ctx.options.agent === undefined) return a.infra("E_NO_PARTICIPANT", "terminal: no participant (agent)");
   const opened = await openTaskEnvironment(a);
@@ -283,7 +314,6 @@ export async function runAttempt(item: AttemptItem, ctx: EvaluateContext): Promi
     const record = await runTaskEpisode(a, env, artifacts);
     const facts: Partial<TerminalRow> = {
       ...opened.facts,
-      ...(item.task.allowInternet ? { network_denied: true } : {}),
       episode_seconds: record.wall_seconds,
       exit_status: record.exit_status,
       turns: record.turns,

@@ -13,8 +13,10 @@
  * the Dockerfile is built from a copy of the context whose `FROM` lines name
  * the mapped images. A missing one is a clear error naming it and the option.
  * The build runs without network (`--network none`) unless the task asks for
- * the internet and the operator allows it, with the task's memory and its
- * build timeout.
+ * the network and the operator allows it (`allow_network`; the build then has
+ * the engine's default build network), with the task's memory and its build
+ * timeout. The cache is per engine: the image is looked up, and built, on the
+ * engine whose CLI environment `env` reaches (each engine of a pool its own).
  */
 import { createHash } from "node:crypto";
 import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
@@ -101,7 +103,7 @@ function missingBase(task: TerminalTask, image: string, env: NodeJS.ProcessEnv):
   );
 }
 
-/** Builds in flight by tag: attempts of one task started together build once. */
+/** Builds in flight by engine and tag: attempts of one task started together on one engine build once. */
 const inFlight = new Map<string, Promise<BuiltImage>>();
 
 /** The task's environment image: built (or found) for its content. Throws TerminalEnvironmentError. */
@@ -133,10 +135,12 @@ export async function environmentImage(task: TerminalTask, o: BuildOptions): Pro
       .replace(/[^a-z0-9._-]/g, "-")
       .replace(/^[^a-z0-9]+/, "") || "task";
   const tag = `${IMAGE_REPOSITORY}/${name.slice(0, 100)}:${hash.digest("hex").slice(0, 24)}`;
-  const running = inFlight.get(tag);
+  // Per engine: each engine of a pool builds (or finds) its own copy.
+  const key = `${o.env["DOCKER_HOST"] ?? ""}\0${tag}`;
+  const running = inFlight.get(key);
   if (running) return running;
-  const build = buildOnce(task, tag, mapped.text, o).finally(() => inFlight.delete(tag));
-  inFlight.set(tag, build);
+  const build = buildOnce(task, tag, mapped.text, o).finally(() => inFlight.delete(key));
+  inFlight.set(key, build);
   return build;
 }
 

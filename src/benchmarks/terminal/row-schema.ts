@@ -75,9 +75,14 @@ export const terminalRowSchema: ResultsSchemaFragment = {
             type: "string",
           },
         },
-        network_denied: {
-          description: "The task asked for the internet; it ran without.",
-          const: true,
+        network: {
+          description:
+            "The network the environment (episode and verifier) had: `none`, or the engine network it joined (`terminal_network`, for a task asking for the network when `allow_network` is true).",
+          type: "string",
+        },
+        engine: {
+          description: "The container engine the environment ran on (its URL; `default`: the docker CLI's own).",
+          type: "string",
         },
         image: {
           type: "string",

@@ -29,8 +29,10 @@ export interface TerminalRow extends ResultRow {
   tamper_unchecked?: boolean;
   /** Why the task was refused (status `unsupported`). */
   unsupported?: string[];
-  /** The task asked for the internet; it ran without (no network is given to a task). */
-  network_denied?: boolean;
+  /** The network the environment had: `none`, or the engine network it joined (`terminal_network`). */
+  network?: string;
+  /** The container engine the environment ran on (a pool's engine URL; `default`: the docker CLI's own). */
+  engine?: string;
   image?: string;
   image_cache_hit?: boolean;
   build_seconds?: number;

@@ -39,7 +39,10 @@ export interface TerminalTask {
   cpus: number;
   memoryMb: number;
   storageMb: number;
-  /** Whether the task asks for the internet (`allow_internet`, Harbor's default true). */
+  /**
+   * Whether the task asks for the network: `[environment] allow_internet` (Harbor's default true), or
+   * `network_mode` when given (`public`: yes, `no-network`: no).
+   */
   allowInternet: boolean;
   /** `[environment] docker_image`: a prebuilt image instead of a Dockerfile. */
   dockerImage?: string;
@@ -141,6 +144,14 @@ export async function readTask(dir: string): Promise<TerminalTask> {
   if (!hasDockerfile && dockerImage === undefined && unsupported.length === 0)
     unsupported.push("it has neither environment/Dockerfile nor environment.docker_image");
   const allow = environment["allow_internet"];
+  // Harbor's newer `network_mode` takes precedence over `allow_internet` when given.
+  const mode = environment["network_mode"];
+  if (mode !== undefined && mode !== "public" && mode !== "no-network" && mode !== "allowlist")
+    throw new TerminalTaskError(`${where}: environment.network_mode must be public, no-network or allowlist`);
+  if (mode === "allowlist")
+    unsupported.push("it asks for a host allowlist (environment.network_mode = allowlist), which is not enforced here");
+  if (allow !== undefined && typeof allow !== "boolean")
+    throw new TerminalTaskError(`${where}: environment.allow_internet must be true or false`);
   return {
     id,
     dir,
@@ -152,7 +163,7 @@ export async function readTask(dir: string): Promise<TerminalTask> {
     cpus: positive(environment, "cpus", TASK_DEFAULTS.cpus, `${where}: environment`),
     memoryMb,
     storageMb,
-    allowInternet: typeof allow === "boolean" ? allow : true,
+    allowInternet: mode !== undefined ? mode !== "no-network" : (allow ?? true),
     ...(dockerImage !== undefined ? { dockerImage } : {}),
     ...(hasDockerfile ? { environmentDir: envDir } : {}),
     hasSolution: await exists(join(dir, "solution", "solve.sh")),

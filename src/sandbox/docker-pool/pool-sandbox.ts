@@ -14,7 +14,10 @@
  *   engine is dropped and the job runs again on another one. An environment
  *   open there ends with an `infraError` naming the engine (`backendProblem`
  *   says so), which the caller charges to us, never to the participant.
- * - Each outcome and environment names its engine (`engine`).
+ * - Each outcome and environment names its engine (`engine`); an environment
+ *   keeps its engine's views from outside (`changedPaths`, `readFileOutside`,
+ *   `copyInOutside`) and its spec's `prepare` runs on the engine chosen (an
+ *   image built there).
  */
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
@@ -213,7 +216,15 @@ class PoolEnvironment implements Environment {
     this.id = inner.id;
     this.engine = e.url;
     if (inner.separateStreams !== undefined) this.separateStreams = inner.separateStreams;
+    // What the engine shows from outside (docker diff, docker cp), as the inner environment offers it.
+    if (inner.changedPaths) this.changedPaths = () => inner.changedPaths!();
+    if (inner.readFileOutside) this.readFileOutside = (path, maxBytes) => inner.readFileOutside!(path, maxBytes);
+    if (inner.copyInOutside) this.copyInOutside = (hostDir, target) => inner.copyInOutside!(hostDir, target);
   }
+
+  declare readonly changedPaths?: NonNullable<Environment["changedPaths"]>;
+  declare readonly readFileOutside?: NonNullable<Environment["readFileOutside"]>;
+  declare readonly copyInOutside?: NonNullable<Environment["copyInOutside"]>;
 
   async exec(argv: readonly string[], options: EnvironmentExecOptions): Promise<EnvironmentExecOutcome> {
     const o = await this.inner.exec(argv, options);

@@ -7,7 +7,8 @@
  * socket when DOCKER_HOST is one: api-exec.ts, no CLI process per command;
  * else `docker exec`), removed on close.
  *
- * Isolation, as the SWE-bench container path has always had it: no network,
+ * Isolation, as the SWE-bench container path has always had it: no network
+ * (unless the spec names an engine network to join: `spec.network`),
  * every capability dropped, no-new-privileges, cgroup caps from the limits
  * (memory and swap, pids, one CPU), a private tmpfs /tmp. The image's own
  * user and a writable root: the official SWE-bench images own /testbed and
@@ -246,9 +247,10 @@ class DockerEnvironment implements Environment {
 }
 
 /** Container settings of an environment (exported for tests). */
-export function environmentContainer(image: string, owner: string, limits: SandboxLimits) {
+export function environmentContainer(image: string, owner: string, limits: SandboxLimits, network?: string) {
   return {
     image,
+    ...(network !== undefined ? { network } : {}),
     owner,
     readOnlyRoot: false,
     tmpfs: [`/tmp:rw,nosuid,nodev,size=${TMPFS_BYTES},mode=1777`],
@@ -266,12 +268,17 @@ export async function openDockerEnvironment(
   env: NodeJS.ProcessEnv,
   opts: { signal?: AbortSignal; onClose?: (e: Environment) => void } = {},
 ): Promise<Environment> {
-  if (spec.image === undefined || spec.image === "")
+  if ((spec.image === undefined || spec.image === "") && spec.prepare === undefined)
     throw new SandboxError("E_SANDBOX_OPTIONS", "a docker environment starts from an image: spec.image is required");
   if (spec.tree !== undefined)
     throw new SandboxError("E_SANDBOX_OPTIONS", "a docker environment starts from its image; spec.tree is not offered");
-  const image = spec.image;
+  if (spec.network !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(spec.network))
+    throw new SandboxError("E_SANDBOX_OPTIONS", `spec.network: "${spec.network}" is not an engine network name`);
   if (opts.signal?.aborted) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled before the environment started");
+  // The image is built or found on this very engine when the caller asks (a pool's engine, chosen by now).
+  const image = spec.prepare
+    ? await spec.prepare({ engine: env["DOCKER_HOST"] || "default", env }, opts.signal)
+    : spec.image!;
   const staging = await mkdtemp(join(tmpdir(), "a2a-env-"));
   try {
     for (const [name, text] of Object.entries(spec.files?.entries ?? {})) {
@@ -282,7 +289,7 @@ export async function openDockerEnvironment(
     const name = `a2a-bench-env-${process.pid}-${randomBytes(6).toString("hex")}`;
     const c = await KeepaliveContainer.start(
       {
-        ...environmentContainer(image, spec.owner, spec.limits),
+        ...environmentContainer(image, spec.owner, spec.limits, spec.network),
         ...(spec.files ? { copyIn: { hostDir: staging, target: spec.files.dir } } : {}),
       },
       name,

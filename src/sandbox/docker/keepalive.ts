@@ -37,6 +37,8 @@ export interface ContainerSpec {
   pids: number;
   /** CPU share (`--cpus`). */
   cpus: number;
+  /** Engine network to join (`--network NAME`); absent: none. */
+  network?: string;
   /** Files to place in the container before it starts: a host directory copied to `target` (a path on a writable layer). */
   copyIn?: { hostDir: string; target: string };
 }
@@ -54,7 +56,7 @@ export function createArgs(spec: ContainerSpec, name: string): string[] {
     name,
     ...ownerLabelArgs(spec.owner),
     "--network",
-    "none",
+    spec.network ?? "none",
     "--cap-drop",
     "ALL",
     "--security-opt",

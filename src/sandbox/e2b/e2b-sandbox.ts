@@ -16,6 +16,7 @@ import { refusedRequest, type SandboxCapability } from "../capabilities.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
 import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";
 import type { Environment, EnvironmentSpec } from "../environment.js";
+import { refuseEngineOnly } from "../environment.js";
 import { openE2bEnvironment, type E2bEnvironmentContext } from "./e2b-environment.js";
 import { availableParallelism } from "node:os";
 
@@ -59,6 +60,7 @@ class E2bSandbox implements Sandbox {
 
   async openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "openEnvironment() after close()");
+    refuseEngineOnly(spec, "e2b");
     const env = await openE2bEnvironment(spec, this.envContext, {
       ...(signal ? { signal } : {}),
       onClose: (e) => this.environments.delete(e),

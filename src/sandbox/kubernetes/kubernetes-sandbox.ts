@@ -27,6 +27,7 @@ import { refusedRequest, type SandboxCapability } from "../capabilities.js";
 import { emptyOutcome } from "../local/run-process.js";
 import { Limiter, runCancellable } from "../concurrency.js";
 import type { Environment, EnvironmentSpec } from "../environment.js";
+import { refuseEngineOnly } from "../environment.js";
 import { JOB_BOOTSTRAP, splitStatus, type JobPayload } from "../docker/job-bootstrap.js";
 import { loadK8sClient, type K8sClientImporter } from "./load-client.js";
 import { KubeCluster, loadKubeConfig, type KubeConfigSource } from "./cluster.js";
@@ -207,6 +208,7 @@ class KubernetesSandbox implements Sandbox {
 
   async openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "openEnvironment() after close()");
+    refuseEngineOnly(spec, "kubernetes");
     const e = await openKubernetesEnvironment(
       spec,
       {

@@ -23,6 +23,7 @@ import { prepareOverlays, type PreparedOverlays } from "./overlay-mounts.js";
 import { refusedRequest, SandboxCapabilityError, type SandboxCapability } from "../capabilities.js";
 import { localCapabilities } from "./local-capabilities.js";
 import type { Environment, EnvironmentSpec } from "../environment.js";
+import { refuseEngineOnly } from "../environment.js";
 import { openLocalEnvironment } from "./local-environment.js";
 
 export interface LocalSandboxOptions {
@@ -362,6 +363,7 @@ export class LocalSandbox implements Sandbox {
    */
   async openEnvironment(spec: EnvironmentSpec, signal?: AbortSignal): Promise<Environment> {
     if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "openEnvironment() after close()");
+    refuseEngineOnly(spec, "local");
     if (!this.capabilities.has("environments"))
       throw new SandboxCapabilityError(
         "local",
