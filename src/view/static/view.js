@@ -1539,7 +1539,9 @@
         ([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith("trajectory") && k !== "tests_status" && !hiddenOutputKeys.has(k),
       ),
     );
-    const sent = textSections(row, SENT_KEYS, null);
+    // A terminal attempt (an instruction, an episode, a verifier): the three side by side, read across.
+    const panes = typeof row.verifier_output === "string" && item.trajectories.length > 0;
+    const sent = panes ? null : textSections(row, SENT_KEYS, null);
     const nav = h(
       "p",
       { class: "item-nav" },
@@ -1576,7 +1578,8 @@
         h("h2", {}, "What was asked"),
         sent,
         taskView(task),
-        !sent && !task
+        panes ? h("p", { class: "muted small" }, "The instruction is beside the trajectory below.") : null,
+        !sent && !task && !panes
           ? h(
               "p",
               { class: "muted" },
@@ -1596,6 +1599,8 @@
           completionList(samples, openIndex),
         ),
       );
+    } else if (panes) {
+      content.push(await terminalPanes(key, row, item.trajectories));
     } else {
       const answer = textSections(row, ANSWER_KEYS, "Answer");
       const output = textSections(row, OUTPUT_KEYS, "Test output");
@@ -1611,7 +1616,7 @@
           ),
         );
     }
-    for (const t of item.trajectories) content.push(await trajectorySection(key, t));
+    if (!panes) for (const t of item.trajectories) content.push(await trajectorySection(key, t));
     if (item.links_not_followed)
       content.push(
         h(
@@ -1624,6 +1629,36 @@
       content.push(h("section", {}, h("h2", {}, "Other fields"), textBlock(JSON.stringify(others, null, 2))));
     content.push(fileLinks(key, item.files, "Item files"), fileLinks(key, summary.files, "Run files"));
     return content;
+  }
+
+  /** The instruction, the trajectory and the verifier's verdict and output, side by side (a terminal attempt). */
+  async function terminalPanes(key, row, trajectories) {
+    const sections = [];
+    for (const t of trajectories) sections.push(await trajectorySection(key, t));
+    return h(
+      "section",
+      { id: "item-panes", class: "panes" },
+      h("div", { class: "pane", id: "pane-instruction" }, h("h2", {}, "Instruction"), textBlock(row.instruction ?? "")),
+      h("div", { class: "pane", id: "pane-trajectory" }, ...sections),
+      h(
+        "div",
+        { class: "pane", id: "pane-verifier" },
+        h("h2", {}, "Verifier"),
+        kv(row, [
+          "reward",
+          "verifier_reward",
+          "reward_file",
+          "verifier_exit_code",
+          "verifier_timed_out",
+          "verifier_seconds",
+          "tampered",
+          "network",
+          "engine",
+        ]),
+        h("h3", {}, "Its output"),
+        textBlock(row.verifier_output),
+      ),
+    );
   }
 
   // ---- trajectory ----------------------------------------------------------
