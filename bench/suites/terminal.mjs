@@ -5,7 +5,8 @@
  *      in the build context) vs found in the engine by its content hash (the same content again).
  * 14b: episodes per minute at 1, 2 and 4 attempts in parallel, on a sleep-bound task (the gold participant's
  *      solve.sh sleeps SLEEP_S seconds; the verifier checks the file it then writes), through the runner with
- *      the purple gold mode over loopback A2A: 8 attempts per run (`n: 8`), whole run wall.
+ *      the purple gold mode over loopback A2A: 8 attempts per run (`n: 8`), whole run wall; the 2 and 4 runs
+ *      as ratios to the 1-parallel run of the same bench run (the ratio column: 4 against 1).
  * Both need a container engine holding the project's Debian base image; without one they say why.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
@@ -147,7 +148,7 @@ export async function runTerminal(ctx) {
     rows.push({
       id: "14b",
       measure: `terminal episodes per minute on a ${SLEEP_S} s sleep-bound task (gold purple, ${ATTEMPTS} attempts per run)`,
-      figures: `1: ${f(1)}/min, 2: ${f(2)}/min, 4: ${f(4)}/min`,
+      figures: `1: ${f(1)}/min, 2: ${f(2)}/min (${(perMinute[2] / perMinute[1]).toFixed(2)}× the 1-parallel run), 4: ${f(4)}/min (${(perMinute[4] / perMinute[1]).toFixed(2)}×)`,
       baseline: `the sleep alone: ${(60 / SLEEP_S).toFixed(1)}/min per lane`,
       ratio: perMinute[4] / perMinute[1],
       target: "4 in parallel well above 1",
