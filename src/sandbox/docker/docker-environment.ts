@@ -272,8 +272,9 @@ export async function openDockerEnvironment(
     throw new SandboxError("E_SANDBOX_OPTIONS", "a docker environment starts from an image: spec.image is required");
   if (spec.tree !== undefined)
     throw new SandboxError("E_SANDBOX_OPTIONS", "a docker environment starts from its image; spec.tree is not offered");
-  if (spec.network !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(spec.network))
-    throw new SandboxError("E_SANDBOX_OPTIONS", `spec.network: "${spec.network}" is not an engine network name`);
+  // The host's own network would put the harness's loopback ports in reach: never offered.
+  if (spec.network !== undefined && (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(spec.network) || spec.network === "host"))
+    throw new SandboxError("E_SANDBOX_OPTIONS", `spec.network: "${spec.network}" is not an engine network offered`);
   if (opts.signal?.aborted) throw new SandboxError("E_SANDBOX_UNAVAILABLE", "canceled before the environment started");
   // The image is built or found on this very engine when the caller asks (a pool's engine, chosen by now).
   const image = spec.prepare
