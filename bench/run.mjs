@@ -5,7 +5,7 @@
  * prints a table and writes BENCHMARKS.md atomically: the hand-written method
  * preface from bench/preface.md, then the measured rows.
  *
- * Usage: node bench/run.mjs [--quick] [--only humaneval,humaneval-path,humaneval-growth,message-send,serving,green,swebench,swebench-container,view,interactive,terminal]
+ * Usage: node bench/run.mjs [--quick] [--only humaneval,humaneval-path,humaneval-growth,message-send,serving,green,swebench,swebench-container,view,interactive,terminal,shards]
  *        [--out FILE] [--profile-dir DIR]
  * --profile-dir: where CPU profile summaries go (default output/, git-ignored).
  */
@@ -28,6 +28,7 @@ const SUITES = {
   view: async (ctx) => (await import("./suites/view.mjs")).runView(ctx),
   interactive: async (ctx) => (await import("./suites/interactive.mjs")).runInteractive(ctx),
   terminal: async (ctx) => (await import("./suites/terminal.mjs")).runTerminal(ctx),
+  shards: async (ctx) => (await import("./suites/shards.mjs")).runShards(ctx),
 };
 
 /** Pure argument parsing (strict): unknown flags are usage errors. */

@@ -1,7 +1,9 @@
 /**
  * `a2a-bench merge DIR… --out DIR [--run-id ID]`: merge the runs of the shards
  * of one assessment (run by hand, or by any engine) into one run: results.json,
- * run_metadata.json, events.jsonl and merge.json in `--out` (src/shards/merge.ts).
+ * run_metadata.json, events.jsonl, merge.json and evaluation_bundle.json (the
+ * bundle the green agent would return, schema-validated) in `--out`
+ * (src/shards/merge.ts, merge-bundle.ts).
  * Exit 0 merged (the merged run's status says whether it is a score), 1 refused
  * (shards of different assessments, a shard missing or unfinished, an item not
  * judged exactly once, a corrupt checkpoint: the message names what), 2 usage.
@@ -11,6 +13,7 @@ import { UsageError } from "../util/errors.js";
 import { parseUsage } from "../util/parse-usage.js";
 import { createLogger } from "../util/logger.js";
 import { mergeShards } from "../shards/merge.js";
+import { writeMergedBundle } from "../shards/merge-bundle.js";
 
 export interface MergeArgs {
   dirs: string[];
@@ -51,9 +54,11 @@ sha256, seed, samples, n, k, agent, num_shards and config; only run id, shard in
 and resume may differ), each shard 0…N-1 given once. Every checkpoint line is verified by its
 checksum, and the dataset is read again to check that every selected item was judged exactly once.
 Writes results.json (rows in dataset order, each with its provenance: shard, worker, engine),
-run_metadata.json, events.jsonl and merge.json in --out.
+run_metadata.json, events.jsonl, merge.json and evaluation_bundle.json (validated by its schema)
+in --out.
 --run-id: the merged run's id (default: the shards' run id without its -shard-<i> suffix).
---json: print the merged run's {run_id, status, out, results_path, aggregate} as one JSON line.
+--json: print the merged run's {run_id, status, out, results_path, bundle_path, bundle_status,
+aggregate} as one JSON line.
 Exit: 0 merged, 1 refused (the message names what differs or is missing), 2 usage error.
 `,
   async run(argv: string[], io: CliIo): Promise<number> {
@@ -66,6 +71,8 @@ Exit: 0 merged, 1 refused (the message names what differs or is missing), 2 usag
       logger,
     });
     const { results, paths, report } = merged;
+    const agent = (results.config as { agent?: unknown }).agent;
+    const bundle = await writeMergedBundle(merged, typeof agent === "string" ? { participant: agent } : {});
     if (args.json) {
       io.stdout.write(
         JSON.stringify({
@@ -73,6 +80,8 @@ Exit: 0 merged, 1 refused (the message names what differs or is missing), 2 usag
           status: results.status,
           out: paths.out,
           results_path: paths.results,
+          bundle_path: bundle.path,
+          bundle_status: bundle.bundle.status,
           aggregate: results.aggregate,
         }) + "\n",
       );

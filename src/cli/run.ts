@@ -200,6 +200,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const stops = watchStops(logger, io.env);
   let finished = false;
   try {
+    if (options.shard_engine !== undefined && options.shard_engine !== "local" && (options.shards ?? 1) <= 1)
+      throw new UsageError(`shard_engine ${options.shard_engine} runs shards: give shards above 1`);
     if ((options.shards ?? 1) > 1) {
       const sharded = await runSharded({
         ...{ def, options, io, logger, progress, signal: stops.signal },

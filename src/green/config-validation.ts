@@ -83,6 +83,10 @@ function greenProblems(
   }
   if (participantUrl) config.agent = participantUrl;
   const record = config as unknown as Record<string, unknown>;
+  if (config.shard_engine === "kubernetes")
+    problems.push(
+      "config.shard_engine: kubernetes writes an Indexed Job's manifest for kubectl and runs nothing; the green agent runs shards with local or swarm",
+    );
   for (const key of OPERATOR_ONLY_KEYS) {
     if (record[key] !== undefined) problems.push(`config.${key}: operator-only setting, not accepted in a request`);
   }

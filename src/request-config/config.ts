@@ -29,6 +29,8 @@ export interface AssessmentConfig {
   num_shards?: number;
   /** Run as this many shards, each a runner process on this host, merged into one run (src/shards/local.ts). */
   shards?: number;
+  /** What runs the shards: runner processes here, a Swarm replicated-job, a Kubernetes Indexed Job's manifest. */
+  shard_engine?: "local" | "swarm" | "kubernetes";
   n?: number;
   k?: number[];
   per_task_timeout_seconds?: number;

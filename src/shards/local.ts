@@ -60,7 +60,7 @@ export function shardDir(out: string, i: number): string {
 
 /** The config shard `i` runs with: the assessment's, one shard of N, its own run id. */
 export function shardConfig(config: Record<string, unknown>, i: number, shards: number): Record<string, unknown> {
-  const { shards: _s, resume: _r, ...rest } = config;
+  const { shards: _s, shard_engine: _e, resume: _r, ...rest } = config;
   return { ...rest, shard_index: i, num_shards: shards, run_id: `${String(config["run_id"])}-shard-${i}` };
 }
 

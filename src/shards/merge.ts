@@ -61,12 +61,19 @@ export const PER_SHARD_CONFIG_KEYS: ReadonlySet<string> = new Set([
   "concurrency",
   "participant_concurrency",
   "shards",
+  "shard_engine",
 ]);
 
 /** Typed failure of a merge. */
 export class MergeError extends BenchError {
   constructor(
-    code: "E_MERGE_UNFINISHED" | "E_MERGE_MISMATCH" | "E_MERGE_INCOMPLETE" | "E_MERGE_CORRUPT" | "E_MERGE_USAGE",
+    code:
+      | "E_MERGE_UNFINISHED"
+      | "E_MERGE_MISMATCH"
+      | "E_MERGE_INCOMPLETE"
+      | "E_MERGE_CORRUPT"
+      | "E_MERGE_USAGE"
+      | "E_MERGE_BUNDLE",
     message: string,
   ) {
     super(code, message);

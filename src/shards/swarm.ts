@@ -94,6 +94,8 @@ export interface SwarmShardsOptions {
   onPoll?: (tasks: SwarmTask[]) => void;
   /** Between two looks at the service's tasks, ms (default 500). */
   pollMs?: number;
+  /** Stops the job (the service is removed; BenchError E_INTERRUPTED). */
+  signal?: AbortSignal;
 }
 
 /** A task of the job as `docker service ps` shows it. */
@@ -134,6 +136,7 @@ export async function runSwarmShards(o: SwarmShardsOptions): Promise<MergeOutcom
   const finished = (i: number): boolean => existsSync(join(shardDir(o.out, i), RESULTS_FILE));
   try {
     for (;;) {
+      if (o.signal?.aborted) throw new BenchError("E_INTERRUPTED", `the Swarm job ${spec.name} was stopped`);
       const tasks = await tasksOf(spec.name, o.env);
       o.onPoll?.(tasks);
       const allFinished = Array.from({ length: spec.shards }, (_, i) => i).every(finished);
@@ -148,7 +151,15 @@ export async function runSwarmShards(o: SwarmShardsOptions): Promise<MergeOutcom
           );
         }
       }
-      await new Promise((r) => setTimeout(r, o.pollMs ?? 500));
+      await new Promise<void>((r) => {
+        const t = setTimeout(done, o.pollMs ?? 500);
+        function done(): void {
+          clearTimeout(t);
+          o.signal?.removeEventListener("abort", done);
+          r();
+        }
+        o.signal?.addEventListener("abort", done, { once: true });
+      });
     }
   } finally {
     const rm = await docker(["service", "rm", spec.name], { env: o.env });

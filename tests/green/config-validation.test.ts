@@ -34,3 +34,24 @@ describe("validateAssessmentConfig: unknown keys", () => {
     expect(r.ok ? [] : r.problems).toContain('config: unknown key "frobnicate"');
   });
 });
+
+describe("validateAssessmentConfig: the shard engine", () => {
+  it("local and swarm are accepted, kubernetes (a manifest for kubectl, nothing run) is refused, others unknown", () => {
+    for (const engine of ["local", "swarm"])
+      expect(
+        validateAssessmentConfig({ benchmark: "humaneval", shards: 2, shard_engine: engine }, participants, []).ok,
+      ).toBe(true);
+    const k8s = validateAssessmentConfig(
+      { benchmark: "humaneval", shards: 2, shard_engine: "kubernetes" },
+      participants,
+      [],
+    );
+    expect(k8s.ok ? [] : k8s.problems.join("; ")).toContain("config.shard_engine: kubernetes writes an Indexed Job");
+    const other = validateAssessmentConfig(
+      { benchmark: "humaneval", shards: 2, shard_engine: "nomad" },
+      participants,
+      [],
+    );
+    expect(other.ok).toBe(false);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * `a2a-bench merge DIR…` over shards run by hand (dist/cli.js, so `npm run
  * build` first) against a gold purple: two shards merge into one run with every
- * item once, in dataset order, each with its provenance; shards of different
+ * item once, in dataset order, each with its provenance, and one evaluation
+ * bundle valid by its schema; shards of different
  * assessments, a missing shard, an unfinished shard and an edited checkpoint
  * line are refused, each naming what is wrong.
  */
@@ -15,6 +16,8 @@ import { createPurpleApp } from "../../src/purple/app.js";
 import { createGoldSolver } from "../../src/purple/solvers/gold.js";
 import type { ServedApp } from "../../src/a2a/server/serve.js";
 import { serveOnLoopback } from "../a2a/helpers.js";
+import { validateBundle } from "../../src/bundle/validate.js";
+import { sampleJsonl } from "../../src/benchmarks/humaneval/dataset.js";
 
 const CLI = resolve(import.meta.dirname, "..", "..", "dist", "cli.js");
 const run = promisify(execFile);
@@ -76,6 +79,19 @@ test("two shards run by hand merge into one run: every item once, in dataset ord
   });
   const report = JSON.parse(readFileSync(join(out, "merge.json"), "utf8")) as Record<string, unknown>;
   expect(report).toMatchObject({ items: 12, num_shards: 2, judged_exactly_once: true });
+  // The bundle the green agent would return for the merged run, valid by the schema.
+  expect(line["bundle_path"]).toBe(join(out, "evaluation_bundle.json"));
+  const bundle = JSON.parse(readFileSync(join(out, "evaluation_bundle.json"), "utf8")) as Record<string, unknown>;
+  expect(validateBundle(bundle)).toEqual([]);
+  expect(bundle).toMatchObject({
+    benchmark: "humaneval",
+    run_id: "byhand",
+    status: "ok",
+    exit_code: 0,
+    participants: { participant: purple!.url },
+    metrics: { accuracy: 1, total: 12 },
+    artifacts: { results_path: join(out, "results.json") },
+  });
 
   // Refusals, each naming what is wrong.
   const other = await shard("s1-seed", 1, ["--seed", "5", "--per-task-timeout-seconds", "7"]);
@@ -84,6 +100,23 @@ test("two shards run by hand merge into one run: every item once, in dataset ord
   expect(mismatch.stderr).toContain("E_MERGE_MISMATCH");
   expect(mismatch.stderr).toContain("seed: 0 vs 5");
   expect(mismatch.stderr).toMatch(/per_task_timeout_seconds: \d+ vs 7/);
+
+  // The same problems in other bytes (each line's keys reversed): another dataset, by its sha256 too.
+  const otherData = join(dir, "other.jsonl");
+  writeFileSync(
+    otherData,
+    sampleJsonl()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as object).reverse())))
+      .join("\n") + "\n",
+  );
+  const otherSet = await shard("s1-data", 1, ["--dataset", otherData]);
+  const dataMismatch = await merge([s0, otherSet, "--out", join(dir, "m2b")]);
+  expect(dataMismatch.code).toBe(1);
+  expect(dataMismatch.stderr).toContain("E_MERGE_MISMATCH");
+  expect(dataMismatch.stderr).toContain("dataset");
+  expect(dataMismatch.stderr).toContain("sha256");
 
   const missing = await merge([s0, "--out", join(dir, "m3")]);
   expect(missing.code).toBe(1);

@@ -2,14 +2,18 @@
  * Shards as a Docker Swarm `replicated-job` on the private engine (needs
  * DOCKER_HOST; skipped without an engine unless
  * A2A_BENCH_REQUIRE_CONTAINER_ENGINE=1). The swarm is initialised for the test
- * and left at its end (only when the test made it). Three tasks of the node
+ * on a free port of the loopback (not 2377: another engine of the host may
+ * hold it) and left at its end (only when the test made it). Three tasks of the node
  * image run this package (mounted read-only, dist/ built) against a gold
  * purple on the host's loopback (`--network host`); one task is SIGKILLed
  * while an item is in flight, Swarm starts it again, it resumes its shard, and
  * the merge has the same per-item verdicts and score as a single run, each row
- * naming the Swarm task that judged it.
+ * naming the Swarm task that judged it. Then the same from the command line:
+ * `a2a-bench run --shards 3 --shard-engine swarm`, its settings from the
+ * environment, one merged run and its bundle.
  */
 import { execFile } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -40,6 +44,25 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A port of the loopback nobody listens on now (the swarm's, not Docker's default 2377 another engine may hold). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** The engine as a one-node swarm (made here, on a free port of the loopback, unless it already is one). */
+async function ensureSwarm(env: NodeJS.ProcessEnv): Promise<void> {
+  const state = await docker(["info", "--format", "{{.Swarm.LocalNodeState}}"], { env });
+  if (state.stdout.trim() === "active") return;
+  const addr = `127.0.0.1:${await freePort()}`;
+  const init = await docker(["swarm", "init", "--listen-addr", addr, "--advertise-addr", addr], { env });
+  expect(init.exitCode, init.stderr).toBe(0);
+  leaveSwarm = true;
+}
+
 interface Row {
   id: string;
   status: string;
@@ -53,12 +76,7 @@ test.skipIf(engine.env === null)(
     const env = engine.env!;
     const image = await docker(["image", "inspect", "--format", "{{.Id}}", NODE_IMAGE], { env });
     expect(image.exitCode, `${NODE_IMAGE} is needed (see .ci/local-node-base)`).toBe(0);
-    const state = await docker(["info", "--format", "{{.Swarm.LocalNodeState}}"], { env });
-    if (state.stdout.trim() !== "active") {
-      const init = await docker(["swarm", "init", "--advertise-addr", "127.0.0.1"], { env });
-      expect(init.exitCode, init.stderr).toBe(0);
-      leaveSwarm = true;
-    }
+    await ensureSwarm(env);
     const { solver, held } = holdingGold((r) => (release = r));
     purple = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
 
@@ -138,6 +156,55 @@ test.skipIf(engine.env === null)(
     expect(results.rows[4]!.provenance!.worker).not.toBe(killed);
     expect(results.rows[4]!.provenance!.worker).toMatch(new RegExp(`^${runId}\\.1\\.`));
     expect(merged.report.shards[1]!.starts).toHaveLength(2);
+    const left = await docker(["service", "ls", "-q", "--filter", `label=${SWARM_LABEL}=${runId}`], { env });
+    expect(left.stdout.trim()).toBe("");
+  },
+  600_000,
+);
+
+test.skipIf(engine.env === null)(
+  `a2a-bench run --shards 3 --shard-engine swarm: one merged run, each row judged on a Swarm task ${engine.skipReason}`,
+  async () => {
+    const env = engine.env!;
+    await ensureSwarm(env);
+    purple ??= await serveOnLoopback((card) => createPurpleApp({ card, solver: holdingGold(() => undefined).solver }));
+    const common = ["run", "humaneval", "--agent", purple.url, "--k", "1", "--concurrency", "1", "--sandbox", "local"];
+    const single = join(dir, "cli-single");
+    await run(process.execPath, [join(ROOT, "dist", "cli.js"), ...common, "--out", single, "--json"]);
+    const out = join(dir, "cli-swarm");
+    const runId = `cli-swarm-${process.pid}`;
+    const { stdout } = await run(
+      process.execPath,
+      [
+        join(ROOT, "dist", "cli.js"),
+        ...common,
+        "--shards",
+        "3",
+        "--shard-engine",
+        "swarm",
+        "--run-id",
+        runId,
+        "--out",
+        out,
+      ],
+      {
+        env: {
+          ...env,
+          A2A_BENCH_SHARD_IMAGE: NODE_IMAGE,
+          A2A_BENCH_SHARD_NETWORK: "host",
+          A2A_BENCH_SHARD_MOUNTS: `${ROOT}:/app:ro`,
+        },
+      },
+    ).catch((e: { stdout: string; stderr: string }) => {
+      throw new Error(`the sharded run failed: ${e.stderr}`);
+    });
+    expect(stdout).toContain("3 shards, exit 0");
+    const read = (d: string) =>
+      JSON.parse(readFileSync(join(d, "results.json"), "utf8")) as { rows: Row[]; aggregate: Record<string, unknown> };
+    const [merged, alone] = [read(out), read(single)];
+    const verdicts = (rows: Row[]) => rows.map(({ id, status, passed }) => ({ id, status, passed }));
+    expect(verdicts(merged.rows)).toEqual(verdicts(alone.rows));
+    merged.rows.forEach((row, p) => expect(row.provenance).toMatchObject({ shard: p % 3, engine: "swarm" }));
     const left = await docker(["service", "ls", "-q", "--filter", `label=${SWARM_LABEL}=${runId}`], { env });
     expect(left.stdout.trim()).toBe("");
   },

@@ -9,11 +9,16 @@
  * - Start: every engine must answer and hold the pool's images; an engine that
  *   does not is excluded with its reason (a `warnings` line and an event), and
  *   the pool refuses to start when none is left.
- * - Loss: a job whose engine stopped answering is an infrastructure event of
- *   the pool (recorded in `events`, logged), never the job's outcome: the
- *   engine is dropped and the job runs again on another one. An environment
- *   open there ends with an `infraError` naming the engine (`backendProblem`
- *   says so), which the caller charges to us, never to the participant.
+ * - Loss: the first infrastructure failure on an engine (an `infraError`, a
+ *   job cut short by the engine rather than by its caller, a throw) takes it
+ *   out of placement at once, before anything else can be placed there; it is
+ *   then probed: back in placement when it answers, dropped (an event in
+ *   `events`, logged) when not. A job whose engine was dropped ran nowhere: it
+ *   goes back to the queue and is placed on a live engine only, never scored.
+ *   When no engine is left, the job's outcome is an `infraError` (an error of
+ *   ours, never the participant's failure). An environment open on a dropped
+ *   engine ends with an `infraError` naming the engine (`backendProblem` says
+ *   so), which the caller charges to us, never to the participant.
  * - Each outcome and environment names its engine (`engine`); an environment
  *   keeps its engine's views from outside (`changedPaths`, `readFileOutside`,
  *   `copyInOutside`) and its spec's `prepare` runs on the engine chosen (an
@@ -56,7 +61,8 @@ export interface DockerPoolOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-interface PoolEngine {
+/** One engine of the pool and its state (exported for tests that drive placement with stand-in sandboxes). */
+export interface PoolEngine {
   url: string;
   env: NodeJS.ProcessEnv;
   sandbox: DockerSandbox;
@@ -65,6 +71,8 @@ interface PoolEngine {
   busy: number;
   /** Why it was dropped, or null while it serves. */
   lost: string | null;
+  /** The probe after an infrastructure failure, while it runs: the engine takes no new work meanwhile. */
+  checking: Promise<string | null> | null;
 }
 
 /** Default jobs and environments in flight per engine. */
@@ -78,6 +86,7 @@ export class DockerPoolSandbox implements Sandbox {
   /** What happened to the engines (excluded at start, lost while running), in order. */
   readonly events: PoolEvent[] = [];
   private readonly waiting: Array<() => void> = [];
+  private readonly listeners: Array<(e: PoolEvent) => void> = [];
   private closed = false;
 
   constructor(
@@ -91,24 +100,44 @@ export class DockerPoolSandbox implements Sandbox {
   }
 
   record(engine: string, kind: PoolEvent["kind"], reason: string): void {
-    this.events.push({ at: new Date().toISOString(), engine, kind, reason });
+    const event: PoolEvent = { at: new Date().toISOString(), engine, kind, reason };
+    this.events.push(event);
+    for (const l of this.listeners.splice(0)) l(event);
     this.logger.warn({ engine, kind, reason }, `docker pool: engine ${kind}`);
     if (kind === "excluded") this.warnings.push(`engine ${engine} excluded: ${reason}`);
   }
 
-  /** The live engine with the most free capacity, once one has room; rejects when none is left or on abort. */
+  /** The first event (already recorded or to come) that `accept` takes. */
+  nextEvent(accept: (e: PoolEvent) => boolean = () => true): Promise<PoolEvent> {
+    const seen = this.events.find(accept);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => {
+      const listen = (e: PoolEvent): void => {
+        if (accept(e)) resolve(e);
+        else this.listeners.push(listen);
+      };
+      this.listeners.push(listen);
+    });
+  }
+
+  /**
+   * The live engine with the most free capacity, once one has room (an engine being probed takes no work);
+   * rejects when none is left or on abort.
+   */
   private async acquire(signal?: AbortSignal): Promise<PoolEngine> {
     for (;;) {
       if (this.closed) throw new SandboxError("E_SANDBOX_CLOSED", "the docker pool was closed");
       signal?.throwIfAborted();
-      const live = this.engines.filter((e) => e.lost === null);
-      if (live.length === 0)
+      const serving = this.engines.filter((e) => e.lost === null);
+      if (serving.length === 0)
         throw new SandboxError(
           "E_SANDBOX_UNAVAILABLE",
           `no engine of the docker pool is left: ${this.events.map((e) => `${e.engine}: ${e.reason}`).join("; ")}`,
         );
-      const best = live.reduce((a, b) => (b.capacity - b.busy > a.capacity - a.busy ? b : a));
-      if (best.busy < best.capacity) {
+      const live = serving.filter((e) => e.checking === null);
+      const best =
+        live.length === 0 ? null : live.reduce((a, b) => (b.capacity - b.busy > a.capacity - a.busy ? b : a));
+      if (best !== null && best.busy < best.capacity) {
         best.busy++;
         return best;
       }
@@ -132,18 +161,31 @@ export class DockerPoolSandbox implements Sandbox {
     for (const w of this.waiting.splice(0)) w();
   }
 
-  /** Whether `e` still answers; when not, it is dropped (an event) and every waiter looks again. */
-  async engineLost(e: PoolEngine): Promise<string | null> {
-    if (e.lost !== null) return e.lost;
-    const probe = await probeEngine(e.env);
-    if (probe.ok) return null;
-    if (e.lost === null) {
-      e.lost = probe.reason;
-      this.record(e.url, "lost", probe.reason);
-      void e.sandbox.close().catch(() => undefined);
-      this.wakeAll();
-    }
-    return e.lost;
+  /**
+   * Whether `e` still answers: null when it does, else why it was dropped (an event). Call it at once on an
+   * infrastructure failure there (before releasing the work): `e` takes no new work until the probe answers,
+   * and one probe serves every failure seen meanwhile. Every waiter looks again when it ends.
+   */
+  engineLost(e: PoolEngine): Promise<string | null> {
+    if (e.lost !== null) return Promise.resolve(e.lost);
+    e.checking ??= probeEngine(e.env).then(
+      (probe) => {
+        e.checking = null;
+        if (!probe.ok && e.lost === null) {
+          e.lost = probe.reason;
+          this.record(e.url, "lost", probe.reason);
+          void e.sandbox.close().catch(() => undefined);
+        }
+        this.wakeAll();
+        return e.lost;
+      },
+      (err: Error) => {
+        e.checking = null;
+        this.wakeAll();
+        return `probing the engine failed: ${err.message}`;
+      },
+    );
+    return e.checking;
   }
 
   async exec(req: ExecRequest, signal?: AbortSignal): Promise<ExecOutcome> {
@@ -161,11 +203,14 @@ export class DockerPoolSandbox implements Sandbox {
         o = await e.sandbox.exec(req, signal);
       } catch (err) {
         o = emptyOutcome({ infraError: (err as Error).message });
-      } finally {
-        this.release(e);
       }
-      // A job that failed because its engine went away ran nowhere: it goes back to the queue.
-      if (o.infraError !== undefined && !o.isCanceled && !this.closed && (await this.engineLost(e)) !== null) continue;
+      // An infrastructure failure (or a job cut short by its engine, not by its caller): the engine is
+      // taken out of placement before its capacity is released, so nothing queued lands there meanwhile.
+      const suspect = !this.closed && !signal?.aborted && (o.infraError !== undefined || o.isCanceled);
+      const lost = suspect ? this.engineLost(e) : null;
+      this.release(e);
+      // A job whose engine went away ran nowhere: it goes back to the queue, for a live engine.
+      if (lost !== null && (await lost) !== null && !this.closed && !signal?.aborted) continue;
       return { ...o, engine: e.url };
     }
   }
@@ -185,8 +230,9 @@ export class DockerPoolSandbox implements Sandbox {
       try {
         inner = await e.sandbox.openEnvironment(spec, signal);
       } catch (err) {
+        const lost = !signal?.aborted && !this.closed ? this.engineLost(e) : null;
         this.release(e);
-        if (!signal?.aborted && !this.closed && (await this.engineLost(e)) !== null) continue;
+        if (lost !== null && (await lost) !== null && !signal?.aborted && !this.closed) continue;
         throw err;
       }
       return new PoolEnvironment(inner, e, this, () => this.release(e));
@@ -299,7 +345,7 @@ export async function createDockerPool(o: DockerPoolOptions): Promise<DockerPool
             ...(o.owner ? { owner: o.owner } : {}),
             env,
           });
-          engines.push({ url: h.url, env, sandbox, capacity, busy: 0, lost: null });
+          engines.push({ url: h.url, env, sandbox, capacity, busy: 0, lost: null, checking: null });
           return;
         } catch (e) {
           reason = (e as Error).message;
