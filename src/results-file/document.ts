@@ -10,7 +10,8 @@
  * bundle (which reads it), so neither imports the other for it.
  */
 
-import type { TokenUsage } from "../a2a/shared/usage.js";
+import type { ReportedUsageSource, TokenUsage } from "../a2a/shared/usage.js";
+import type { MeasuredUsage } from "../gateway/ledger.js";
 import type { IsolationLevel, SandboxBackendName } from "../sandbox/registry.js";
 
 /** The schema file of our results document. */
@@ -40,11 +41,25 @@ export interface ResultRow {
   timed_out?: boolean;
   /** Tokens the participant reported for the item's answers, summed (schemas/token_usage.schema.json). */
   usage?: TokenUsage;
+  /** Where `usage` came from: the participant's reply metadata (`self_reported`) or its Traceability extension data. */
+  usage_source?: ReportedUsageSource;
+  /** What the item's calls through the run's model gateway cost, counted by us (`source: "measured"`). */
+  measured_usage?: MeasuredUsage;
   /** Why the verdict is what it is, in words, when the benchmark gives one. */
   reason?: string | null;
   /** Where the item was judged, in a run merged from shards: shard, worker, engine. */
   provenance?: { shard: number; worker: string; engine: string };
   [key: string]: unknown;
+}
+
+/** The aggregate's `usage_by_source`: tokens summed over the rows by where each number came from. */
+export interface UsageBySource {
+  /** Counted by the run's model gateway from the upstream's own `usage`, with its cost. */
+  measured?: MeasuredUsage;
+  /** The participant's word, `usage` in its replies' metadata; `items`: rows that had it. */
+  self_reported?: TokenUsage & { items: number };
+  /** The participant's word, through the A2A Traceability extension. */
+  traceability?: TokenUsage & { items: number };
 }
 
 /** Why a run ended with status `error`. */
@@ -75,6 +90,8 @@ export interface ResultsAggregate {
   adaptability?: number | null;
   /** The participant's failed replies after its card was fetched (scored failures; present when it was asked). */
   participant_errors?: number;
+  /** Tokens (and measured cost) by where each number came from (src/runner/usage-totals.ts). */
+  usage_by_source?: UsageBySource;
   [key: string]: unknown;
 }
 
