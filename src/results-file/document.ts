@@ -10,7 +10,8 @@
  * bundle (which reads it), so neither imports the other for it.
  */
 
-import type { ReportedUsageSource, TokenUsage } from "../a2a/shared/usage.js";
+import type { TokenUsage } from "../a2a/shared/usage.js";
+import type { TraceabilityUsage } from "../a2a/shared/traceability.js";
 import type { MeasuredUsage } from "../gateway/ledger.js";
 import type { IsolationLevel, SandboxBackendName } from "../sandbox/registry.js";
 
@@ -41,8 +42,10 @@ export interface ResultRow {
   timed_out?: boolean;
   /** Tokens the participant reported for the item's answers, summed (schemas/token_usage.schema.json). */
   usage?: TokenUsage;
-  /** Where `usage` came from: the participant's reply metadata (`self_reported`) or its Traceability extension data. */
-  usage_source?: ReportedUsageSource;
+  /** Where `usage` came from: the participant's reply metadata (`self_reported`). */
+  usage_source?: "self_reported";
+  /** What the participant reported through the A2A Traceability extension for the item, summed (its word). */
+  traceability_usage?: TraceabilityUsage;
   /** What the item's calls through the run's model gateway cost, counted by us (`source: "measured"`). */
   measured_usage?: MeasuredUsage;
   /** Why the verdict is what it is, in words, when the benchmark gives one. */
@@ -58,8 +61,8 @@ export interface UsageBySource {
   measured?: MeasuredUsage;
   /** The participant's word, `usage` in its replies' metadata; `items`: rows that had it. */
   self_reported?: TokenUsage & { items: number };
-  /** The participant's word, through the A2A Traceability extension. */
-  traceability?: TokenUsage & { items: number };
+  /** The participant's word, through the A2A Traceability extension; `items`: rows that had it. */
+  traceability?: TraceabilityUsage & { items: number };
 }
 
 /** Why a run ended with status `error`. */

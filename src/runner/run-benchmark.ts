@@ -59,6 +59,7 @@ import { attributeRow } from "./attribution.js";
 import { startAssessmentGateway, type AssessmentGateway } from "../gateway/assessment-gateway.js";
 import type { GatewaySettings } from "../gateway/settings.js";
 import { itemParticipant } from "../gateway/item-participant.js";
+import { tracedParticipant } from "../a2a/shared/traceability.js";
 import { UsageTotals } from "./usage-totals.js";
 import { recordWorkerStart, workerIdentity, type WorkerIdentity } from "./worker-log.js";
 
@@ -379,7 +380,10 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
   const signal = r.stops.itemSignal;
   // With a gateway: this item's own token, in every question it asks, revoked when it ends.
   const grant = r.gateway && r.participant ? r.gateway.openItem(item.id) : undefined;
-  const participant = grant && r.participant ? itemParticipant(r.participant, grant.grant) : r.participant;
+  const granted = grant && r.participant ? itemParticipant(r.participant, grant.grant) : r.participant;
+  // What the participant reports through the Traceability extension, summed over the item's questions.
+  const traced = granted ? tracedParticipant(granted) : undefined;
+  const participant = traced ? traced.participant : granted;
   let row: ItemResult;
   try {
     row = await r.def.evaluate(item, {
@@ -412,6 +416,8 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
   }
   if (grant && r.gateway) row = { ...row, measured_usage: r.gateway.closeItem(grant.account) };
   if (row.usage !== undefined && row.usage_source === undefined) row = { ...row, usage_source: "self_reported" };
+  const tracedUsage = traced?.total();
+  if (tracedUsage) row = { ...row, traceability_usage: tracedUsage };
   if (signal.aborted || row.status === "canceled") return; // unfinished: not recorded
   const { landed, location } = r.checkpoint.add(row);
   r.rows.add(row, location);

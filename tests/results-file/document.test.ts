@@ -54,6 +54,7 @@ describe("typed views of the results schemas declare the schemas' keys, required
       timed_out: false,
       usage: false,
       usage_source: false,
+      traceability_usage: false,
       measured_usage: false,
       reason: false,
       provenance: false,

@@ -10,12 +10,6 @@ import { checkAgainst } from "../../util/schema.js";
 export const USAGE_METADATA_KEY = "usage";
 export const TOKEN_USAGE_SCHEMA_FILE = "token_usage.schema.json";
 
-/**
- * Where a participant's own usage report came from: `usage` in its reply metadata (`self_reported`) or the
- * A2A Traceability extension's data (`traceability`). Both are its word; `measured` (the gateway's count) is not.
- */
-export type ReportedUsageSource = "self_reported" | "traceability";
-
 /** schemas/token_usage.schema.json */
 export interface TokenUsage {
   prompt_tokens: number;
