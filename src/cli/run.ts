@@ -37,6 +37,7 @@ import { TerminalBar } from "../util/terminal-bar.js";
 import { readableSummaryLine } from "../runner/summary-line.js";
 import { assertOutDirUsable, clearRunFiles, inspectOutDir, removeIfUnused } from "./run-out-dir.js";
 import { maxReplyBytes } from "../a2a/client/reply-limit.js";
+import { gatewaySettingsFromEnv, RUNNER_GATEWAY_PREFIX } from "../gateway/settings.js";
 import { UsageError, errorMessage } from "../util/errors.js";
 import type { RunOptions } from "../runner/options.js";
 import type { Logger } from "../util/logger.js";
@@ -150,8 +151,12 @@ function runDependencies(
   args: ParsedRunArgs,
   io: CliIo,
   logger: Logger,
-): Pick<RunDependencies, "createSandbox" | "createParticipant" | "requireFullIsolation"> {
+  options: RunOptions,
+): Pick<RunDependencies, "createSandbox" | "createParticipant" | "requireFullIsolation" | "modelGateway"> {
+  // Read only when asked for: a run without a gateway never fails on its settings.
+  const gateway = options.model_gateway === true ? gatewaySettingsFromEnv(io.env, RUNNER_GATEWAY_PREFIX) : undefined;
   return {
+    ...(gateway ? { modelGateway: gateway } : {}),
     createSandbox: async (o) => {
       const sandbox = await openRunSandbox(o, logger);
       // Visible on the terminal, not only in the log (with --require-full-isolation the run refuses instead).
@@ -181,6 +186,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   // Resolved once; the green agent's config file is resolved already and keeps its run id.
   const options = resolveRunArgs(offeredInteractions, args, fileConfig);
   replyCap(options, io.env); // a bad env setting is refused before anything runs
+  if (options.model_gateway === true && (options.shards ?? 1) > 1)
+    throw new UsageError("model_gateway: a sharded run is not served (each shard would keep its own cost cap)");
   // The output directory: a run already there is continued (--resume) or replaced (--force), never silently overwritten.
   const outState = inspectOutDir(options.out);
   assertOutDirUsable(options.out, outState, { resume: options.resume, force: args.force === true });
@@ -223,7 +230,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       progress,
       signal: stops.signal,
       worker: workerIdentity(io.env),
-      ...runDependencies(args, io, logger),
+      ...runDependencies(args, io, logger, options),
     });
     finished = true;
     progress.close();

@@ -46,6 +46,7 @@ import { WEAK_ISOLATION_OPT_IN, type IsolationReport } from "./isolation.js";
 import { weakIsolationError } from "../runner/isolation-policy.js";
 import { refusedIsolationLevel } from "./isolation-admission.js";
 import { sandboxBackend } from "../sandbox/registry.js";
+import { runnerGatewayEnv } from "../gateway/settings.js";
 
 /** Grace between SIGTERM and SIGKILL when the server itself shuts down, ms (smi_bench: 2 s). */
 export const SHUTDOWN_GRACE_MS = 2_000;
@@ -219,6 +220,8 @@ export class GreenExecutor implements AgentExecutor {
     );
     if (!validated.ok) return void pub.rejected(validated.problems);
     const { config } = validated.value;
+    const gatewayProblem = modelGatewayProblem(config, settings);
+    if (gatewayProblem !== undefined) return void pub.rejected([gatewayProblem]);
     if (!isExternalBenchmark(config) && !settings.allowWeakIsolation) {
       const refused = await refusedIsolationLevel(
         sandboxBackend(config.sandbox),
@@ -299,7 +302,8 @@ export class GreenExecutor implements AgentExecutor {
       command,
       args,
       cwd: workDir,
-      env: runnerEnv(this.o.env, settings.runnerEnvAllow),
+      // The operator's gateway settings (upstream key included) go to the runner, which opens the gateway.
+      env: { ...runnerEnv(this.o.env, settings.runnerEnvAllow), ...runnerGatewayEnv(this.o.env) },
       graceMs: settings.graceMs,
       ...(settings.runnerTimeoutMs !== undefined ? { timeoutMs: settings.runnerTimeoutMs } : {}),
       onEvent: (ev) => {
@@ -495,4 +499,14 @@ function startingEstimate(config: ResolvedConfig): string {
   if (config.samples === undefined || config.resume)
     return budget === undefined ? "" : `; time budget ${budget} s (an estimate follows once the items are loaded)`;
   return `; ${describeEstimate(estimateRun({ benchmark: config.benchmark, itemsLeft: config.samples, budgetSeconds: budget }), config.benchmark)}`;
+}
+
+/** Why a request's `model_gateway` cannot be served here (undefined when it can, or asks for none). */
+function modelGatewayProblem(config: ResolvedConfig, settings: GreenSettings): string | undefined {
+  if (config.model_gateway !== true) return undefined;
+  if (!settings.modelGateway)
+    return "model_gateway: this green agent offers no model gateway (its operator sets GREEN_MODEL_GATEWAY_UPSTREAM and GREEN_MODEL_GATEWAY_PRICES)";
+  if ((config.shards ?? 1) > 1)
+    return "model_gateway: a sharded run is not served (each shard would keep its own cost cap)";
+  return undefined;
 }

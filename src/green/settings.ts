@@ -9,6 +9,12 @@ import { allowedRoots } from "./allowed-roots.js";
 import { DEFAULT_HEARTBEAT_MS } from "./heartbeat.js";
 import { DEFAULT_GRACE_MS } from "../process/grace.js";
 import { closestName } from "../util/suggest.js";
+import {
+  GATEWAY_SETTING_SUFFIXES,
+  GREEN_GATEWAY_PREFIX,
+  gatewaySettingsFromEnv,
+  type GatewaySettings,
+} from "../gateway/settings.js";
 
 export interface GreenSettings {
   /** Where work dirs go: `<resultsRoot>/a2a/<run_id>/`. Env GREEN_RESULTS_DIR, default `./results`. */
@@ -47,6 +53,11 @@ export interface GreenSettings {
    * or `green --allow-unauthenticated`; default false (start-up refused).
    */
   allowUnauthenticated: boolean;
+  /**
+   * The model gateway offered to requests with `model_gateway` (docs/model-gateway.md): env
+   * GREEN_MODEL_GATEWAY_UPSTREAM (unset: none offered), _KEY, _PRICES, _HOST, _PUBLIC_HOST, _TIMEOUT_SECONDS.
+   */
+  modelGateway: GatewaySettings | undefined;
 }
 
 /** Default of GREEN_MAX_QUEUED_TASKS: enough for a leaderboard's shards to line up, small enough to bound memory. */
@@ -68,6 +79,7 @@ export const GREEN_SETTING_NAMES = [
   "GREEN_ALLOW_WEAK_ISOLATION",
   "GREEN_ALLOW_UNAUTHENTICATED",
   "GREEN_SMI_INHABIT_COMMAND",
+  ...GATEWAY_SETTING_SUFFIXES.map((s) => `${GREEN_GATEWAY_PREFIX}${s}` as const),
 ] as const;
 
 /**
@@ -126,6 +138,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): Gr
     allowWeakIsolation: flag(env, "GREEN_ALLOW_WEAK_ISOLATION"),
     allowUnauthenticated: flag(env, "GREEN_ALLOW_UNAUTHENTICATED"),
     authToken: env["GREEN_AUTH_TOKEN"] || undefined,
+    modelGateway: gatewaySettingsFromEnv(env, GREEN_GATEWAY_PREFIX),
     maxBodyBytes: parseMaxBodyBytes(env[MAX_BODY_ENV], MAX_BODY_ENV) ?? DEFAULT_MAX_BODY_BYTES,
     runnerEnvAllow: (env["GREEN_RUNNER_ENV_ALLOW"] ?? "")
       .split(",")

@@ -55,6 +55,12 @@ export interface AssessmentConfig {
   run_id?: string;
   resume?: boolean;
   time_budget_seconds?: number;
+  /** Give the participant a model gateway the run controls (src/gateway/); its calls are measured per item. */
+  model_gateway?: boolean;
+  /** With `model_gateway`: an item's calls are refused once it has cost this much, USD. */
+  max_cost_per_item_usd?: number;
+  /** With `model_gateway`: every call is refused once the run has cost this much, USD. */
+  max_cost_per_run_usd?: number;
   predictions?: string;
   repos_dir?: string;
   checkout?: "worktree" | "clone";

@@ -11,6 +11,8 @@
  */
 
 import type { TokenUsage } from "../a2a/shared/usage.js";
+import type { TraceabilityUsage } from "../a2a/shared/traceability.js";
+import type { MeasuredUsage } from "../gateway/ledger.js";
 import type { IsolationLevel, SandboxBackendName } from "../sandbox/registry.js";
 
 /** The schema file of our results document. */
@@ -40,11 +42,27 @@ export interface ResultRow {
   timed_out?: boolean;
   /** Tokens the participant reported for the item's answers, summed (schemas/token_usage.schema.json). */
   usage?: TokenUsage;
+  /** Where `usage` came from: the participant's reply metadata (`self_reported`). */
+  usage_source?: "self_reported";
+  /** What the participant reported through the A2A Traceability extension for the item, summed (its word). */
+  traceability_usage?: TraceabilityUsage;
+  /** What the item's calls through the run's model gateway cost, counted by us (`source: "measured"`). */
+  measured_usage?: MeasuredUsage;
   /** Why the verdict is what it is, in words, when the benchmark gives one. */
   reason?: string | null;
   /** Where the item was judged, in a run merged from shards: shard, worker, engine. */
   provenance?: { shard: number; worker: string; engine: string };
   [key: string]: unknown;
+}
+
+/** The aggregate's `usage_by_source`: tokens summed over the rows by where each number came from. */
+export interface UsageBySource {
+  /** Counted by the run's model gateway from the upstream's own `usage`, with its cost. */
+  measured?: MeasuredUsage;
+  /** The participant's word, `usage` in its replies' metadata; `items`: rows that had it. */
+  self_reported?: TokenUsage & { items: number };
+  /** The participant's word, through the A2A Traceability extension; `items`: rows that had it. */
+  traceability?: TraceabilityUsage & { items: number };
 }
 
 /** Why a run ended with status `error`. */
@@ -75,6 +93,8 @@ export interface ResultsAggregate {
   adaptability?: number | null;
   /** The participant's failed replies after its card was fetched (scored failures; present when it was asked). */
   participant_errors?: number;
+  /** Tokens (and measured cost) by where each number came from (src/runner/usage-totals.ts). */
+  usage_by_source?: UsageBySource;
   [key: string]: unknown;
 }
 

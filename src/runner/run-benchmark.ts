@@ -56,6 +56,11 @@ import { countParticipantErrors } from "./participant-failure.js";
 import { RowStore, readFullRows, summarizeRow, type StoredRow } from "./row-store.js";
 import { writeResultsStreaming, type ResultsHead } from "./results-writer.js";
 import { attributeRow } from "./attribution.js";
+import { startAssessmentGateway, type AssessmentGateway } from "../gateway/assessment-gateway.js";
+import type { GatewaySettings } from "../gateway/settings.js";
+import { itemParticipant } from "../gateway/item-participant.js";
+import { tracedParticipant } from "../a2a/shared/traceability.js";
+import { UsageTotals } from "./usage-totals.js";
 import { recordWorkerStart, workerIdentity, type WorkerIdentity } from "./worker-log.js";
 
 export const RESULTS_FILE = "results.json";
@@ -93,6 +98,12 @@ export interface RunDependencies {
   budgetTimer?: (ms: number, onEnd: () => void) => () => void;
   /** Who runs this start, recorded in `workers.jsonl` (worker-log.ts); default this host and process, engine `local`. */
   worker?: WorkerIdentity;
+  /**
+   * The operator's model gateway (src/gateway/): with `model_gateway` in the options the run opens one for
+   * itself, hands each item its own token and records what each item's calls cost. Absent: a run asking for
+   * a gateway is refused.
+   */
+  modelGateway?: GatewaySettings;
 }
 
 /** The default {@link RunDependencies.budgetTimer}. */
@@ -349,6 +360,8 @@ interface ItemRun {
   checkpoint: CheckpointWriter;
   sandbox: Sandbox;
   participant: Participant | null;
+  /** The run's model gateway, when the options ask for one. */
+  gateway: AssessmentGateway | undefined;
   /** Scratch space of the benchmark (`<out>/work`). */
   workDir: string;
   /** Rows finished so far (summaries; the full rows are in the checkpoint): resumed ones first. */
@@ -365,12 +378,18 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
   const i = order.get(item.id) ?? 0;
   r.emit({ event: "task_started", task_id: item.id, i, total: selected.length });
   const signal = r.stops.itemSignal;
+  // With a gateway: this item's own token, in every question it asks, revoked when it ends.
+  const grant = r.gateway && r.participant ? r.gateway.openItem(item.id) : undefined;
+  const granted = grant && r.participant ? itemParticipant(r.participant, grant.grant) : r.participant;
+  // What the participant reports through the Traceability extension, summed over the item's questions.
+  const traced = granted ? tracedParticipant(granted) : undefined;
+  const participant = traced ? traced.participant : granted;
   let row: ItemResult;
   try {
     row = await r.def.evaluate(item, {
       options: r.options,
       sandbox: r.sandbox,
-      participant: r.participant,
+      participant,
       logger: r.logger,
       signal,
       workDir: r.workDir,
@@ -379,6 +398,7 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
     });
   } catch (err) {
     if (err instanceof InfrastructureError) {
+      if (grant) r.gateway?.closeItem(grant.account);
       r.logger.error({ task_id: item.id, code: err.code }, err.message);
       r.stops.stopFor(err);
       return;
@@ -394,6 +414,10 @@ async function evaluateItem(r: ItemRun, item: BenchmarkItem): Promise<void> {
       error: errorMessage(err),
     };
   }
+  if (grant && r.gateway) row = { ...row, measured_usage: r.gateway.closeItem(grant.account) };
+  if (row.usage !== undefined && row.usage_source === undefined) row = { ...row, usage_source: "self_reported" };
+  const tracedUsage = traced?.total();
+  if (tracedUsage) row = { ...row, traceability_usage: tracedUsage };
   if (signal.aborted || row.status === "canceled") return; // unfinished: not recorded
   const { landed, location } = r.checkpoint.add(row);
   r.rows.add(row, location);
@@ -490,6 +514,7 @@ async function finishRun(
   };
   // The full rows stream from the checkpoint into results.json and the aggregate, one at a time.
   const aggregator = def.createAggregator?.(options) ?? collectingAggregator(def, options);
+  const usageTotals = new UsageTotals();
   const aggregate = await writeResultsStreaming(
     paths.results,
     head,
@@ -497,7 +522,10 @@ async function finishRun(
       readFullRows(paths.checkpoint, stored, (at) => r.checkpoint.unwritten(at)),
       sandboxSound,
     ),
-    (row) => aggregator.add(row),
+    (row) => {
+      aggregator.add(row);
+      usageTotals.add(row);
+    },
     () => {
       const benchAggregate = aggregator.result();
       // A benchmark that counts its own failure modes (per sample) keeps them; else one count per row.
@@ -508,6 +536,8 @@ async function finishRun(
         failure_modes: failureModes,
         // The participant's failed replies (counted in the score), shown apart so an operator sees trouble.
         ...(r.participant ? { participant_errors: countParticipantErrors(failureModes) } : {}),
+        // Tokens and cost by where each number came from: our gateway's count, the participant's word.
+        ...usageTotals.aggregate(),
       };
     },
   );
@@ -687,6 +717,28 @@ function warmUpOf(warm: true | SandboxWarmUp): SandboxWarmUp | undefined {
   return warm === true ? undefined : warm;
 }
 
+/** The run's own model gateway when the options ask for one (refused when the operator offers none). */
+async function openGateway(
+  options: RunOptions,
+  deps: RunDependencies,
+  needsParticipant: boolean,
+): Promise<AssessmentGateway | undefined> {
+  if (options.model_gateway !== true || !needsParticipant) return undefined;
+  if (!deps.modelGateway)
+    throw new BenchError(
+      "E_GATEWAY_SETTING",
+      "model_gateway asks for a model gateway but none is set up: the operator sets A2A_BENCH_MODEL_GATEWAY_UPSTREAM and _PRICES (the green agent: GREEN_MODEL_GATEWAY_*)",
+    );
+  return startAssessmentGateway(
+    deps.modelGateway,
+    {
+      ...(options.max_cost_per_item_usd !== undefined ? { perItemUsd: options.max_cost_per_item_usd } : {}),
+      ...(options.max_cost_per_run_usd !== undefined ? { perRunUsd: options.max_cost_per_run_usd } : {}),
+    },
+    deps.logger,
+  );
+}
+
 async function runOpened(
   def: BenchmarkDefinition<BenchmarkItem>,
   options: RunOptions,
@@ -698,14 +750,15 @@ async function runOpened(
   const startedAt = Date.now();
   const needsParticipant = checkRunnable(def, options);
   const startUp = new StartUpTimes();
-  const { participant, participantCheck, prepared, sandbox } = await startRun(
-    def,
-    options,
-    deps,
-    paths,
-    needsParticipant,
-    startUp,
-  );
+  const gateway = await openGateway(options, deps, needsParticipant);
+  let started: Awaited<ReturnType<typeof startRun>>;
+  try {
+    started = await startRun(def, options, deps, paths, needsParticipant, startUp);
+  } catch (err) {
+    await gateway?.close();
+    throw err;
+  }
+  const { participant, participantCheck, prepared, sandbox } = started;
   const checkpoint = openCheckpoint(options, paths, prepared, logger);
   const lanes = planLanes(def, options, needsParticipant);
   for (const warning of sandbox.warnings) logger.warn({ isolation: sandbox.isolation }, warning);
@@ -720,6 +773,7 @@ async function runOpened(
     ...{ def, options, logger, emit, paths, prepared, stops, checkpoint },
     sandbox: lanes.sandboxCalls === null ? sandbox : gateSandbox(sandbox, lanes.sandboxCalls),
     participant,
+    gateway,
     workDir: join(options.out, "work"),
     rows: new RowStore(prepared.resumed),
     passedSoFar: prepared.resumed.filter((row) => row.summary.passed).length,
@@ -748,6 +802,7 @@ async function runOpened(
       .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "benchmark clean-up failed"));
     await sandbox.close().catch((err: unknown) => logger.warn({ err: errorMessage(err) }, "sandbox close failed"));
     await r.participant?.close().catch(() => {});
+    await gateway?.close();
   }
 
   // Write what is pending now (not after the interval), then let the checkpoint_written events out.

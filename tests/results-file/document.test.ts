@@ -53,6 +53,9 @@ describe("typed views of the results schemas declare the schemas' keys, required
       error: false,
       timed_out: false,
       usage: false,
+      usage_source: false,
+      traceability_usage: false,
+      measured_usage: false,
       reason: false,
       provenance: false,
     } satisfies KeyFlags<ResultRow>;
@@ -70,6 +73,7 @@ describe("typed views of the results schemas declare the schemas' keys, required
       safety: false,
       adaptability: false,
       participant_errors: false,
+      usage_by_source: false,
     } satisfies KeyFlags<ResultsAggregate>;
     expect(keysOf(error)).toEqual(schemaKeys(results.properties["error"]));
     expect(keysOf(isolation)).toEqual(schemaKeys(results.properties["isolation"]));

@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import type { Client } from "@a2a-js/sdk/client";
 import { createA2AClient } from "./client.js";
 import { addUsage, usageFromMetadata, type TokenUsage } from "../shared/usage.js";
+import { addTraceabilityUsage, traceabilityUsageFromMetadata } from "../shared/traceability.js";
 import { agentCardUrl } from "./agent-card-url.js";
 import { CardFetchError, type CardFetchFailure } from "./card-fetch.js";
 import { InfrastructureError } from "../../util/infrastructure-error.js";
@@ -96,20 +97,31 @@ export function replyFromResult(result: Message | Task): ParticipantReply {
   const data: Record<string, unknown>[] = [];
   if ("parts" in result && "role" in result) {
     collect(result.parts, texts, data);
-    return { text: texts.join("\n"), data, state: "message" };
+    const traced = traceabilityUsageFromMetadata(result.metadata);
+    return { text: texts.join("\n"), data, state: "message", ...(traced ? { traceability: traced } : {}) };
   }
   const task = result;
   let usage: TokenUsage | undefined;
+  // A trace may sit on the task (an SDK merges status-event metadata there), an artifact or the status message.
+  let traced = traceabilityUsageFromMetadata(task.metadata);
   for (const artifact of task.artifacts ?? []) {
     collect(artifact.parts, texts, data);
     usage = addUsage(usage, usageFromMetadata(artifact.metadata));
+    traced = addTraceabilityUsage(traced, traceabilityUsageFromMetadata(artifact.metadata));
   }
   if (task.status?.message) {
     collect(task.status.message.parts, texts, data);
     usage = addUsage(usage, usageFromMetadata(task.status.message.metadata));
+    traced = addTraceabilityUsage(traced, traceabilityUsageFromMetadata(task.status.message.metadata));
   }
   const state = taskStateName(task.status?.state);
-  return { text: texts.join("\n"), data, state, ...(usage ? { usage } : {}) };
+  return {
+    text: texts.join("\n"),
+    data,
+    state,
+    ...(usage ? { usage } : {}),
+    ...(traced ? { traceability: traced } : {}),
+  };
 }
 
 /**

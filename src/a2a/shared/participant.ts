@@ -4,6 +4,7 @@
  */
 import type { Client } from "@a2a-js/sdk/client";
 import type { TokenUsage } from "./usage.js";
+import type { TraceabilityUsage } from "./traceability.js";
 export interface ParticipantRequest {
   /** The prompt, sent as a TextPart. */
   text: string;
@@ -22,6 +23,8 @@ export interface ParticipantReply {
   state: string;
   /** Tokens the participant says the answer cost (`usage` in the metadata of its artifacts and final status message, src/a2a/shared/usage.ts), summed. */
   usage?: TokenUsage;
+  /** Tokens (and cost) the participant reports through the A2A Traceability extension (traceability.ts), summed. */
+  traceability?: TraceabilityUsage;
 }
 
 export interface Participant {

@@ -203,15 +203,35 @@ export function createOpenAIClient(settings: OpenAISettings, logger: Logger): Op
   });
 }
 
+/**
+ * The model gateway an assessment offers with a question (`model_gateway` in its metadata or DataPart:
+ * `base_url` and `api_key`, docs/model-gateway.md), or undefined. When offered, the question is answered
+ * through it: the assessment then measures what the answer cost.
+ */
+export function gatewayGrantOf(input: SolverInput): { base_url: string; api_key: string } | undefined {
+  for (const source of [input.metadata, input.data]) {
+    const g = source?.["model_gateway"];
+    if (typeof g !== "object" || g === null) continue;
+    const { base_url, api_key } = g as Record<string, unknown>;
+    if (typeof base_url === "string" && /^https?:\/\//.test(base_url) && typeof api_key === "string")
+      return { base_url, api_key };
+  }
+  return undefined;
+}
+
 /** Create the solver from resolved settings (tests) or options (the mode table). */
 export function createOpenAISolverFromSettings(settings: OpenAISettings, logger: Logger = silentLogger()): Solver {
-  const client = createOpenAIClient(settings, logger);
+  const ownClient = createOpenAIClient(settings, logger);
   let warnedGreedy = false;
 
   return {
     mode: "openai",
     async solve(input, signal): Promise<SolverReply> {
       const body = chatRequest(settings, input);
+      const grant = gatewayGrantOf(input);
+      const client = grant
+        ? createOpenAIClient({ ...settings, baseUrl: grant.base_url, apiKey: grant.api_key }, logger)
+        : ownClient;
       if (!warnedGreedy && settings.temperature === 0 && sampleIndex(input) > 0) {
         warnedGreedy = true;
         logger.warn(

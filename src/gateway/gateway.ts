@@ -1,0 +1,167 @@
+/**
+ * The model gateway's protocol: one OpenAI-compatible call in, the same call
+ * forwarded to the operator's upstream with the operator's key, the upstream's
+ * answer out, its `usage` counted and priced for the item whose token the call
+ * carried (ledger.ts). No HTTP server here (server.ts adapts node:http to it).
+ *
+ * Forwarded: `POST <base>/chat/completions` and `POST <base>/completions`, where
+ * `<base>` is `/<assessment path>/v1`. Refused with an OpenAI-shaped error: a
+ * missing or revoked token (401), a model absent from the price table and
+ * `stream: true` (400; usage is counted from whole answers only), a reached cost
+ * cap (402). The participant's own `Authorization` never reaches the upstream.
+ */
+import type { Logger } from "../util/logger.js";
+import { errorMessage } from "../util/errors.js";
+import { GatewayError } from "./errors.js";
+import type { CallTokens, Ledger } from "./ledger.js";
+import { costUsd, type PriceTable } from "./prices.js";
+
+/** The forwarded endpoints, below `<base>`. */
+export const FORWARDED_PATHS = ["/chat/completions", "/completions"] as const;
+
+export interface GatewayRequest {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  /** The `Authorization` header as received. */
+  authorization: string | undefined;
+  /** The body's bytes as received. */
+  body: Buffer;
+}
+
+export interface GatewayResponse {
+  status: number;
+  /** Body bytes (JSON). */
+  body: Buffer;
+  contentType: string;
+}
+
+export interface GatewayOptions {
+  /** The upstream's base URL, ending before `/chat/completions` (e.g. `https://api.openai.com/v1`). */
+  upstream: string;
+  /** The operator's key for the upstream (sent as `Authorization: Bearer`); none when undefined. */
+  upstreamKey: string | undefined;
+  prices: PriceTable;
+  ledger: Ledger;
+  /** The path prefix this assessment's gateway answers on (`/<assessment id>/v1`). */
+  basePath: string;
+  logger: Logger;
+  /** Per-call time limit towards the upstream, ms. */
+  upstreamTimeoutMs: number;
+  fetchImpl?: typeof fetch;
+}
+
+function json(status: number, value: unknown): GatewayResponse {
+  return { status, body: Buffer.from(JSON.stringify(value)), contentType: "application/json" };
+}
+
+function bearer(header: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return m?.[1];
+}
+
+/** The non-negative integer counts of an answer's `usage`, or undefined when it has none or a malformed one. */
+export function tokensOf(answer: unknown): CallTokens | undefined {
+  const usage = (answer as { usage?: unknown } | null)?.usage;
+  if (typeof usage !== "object" || usage === null) return undefined;
+  const u = usage as Record<string, unknown>;
+  const count = (v: unknown): number | undefined =>
+    typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined;
+  const prompt = count(u["prompt_tokens"]);
+  const completion = count(u["completion_tokens"]) ?? 0;
+  if (prompt === undefined) return undefined;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: count(u["total_tokens"]) ?? prompt + completion,
+  };
+}
+
+export class ModelGateway {
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly o: GatewayOptions) {
+    this.fetchImpl = o.fetchImpl ?? fetch;
+  }
+
+  /** Answer one call; never throws (every failure is an error answer). */
+  async handle(req: GatewayRequest): Promise<GatewayResponse> {
+    try {
+      return await this.forward(req);
+    } catch (err) {
+      const e =
+        err instanceof GatewayError
+          ? err
+          : new GatewayError("E_GATEWAY_UPSTREAM", `gateway failure: ${errorMessage(err)}`);
+      if (e.code === "E_GATEWAY_UPSTREAM") this.o.logger.warn({ code: e.code }, e.message);
+      return json(e.httpStatus, e.body());
+    }
+  }
+
+  private async forward(req: GatewayRequest): Promise<GatewayResponse> {
+    const path = req.path.split("?")[0] ?? "";
+    const rest = path.startsWith(this.o.basePath + "/") ? path.slice(this.o.basePath.length) : undefined;
+    if (rest === undefined || !(FORWARDED_PATHS as readonly string[]).includes(rest))
+      throw new GatewayError("E_GATEWAY_NOT_FOUND", `no such endpoint; use POST ${this.o.basePath}/chat/completions`);
+    // The token before anything else: a caller without one learns nothing more.
+    const { token } = this.o.ledger.authorize(bearer(req.authorization));
+    if (req.method !== "POST") throw new GatewayError("E_GATEWAY_NOT_FOUND", `${req.method} is not served; use POST`);
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(req.body.toString("utf8"));
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+      body = parsed as Record<string, unknown>;
+    } catch (err) {
+      this.o.ledger.refuse(token);
+      throw new GatewayError("E_GATEWAY_BAD_REQUEST", `the body must be a JSON object: ${errorMessage(err)}`);
+    }
+    if (body["stream"] === true) {
+      this.o.ledger.refuse(token);
+      throw new GatewayError(
+        "E_GATEWAY_STREAM_UNSUPPORTED",
+        "stream: true is not served by this gateway (usage is counted from whole answers); send stream: false",
+      );
+    }
+    const model = body["model"];
+    const price = typeof model === "string" && Object.hasOwn(this.o.prices, model) ? this.o.prices[model] : undefined;
+    if (price === undefined) {
+      this.o.ledger.refuse(token);
+      throw new GatewayError(
+        "E_GATEWAY_UNPRICED_MODEL",
+        `model ${JSON.stringify(model)} is not offered; offered: ${Object.keys(this.o.prices).join(", ")}`,
+      );
+    }
+    this.o.ledger.admit(token);
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+    if (this.o.upstreamKey) headers["authorization"] = `Bearer ${this.o.upstreamKey}`;
+    let res: Response;
+    try {
+      res = await this.fetchImpl(this.o.upstream.replace(/\/+$/, "") + rest, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        redirect: "error",
+        signal: AbortSignal.timeout(this.o.upstreamTimeoutMs),
+      });
+    } catch (err) {
+      // Not charged: nothing came back. The participant sees a 502 (a failed call, like any network error).
+      this.o.ledger.refuse(token);
+      throw new GatewayError("E_GATEWAY_UPSTREAM", `the upstream could not be reached: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+    const bytes = Buffer.from(await res.arrayBuffer());
+    let answer: unknown;
+    try {
+      answer = JSON.parse(bytes.toString("utf8"));
+    } catch {
+      answer = undefined;
+    }
+    // An answer with usage is charged whatever its status (the upstream billed it); one without is counted as such.
+    if (res.ok || tokensOf(answer) !== undefined) {
+      const tokens = tokensOf(answer);
+      this.o.ledger.charge(token, tokens, tokens ? costUsd(price, tokens.prompt_tokens, tokens.completion_tokens) : 0);
+    }
+    return { status: res.status, body: bytes, contentType: res.headers.get("content-type") ?? "application/json" };
+  }
+}
