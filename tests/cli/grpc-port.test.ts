@@ -25,7 +25,7 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Start the agent; resolves at its "listening" log line (the URL and the gRPC port). */
+/** Start the agent; resolves once its log lines have named its URL and its gRPC port. */
 function start(args: string[]): Promise<Started> {
   const proc = spawn(process.execPath, [cliEntry, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   child = proc;
@@ -33,12 +33,18 @@ function start(args: string[]): Promise<Started> {
   return new Promise((resolve, reject) => {
     let buf = "";
     proc.stdout.setEncoding("utf8");
+    let url: string | undefined;
+    let grpcPort: number | undefined;
     proc.stdout.on("data", (d: string) => {
       buf += d;
-      for (const line of buf.split("\n")) {
-        if (!line.includes("listening")) continue;
+      const lines = buf.split("\n");
+      buf = lines.pop() ?? ""; // a line not yet ended waits for its end
+      for (const line of lines) {
+        if (!line.startsWith("{")) continue;
         const rec = JSON.parse(line) as { url?: string; grpcPort?: number };
-        if (rec.url && rec.grpcPort) resolve({ url: rec.url, grpcPort: rec.grpcPort, exited });
+        url ??= rec.url;
+        grpcPort ??= rec.grpcPort;
+        if (url && grpcPort) resolve({ url, grpcPort, exited });
       }
     });
     proc.once("exit", (code) => reject(new Error(`exited ${code} before listening: ${buf}`)));
