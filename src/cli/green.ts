@@ -8,6 +8,7 @@ import { errorMessage } from "../util/errors.js";
 import { createLogger } from "../util/logger.js";
 import { loadAgentCard } from "../a2a/shared/card.js";
 import { serveApp } from "../a2a/server/serve.js";
+import { closeGrpcOnFailure, grpcBinding } from "./grpc-binding.js";
 import { createGreenApp } from "../green/app.js";
 import { isolationSentence, probeLocalIsolation, type IsolationReport } from "../green/isolation.js";
 import { exposureVerdict } from "../green/exposure.js";
@@ -38,18 +39,19 @@ export function parseGreenArgs(argv: string[]): GreenArgs {
   };
 }
 
-const usage = `Usage: a2a-bench green [--host H] [--port P] [--card-url URL] [--scenario DIR] [--log-level L]
+const usage = `Usage: a2a-bench green [--host H] [--port P] [--grpc-port P] [--card-url URL] [--scenario DIR] [--log-level L]
 
-Serve the green (assessor) A2A agent (v0.3 and 1.0 JSON-RPC on one endpoint).
+Serve the green (assessor) A2A agent (JSON-RPC and HTTP+JSON, v0.3 and 1.0, on one base URL).
   --host H         bind address (default 127.0.0.1; AgentBeats passes 0.0.0.0)
   --port P         port (default 9999)
+  --grpc-port P    also serve the gRPC binding on this port (0 = a free one; listed in the card); default: off
   --card-url URL   URL advertised in the agent card (default http://H:P/)
   --scenario DIR   directory holding green_agent_card.toml (default: the package's scenario_smi/)
   --max-body-bytes N  largest JSON-RPC request body; larger ones get HTTP 413 (default: env A2A_MAX_BODY_BYTES, else 1048576)
   --allow-weak-isolation   let A2A requests run untrusted code below full isolation (bwrap/e2b/docker); default: refused
   --allow-unauthenticated  listen beyond loopback without GREEN_AUTH_TOKEN; default: refused
 ${LOG_LEVEL_USAGE} (its runners get it too)
-Environment: GREEN_AUTH_TOKEN (bearer auth on JSON-RPC; the card stays public), A2A_MAX_BODY_BYTES, GREEN_MAX_CONCURRENT_TASKS,
+Environment: GREEN_AUTH_TOKEN (bearer auth on every binding, gRPC metadata too; the card stays public), A2A_MAX_BODY_BYTES, GREEN_MAX_CONCURRENT_TASKS,
 GREEN_MAX_QUEUED_TASKS, GREEN_RESULTS_DIR, GREEN_ALLOWED_ROOTS, GREEN_ALLOW_WEAK_ISOLATION, GREEN_ALLOW_UNAUTHENTICATED,
 GREEN_CANCEL_GRACE_SECONDS, GREEN_HEARTBEAT_SECONDS, GREEN_RUNNER_TIMEOUT_SECONDS,
 GREEN_RUNNER_ENV_ALLOW, GREEN_SMI_INHABIT_COMMAND, A2A_BENCH_DATASETS, LOG_LEVEL.
@@ -95,10 +97,13 @@ export const command: CliCommand = {
     let green: ReturnType<typeof createGreenApp> | undefined;
     // Set once a signal asked us to stop: a probe that answers after that does not announce "ready".
     let stopping = false;
-    const served = await serveApp(args.host, args.port, async (port) => {
+    // The gRPC port is bound first, so that the card can name it; its calls are answered once the app exists.
+    const grpc = await grpcBinding(args, logger, args.maxBodyBytes);
+    const starting = serveApp(args.host, args.port, async (port) => {
       const card = await loadAgentCard(join(args.scenarioDir, "green_agent_card.toml"), {
         host: args.host,
         port,
+        ...(grpc ? { grpcPort: grpc.port } : {}),
         ...(args.cardUrl ? { cardUrl: args.cardUrl } : {}),
       });
       green = createGreenApp({
@@ -113,6 +118,7 @@ export const command: CliCommand = {
           ...(args.maxBodyBytes !== undefined ? { maxBodyBytes: args.maxBodyBytes } : {}),
         },
       });
+      grpc?.serve(green.requestHandler, { authToken: green.settings.authToken });
       const url = card.supportedInterfaces[0]?.url;
       logger.info({ url, host: args.host, port, allowWeakIsolation }, "green agent listening; isolation probe running");
       probing.then(
@@ -126,6 +132,7 @@ export const command: CliCommand = {
       );
       return green.app;
     });
+    const served = await closeGrpcOnFailure(starting, grpc);
     // After the requests held during start-up (an orchestrator polling the card) have been dispatched.
     setImmediate(startProbe);
     return new Promise<number>((resolveExit) => {
@@ -135,7 +142,7 @@ export const command: CliCommand = {
             stopping = true;
             return green!.shutdown();
           },
-          close: () => served.close(),
+          close: () => Promise.all([served.close(), grpc?.close()]).then(() => undefined),
         },
         logger,
         resolveExit,

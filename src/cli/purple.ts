@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import { constants as osConstants } from "node:os";
+import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { CliCommand, CliIo } from "./types.js";
 import { UsageError } from "../util/errors.js";
 import { LOG_LEVEL_USAGE } from "../util/log-level.js";
@@ -11,6 +12,7 @@ import { createLogger } from "../util/logger.js";
 import { loadAgentCard } from "../a2a/shared/card.js";
 import { MAX_BODY_ENV, parseMaxBodyBytes } from "../a2a/server/body-limit.js";
 import { serveApp } from "../a2a/server/serve.js";
+import { closeGrpcOnFailure, grpcBinding } from "./grpc-binding.js";
 import { createPurpleApp } from "../purple/app.js";
 import { createSolver, solverModes } from "../purple/solvers/index.js";
 import { parseServerArgs, type AgentServerArgs } from "./server-args.js";
@@ -89,11 +91,12 @@ export function parsePurpleArgs(argv: string[]): PurpleArgs {
 export const command: CliCommand = {
   name: "purple",
   summary: "serve the purple (participant) A2A agent",
-  usage: `Usage: a2a-bench purple [--host H] [--port P] [--card-url URL] [--scenario DIR] [--mode MODE] [--model M] [--dataset PATH]... [--trajectory FILE] [--log-level L] [openai flags] [agent flags]
+  usage: `Usage: a2a-bench purple [--host H] [--port P] [--grpc-port P] [--card-url URL] [--scenario DIR] [--mode MODE] [--model M] [--dataset PATH]... [--trajectory FILE] [--log-level L] [openai flags] [agent flags]
 
 Serve the purple (participant) A2A agent (JSON-RPC and HTTP+JSON, v0.3 and 1.0, on one base URL).
   --host H         bind address (default 127.0.0.1)
   --port P         port (default 9998)
+  --grpc-port P    also serve the gRPC binding on this port (0 = a free one; listed in the card); default: off
   --card-url URL   URL advertised in the agent card (default http://H:P/)
   --scenario DIR   directory holding purple_agent_card.toml (default: the package's scenario_smi/)
   --mode MODE      solver: ${solverModes().join(", ")} (default echo)
@@ -143,18 +146,35 @@ agent mode (one bash tool and a submit tool; the default system prompt explains 
       env: io.env,
       logger,
     });
-    const served = await serveApp(args.host, args.port, async (port) => {
-      const card = await loadAgentCard(join(args.scenarioDir, "purple_agent_card.toml"), {
-        host: args.host,
-        port,
-        ...(args.cardUrl ? { cardUrl: args.cardUrl } : {}),
-      });
-      logger.info({ url: card.supportedInterfaces[0]?.url, mode: solver.mode }, "purple agent listening");
-      return createPurpleApp({ card, solver, logger, ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}) });
-    });
+    // The gRPC port is bound first, so that the card can name it; its calls are answered once the app exists.
+    const grpc = await grpcBinding(args, logger, maxBodyBytes);
+    const served = await closeGrpcOnFailure(
+      serveApp(args.host, args.port, async (port) => {
+        const card = await loadAgentCard(join(args.scenarioDir, "purple_agent_card.toml"), {
+          host: args.host,
+          port,
+          ...(grpc ? { grpcPort: grpc.port } : {}),
+          ...(args.cardUrl ? { cardUrl: args.cardUrl } : {}),
+        });
+        logger.info(
+          { url: card.supportedInterfaces[0]?.url, grpcPort: grpc?.port, mode: solver.mode },
+          "purple agent listening",
+        );
+        return createPurpleApp({
+          card,
+          solver,
+          logger,
+          ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+          ...(grpc ? { onRequestHandler: (handler: A2ARequestHandler) => grpc.serve(handler) } : {}),
+        });
+      }),
+      grpc,
+    );
     return new Promise<number>((resolveExit) => {
       const stop = (signal: NodeJS.Signals) => {
-        void served.close().finally(() => resolveExit(128 + (osConstants.signals[signal] ?? 0)));
+        void Promise.all([served.close(), grpc?.close()]).finally(() =>
+          resolveExit(128 + (osConstants.signals[signal] ?? 0)),
+        );
       };
       process.once("SIGTERM", stop);
       process.once("SIGINT", stop);

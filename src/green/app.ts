@@ -4,6 +4,7 @@
  */
 import type { Express } from "express";
 import type { AgentCard } from "@a2a-js/sdk";
+import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { createA2AExpressApp } from "../a2a/server/express-app.js";
 import { silentLogger, type Logger } from "../util/logger.js";
 import { GreenExecutor } from "./executor.js";
@@ -41,6 +42,8 @@ export interface GreenApp {
   app: Express;
   executor: GreenExecutor;
   settings: GreenSettings;
+  /** The request handler behind the HTTP bindings, for the gRPC binding to share (grpc-server.ts). */
+  requestHandler: A2ARequestHandler;
   /** Cancel every task (runners: SIGTERM, SIGKILL after 2 s) and wait for them. */
   shutdown(): Promise<void>;
 }
@@ -87,8 +90,12 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
     logger,
   });
   const probe = options.runnerProbe ?? defaultRunnerProbe(env);
+  let requestHandler!: A2ARequestHandler;
   const app = createA2AExpressApp({
     card: options.card,
+    onRequestHandler: (handler) => {
+      requestHandler = handler;
+    },
     onCard: (card) => {
       served = card;
       if (known) describeIsolation(known);
@@ -120,5 +127,5 @@ export function createGreenApp(options: GreenAppOptions): GreenApp {
       },
     ],
   });
-  return { app, executor, settings, shutdown: () => executor.shutdown() };
+  return { app, executor, settings, requestHandler, shutdown: () => executor.shutdown() };
 }

@@ -1,5 +1,6 @@
 import type { Express } from "express";
 import type { AgentCard } from "@a2a-js/sdk";
+import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Solver } from "./solver.js";
 import { PurpleExecutor } from "./executor.js";
 import { createA2AExpressApp } from "../a2a/server/express-app.js";
@@ -14,6 +15,8 @@ export interface PurpleAppOptions {
   maxBodyBytes?: number;
   /** Finished tasks kept for `tasks/get`, oldest dropped first (default 1000; see src/a2a/server/task-store.ts). */
   maxFinishedTasks?: number;
+  /** Receives the request handler behind the HTTP bindings (the gRPC binding shares it: grpc-server.ts). */
+  onRequestHandler?: (handler: A2ARequestHandler) => void;
 }
 
 /** The purple agent's Express app (both A2A wire versions, card, `/health`). Never listens. */
@@ -25,6 +28,7 @@ export function createPurpleApp(options: PurpleAppOptions): Express {
     logger,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxFinishedTasks !== undefined ? { maxFinishedTasks: options.maxFinishedTasks } : {}),
+    ...(options.onRequestHandler ? { onRequestHandler: options.onRequestHandler } : {}),
     routes: [{ path: "/health", handle: () => ({ status: 200, body: { status: "ok", mode: options.solver.mode } }) }],
   });
 }

@@ -238,6 +238,9 @@ describe("the Amber manifests agree with our CLI and images", () => {
       ["green", ...Object.values(obj(gatewayConfig["participant_roles"]))].sort(),
     );
     for (const id of Object.values(ids)) expect(typeof id === "string" && id.length > 0).toBe(true);
+    // docs/amber.md's quick-submit walkthrough: the scenario's time budget stays below the 30-minute window.
+    const budget = obj(gatewayConfig["assessment_config"])["time_budget_seconds"];
+    expect(typeof budget === "number" && budget > 0 && budget < 30 * 60).toBe(true);
     // The heartbeat the manifest allows stays inside the gateway's 300 s per proxied request.
     const heartbeat = obj(obj(obj(green["config_schema"])["properties"])["heartbeat_seconds"]);
     expect(heartbeat["maximum"]).toBeLessThan(300);

@@ -10,11 +10,21 @@ import { parseServerArgs } from "../../src/cli/server-args.js";
 import { packageRoot } from "../../src/util/package-root.js";
 
 describe("parseServerArgs", () => {
+  test("--grpc-port: a port (0 = a free one), never --port's, else a usage error", () => {
+    expect(parseServerArgs(["--grpc-port", "0"], 9998).server.grpcPort).toBe(0);
+    expect(parseServerArgs(["--port", "0", "--grpc-port", "0"], 9998).server.grpcPort).toBe(0);
+    expect(parseServerArgs(["--grpc-port", "50051"], 9998).server.grpcPort).toBe(50051);
+    expect(() => parseServerArgs(["--grpc-port", "x"], 9998)).toThrow(/--grpc-port must be an integer/);
+    expect(() => parseServerArgs(["--grpc-port", "70000"], 9998)).toThrow(/--grpc-port must be an integer/);
+    expect(() => parseServerArgs(["--port", "9000", "--grpc-port", "9000"], 9998)).toThrow(/must differ from --port/);
+  });
+
   test("defaults: loopback host, the given port, no card URL, the packaged scenario dir", () => {
     const { server } = parseServerArgs([], 9998);
     expect(server.host).toBe("127.0.0.1");
     expect(server.port).toBe(9998);
     expect(server.cardUrl).toBeUndefined();
+    expect(server.grpcPort).toBeUndefined();
     expect(server.maxBodyBytes).toBeUndefined();
     expect(server.scenarioDir).toMatch(/scenario/);
   });

@@ -224,15 +224,15 @@ describe.each(["green", "purple"] as const)("%s agent: A2A 1.0 conformance on bo
   });
 
   describe("REST errors are RFC 9457 problem details with §5.4's status and type (§11.6)", () => {
-    test("cancelling a finished task is 409 task-not-cancelable", async () => {
+    test("cancelling a finished task is 400 task-not-cancelable (1.0.1's §5.4; the RC had 409)", async () => {
       const task = await completedTask();
       const h = await rest(at(agent.url, `tasks/${task.id}:cancel`), "POST", {});
-      expect(h.status).toBe(409);
+      expect(h.status).toBe(400);
       expect(h.headers.get("content-type")).toMatch(PROBLEM_JSON);
       expect(h.body).toMatchObject({
         type: "https://a2a-protocol.org/errors/task-not-cancelable",
         title: "Task Not Cancelable",
-        status: 409,
+        status: 400,
       });
       expect(typeof h.body["detail"]).toBe("string");
       // JSON-RPC keeps -32002 for the same request (§5.4).
@@ -251,12 +251,12 @@ describe.each(["green", "purple"] as const)("%s agent: A2A 1.0 conformance on bo
       }
     });
 
-    test("an unsupported media type is 415 content-type-not-supported", async () => {
+    test("an unsupported media type is 400 content-type-not-supported (1.0.1's §5.4; the RC had 415)", async () => {
       const h = await rest(at(agent.url, "message:send"), "POST", JSON.stringify({ message: v1Message("x") }), {
         "content-type": "text/plain",
       });
-      expect(h.status).toBe(415);
-      expect(h.body).toMatchObject({ type: "https://a2a-protocol.org/errors/content-type-not-supported", status: 415 });
+      expect(h.status).toBe(400);
+      expect(h.body).toMatchObject({ type: "https://a2a-protocol.org/errors/content-type-not-supported", status: 400 });
     });
 
     test("a validation error is 400 about:blank with the problem in detail; the status object stays as `error`", async () => {

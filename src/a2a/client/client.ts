@@ -18,6 +18,13 @@
  * in-cluster address, would be unreachable. Every response body is capped
  * (reply-limit.ts: decoded bytes and JSON depth) and no redirect is followed,
  * the card's included.
+ *
+ * gRPC (a participant whose card offers it, or offers only it) runs on a port of
+ * its own, so its interface keeps the card's port but is pinned to our URL's
+ * host: a card can move us to another port of the host we were given, never to
+ * another host. Its replies are capped by grpc-js's own receive limit (4 MiB;
+ * the SDK's gRPC transport takes no channel options).
+ * grpc-js is loaded only when a gRPC interface is chosen.
  */
 import type { AgentCard } from "@a2a-js/sdk";
 import {
@@ -28,15 +35,18 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
   type AgentCardResolver,
+  type Transport,
+  type TransportFactory,
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport, LegacyRestTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { agentCardUrl, agentEndpointUrl } from "./agent-card-url.js";
 import { fetchCardResponse } from "./card-fetch.js";
+import { loadGrpc } from "../shared/grpc-module.js";
 import { DEFAULT_MAX_REPLY_BYTES, boundedFetch } from "./reply-limit.js";
 
 export type WireVersion = "1.0" | "0.3";
 /** The A2A protocol binding the client speaks (the card's `protocolBinding` names). */
-export type Binding = "JSONRPC" | "HTTP+JSON";
+export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
 
 export interface A2AClientOptions {
   /** Bounds the card fetch (not the later calls). */
@@ -45,9 +55,42 @@ export interface A2AClientOptions {
   maxReplyBytes?: number;
 }
 
-/** `card` with every interface at `endpoint` (the card's own URLs never route a request). */
+/**
+ * `card` with every interface at `endpoint` (the card's own URLs never route a request); a GRPC
+ * interface keeps its port, on `endpoint`'s host.
+ */
 export function pinCardToEndpoint(card: AgentCard, endpoint: string): AgentCard {
-  return { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url: endpoint })) };
+  return {
+    ...card,
+    supportedInterfaces: card.supportedInterfaces.map((i) => ({
+      ...i,
+      url: i.protocolBinding.toUpperCase() === "GRPC" ? pinGrpcTarget(i.url, endpoint) : endpoint,
+    })),
+  };
+}
+
+/** The gRPC target `host:port` of a card's GRPC interface URL, on `endpoint`'s host (port 443 when it names none). */
+export function pinGrpcTarget(cardTarget: string, endpoint: string): string {
+  const host = new URL(endpoint).hostname;
+  const port = /:(\d{1,5})(?:\/.*)?$/.exec(cardTarget.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ""))?.[1] ?? "443";
+  return `${host}:${port}`;
+}
+
+/** The SDK's gRPC transport factory, its module loaded on first use (a JSON client never loads grpc-js). */
+class LazyGrpcTransportFactory implements TransportFactory {
+  get protocolName(): string {
+    return "GRPC";
+  }
+
+  async create(url: string, agentCard: AgentCard): Promise<Transport> {
+    const grpc = await loadGrpc();
+    const { GrpcTransportFactory } = await import("@a2a-js/sdk/client/grpc");
+    const factory = new GrpcTransportFactory({
+      legacyCompat: { enabled: true },
+      grpcChannelCredentials: grpc.credentials.createInsecure(),
+    });
+    return factory.create(url, agentCard);
+  }
 }
 
 /** Resolves the card as the SDK's resolver does, then pins its interfaces to our endpoint. */
@@ -106,6 +149,7 @@ export async function createA2AClient(
       transports: [
         new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
         new RestTransportFactory({ legacyCompat, fetchImpl }),
+        new LazyGrpcTransportFactory(),
       ],
       preferredTransports: [binding],
     }),

@@ -26,7 +26,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type Request, type Response, type NextFunction } from "express";
 import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
-import type { AgentExecutor } from "@a2a-js/sdk/server";
+import type { A2ARequestHandler, AgentExecutor } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import type { Logger } from "../../util/logger.js";
 import { errorMessage } from "../../util/errors.js";
@@ -76,6 +76,8 @@ export interface A2AAppOptions {
    * the card's cached answers follow (card-cache.ts). Nothing else of it may change.
    */
   onCard?: (card: AgentCard) => void;
+  /** Receives the request handler behind both bindings, for another binding to share (grpc-server.ts). */
+  onRequestHandler?: (handler: A2ARequestHandler) => void;
   /**
    * Answer the JSON-RPC endpoint's common case before Express (jsonrpc-front-door.ts). Default true; false
    * sends every request through the Express route (tests compare the two).
@@ -96,6 +98,7 @@ export function createA2AExpressApp(options: A2AAppOptions): Express {
     new BlockingSendAwareRequestHandler(card, new BoundedTaskStore(options.maxFinishedTasks), options.executor),
     options.admitNewTask,
   );
+  options.onRequestHandler?.(requestHandler);
   const app = express();
   app.disable("x-powered-by");
   const plainPaths = new Set((options.routes ?? []).map((r) => r.path));

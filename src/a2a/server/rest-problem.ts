@@ -29,7 +29,12 @@ interface A2AErrorMapping {
 
 /**
  * A2A 1.0 §5.4, keyed by the ErrorInfo reason (§10.6: the A2A error type in
- * UPPER_SNAKE_CASE without the "Error" suffix).
+ * UPPER_SNAKE_CASE without the "Error" suffix). HTTP statuses as released in
+ * 1.0.1, which maps them as google.rpc.Code does (the RC had 409 for
+ * TaskNotCancelable, 415 for ContentTypeNotSupported, 502 for
+ * InvalidAgentResponse; 1.0.1 has 400, 400, 500, as the SDK writes them).
+ * The type URIs are the RC's (the released text has none; the ErrorInfo
+ * `reason` in the `error` member names the error there).
  */
 export const A2A_ERROR_MAPPINGS: Readonly<Record<string, A2AErrorMapping>> = Object.freeze({
   TASK_NOT_FOUND: {
@@ -38,7 +43,7 @@ export const A2A_ERROR_MAPPINGS: Readonly<Record<string, A2AErrorMapping>> = Obj
     title: "Task Not Found",
   },
   TASK_NOT_CANCELABLE: {
-    status: 409,
+    status: 400,
     type: "https://a2a-protocol.org/errors/task-not-cancelable",
     title: "Task Not Cancelable",
   },
@@ -53,12 +58,12 @@ export const A2A_ERROR_MAPPINGS: Readonly<Record<string, A2AErrorMapping>> = Obj
     title: "Unsupported Operation",
   },
   CONTENT_TYPE_NOT_SUPPORTED: {
-    status: 415,
+    status: 400,
     type: "https://a2a-protocol.org/errors/content-type-not-supported",
     title: "Content Type Not Supported",
   },
   INVALID_AGENT_RESPONSE: {
-    status: 502,
+    status: 500,
     type: "https://a2a-protocol.org/errors/invalid-agent-response",
     title: "Invalid Agent Response",
   },

@@ -5,7 +5,9 @@
  * bindings the agent serves are listed on the one base URL (express-app.ts):
  * JSONRPC first (the preferred transport: the 0.3 card's `preferredTransport`
  * is the first interface's binding), then HTTP+JSON, each for 1.0 and again for
- * 0.3, which `legacyCompat` needs to answer header-less (0.3) requests.
+ * 0.3, which `legacyCompat` needs to answer header-less (0.3) requests. When the
+ * agent also serves gRPC (its own port: grpc-server.ts), GRPC follows them, at
+ * `host:port` (the target form gRPC clients dial), the host being the base URL's.
  */
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
@@ -21,6 +23,8 @@ export interface CardAddress {
   port?: number;
   /** Public URL to advertise (`--card-url`); wins over host/port. */
   cardUrl?: string;
+  /** Bound gRPC port (`--grpc-port`); the GRPC interface is listed only when set. */
+  grpcPort?: number;
 }
 
 function str(obj: Record<string, unknown>, key: string, problems: string[], fallback?: string): string {
@@ -54,12 +58,27 @@ export function resolveCardUrl(tomlUrl: string, address: CardAddress): string {
 /** Protocol bindings served on an agent's base URL, preferred first. */
 export const PROTOCOL_BINDINGS = ["JSONRPC", "HTTP+JSON"] as const;
 
-/** The card's interfaces: every binding at `url` for 1.0, then the same for 0.3. */
-export function agentInterfaces(url: string): AgentInterface[] {
-  return duplicateInterfacesForLegacy(
-    PROTOCOL_BINDINGS.map((protocolBinding) => ({ url, protocolBinding, tenant: "", protocolVersion: "1.0" })),
-    [...PROTOCOL_BINDINGS],
-  );
+/** The binding name of gRPC in a card's interfaces (A2A 1.0 `protocolBinding`). */
+export const GRPC_BINDING = "GRPC";
+
+/** The gRPC target of an agent whose base URL is `url`: its host, the gRPC port. */
+export function grpcInterfaceUrl(url: string, grpcPort: number): string {
+  return `${new URL(url).hostname}:${grpcPort}`;
+}
+
+/**
+ * The card's interfaces: every binding at `url` for 1.0 (gRPC at `grpcUrl` when given), then the
+ * same for 0.3.
+ */
+export function agentInterfaces(url: string, grpcUrl?: string): AgentInterface[] {
+  const http = PROTOCOL_BINDINGS.map((protocolBinding) => ({
+    url,
+    protocolBinding,
+    tenant: "",
+    protocolVersion: "1.0",
+  }));
+  const grpc = grpcUrl ? [{ url: grpcUrl, protocolBinding: GRPC_BINDING, tenant: "", protocolVersion: "1.0" }] : [];
+  return duplicateInterfacesForLegacy([...http, ...grpc], [...PROTOCOL_BINDINGS, ...(grpcUrl ? [GRPC_BINDING] : [])]);
 }
 
 /** Build an AgentCard from parsed TOML; throws ValidationError listing every problem. */
@@ -102,7 +121,10 @@ export function cardFromToml(doc: Record<string, unknown>, address: CardAddress 
   return {
     name,
     description,
-    supportedInterfaces: agentInterfaces(url),
+    supportedInterfaces: agentInterfaces(
+      url,
+      address.grpcPort !== undefined ? grpcInterfaceUrl(url, address.grpcPort) : undefined,
+    ),
     provider: undefined,
     version,
     capabilities: {

@@ -10,21 +10,21 @@ function status(code: number, name: string, message: string, reason?: string): u
 }
 
 describe("toProblemDetails (A2A 1.0 §11.6, §5.4)", () => {
-  test("an A2A error takes §5.4's status and type URI, whatever status the SDK chose", () => {
+  test("an A2A error takes §5.4's status (as released in 1.0.1) and type URI, whatever status the SDK chose", () => {
     const { status: s, problem } = toProblemDetails(
-      400,
+      409,
       status(400, "FAILED_PRECONDITION", "Task t is completed", "TASK_NOT_CANCELABLE"),
     );
-    expect(s).toBe(409);
+    expect(s).toBe(400);
     expect(problem).toMatchObject({
       type: "https://a2a-protocol.org/errors/task-not-cancelable",
       title: "Task Not Cancelable",
-      status: 409,
+      status: 400,
       detail: "Task t is completed",
-      error: { code: 409, status: "FAILED_PRECONDITION" },
+      error: { code: 400, status: "FAILED_PRECONDITION" },
     });
-    expect(toProblemDetails(400, status(400, "INVALID_ARGUMENT", "m", "CONTENT_TYPE_NOT_SUPPORTED")).status).toBe(415);
-    expect(toProblemDetails(500, status(500, "INTERNAL", "m", "INVALID_AGENT_RESPONSE")).status).toBe(502);
+    expect(toProblemDetails(415, status(415, "INVALID_ARGUMENT", "m", "CONTENT_TYPE_NOT_SUPPORTED")).status).toBe(400);
+    expect(toProblemDetails(502, status(502, "INTERNAL", "m", "INVALID_AGENT_RESPONSE")).status).toBe(500);
     expect(toProblemDetails(404, status(404, "NOT_FOUND", "m", "TASK_NOT_FOUND")).problem.type).toBe(
       "https://a2a-protocol.org/errors/task-not-found",
     );
