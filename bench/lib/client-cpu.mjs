@@ -2,12 +2,13 @@
  * CPU per request of the runner's participant client (createA2AParticipant from dist: the SDK client, its
  * JSON-RPC encoding, the capped reply, the reply's reading) against a bare `fetch` POST of the same request bytes
  * to the same agent with `res.json()` of its reply. The request bytes are captured from the client's own first
- * request. Both sides run in this process, one request at a time, alternating blocks of `block` requests; the
+ * request (a relay in this process passes it on and keeps it: request-capture.mjs). Both sides run in this process, one request at a time, alternating blocks of `block` requests; the
  * figure is this process's CPU (process.cpuUsage, user + system) over the block divided by its requests, so the
  * agent's own CPU (another process) is not in it.
  */
 import { join } from "node:path";
 import { DIST } from "./paths.mjs";
+import { captureRelay } from "./request-capture.mjs";
 
 const { createA2AParticipant } = await import(join(DIST, "a2a/client/participant-client.js"));
 const { silentLogger } = await import(join(DIST, "util/logger.js"));
@@ -22,22 +23,23 @@ const cpuUs = (fn) => async () => {
 
 /** @returns {{clientUs: number, bareUs: number, requests: number}} medians of µs CPU per request */
 export async function clientCpuPerRequest(url, problems, { blocks = 5, block = 40 } = {}) {
-  const participant = createA2AParticipant({ url, timeoutMs: 30_000, logger: silentLogger() });
+  // The client's own request bytes, seen by a relay on their way to the agent.
+  const relay = await captureRelay(url);
+  const probe = createA2AParticipant({ url: relay.url, timeoutMs: 30_000, logger: silentLogger() });
   const signal = new AbortController().signal;
-  let captured = null;
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (input, init) => {
-    if (captured === null && init?.method === "POST")
-      captured = { url: String(input instanceof Request ? input.url : input), body: init.body, headers: init.headers };
-    return realFetch(input, init);
-  };
   try {
-    await participant.check?.(signal);
-    await participant.ask(buildRequest(problems[0], "humaneval-full"), signal);
+    await probe.check?.(signal);
+    await probe.ask(buildRequest(problems[0], "humaneval-full"), signal);
   } finally {
-    globalThis.fetch = realFetch;
+    await probe.close();
+    await relay.close();
   }
-  if (!captured) throw new Error("client-cpu: the client's request was not seen");
+  const first = relay.first();
+  if (!first) throw new Error("client-cpu: the client's request was not seen");
+  const captured = { url: new URL(first.path, url).href, body: first.body, headers: first.headers };
+  const realFetch = globalThis.fetch;
+  const participant = createA2AParticipant({ url, timeoutMs: 30_000, logger: silentLogger() });
+  await participant.check?.(signal);
   const req = buildRequest(problems[0], "humaneval-full");
   const client = cpuUs(async () => {
     for (let i = 0; i < block; i++) {

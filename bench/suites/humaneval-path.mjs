@@ -131,7 +131,7 @@ export async function runHumanEvalPath(ctx) {
       {
         id: "1k",
         measure:
-          "CPU of this process per `message/send` to the purple gold: the runner's participant client (`createA2AParticipant`: SDK client, JSON-RPC encoding, capped reply, reading the reply) vs a bare `fetch` POST of the same request bytes and `res.json()` of the reply; one request at a time, alternating blocks",
+          "CPU of this process per `message/send` to the purple gold: the runner's participant client (`createA2AParticipant`: SDK client, JSON-RPC encoding, its lean fetch on node's HTTP client with a keep-alive agent, capped reply, reading the reply) vs a bare `fetch` POST of the same request bytes and `res.json()` of the reply; one request at a time, alternating blocks",
         figures: `${cpu.clientUs.toFixed(0)} µs CPU a request (median of blocks, ${cpu.requests} requests a side)`,
         baseline: `bare fetch: ${cpu.bareUs.toFixed(0)} µs CPU a request`,
         ratio: cpu.clientUs / cpu.bareUs,

@@ -29,6 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST } from "../lib/paths.mjs";
 import { summary } from "../lib/stats.mjs";
+import { captureRelay } from "../lib/request-capture.mjs";
 
 const imp = (p) => import(join(DIST, p));
 const { createSandbox, environmentsOf, DEFAULT_LIMITS } = await imp("sandbox/index.js");
@@ -309,30 +310,16 @@ async function roundTripRow(runs) {
   const message = () => userMessage([textPart(task)]);
   let bareServer;
   try {
-    // One send through a capturing fetch: the request the sender makes and the bytes it gets back.
-    const realFetch = globalThis.fetch;
-    let captured;
-    globalThis.fetch = async (input, init) => {
-      const res = await realFetch(input, init);
-      const u = String(input instanceof Request ? input.url : input);
-      if (init?.method === "POST" && typeof init.body === "string") {
-        const body = await res.clone().text();
-        captured = {
-          url: u,
-          request: init.body,
-          headers: init.headers,
-          reply: body,
-          type: res.headers.get("content-type"),
-        };
-      }
-      return res;
-    };
+    // One send through a relay that keeps it: the request the sender makes and the bytes it gets back.
+    const relay = await captureRelay(url);
     try {
-      await createA2ATurnSender({ url }).send(message(), new AbortController().signal);
+      await createA2ATurnSender({ url: relay.url }).send(message(), new AbortController().signal);
     } finally {
-      globalThis.fetch = realFetch;
+      await relay.close();
     }
-    if (!captured) throw new Error("the turn sender's POST was not seen (did it stop using fetch with a string body?)");
+    const first = relay.first();
+    const captured = first && { request: first.body, reply: first.reply, type: first.type };
+    if (!captured) throw new Error("the turn sender's POST was not seen");
     const replyBytes = Buffer.from(captured.reply);
     bareServer = await serveBare((req, res) => {
       req.resume();

@@ -2,9 +2,10 @@
  * The episode loop against REAL A2A participants served on loopback by the project's own
  * server stack (createPurpleApp with a scripted Solver; createA2AExpressApp with a pausing
  * executor for input-required), through createA2ATurnSender. The JSON-RPC requests are
- * recorded on the wire (a fetch wrapper) to check the contextId / taskId rules.
+ * recorded on the wire (a wrapper of node's HTTP client, which the client's lean fetch uses) to check the contextId / taskId rules.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import http from "node:http";
 import { TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { createPurpleApp } from "../../src/purple/app.js";
@@ -51,19 +52,24 @@ let wire: { method: string; message: Record<string, unknown> }[] = [];
 
 beforeEach(() => {
   wire = [];
-  const realFetch = globalThis.fetch;
-  // Record every JSON-RPC request body on its way out (boundedFetch wraps the global fetch).
-  vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
-    if (typeof init?.body === "string") {
-      const body = JSON.parse(init.body);
-      if (body?.params?.message) wire.push({ method: body.method, message: body.params.message });
-    }
-    return realFetch(input, init);
+  const realRequest = http.request.bind(http) as (...args: unknown[]) => http.ClientRequest;
+  // Record every JSON-RPC request body on its way out (the client's fetch sends it with http.request).
+  vi.spyOn(http, "request").mockImplementation((...args: unknown[]) => {
+    const req = realRequest(...args);
+    const end = req.end.bind(req) as (chunk?: unknown) => http.ClientRequest;
+    req.end = ((chunk?: unknown) => {
+      if (typeof chunk === "string") {
+        const body = JSON.parse(chunk);
+        if (body?.params?.message) wire.push({ method: body.method, message: body.params.message });
+      }
+      return end(chunk);
+    }) as typeof req.end;
+    return req;
   });
 });
 
 afterEach(async () => {
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   await Promise.all(served.map((s) => s.close()));
   served = [];
 });

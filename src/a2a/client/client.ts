@@ -17,7 +17,8 @@
  * (SSRF), and an agent behind the AgentBeats gateway, whose card names its
  * in-cluster address, would be unreachable. Every response body is capped
  * (reply-limit.ts: decoded bytes and JSON depth) and no redirect is followed,
- * the card's included.
+ * the card's included. Requests after the card go through node's own HTTP
+ * client (http-fetch.ts), about half the CPU of the global `fetch` a request.
  *
  * gRPC (a participant whose card offers it, or offers only it) runs on a port of
  * its own, so its interface keeps the card's port but is pinned to our URL's
@@ -43,6 +44,7 @@ import { agentCardUrl, agentEndpointUrl } from "./agent-card-url.js";
 import { fetchCardResponse } from "./card-fetch.js";
 import { loadGrpc } from "../shared/grpc-module.js";
 import { DEFAULT_MAX_REPLY_BYTES, boundedFetch } from "./reply-limit.js";
+import { httpFetch } from "./http-fetch.js";
 
 export type WireVersion = "1.0" | "0.3";
 /** The A2A protocol binding the client speaks (the card's `protocolBinding` names). */
@@ -124,7 +126,8 @@ export async function createA2AClient(
   const signal = options.signal;
   const endpoint = agentEndpointUrl(baseUrl);
   const maxBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const fetchImpl = boundedFetch(maxBytes);
+  // The agent's requests (one per item on the hot path) go through the lean fetch (http-fetch.ts).
+  const fetchImpl = boundedFetch(maxBytes, httpFetch);
   const cardResolver = new PinnedCardResolver(
     new DefaultAgentCardResolver({
       legacyCompat,

@@ -4,7 +4,8 @@
  * card, blocking send, SSE stream, get, cancel; the same guards as JSON-RPC
  * (bearer auth, body limit, parameter checks) on the REST routes.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import http from "node:http";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { createA2AClient, type WireVersion } from "../../../src/a2a/client/client.js";
 import { textPart, userMessage } from "../../../src/a2a/shared/parts.js";
@@ -63,7 +64,7 @@ describe.each(starts)("%s agent: REST binding through the SDK client", (_name, s
   test.each<WireVersion>(["1.0", "0.3"])("send (blocking), get, stream and cancel over REST (%s)", async (wire) => {
     target = await start();
     const seen: string[] = [];
-    const spy = (globalThis.fetch = wrapFetch(globalThis.fetch, seen));
+    const spy = recordRequests(seen);
     try {
       const client = await createA2AClient(target.url, wire, "HTTP+JSON");
       const task = (await client.sendMessage(send(target.requestText))) as Task;
@@ -89,7 +90,7 @@ describe.each(starts)("%s agent: REST binding through the SDK client", (_name, s
       expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
       await collect(stream);
     } finally {
-      globalThis.fetch = spy.original;
+      spy.mockRestore();
     }
     // Every call went over the REST routes, none over JSON-RPC `POST /`.
     const prefix = wire === "1.0" ? "" : "v1/";
@@ -235,13 +236,12 @@ function at(base: string, path: string): string {
 }
 
 /** Record `METHOD path` (relative to the agent's base URL) of every request made through fetch. */
-function wrapFetch(original: typeof fetch, seen: string[]): typeof fetch & { original: typeof fetch } {
-  const wrapped = (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
-    seen.push(`${method} ${url.pathname.slice(1)}`);
-    return original(input, init);
-  }) as typeof fetch & { original: typeof fetch };
-  wrapped.original = original;
-  return wrapped;
+/** Records "METHOD path" of every request the client sends (its fetch sends them with node's http.request). */
+function recordRequests(seen: string[]) {
+  const realRequest = http.request.bind(http) as (...args: unknown[]) => http.ClientRequest;
+  return vi.spyOn(http, "request").mockImplementation((...args: unknown[]) => {
+    const req = realRequest(...args);
+    seen.push(`${req.method} ${req.path.split("?")[0]!.slice(1)}`);
+    return req;
+  });
 }
