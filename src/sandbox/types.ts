@@ -127,3 +127,18 @@ export interface Sandbox {
   /** Release every resource; kills anything still running. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Outcome used when nothing ran (infrastructure failure or canceled before start). */
+export function emptyOutcome(patch: Partial<ExecOutcome>): ExecOutcome {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    isCanceled: false,
+    outputLimitExceeded: false,
+    durationMs: 0,
+    stdoutTail: "",
+    stderrTail: "",
+    ...patch,
+  };
+}

@@ -3,12 +3,20 @@
  * bubblewrap, or the strongest fallback the host offers (reported, never
  * silently weaker; see probe.ts).
  */
-import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import { checkBackendOptions, defineSandboxBackend, type SandboxFactory } from "../backend.js";
+
+const LEVELS = ["bwrap", "unshare", "none"] as const;
+
+/** The local backend's own options (`CreateSandboxOptions.backendOptions`). */
+export interface LocalOptions {
+  /** Use exactly this isolation level (tests, or deliberate downgrades); default: the strongest available. */
+  forceIsolation?: (typeof LEVELS)[number];
+}
 
 export const localBackend = defineSandboxBackend({
   name: "local",
   summary: "this host: bubblewrap namespaces, or the strongest fallback available (reported)",
-  isolationLevels: ["bwrap", "unshare", "none"],
+  isolationLevels: LEVELS,
   // unshare keeps the host's filesystem readable; none isolates nothing.
   fullIsolation: ["bwrap"],
   hostIsolation: true,
@@ -24,6 +32,7 @@ export const localBackend = defineSandboxBackend({
   },
   // This host: nothing to select (its programs come from PATH, passed to every runner).
   selectionEnv: { names: [], prefixes: [] },
+  backendOptions: (raw) => checkBackendOptions<LocalOptions>("local", raw, { forceIsolation: LEVELS }),
   load: async (): Promise<SandboxFactory> => (await import("./create.js")).createLocalSandbox,
 });
 
