@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { packageRoot } from "../../util/package-root.js";
 import type { SandboxFactory } from "../backend.js";
-import type { LocalOptions } from "./descriptor.js";
+import type { LocalOptions } from "./levels.js";
 import { SandboxError } from "../errors.js";
 import { probeIsolation, runtimeTrees, type IsolationProbe } from "./probe.js";
 import { LocalSandbox } from "./local-sandbox.js";

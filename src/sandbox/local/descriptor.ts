@@ -4,14 +4,11 @@
  * silently weaker; see probe.ts).
  */
 import { checkBackendOptions, defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import type { LocalIsolation, LocalOptions } from "./levels.js";
 
-const LEVELS = ["bwrap", "unshare", "none"] as const;
+const LEVELS: readonly LocalIsolation[] = ["bwrap", "unshare", "none"];
 
-/** The local backend's own options (`CreateSandboxOptions.backendOptions`). */
-export interface LocalOptions {
-  /** Use exactly this isolation level (tests, or deliberate downgrades); default: the strongest available. */
-  forceIsolation?: (typeof LEVELS)[number];
-}
+export type { LocalIsolation, LocalOptions } from "./levels.js";
 
 export const localBackend = defineSandboxBackend({
   name: "local",
@@ -35,6 +32,3 @@ export const localBackend = defineSandboxBackend({
   backendOptions: (raw) => checkBackendOptions<LocalOptions>("local", raw, { forceIsolation: LEVELS }),
   load: async (): Promise<SandboxFactory> => (await import("./create.js")).createLocalSandbox,
 });
-
-/** The isolation levels a local sandbox can run at. */
-export type LocalIsolation = (typeof localBackend.isolationLevels)[number];
