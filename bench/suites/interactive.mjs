@@ -151,7 +151,7 @@ export async function dockerCommandRow(ctx, env, runs) {
     backend: "docker",
     logger: silentLogger(),
     concurrency: 1,
-    docker: { owner: "bench" },
+    owner: "bench",
   });
   try {
     const provider = environmentsOf(sandbox, "bench interactive");
@@ -380,7 +380,7 @@ async function episodeRow(ctx, env, runs) {
     backend: "docker",
     logger: silentLogger(),
     concurrency: 1,
-    docker: { owner: "bench" },
+    owner: "bench",
   });
   try {
     const ds = await ensureSampleDataset(join(tmp, "cache"));

@@ -167,7 +167,8 @@ export async function runSwebenchContainer(ctx) {
         backend: "docker",
         logger: silentLogger(),
         concurrency: 1,
-        docker: { mode, owner: "bench" },
+        owner: "bench",
+        backendOptions: { mode },
       });
     const job = {
       language: "python",

@@ -13,7 +13,6 @@
 import type { TokenUsage } from "../a2a/shared/usage.js";
 import type { TraceabilityUsage } from "../a2a/shared/traceability.js";
 import type { MeasuredUsage } from "../gateway/ledger.js";
-import type { IsolationLevel, SandboxBackendName } from "../sandbox/registry.js";
 
 /** The schema file of our results document. */
 export const RESULTS_SCHEMA_FILE = "results.schema.json";
@@ -74,9 +73,10 @@ export interface ResultsError {
 
 /** How untrusted code was isolated. */
 export interface RunIsolation {
-  backend: SandboxBackendName;
-  /** Isolation level that actually ran. */
-  level: IsolationLevel;
+  /** A registered backend's name (the results schema lists them). */
+  backend: string;
+  /** Isolation level that actually ran, one of the backend's. */
+  level: string;
   /** Why isolation is weaker than expected, if it is. */
   warnings: string[];
 }

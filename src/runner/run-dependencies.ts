@@ -1,8 +1,8 @@
 /**
  * The real dependencies of a run, shared by every entry (the CLI, the
  * library's runBenchmark, the SPARC functions): the sandbox the config names
- * (its hidden paths, concurrency, docker owner and pool engines from the same
- * resolved options) and the A2A participant at `agent`.
+ * (its hidden paths, concurrency, owner and the backend's own options from the
+ * same resolved options) and the A2A participant at `agent`.
  */
 import type { Logger } from "../util/logger.js";
 import type { Sandbox } from "../sandbox/types.js";
@@ -12,17 +12,17 @@ import { maxReplyBytes } from "../a2a/client/reply-limit.js";
 import type { RunOptions } from "./options.js";
 import { sandboxHiddenPaths } from "./sandbox-hidden-paths.js";
 
-/** The sandbox of a run with `options` (backend, concurrency, hidden paths, docker owner = run id). */
+/** The sandbox of a run with `options` (backend, concurrency, hidden paths, owner = run id, the backend's own options). */
 export async function openRunSandbox(options: RunOptions, logger: Logger): Promise<Sandbox> {
   // Imported lazily so `run --help` and the library's import do not load the sandbox backends.
-  const { createSandbox } = await import("../sandbox/index.js");
+  const { createSandbox, sandboxBackend } = await import("../sandbox/index.js");
+  const backendOptions = sandboxBackend(options.sandbox).runOptions?.(options);
   return createSandbox({
     backend: options.sandbox,
     logger,
     concurrency: options.concurrency,
-    docker: { owner: options.run_id },
-    ...(options.docker_hosts ? { dockerPool: { hosts: options.docker_hosts } } : {}),
-    kubernetes: { assessment: options.run_id },
+    owner: options.run_id,
+    ...(backendOptions !== undefined ? { backendOptions } : {}),
     hiddenPaths: sandboxHiddenPaths(options),
   });
 }

@@ -9,11 +9,7 @@
 import type { Logger } from "../util/logger.js";
 import type { Sandbox, SandboxLimits } from "./types.js";
 import type { SandboxCapability } from "./capabilities.js";
-import type { E2bOptions } from "./e2b/e2b-sandbox.js";
-import type { DockerMode } from "./docker/docker-sandbox.js";
-import type { LocalIsolation } from "./local/descriptor.js";
-import type { PoolHost } from "./docker-pool/hosts.js";
-import type { KubernetesOptions } from "./kubernetes/kubernetes-sandbox.js";
+import { SandboxError } from "./errors.js";
 
 /**
  * The capabilities (capabilities.ts) a backend offers at its best. A sandbox it creates declares what it
@@ -79,8 +75,6 @@ export interface CreateSandboxOptions {
   logger: Logger;
   /** Programs in flight at once; default: available cores. */
   concurrency?: number;
-  /** Local backend: use exactly this isolation level (tests, or deliberate downgrades); default: strongest available. */
-  forceIsolation?: LocalIsolation;
   /**
    * Host paths no job may see (a run passes its datasets root, output dir, checkout and caches:
    * src/runner/sandbox-hidden-paths.ts). The local bwrap sandbox shows only an allowlist of the host
@@ -88,14 +82,16 @@ export interface CreateSandboxOptions {
    * are always added. Other backends show jobs none of the host's files.
    */
   hiddenPaths?: readonly string[];
-  /** E2B backend connection settings; default from the E2B_* environment variables. */
-  e2b?: E2bOptions;
-  /** Docker backend: image (default $A2A_BENCH_DOCKER_IMAGE, else a2a-bench/debian-base:bookworm), mode (default per-run) and owner label. */
-  docker?: { image?: string; mode?: DockerMode; owner?: string };
-  /** Docker pool backend: its engines (default $A2A_BENCH_DOCKER_HOSTS), capacity per engine, images each must hold. */
-  dockerPool?: { hosts?: readonly (string | PoolHost)[]; capacityPerEngine?: number; images?: readonly string[] };
-  /** Kubernetes backend: kubeconfig, namespace, assessment id, images; defaults from the A2A_BENCH_K8S_* variables. */
-  kubernetes?: KubernetesOptions;
+  /**
+   * Who owns what the sandbox leaves outside this process (a run passes its id): docker and docker-pool
+   * label their containers so, kubernetes names its assessment so.
+   */
+  owner?: string;
+  /**
+   * Options only the named backend understands, checked by its descriptor's `backendOptions` before its
+   * code loads (docs/sandboxes.md lists each backend's).
+   */
+  backendOptions?: unknown;
 }
 
 /** A backend's factory: options already checked, limits resolved. */
@@ -125,8 +121,84 @@ export interface SandboxBackendDescriptor<Name extends string = string, Level ex
   readonly preflight: BackendPreflight;
   /** What selects this backend's engine or service; the green agent passes these to its runners. */
   readonly selectionEnv: BackendSelectionEnv;
+  /**
+   * Checks `CreateSandboxOptions.backendOptions` (a SandboxError E_SANDBOX_OPTIONS otherwise:
+   * {@link checkBackendOptions}); its factory then gets them checked. A backend without it takes none.
+   */
+  backendOptions?(raw: unknown): object;
+  /**
+   * The backend options a run's resolved config gives (`docker_hosts` for docker-pool); absent: none.
+   * Asked of the descriptor so the runner names no backend.
+   */
+  runOptions?(config: object): object | undefined;
   /** The factory, imported on first use (a backend's code loads only when a sandbox of it is created). */
   load(): Promise<SandboxFactory>;
+}
+
+/*
+ * The check a backend's `backendOptions` runs: a plain object whose keys it knows, each of the kind it
+ * expects, refused up front (E_SANDBOX_OPTIONS) before the backend's code loads.
+ */
+
+/** A check of its own for one key: what it accepts, in words, and the test. */
+export interface OptionCheck {
+  readonly what: string;
+  fits(value: unknown): boolean;
+}
+
+/** What one key may hold: a kind of value, one of a list of strings, or a check of its own. */
+export type OptionKind =
+  "string" | "number" | "boolean" | "string-list" | "string-record" | readonly string[] | OptionCheck;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fits(kind: OptionKind, value: unknown): boolean {
+  if (Array.isArray(kind)) return typeof value === "string" && kind.includes(value);
+  if (typeof kind === "object") return (kind as OptionCheck).fits(value);
+  if (kind === "string-list") return Array.isArray(value) && value.every((v) => typeof v === "string");
+  if (kind === "string-record") return isRecord(value) && Object.values(value).every((v) => typeof v === "string");
+  return typeof value === kind;
+}
+
+function describe(kind: OptionKind): string {
+  if (Array.isArray(kind)) return `one of ${kind.join(", ")}`;
+  if (typeof kind === "object") return (kind as OptionCheck).what;
+  return `a ${kind}`;
+}
+
+/** `raw` checked against `keys` (undefined: no options); typed as `T`, whose keys are those of `keys`. */
+export function checkBackendOptions<T extends object>(
+  backend: string,
+  raw: unknown,
+  keys: { readonly [K in keyof T]-?: OptionKind },
+): T {
+  if (raw === undefined) return {} as T;
+  if (!isRecord(raw)) throw new SandboxError("E_SANDBOX_OPTIONS", `${backend} backend options must be an object`);
+  const kinds = keys as Readonly<Record<string, OptionKind>>;
+  for (const [key, value] of Object.entries(raw)) {
+    const kind = Object.hasOwn(kinds, key) ? kinds[key] : undefined;
+    if (kind === undefined)
+      throw new SandboxError(
+        "E_SANDBOX_OPTIONS",
+        `${backend} backend has no option "${key}" (its options: ${Object.keys(kinds).join(", ") || "none"})`,
+      );
+    if (value !== undefined && !fits(kind, value))
+      throw new SandboxError(
+        "E_SANDBOX_OPTIONS",
+        `${backend} backend option "${key}" must be ${describe(kind)}, got ${JSON.stringify(value)}`,
+      );
+  }
+  return raw as T;
+}
+
+/** `raw` as `descriptor`'s backend takes it: checked by its `backendOptions`; E_SANDBOX_OPTIONS for one that takes none. */
+export function backendOptionsFor(descriptor: SandboxBackendDescriptor, raw: unknown): object | undefined {
+  if (descriptor.backendOptions) return descriptor.backendOptions(raw);
+  if (raw !== undefined)
+    throw new SandboxError("E_SANDBOX_OPTIONS", `backend "${descriptor.name}" takes no backend options`);
+  return undefined;
 }
 
 /** Typed identity: keeps a descriptor's name and levels as literal types (`as const` without writing it). */

@@ -13,31 +13,10 @@
  * (environment.ts), and the local backend's host-facing request fields are
  * capabilities of their own.
  */
-import type { ExecRequest, Sandbox } from "./types.js";
+import type { ExecRequest, Sandbox, SandboxCapability } from "./types.js";
 import { InfrastructureError } from "../util/infrastructure-error.js";
 
-/** Every capability, in the order docs list them. */
-export const SANDBOX_CAPABILITIES = [
-  "environments",
-  "images",
-  "host-workdir",
-  "host-binds",
-  "overlays",
-  "userns-root",
-] as const;
-
-/**
- * One capability:
- * - `environments`: `openEnvironment(spec)` gives a session living for one item (an image's file system,
- *   commands run one after another with state kept on disk, exec/readFile/writeFile/close); environment.ts.
- * - `images`: such an environment starts from a container image (`EnvironmentSpec.image`), whose own system
- *   and files it holds (an official SWE-bench image); without it an environment shows this host's system.
- * - `host-workdir`: `ExecRequest.workDir`, a host directory exposed read-write as the job's working directory.
- * - `host-binds`: `ExecRequest.binds`, further host paths mounted into the job.
- * - `overlays`: `ExecRequest.overlays`, copy-on-write system trees whose changes land in a host directory.
- * - `userns-root`: `ExecRequest.asRoot`, uid 0 in a fresh user namespace with every capability dropped.
- */
-export type SandboxCapability = (typeof SANDBOX_CAPABILITIES)[number];
+export { SANDBOX_CAPABILITIES, type SandboxCapability } from "./types.js";
 
 /** What each capability is and which configuration offers it (the fix a refusal names). */
 export const CAPABILITY_FIX: Readonly<Record<SandboxCapability, string>> = Object.freeze({

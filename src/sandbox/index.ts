@@ -4,7 +4,7 @@
  * once and reports it (`isolation`, `warnings`): never silently weaker.
  */
 import type { Sandbox } from "./types.js";
-import type { CreateSandboxOptions } from "./backend.js";
+import { backendOptionsFor, type CreateSandboxOptions } from "./backend.js";
 import { SandboxError } from "./errors.js";
 import { resolveLimits } from "./limits.js";
 import { sandboxBackend } from "./registry.js";
@@ -18,8 +18,9 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   if (options.concurrency !== undefined && (!Number.isInteger(options.concurrency) || options.concurrency < 1)) {
     throw new SandboxError("E_SANDBOX_OPTIONS", `concurrency must be a positive integer, got ${options.concurrency}`);
   }
+  const backendOptions = backendOptionsFor(backend, options.backendOptions);
   const create = await backend.load();
-  return create(options, limits);
+  return create({ ...options, backendOptions }, limits);
 }
 
 export type { Sandbox, SandboxLimits, ExecRequest, ExecOutcome } from "./types.js";

@@ -41,7 +41,7 @@ describe("capability refusals under attack", () => {
   describe.each(["none", "unshare"] as const)("local at %s", (level) => {
     let sb: Sandbox;
     beforeAll(async () => {
-      sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: level });
+      sb = await createSandbox({ backend: "local", logger: silentLogger(), backendOptions: { forceIsolation: level } });
     });
     afterAll(async () => {
       await sb?.close();
@@ -72,7 +72,7 @@ describe("capability refusals under attack", () => {
       sb = await createSandbox({
         backend: "e2b",
         logger: silentLogger(),
-        e2b: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url },
+        backendOptions: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url },
       });
     });
     afterAll(async () => {

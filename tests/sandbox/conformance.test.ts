@@ -22,7 +22,7 @@ const owner = `conformance-${randomBytes(4).toString("hex")}`;
 describeConformance(dockerBackend, {
   ...(engine.env === null ? { skip: engine.skipReason } : {}),
   options: {
-    sandboxOptions: { docker: { image: BASE_IMAGE, owner } },
+    sandboxOptions: { owner, backendOptions: { image: BASE_IMAGE } },
     image: BASE_IMAGE,
     // The image's root is writable; /tmp is a fresh tmpfs mounted over what the spec copied in.
     filesDir: "/a2a-conformance",
@@ -40,11 +40,15 @@ afterAll(async () => {
 describeConformance(e2bBackend, {
   options: async () => {
     // The stand-in serves environments on a bwrap executor only (what keeps two of them apart).
-    executor = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "bwrap" });
+    executor = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      backendOptions: { forceIsolation: "bwrap" },
+    });
     standIn = await startE2bStandIn({ executor, apiKey: "test-key" });
     const live = standIn.live;
     return {
-      sandboxOptions: { e2b: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url } },
+      sandboxOptions: { backendOptions: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url } },
       image: "conformance-template",
       filesDir: "/home/user/conformance",
       resources: () => Promise.resolve([...live]),

@@ -28,7 +28,7 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
         createSandbox({
           backend: "e2b",
           logger: silentLogger(),
-          e2b: { apiUrl: standIn.url, sandboxUrl: standIn.url },
+          backendOptions: { apiUrl: standIn.url, sandboxUrl: standIn.url },
         }),
       ).rejects.toMatchObject({ code: "E_E2B_API_KEY" });
       expect(standIn.counts).toEqual(before);
@@ -39,12 +39,12 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
 
   test("a wrong key is refused by the stand-in as the cloud would", async () => {
     await expect(
-      createSandbox({ backend: "e2b", logger: silentLogger(), e2b: { ...e2b(), apiKey: "nope" } }),
+      createSandbox({ backend: "e2b", logger: silentLogger(), backendOptions: { ...e2b(), apiKey: "nope" } }),
     ).rejects.toMatchObject({ code: "E_E2B" });
   });
 
   test("execMany: one sandbox, one request for many solutions, results in order; close kills it", async () => {
-    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, e2b: e2b() });
+    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, backendOptions: e2b() });
     expect(sb.isolation).toBe("e2b");
     expect(standIn.live.size).toBe(1);
     const executesBefore = standIn.counts["POST /execute"] ?? 0;
@@ -71,7 +71,7 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
   });
 
   test("jobs of one batch find nothing of each other (the stand-in runs the driver unprivileged: one job at a time)", async () => {
-    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, e2b: e2b() });
+    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, backendOptions: e2b() });
     const marker = `a2a-mark-${process.pid}-e2b`;
     const probe = {
       language: "python" as const,
@@ -89,7 +89,7 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
   });
 
   test("many batches on one stop signal: no listener left on it, no listener warning", async () => {
-    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, e2b: e2b() });
+    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), concurrency: 4, backendOptions: e2b() });
     const warnings: Error[] = [];
     const onWarning = (w: Error): void => void warnings.push(w);
     process.on("warning", onWarning);
@@ -111,7 +111,7 @@ describe("e2b backend (real SDK against the local stand-in server)", () => {
   });
 
   test("abort cancels the batch and kills the remote sandbox", async () => {
-    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), e2b: e2b() });
+    const sb = await createSandbox({ backend: "e2b", logger: silentLogger(), backendOptions: e2b() });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 300);
     const rs = await sb.execMany(

@@ -52,7 +52,11 @@ describe("local backend capabilities", () => {
   });
 
   it("below bubblewrap an asRoot request is refused before anything runs (no uid 0 without a user namespace)", async () => {
-    const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
+    const sb = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      backendOptions: { forceIsolation: "none" },
+    });
     try {
       expect(sb.capabilities.has("userns-root")).toBe(false);
       const work = await mkdtemp(join(tmpdir(), "a2a-caps-"));

@@ -10,7 +10,11 @@ describe("local sandbox fallbacks report their isolation level", () => {
   test.skipIf(!existsSync("/usr/bin/unshare"))(
     "unshare: own network and PID namespaces, rlimits, a warning",
     async () => {
-      const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "unshare" });
+      const sb = await createSandbox({
+        backend: "local",
+        logger: silentLogger(),
+        backendOptions: { forceIsolation: "unshare" },
+      });
       try {
         expect(sb.isolation).toBe("unshare");
         expect(sb.warnings.join(" ")).toMatch(/bubblewrap unavailable/);
@@ -29,7 +33,11 @@ describe("local sandbox fallbacks report their isolation level", () => {
   );
 
   test("none: runs, with a loud warning", async () => {
-    const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
+    const sb = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      backendOptions: { forceIsolation: "none" },
+    });
     try {
       expect(sb.isolation).toBe("none");
       expect(sb.warnings.join(" ")).toMatch(/NOT contained/);
@@ -67,7 +75,7 @@ describe("local sandbox leaves nothing behind", () => {
       const script = `
       const { createSandbox } = await import(${JSON.stringify(join(dist, "sandbox/index.js"))});
       const { silentLogger } = await import(${JSON.stringify(join(dist, "util/logger.js"))});
-      const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
+      const sb = await createSandbox({ backend: "local", logger: silentLogger(), backendOptions: { forceIsolation: "none" } });
       // Two first jobs at once: they must share one fork-server directory.
       const [r] = await sb.execMany([0, 1].map(() => ({ language: "python", code: "print('ran')", timeoutMs: 5000 })));
       process.stdout.write(r.stdoutTail);

@@ -32,7 +32,7 @@ describe.each(["bwrap", "unshare"] as const)("an owner killed by SIGKILL at %s",
     const script = `
       const { createSandbox } = await import(${JSON.stringify(join(dist, "sandbox/index.js"))});
       const { silentLogger } = await import(${JSON.stringify(join(dist, "util/logger.js"))});
-      const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: ${JSON.stringify(level)} });
+      const sb = await createSandbox({ backend: "local", logger: silentLogger(), backendOptions: { forceIsolation: ${JSON.stringify(level)} } });
       void sb.exec({ language: "bash", code: "setsid sleep ${secs} & sleep ${secs}", timeoutMs: 120000 });
       void sb.exec({ language: "python", code: "import subprocess, time\\nsubprocess.Popen(['sleep', '${pysecs}'], start_new_session=True)\\ntime.sleep(100)", timeoutMs: 120000 });
       process.stdout.write("started\\n");

@@ -6,7 +6,13 @@
  * exposed through NODE_PATH / PYTHONPATH, read-only. No pass proof is asked
  * of the sandbox: nothing runs beside the program on our behalf.
  */
-import type { ExecOutcome, ExecRequest, Sandbox, SandboxLanguage } from "../../sandbox/types.js";
+import {
+  emptyOutcome,
+  type ExecOutcome,
+  type ExecRequest,
+  type Sandbox,
+  type SandboxLanguage,
+} from "../../sandbox/types.js";
 import { assertNever, errorMessage } from "../../util/errors.js";
 import type { SparcBenchmarkType, SparcLanguage, SparcTestCase } from "./config.js";
 import { planDefaultTimeoutMs } from "./config.js";
@@ -166,16 +172,7 @@ export async function runTestCase(tc: SparcTestCase, ctx: CaseContext): Promise<
     req = await buildExecRequest(tc, ctx);
   } catch (err) {
     if (err instanceof InfrastructureError) throw err;
-    const failed: ExecOutcome = {
-      exitCode: null,
-      signal: null,
-      timedOut: false,
-      isCanceled: false,
-      outputLimitExceeded: false,
-      durationMs: 0,
-      stdoutTail: "",
-      stderrTail: errorMessage(err),
-    };
+    const failed = emptyOutcome({ stderrTail: errorMessage(err) });
     // Never ran: no `reason` (an empty expectedOutput would otherwise read as "printed the expected output").
     const { reason: _unused, ...row } = judgeOutcome(tc, failed, ctx);
     return { ...row, status: "error", passed: false, failure_mode: "model_compile_error", error: errorMessage(err) };

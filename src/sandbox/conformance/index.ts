@@ -9,7 +9,7 @@
  * A test runs it with one call (tests/support/conformance.ts); operators with
  * `a2a-bench sandbox check BACKEND`. docs/sandbox-backends.md lists the checks.
  */
-import type { CreateSandboxOptions, SandboxBackendDescriptor } from "../backend.js";
+import { backendOptionsFor, type CreateSandboxOptions, type SandboxBackendDescriptor } from "../backend.js";
 import type { Sandbox } from "../types.js";
 import { resolveLimits } from "../limits.js";
 import { silentLogger, type Logger } from "../../util/logger.js";
@@ -32,7 +32,7 @@ export { hostProcesses, type ProcessObserver } from "./observe.js";
 export { CONFORMANCE_CHECKS, type ConformanceCheckName, type ConformanceResult } from "./types.js";
 
 export interface ConformanceOptions {
-  /** Options the backend's factory takes (e2b connection, docker image…); `backend` and `logger` are set here. */
+  /** Options the backend's factory takes (owner, `backendOptions`: e2b connection, docker image…); `backend` and `logger` are set here. */
   sandboxOptions?: Partial<Omit<CreateSandboxOptions, "backend" | "logger" | "limits">>;
   logger?: Logger;
   /**
@@ -72,7 +72,10 @@ export async function runConformance(
   const ctx: CheckContext = {
     descriptor,
     limits,
-    create: () => factory({ ...options.sandboxOptions, backend: descriptor.name, logger, limits }, limits),
+    create: async () => {
+      const backendOptions = backendOptionsFor(descriptor, options.sandboxOptions?.backendOptions);
+      return factory({ ...options.sandboxOptions, backend: descriptor.name, logger, limits, backendOptions }, limits);
+    },
     observer: options.observer === undefined ? hostProcesses : options.observer,
     resources: options.resources ?? null,
     image: options.image,

@@ -2,7 +2,30 @@
  * The docker-pool backend's descriptor: several container engines as one
  * sandbox (pool-sandbox.ts), each used as the docker backend uses its one.
  */
-import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import { checkBackendOptions, defineSandboxBackend, type OptionCheck, type SandboxFactory } from "../backend.js";
+import type { DockerOptions } from "../docker/descriptor.js";
+import type { PoolHost } from "./hosts.js";
+
+/** The docker-pool backend's own options (`CreateSandboxOptions.backendOptions`): the docker backend's and its engines. */
+export interface PoolBackendOptions extends DockerOptions {
+  /** Its engines, `URL` or `URL#capacity=N` (hosts.ts); default $A2A_BENCH_DOCKER_HOSTS. */
+  hosts?: readonly (string | PoolHost)[];
+  /** Jobs and environments at once on an engine that names no capacity. */
+  capacityPerEngine?: number;
+  /** Images every engine must hold at start; default: the job image. */
+  images?: readonly string[];
+}
+
+const HOST_LIST: OptionCheck = {
+  what: "a list of engine URLs (or { url, capacity })",
+  fits: (v) =>
+    Array.isArray(v) &&
+    v.every(
+      (h) =>
+        typeof h === "string" ||
+        (typeof h === "object" && h !== null && typeof (h as { url?: unknown }).url === "string"),
+    ),
+};
 
 /** What selects the engines: the docker CLI's own variables (../docker/descriptor.ts) and the pool's list. */
 const SELECTION = [
@@ -33,20 +56,31 @@ export const dockerPoolBackend = defineSandboxBackend({
       "list the engines in docker_hosts (or A2A_BENCH_DOCKER_HOSTS); each must answer and hold the job image (docker save IMAGE | docker --host URL load)",
   },
   selectionEnv: { names: SELECTION, prefixes: [] },
+  backendOptions: (raw) =>
+    checkBackendOptions<PoolBackendOptions>("docker-pool", raw, {
+      image: "string",
+      mode: ["per-run", "per-job"],
+      hosts: HOST_LIST,
+      capacityPerEngine: "number",
+      images: "string-list",
+    }),
+  // A run's config names the engines as `docker_hosts`.
+  runOptions: (config) => {
+    const hosts = (config as { docker_hosts?: readonly string[] }).docker_hosts;
+    return hosts ? { hosts } : undefined;
+  },
   load: async (): Promise<SandboxFactory> => {
     const { createDockerPool } = await import("./pool-sandbox.js");
     const { poolHosts } = await import("./hosts.js");
     return (options, limits) => {
-      const pool = options.dockerPool ?? {};
+      // Checked by backendOptions above before this factory loaded (sandbox/index.ts).
+      const { hosts, ...pool } = (options.backendOptions ?? {}) as PoolBackendOptions;
       return createDockerPool({
-        hosts: poolHosts(pool.hosts, process.env),
+        ...pool,
+        hosts: poolHosts(hosts, process.env),
         limits,
         logger: options.logger,
-        ...(pool.capacityPerEngine !== undefined ? { capacityPerEngine: pool.capacityPerEngine } : {}),
-        ...(pool.images !== undefined ? { images: pool.images } : {}),
-        ...(options.docker?.image !== undefined ? { image: options.docker.image } : {}),
-        ...(options.docker?.mode !== undefined ? { mode: options.docker.mode } : {}),
-        ...(options.docker?.owner !== undefined ? { owner: options.docker.owner } : {}),
+        ...(options.owner !== undefined ? { owner: options.owner } : {}),
       });
     };
   },

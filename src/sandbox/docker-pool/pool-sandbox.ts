@@ -29,7 +29,7 @@ import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.
 import type { SandboxCapability } from "../capabilities.js";
 import type { Environment, EnvironmentExecOptions, EnvironmentExecOutcome, EnvironmentSpec } from "../environment.js";
 import { SandboxError } from "../errors.js";
-import { emptyOutcome } from "../local/run-process.js";
+import { emptyOutcome } from "../types.js";
 import { docker } from "../docker/docker-cli.js";
 import { probeEngine } from "../docker/engine.js";
 import { createDockerSandbox, DEFAULT_DOCKER_IMAGE, type DockerSandbox } from "../docker/docker-sandbox.js";

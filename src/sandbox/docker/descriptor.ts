@@ -3,7 +3,16 @@
  * engine at DOCKER_HOST (no network, no capabilities, read-only root, a uid
  * per job); SWE-bench runs each instance in its own image.
  */
-import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import { checkBackendOptions, defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import type { DockerMode } from "./docker-sandbox.js";
+
+/** The docker backend's own options (`CreateSandboxOptions.backendOptions`). */
+export interface DockerOptions {
+  /** Job image; default $A2A_BENCH_DOCKER_IMAGE, else a2a-bench/debian-base:bookworm. */
+  image?: string;
+  /** A container per run (default) or per job. */
+  mode?: DockerMode;
+}
 
 export const dockerBackend = defineSandboxBackend({
   name: "docker",
@@ -40,6 +49,8 @@ export const dockerBackend = defineSandboxBackend({
     ],
     prefixes: [],
   },
+  backendOptions: (raw) =>
+    checkBackendOptions<DockerOptions>("docker", raw, { image: "string", mode: ["per-run", "per-job"] }),
   load: async (): Promise<SandboxFactory> => {
     const { createDockerSandbox } = await import("./docker-sandbox.js");
     return (options, limits) =>
@@ -47,7 +58,9 @@ export const dockerBackend = defineSandboxBackend({
         limits,
         logger: options.logger,
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-        ...options.docker,
+        ...(options.owner !== undefined ? { owner: options.owner } : {}),
+        // Checked by backendOptions above before this factory loaded (sandbox/index.ts).
+        ...(options.backendOptions as DockerOptions | undefined),
       });
   },
 });

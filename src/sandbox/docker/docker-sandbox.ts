@@ -29,7 +29,7 @@ import type { Environment, EnvironmentSpec } from "../environment.js";
 import { openDockerEnvironment } from "./docker-environment.js";
 import { SandboxError } from "../errors.js";
 import { Limiter, runCancellable } from "../concurrency.js";
-import { emptyOutcome } from "../local/run-process.js";
+import { emptyOutcome } from "../types.js";
 import { TMPFS_BYTES } from "../limits.js";
 import { docker, dockerBinary } from "./docker-cli.js";
 import { runChild } from "../../process/index.js";

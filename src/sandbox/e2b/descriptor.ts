@@ -2,7 +2,8 @@
  * The e2b backend's descriptor: programs run in a remote E2B microVM
  * (needs E2B_API_KEY and the optional @e2b/code-interpreter package).
  */
-import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import { checkBackendOptions, defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import type { E2bOptions } from "./e2b-sandbox.js";
 
 export const e2bBackend = defineSandboxBackend({
   name: "e2b",
@@ -24,14 +25,26 @@ export const e2bBackend = defineSandboxBackend({
   },
   // E2B_API_KEY, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL, E2B_DEBUG… (the SDK reads more than we do).
   selectionEnv: { names: [], prefixes: ["E2B_"] },
+  backendOptions: (raw) =>
+    checkBackendOptions<E2bOptions>("e2b", raw, {
+      apiKey: "string",
+      apiUrl: "string",
+      sandboxUrl: "string",
+      template: "string",
+      sandboxTimeoutMs: "number",
+      environmentTemplates: "string-record",
+    }),
   load: async (): Promise<SandboxFactory> => {
     const { createE2bSandbox } = await import("./e2b-sandbox.js");
-    return (options, limits) =>
-      createE2bSandbox({
+    return (options, limits) => {
+      // Checked by backendOptions above before this factory loaded (sandbox/index.ts).
+      const e2b = options.backendOptions as E2bOptions | undefined;
+      return createE2bSandbox({
         limits,
         logger: options.logger,
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-        ...(options.e2b ? { e2b: options.e2b } : {}),
+        ...(e2b ? { e2b } : {}),
       });
+    };
   },
 });

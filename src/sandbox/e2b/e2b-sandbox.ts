@@ -11,7 +11,7 @@ import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
 import { followAbort } from "../../util/abort-fan-out.js";
-import { emptyOutcome } from "../local/run-process.js";
+import { emptyOutcome } from "../types.js";
 import { refusedRequest, type SandboxCapability } from "../capabilities.js";
 import { batchDriver, RESULT_MARK, type DriverJob } from "./batch-driver.js";
 import { loadE2bSdk, type E2bSdkImporter } from "./load-sdk.js";

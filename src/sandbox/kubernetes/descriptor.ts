@@ -3,7 +3,8 @@
  * (the kubeconfig's current context, or the pod's service account in a cluster), through the
  * optional @kubernetes/client-node package.
  */
-import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import { checkBackendOptions, defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import type { KubernetesOptions } from "./kubernetes-sandbox.js";
 
 export const kubernetesBackend = defineSandboxBackend({
   name: "kubernetes",
@@ -23,14 +24,30 @@ export const kubernetesBackend = defineSandboxBackend({
     names: ["KUBECONFIG", "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"],
     prefixes: ["A2A_BENCH_K8S_"],
   },
+  backendOptions: (raw) =>
+    checkBackendOptions<KubernetesOptions>("kubernetes", raw, {
+      kubeconfig: "string",
+      inCluster: "boolean",
+      context: "string",
+      namespace: "string",
+      assessment: "string",
+      image: "string",
+      environmentUser: ["non-root", "image"],
+      imagePullPolicy: ["Always", "IfNotPresent", "Never"],
+    }),
   load: async (): Promise<SandboxFactory> => {
     const { createKubernetesSandbox } = await import("./kubernetes-sandbox.js");
-    return (options, limits) =>
-      createKubernetesSandbox({
+    return (options, limits) => {
+      // Checked by backendOptions above before this factory loaded (sandbox/index.ts); the owner names
+      // the assessment unless the options do.
+      const own = (options.backendOptions ?? {}) as KubernetesOptions;
+      const assessment = own.assessment ?? options.owner;
+      return createKubernetesSandbox({
         limits,
         logger: options.logger,
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-        ...(options.kubernetes ? { kubernetes: options.kubernetes } : {}),
+        kubernetes: { ...own, ...(assessment !== undefined ? { assessment } : {}) },
       });
+    };
   },
 });

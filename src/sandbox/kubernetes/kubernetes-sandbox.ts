@@ -24,7 +24,7 @@ import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, ExecRequest, Sandbox, SandboxLimits } from "../types.js";
 import { SandboxError } from "../errors.js";
 import { refusedRequest, type SandboxCapability } from "../capabilities.js";
-import { emptyOutcome } from "../local/run-process.js";
+import { emptyOutcome } from "../types.js";
 import { Limiter, runCancellable } from "../concurrency.js";
 import type { Environment, EnvironmentSpec } from "../environment.js";
 import { refuseEngineOnly } from "../environment.js";

@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import { packageRoot } from "../../util/package-root.js";
 import type { SandboxFactory } from "../backend.js";
+import type { LocalOptions } from "./levels.js";
 import { SandboxError } from "../errors.js";
 import { probeIsolation, runtimeTrees, type IsolationProbe } from "./probe.js";
 import { LocalSandbox } from "./local-sandbox.js";
@@ -20,7 +21,9 @@ function checkHidden(tools: IsolationProbe["tools"], hidden: readonly string[]):
 }
 
 export const createLocalSandbox: SandboxFactory = async (options, limits) => {
-  const probe = await probeIsolation(options.forceIsolation);
+  // Checked by the descriptor's backendOptions before this factory loaded (sandbox/index.ts).
+  const own = (options.backendOptions ?? {}) as LocalOptions;
+  const probe = await probeIsolation(own.forceIsolation);
   for (const w of probe.warnings) options.logger.warn({ isolation: probe.level }, w);
   const hidden = [...new Set([...(options.hiddenPaths ?? []), homedir(), packageRoot])];
   if (probe.level === "bwrap") checkHidden(probe.tools, hidden);

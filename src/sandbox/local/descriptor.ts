@@ -3,12 +3,17 @@
  * bubblewrap, or the strongest fallback the host offers (reported, never
  * silently weaker; see probe.ts).
  */
-import { defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import { checkBackendOptions, defineSandboxBackend, type SandboxFactory } from "../backend.js";
+import type { LocalIsolation, LocalOptions } from "./levels.js";
+
+const LEVELS: readonly LocalIsolation[] = ["bwrap", "unshare", "none"];
+
+export type { LocalIsolation, LocalOptions } from "./levels.js";
 
 export const localBackend = defineSandboxBackend({
   name: "local",
   summary: "this host: bubblewrap namespaces, or the strongest fallback available (reported)",
-  isolationLevels: ["bwrap", "unshare", "none"],
+  isolationLevels: LEVELS,
   // unshare keeps the host's filesystem readable; none isolates nothing.
   fullIsolation: ["bwrap"],
   hostIsolation: true,
@@ -24,8 +29,6 @@ export const localBackend = defineSandboxBackend({
   },
   // This host: nothing to select (its programs come from PATH, passed to every runner).
   selectionEnv: { names: [], prefixes: [] },
+  backendOptions: (raw) => checkBackendOptions<LocalOptions>("local", raw, { forceIsolation: LEVELS }),
   load: async (): Promise<SandboxFactory> => (await import("./create.js")).createLocalSandbox,
 });
-
-/** The isolation levels a local sandbox can run at. */
-export type LocalIsolation = (typeof localBackend.isolationLevels)[number];

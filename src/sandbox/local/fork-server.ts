@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import { startChild, type ChildHandle, type ProcessOutcome } from "../../process/index.js";
 import type { Logger } from "../../util/logger.js";
 import type { ExecOutcome, SandboxLimits } from "../types.js";
-import { emptyOutcome } from "./run-process.js";
+import { emptyOutcome } from "../types.js";
 import type { LaunchCommand } from "./launch-command.js";
 
 /** Extra time the server gets past a job's own timeout before we declare it hung (ms). */

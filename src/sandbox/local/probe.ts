@@ -5,12 +5,12 @@
  * child processes run concurrently (they are on every run's start-up path).
  */
 import { realpathSync } from "node:fs";
-import type { LocalIsolation } from "./descriptor.js";
+import type { LocalIsolation } from "./levels.js";
 import { findOnPath, resolveHostPython, type HostPython } from "./host-python.js";
 import { SandboxError } from "../errors.js";
 import { runCommand, succeeded } from "../../process/index.js";
 
-export type { LocalIsolation } from "./descriptor.js";
+export type { LocalIsolation } from "./levels.js";
 
 /** The unprivileged uid/gid programs run as when the host process is root ("nobody"). */
 export const SANDBOX_UID = 65534;

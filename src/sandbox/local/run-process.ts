@@ -6,7 +6,7 @@
  * everything inside with it), the first termination reason wins, and what is
  * left of the group once the pipes close is killed.
  */
-import type { ExecOutcome } from "../types.js";
+import { emptyOutcome, type ExecOutcome } from "../types.js";
 import type { LaunchCommand } from "./launch-command.js";
 import { startChild, type ProcessOutcome } from "../../process/index.js";
 
@@ -17,21 +17,6 @@ export interface RunProcessOptions {
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
-}
-
-/** Outcome used when nothing ran (infrastructure failure or canceled before start). */
-export function emptyOutcome(patch: Partial<ExecOutcome>): ExecOutcome {
-  return {
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    isCanceled: false,
-    outputLimitExceeded: false,
-    durationMs: 0,
-    stdoutTail: "",
-    stderrTail: "",
-    ...patch,
-  };
 }
 
 /** The sandbox's projection of the process record: tails named as such, a start failure as `infraError`. */

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSandbox } from "../../../src/sandbox/index.js";
 import type { ExecRequest, Sandbox } from "../../../src/sandbox/types.js";
-import { emptyOutcome } from "../../../src/sandbox/local/run-process.js";
+import { emptyOutcome } from "../../../src/sandbox/types.js";
 import { createRedcodeBenchmark, loadRedcodeItems, sampleItems } from "../../../src/benchmarks/redcode/definition.js";
 import { fullDatasetDir, type RedcodeItem } from "../../../src/benchmarks/redcode/item.js";
 import type { Participant } from "../../../src/a2a/shared/participant.js";

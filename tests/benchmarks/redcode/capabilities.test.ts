@@ -10,7 +10,8 @@ import {
   SandboxCapabilityError,
   type SandboxCapability,
 } from "../../../src/sandbox/capabilities.js";
-import type { IsolationLevel, Sandbox } from "../../../src/sandbox/types.js";
+import type { Sandbox } from "../../../src/sandbox/types.js";
+import type { IsolationLevel } from "../../../src/sandbox/registry.js";
 import { silentLogger } from "../../../src/util/logger.js";
 import { testRunOptions } from "../../support/run-options.js";
 

@@ -19,7 +19,7 @@ function delegate(
   return async (options, resolved) => {
     const inner = await (await localBackend.load())({ ...options, backend: "local" }, { ...resolved, ...limits });
     return {
-      backend: name as Sandbox["backend"],
+      backend: name,
       isolation: inner.isolation,
       warnings: inner.warnings,
       capabilities,

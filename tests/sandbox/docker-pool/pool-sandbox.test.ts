@@ -179,7 +179,7 @@ describeConformance(dockerPoolBackend, {
   options: async () => {
     const hosts = await bothEngines();
     return {
-      sandboxOptions: { docker: { image: BASE_IMAGE, owner }, dockerPool: { hosts } },
+      sandboxOptions: { owner, backendOptions: { image: BASE_IMAGE, hosts } },
       image: BASE_IMAGE,
       filesDir: "/a2a-conformance",
       owner,

@@ -37,10 +37,14 @@ describe("e2b environments (real SDK against the local stand-in)", () => {
 
   beforeAll(async () => {
     // The stand-in serves environments on a bwrap executor only (what keeps two of them apart).
-    executor = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "bwrap" });
+    executor = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      backendOptions: { forceIsolation: "bwrap" },
+    });
     standIn = await startE2bStandIn({ executor, apiKey: "test-key" });
     const connection = { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url };
-    e2b = await createSandbox({ backend: "e2b", logger: silentLogger(), e2b: connection });
+    e2b = await createSandbox({ backend: "e2b", logger: silentLogger(), backendOptions: connection });
     ctx = { sdk: (await loadE2bSdk()).Sandbox, connection, logger: silentLogger() };
   });
   afterAll(async () => {
@@ -239,7 +243,7 @@ describe("e2b environments (real SDK against the local stand-in)", () => {
     const own = await createSandbox({
       backend: "e2b",
       logger: silentLogger(),
-      e2b: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url },
+      backendOptions: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url },
     });
     const env = await environmentsOf(own, "test").openEnvironment(spec());
     expect(standIn.live.has(env.id)).toBe(true);

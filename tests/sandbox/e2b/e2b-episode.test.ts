@@ -24,12 +24,16 @@ describe("an episode on an e2b environment (stand-in)", () => {
   let env: Environment;
 
   beforeAll(async () => {
-    executor = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "bwrap" });
+    executor = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      backendOptions: { forceIsolation: "bwrap" },
+    });
     standIn = await startE2bStandIn({ executor, apiKey: "test-key" });
     e2b = await createSandbox({
       backend: "e2b",
       logger: silentLogger(),
-      e2b: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url },
+      backendOptions: { apiKey: "test-key", apiUrl: standIn.url, sandboxUrl: standIn.url },
     });
     env = await environmentsOf(e2b, "test").openEnvironment({
       image: "swe-img",

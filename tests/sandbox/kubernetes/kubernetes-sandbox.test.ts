@@ -68,7 +68,7 @@ describe.skipIf(engine.env === null)(`kubernetes backend against the stand-in AP
     const viaRegistry = await createSandbox({
       backend: "kubernetes",
       logger: silentLogger(),
-      kubernetes: { kubeconfig, assessment: "registry" },
+      backendOptions: { kubeconfig, assessment: "registry" },
     });
     expect(viaRegistry).toMatchObject({ backend: "kubernetes", isolation: "kubernetes" });
     expect([...viaRegistry.capabilities].sort()).toEqual(["environments", "images"]);

@@ -549,7 +549,11 @@ except OSError as e: print("stopped", n, e.errno)
 
 describe("local environments below bwrap", () => {
   it("are refused (fail closed) with the capability error and its fix", async () => {
-    const sb = await createSandbox({ backend: "local", logger: silentLogger(), forceIsolation: "none" });
+    const sb = await createSandbox({
+      backend: "local",
+      logger: silentLogger(),
+      backendOptions: { forceIsolation: "none" },
+    });
     try {
       expect(sb.capabilities.has("environments")).toBe(false);
       expect(() => environmentsOf(sb, "test")).toThrow(SandboxCapabilityError);
