@@ -25,7 +25,13 @@ import { requireCapabilities, SandboxCapabilityError } from "./capabilities.js";
 import { SandboxError } from "./errors.js";
 
 export { ENVIRONMENT_OUTPUT_BYTES } from "./types.js";
-export type { Environment, EnvironmentExecOptions, EnvironmentExecOutcome, EnvironmentSpec, EnginePlace } from "./types.js";
+export type {
+  Environment,
+  EnvironmentExecOptions,
+  EnvironmentExecOutcome,
+  EnvironmentSpec,
+  EnginePlace,
+} from "./types.js";
 
 /** The part of a sandbox that opens environments (present exactly when it declares `environments`). */
 export interface EnvironmentProvider {

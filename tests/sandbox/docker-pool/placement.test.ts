@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { DockerPoolSandbox, type PoolEngine } from "../../../src/sandbox/docker-pool/pool-sandbox.js";
 import type { DockerSandbox } from "../../../src/sandbox/docker/docker-sandbox.js";
-import { emptyOutcome } from "../../../src/sandbox/local/run-process.js";
+import { emptyOutcome } from "../../../src/sandbox/types.js";
 import type { ExecOutcome, ExecRequest } from "../../../src/sandbox/types.js";
 import { silentLogger } from "../../../src/util/logger.js";
 
