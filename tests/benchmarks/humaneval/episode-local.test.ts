@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createPurpleApp } from "../../../src/purple/app.js";
 import { createSolver } from "../../../src/purple/solvers/index.js";
 import type { ServedApp } from "../../../src/a2a/server/serve.js";
@@ -28,7 +28,15 @@ import { isHarnessFailure } from "../../../src/runner/attribution.js";
 interface Script {
   commands: string[];
   final: string;
+  /**
+   * Each of `commands`' own limit, seconds: short only where a command holding past its limit is what a
+   * test is about; default generous, as the marking command's always is (a busy machine must not end it).
+   */
+  timeout?: number;
 }
+
+/** The limit of a command that is not meant to reach it, seconds. */
+const ROOMY_TIMEOUT = 120;
 
 /**
  * A participant whose first episode follows `first(taskId)` and every later one `rest(taskId)` (with
@@ -65,12 +73,12 @@ class ScriptedParticipant implements Solver {
       if (ep.sent === 1) this.roots.push(...hostDirsOf(ep.mark));
     }
     const commands = [`touch ${ep.mark}`, ...ep.script.commands];
-    const command = commands[ep.sent++];
+    const n = ep.sent++;
+    const command = commands[n];
+    const timeout = n === 0 ? ROOMY_TIMEOUT : (ep.script.timeout ?? ROOMY_TIMEOUT);
     return Promise.resolve({
       text: JSON.stringify(
-        command === undefined
-          ? { kind: "final", output: ep.script.final }
-          : { kind: "exec_request", command, timeout: 1 },
+        command === undefined ? { kind: "final", output: ep.script.final } : { kind: "exec_request", command, timeout },
       ),
     });
   }
@@ -78,8 +86,9 @@ class ScriptedParticipant implements Solver {
 
 /** The environment directories on this host (under TMPDIR: `<dir>/tree/<mark>`) holding a mark file. */
 function hostDirsOf(mark: string): string[] {
-  return execFileSync("find", [tmpdir(), "-maxdepth", "3", "-name", mark], { encoding: "utf8" })
-    .split("\n")
+  // Other processes create and remove directories under TMPDIR while find walks it: a vanished one is no error.
+  return spawnSync("find", [tmpdir(), "-ignore_readdir_race", "-maxdepth", "3", "-name", mark], { encoding: "utf8" })
+    .stdout.split("\n")
     .filter(Boolean)
     .map((p) => resolve(p, "..", ".."));
 }
@@ -142,7 +151,7 @@ describe.skipIf(skip !== null)(`humaneval interactive on local${skip ? ` (skippe
         samples: 2,
         concurrency: 2,
         max_turns: 10,
-        per_task_timeout_seconds: 30,
+        per_task_timeout_seconds: 120,
         ...extra,
       },
       { out },
@@ -220,7 +229,7 @@ describe.skipIf(skip !== null)(`humaneval interactive on local${skip ? ` (skippe
 
     it("`kill -STOP -1`, then the right answer: the participant's time limit (failed, counted), never an error; the next item and the next run pass", async () => {
       const stopper = new ScriptedParticipant(
-        (id) => ({ commands: ["kill -STOP -1; echo stopped-them"], final: rightAnswer(id) }),
+        (id) => ({ commands: ["kill -STOP -1; echo stopped-them"], final: rightAnswer(id), timeout: 1 }),
         honest,
       );
       const { result, rows } = await run(stopper, { concurrency: 1 });

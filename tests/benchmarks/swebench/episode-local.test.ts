@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createSwebenchBenchmark } from "../../../src/benchmarks/swebench/definition.js";
 import { ensureSampleDataset, type SampleDataset } from "../../../src/benchmarks/swebench/sample-dataset.js";
 import type { SwebenchInstance } from "../../../src/benchmarks/swebench/instance.js";
@@ -68,8 +68,10 @@ class MarkingSolver extends CommandSolver {
   override solve(input: SolverInput): Promise<SolverReply> {
     this.seen.push(input.text);
     if (this.seen.length === 2)
-      this.roots = execFileSync("find", [tmpdir(), "-maxdepth", "3", "-name", this.mark], { encoding: "utf8" })
-        .split("\n")
+      this.roots = spawnSync("find", [tmpdir(), "-ignore_readdir_race", "-maxdepth", "3", "-name", this.mark], {
+        encoding: "utf8",
+      })
+        .stdout.split("\n")
         .filter(Boolean)
         .map((p) => resolve(p, "..", ".."));
     const next = this.script[this.seen.length - 1];
