@@ -190,6 +190,13 @@ describe("model gateway under attack", () => {
       call(url, grant.api_key, '{"model":"cheap-model","__proto__":{"stream":true}}'),
     ]);
     expect(bad.slice(0, 5).map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
+    // Nested deeper than a stack: refused or failed as a call, never a crash of the gateway.
+    const nested = await call(
+      url,
+      grant.api_key,
+      `{"model":"cheap-model","x":${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}}`,
+    );
+    expect(nested.status).toBeGreaterThanOrEqual(400);
     const ok = await call(url, grant.api_key, chat());
     expect(ok.status).toBe(200);
     expect(g.closeItem(account).prompt_tokens).toBeGreaterThanOrEqual(1000);
@@ -206,6 +213,24 @@ describe("model gateway under attack", () => {
     const m = g.closeItem(account);
     expect(m).toMatchObject({ source: "measured", prompt_tokens: 1000, completion_tokens: 500, requests: 1 });
     expect(m.cost_usd).toBeGreaterThan(0);
+  });
+
+  it("a call left in flight past its item's end is charged to the run, whose cap then refuses the next item", async () => {
+    const held: Array<() => void> = [];
+    upstream.fallback = (res: ServerResponse, req) => held.push(() => reply("hello", USAGE)(res, req));
+    const g = await open({ perRunUsd: 0.002 });
+    const first = g.openItem("item-1");
+    const pending = call(`${first.grant.base_url}/chat/completions`, first.grant.api_key, chat());
+    await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 60_000, interval: 20 });
+    // The item ends with its call still out: nothing charged to it yet.
+    expect(g.closeItem(first.account).cost_usd).toBe(0);
+    held.splice(0)[0]!();
+    expect((await pending).status).toBe(200);
+    expect(g.runTotals()).toMatchObject({ requests: 1, cost_usd: 0.002 });
+    const second = g.openItem("item-2");
+    const r = await call(`${second.grant.base_url}/chat/completions`, second.grant.api_key, chat());
+    expect(r.status).toBe(402);
+    expect(g.closeItem(second.account)).toMatchObject({ requests: 0, refused_requests: 1, cap_hit: "run" });
   });
 
   // HOLE: only the literal `stream: true` is refused. An upstream that reads "true" (or 1) as true streams its
