@@ -3,7 +3,10 @@
  * has no status line (voiding the item as an infrastructure error), or reading the status nonce out of its
  * memory and printing a forged status (a pass for a failing program). On a pool of one engine too: such a job
  * must not make the engine look lost (its job re-run elsewhere). `it.fails` marks an attack that still
- * succeeds (a known hole, kept visible until it is closed).
+ * succeeds at this layer (a known hole, kept visible until it is closed). Above it, the runner's sandbox canary
+ * relabels the first as the participant's (`model_broke_sandbox`), and HumanEval's verdict never reads the exit
+ * status (tests/reward-hacking/humaneval-docker.test.ts); a benchmark that trusts the exit status would not be
+ * covered for the second.
  * Needs A2A_BENCH_REQUIRE_CONTAINER_ENGINE=1 and DOCKER_HOST; skipped otherwise.
  */
 import { afterAll, describe, expect, it } from "vitest";
@@ -82,8 +85,8 @@ describe.skipIf(engine.env === null)(
     };
 
     for (const mode of ["per-run", "per-job"] as const) {
-      // HOLE: a program that ends its bootstrap leaves no status line; the outcome is an infraError (ours), so
-      // the item is an infrastructure error instead of the program's failure.
+      // HOLE at this layer: a program that ends its bootstrap leaves no status line; the outcome is an infraError
+      // (ours). The runner's sandbox canary turns the row into the participant's failure when the sandbox is sound.
       it.fails(
         `${mode}: a program ending its bootstrap is its own failure, never an infrastructure error`,
         async () => {
@@ -99,7 +102,7 @@ describe.skipIf(engine.env === null)(
       );
 
       // HOLE: the nonce is in the bootstrap's memory, readable by the program (same uid); a forged status line
-      // of exit 0 is taken as the program's, a pass for a program that exits 1.
+      // of exit 0 is taken as the program's exit status, for a program that exits 1.
       it.fails(
         `${mode}: a program cannot forge its status line from the bootstrap's memory`,
         async () => {
