@@ -6,7 +6,7 @@
  * Needs A2A_BENCH_REQUIRE_CONTAINER_ENGINE=1 and DOCKER_HOST; skipped otherwise.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -70,6 +70,28 @@ const PID_HOG = String.raw`setsid -f bash -c 'while :; do sleep 100000 & done' <
  */
 const END_INIT = "echo > /proc/1/fd/0";
 
+/**
+ * Fills the private /tmp (a tmpfs, its pages charged to the container's memory) up to the container's memory:
+ * what the harness and the verifier run next has no memory left.
+ */
+const FILL_MEMORY = "head -c 400M /dev/zero > /tmp/fill; ls -l /tmp/fill; echo filled";
+
+/** A task of 256 MB whose verifier is python (writes reward 1 when /app/done exists). */
+async function writeSmallTask(dir: string): Promise<void> {
+  for (const d of ["environment", "tests"]) await mkdir(join(dir, d), { recursive: true });
+  await writeFile(
+    join(dir, "task.toml"),
+    "[agent]\ntimeout_sec = 120.0\n\n[verifier]\ntimeout_sec = 60.0\n\n[environment]\nmemory_mb = 256\nstorage_mb = 512\nallow_internet = false\n",
+  );
+  await writeFile(join(dir, "instruction.md"), "Create the file /app/done.\n");
+  await writeFile(join(dir, "environment", "Dockerfile"), `FROM ${BASE_IMAGE}\nWORKDIR /app\n`);
+  await writeFile(
+    join(dir, "tests", "test.sh"),
+    '#!/bin/bash\npython3 -c \'import os; open("/logs/verifier/reward.txt", "w").write("1" if os.path.exists("/app/done") else "0")\'\n',
+  );
+  await chmod(join(dir, "tests", "test.sh"), 0o755);
+}
+
 let root: string;
 const served: ServedApp[] = [];
 
@@ -86,6 +108,7 @@ describe.skipIf(engine.env === null)(
     });
 
     async function run(solver: Solver, task: string, extra: Partial<AssessmentConfig> = {}) {
+      const dataset = task.startsWith("/") ? task : join(process.cwd(), "terminal-tasks", task);
       const purple = await serveOnLoopback((card) => createPurpleApp({ card, solver }));
       served.push(purple);
       const runId = `term-${randomBytes(4).toString("hex")}`;
@@ -93,7 +116,7 @@ describe.skipIf(engine.env === null)(
         {
           benchmark: "terminal",
           run_id: runId,
-          dataset: join(process.cwd(), "terminal-tasks", task),
+          dataset,
           sandbox: "docker",
           agent: purple.url,
           concurrency: 1,
@@ -166,6 +189,23 @@ describe.skipIf(engine.env === null)(
       "ending the container's main process mid-episode is the participant's failure, never an infrastructure error",
       async () => {
         const rows = await run(new CommandSolver([END_INIT, "echo still here"]), "write-file");
+        expect(rows).toHaveLength(1);
+        const row = rows[0]!;
+        expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
+        expect(row).toMatchObject({ status: "failed", reward: 0 });
+      },
+      600_000,
+    );
+
+    // HOLE: the private /tmp is a tmpfs charged to the container's memory and outlives the episode's processes:
+    // the harness's next step (making /tests fresh) is OOM-killed (exit 137), a TerminalVerifierError with no
+    // tampered path, so the attempt is `infrastructure_verifier` and the run is voided.
+    it.fails(
+      "a /tmp filled up to the container's memory is the participant's failure, never an infrastructure error",
+      async () => {
+        const dir = join(root, "small-task");
+        await writeSmallTask(dir);
+        const rows = await run(new CommandSolver([FILL_MEMORY]), dir);
         expect(rows).toHaveLength(1);
         const row = rows[0]!;
         expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
