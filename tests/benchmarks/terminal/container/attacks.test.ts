@@ -2,7 +2,6 @@
  * The terminal benchmark attacked from inside the task's environment, as a participant's commands would: a
  * score for work not done (the verifier's own tools shadowed where the tamper check does not look), and a run
  * voided (the environment left unable to run the harness's next command, so the verdict becomes our error).
- * `it.fails` marks an attack that still succeeds (a known hole, kept visible until it is closed).
  * Needs A2A_BENCH_REQUIRE_CONTAINER_ENGINE=1 and DOCKER_HOST; skipped otherwise.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -133,32 +132,33 @@ describe.skipIf(engine.env === null)(
       return result.results.rows as TerminalRow[];
     }
 
-    // HOLE: the tamper check looks at system paths, start-up hooks and PATH; python's per-user site directory
-    // under /root is none of them, and the verifier runs with HOME=/root, so `python3 -m pytest` is the fake.
-    it.fails(
-      "a fake pytest in python's per-user site directory does not score the pytest task (reward 0 or flagged)",
-      async () => {
-        const rows = await run(new CommandSolver([FAKE_PYTEST]), "reward-json");
-        expect(rows).toHaveLength(1);
-        const row = rows[0]!;
-        expect(row.verifier_output ?? "", JSON.stringify(row)).not.toContain("3 passed"); // the real pytest never ran
-        expect(row, JSON.stringify(row)).toMatchObject({ status: "failed", reward: 0 });
-      },
-      600_000,
-    );
+    // The verifier runs with a fresh HOME and PYTHONNOUSERSITE=1 (the real pytest runs), and a file added where
+    // python imports from is flagged: 0.
+    it("a fake pytest in python's per-user site directory does not score the pytest task (reward 0 or flagged)", async () => {
+      const rows = await run(new CommandSolver([FAKE_PYTEST]), "reward-json");
+      expect(rows).toHaveLength(1);
+      const row = rows[0]!;
+      expect(row.verifier_output ?? "", JSON.stringify(row)).not.toContain("3 passed"); // the real pytest never ran
+      expect(row, JSON.stringify(row)).toMatchObject({
+        status: "failed",
+        reward: 0,
+        failure_mode: "model_tampered_with_verifier",
+      });
+      expect(row.tampered?.join("\n")).toMatch(/^A \/root\/\.local\/lib\/python[^/]+\/site-packages\/pytest\//m);
+    }, 600_000);
 
-    // HOLE: the same with the fake added under /usr/local/lib/python3.X/dist-packages: an added file under /usr
-    // that is no hook, no PATH program and no loader file is not flagged.
-    it.fails(
-      "a fake pytest added to the system's /usr/local dist-packages does not score the pytest task (reward 0 or flagged)",
-      async () => {
-        const rows = await run(new CommandSolver([FAKE_PYTEST_SYSTEM]), "reward-json");
-        expect(rows).toHaveLength(1);
-        const row = rows[0]!;
-        expect(row, JSON.stringify(row)).toMatchObject({ status: "failed", reward: 0 });
-      },
-      600_000,
-    );
+    // An added file under /usr/local/lib/python3.X/dist-packages (an import root) is flagged: 0.
+    it("a fake pytest added to the system's /usr/local dist-packages does not score the pytest task (reward 0 or flagged)", async () => {
+      const rows = await run(new CommandSolver([FAKE_PYTEST_SYSTEM]), "reward-json");
+      expect(rows).toHaveLength(1);
+      const row = rows[0]!;
+      expect(row, JSON.stringify(row)).toMatchObject({
+        status: "failed",
+        reward: 0,
+        failure_mode: "model_tampered_with_verifier",
+      });
+      expect(row.tampered?.join("\n")).toMatch(/^A \/usr\/local\/lib\/python[^/]+\/dist-packages\/pytest\//m);
+    }, 600_000);
 
     it("a process left to take every process slot is the participant's failure, never an infrastructure error", async () => {
       const rows = await run(new CommandSolver([PID_HOG]), "write-file");
@@ -169,49 +169,35 @@ describe.skipIf(engine.env === null)(
       expect(row.failure_mode ?? "").not.toMatch(/^infrastructure_/);
     }, 600_000);
 
-    // HOLE: the participant ends the container from inside (its main process reads a pipe it can write to);
-    // the harness's next step in it fails and the attempt is an infrastructure error: the run is voided, no 0.
-    it.fails(
-      "ending the container's main process as the last command is the participant's failure, never an infrastructure error",
-      async () => {
-        const rows = await run(new CommandSolver([END_INIT]), "write-file");
-        expect(rows).toHaveLength(1);
-        const row = rows[0]!;
-        expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
-        expect(row).toMatchObject({ status: "failed", reward: 0 });
-      },
-      600_000,
-    );
+    // The container's main process reads its stdin to the end: a line written into it ends nothing, the
+    // episode goes on and the verdict is the verifier's (no /app/done: 0).
+    it("ending the container's main process as the last command is the participant's failure, never an infrastructure error", async () => {
+      const rows = await run(new CommandSolver([END_INIT]), "write-file");
+      expect(rows).toHaveLength(1);
+      const row = rows[0]!;
+      expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
+      expect(row).toMatchObject({ status: "failed", reward: 0 });
+    }, 600_000);
 
-    // HOLE: the same in the middle of the episode: the next command finds the environment gone and the episode
-    // ends `environment_error`, an infrastructure error of ours.
-    it.fails(
-      "ending the container's main process mid-episode is the participant's failure, never an infrastructure error",
-      async () => {
-        const rows = await run(new CommandSolver([END_INIT, "echo still here"]), "write-file");
-        expect(rows).toHaveLength(1);
-        const row = rows[0]!;
-        expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
-        expect(row).toMatchObject({ status: "failed", reward: 0 });
-      },
-      600_000,
-    );
+    // The same in the middle of the episode: the next command still runs.
+    it("ending the container's main process mid-episode is the participant's failure, never an infrastructure error", async () => {
+      const rows = await run(new CommandSolver([END_INIT, "echo still here"]), "write-file");
+      expect(rows).toHaveLength(1);
+      const row = rows[0]!;
+      expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
+      expect(row).toMatchObject({ status: "failed", reward: 0 });
+    }, 600_000);
 
-    // HOLE: the private /tmp is a tmpfs charged to the container's memory and outlives the episode's processes:
-    // the harness's next step (making /tests fresh) is OOM-killed (exit 137), a TerminalVerifierError with no
-    // tampered path, so the attempt is `infrastructure_verifier` and the run is voided.
-    it.fails(
-      "a /tmp filled up to the container's memory is the participant's failure, never an infrastructure error",
-      async () => {
-        const dir = join(root, "small-task");
-        await writeSmallTask(dir);
-        const rows = await run(new CommandSolver([FILL_MEMORY]), dir);
-        expect(rows).toHaveLength(1);
-        const row = rows[0]!;
-        expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
-        expect(row).toMatchObject({ status: "failed", reward: 0 });
-      },
-      600_000,
-    );
+    // The private /tmp is a tmpfs charged to the container's memory and outlives the episode's processes: a
+    // harness step killed there (exit 137), or the container gone, while the engine answers is the participant's.
+    it("a /tmp filled up to the container's memory is the participant's failure, never an infrastructure error", async () => {
+      const dir = join(root, "small-task");
+      await writeSmallTask(dir);
+      const rows = await run(new CommandSolver([FILL_MEMORY]), dir);
+      expect(rows).toHaveLength(1);
+      const row = rows[0]!;
+      expect(row.failure_mode ?? "", JSON.stringify(row)).not.toMatch(/^infrastructure_/);
+      expect(row).toMatchObject({ status: "failed", reward: 0 });
+    }, 600_000);
   },
 );
