@@ -7,7 +7,9 @@
  * Ours, never the participant's 0: an environment that cannot be built or
  * started, a verifier that crashed (each retried once), an episode that
  * ended `environment_error`. Those rows are `error` with an `infrastructure_*`
- * failure mode.
+ * failure mode. Except: once the participant had the environment, an
+ * environment gone (or a harness step in it killed) while its engine still
+ * answers is the participant's doing (`model_destroyed_environment`, 0).
  */
 import { join, relative } from "node:path";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -26,7 +28,7 @@ import { environmentImage, type BuiltImage } from "./image.js";
 import { TerminalVerifierError } from "./errors.js";
 import type { TerminalRow } from "./row.js";
 import type { TerminalTask } from "./task.js";
-import { endEpisodeProcesses, runVerifier, tamperCheck, type VerdictOutcome } from "./verdict.js";
+import { endEpisodeProcesses, environmentLost, runVerifier, tamperCheck, type VerdictOutcome } from "./verdict.js";
 
 /** Processes an environment may hold (compilers, test runners, servers a task starts). */
 export const TASK_MAX_PROCESSES = 512;
@@ -56,7 +58,8 @@ async function retried<T>(what: () => Promise<T>, retries: { n: number }, signal
     try {
       return await what();
     } catch (err) {
-      if (i >= INFRA_TRIES || signal.aborted) throw err;
+      // A step killed in the environment (its memory left full) fails the same way again.
+      if (i >= INFRA_TRIES || signal.aborted || (err instanceof TerminalVerifierError && err.killed)) throw err;
       retries.n++;
     }
   }
@@ -272,13 +275,34 @@ function judgedRow(a: Attempt, facts: Partial<TerminalRow>, verdict: VerdictOutc
   };
 }
 
-/** A verifier that gave no reward: the participant's 0 when it tampered with the system, else ours. */
+/** The participant's 0 for an environment it destroyed or left unable to run the harness's steps. */
+function destroyedRow(a: Attempt, facts: Partial<TerminalRow>, why: string, detail?: string): TerminalRow {
+  return {
+    ...base(a.item),
+    ...facts,
+    status: "failed",
+    passed: false,
+    reward: 0,
+    verifier_reward: null,
+    elapsed_seconds: a.elapsed(),
+    failure_mode: "model_destroyed_environment",
+    reason: `environment_destroyed: ${why}${detail !== undefined ? ` (${detail})` : ""}`,
+    retries: a.retries.n,
+  };
+}
+
+/**
+ * A verifier that gave no reward: the participant's 0 when it destroyed the environment (gone or its harness
+ * steps killed while the engine answers) or tampered with the system, else ours.
+ */
 async function verifierFailed(
   a: Attempt,
   env: Environment,
   facts: Partial<TerminalRow>,
   err: unknown,
 ): Promise<TerminalRow> {
+  const lost = a.ctx.signal.aborted ? null : await environmentLost(env, err);
+  if (lost !== null) return destroyedRow(a, facts, lost, errorMessage(err));
   const tampered = await tamperCheck(env).catch(() => null);
   if (tampered !== null && tampered.length > 0 && err instanceof TerminalVerifierError)
     return {
@@ -322,6 +346,11 @@ export async function runAttempt(item: AttemptItem, ctx: EvaluateContext): Promi
       ...(record.error ? { episode_error: record.error } : {}),
       ...(record.usage ? { usage: record.usage } : {}),
     };
+    if (record.exit_status === "environment_error" && !ctx.signal.aborted) {
+      // The environment gone under the episode while its engine answers: the participant ended it.
+      const lost = await environmentLost(env, undefined);
+      if (lost !== null) return destroyedRow(a, facts, lost, record.error?.message);
+    }
     if (record.exit_status === "environment_error" || record.exit_status === "canceled") {
       const code = record.exit_status === "canceled" ? "E_CANCELLED" : "E_TERMINAL_ENVIRONMENT";
       return a.infra(code, record.error?.message ?? `the episode ended ${record.exit_status}`, facts);

@@ -17,7 +17,14 @@ export class TerminalEnvironmentError extends BenchError {
 
 /** The verifier ran but gave no reward we can read (it crashed): ours or the task's, never the participant's. */
 export class TerminalVerifierError extends BenchError {
-  constructor(message: string) {
+  /**
+   * @param killed a harness step in the environment was killed (exit 137: out of memory, SIGKILL). After the
+   * episode's processes were ended only what the participant left (a full tmpfs) does that: its failure.
+   */
+  constructor(
+    message: string,
+    readonly killed = false,
+  ) {
     super("E_TERMINAL_VERIFIER", message);
   }
 }

@@ -10,15 +10,16 @@
  *    environment (the backend's `changedPaths`, the engine's `docker diff`):
  *    a changed or deleted system file, a program added on PATH under a name
  *    another PATH entry has (a fake `bash` or `pytest` first on PATH), a
- *    python start-up hook, a loader preload, a pytest configuration at `/`
- *    are listed in `tampered`; such a row's reward is 0 (its verifier's word
+ *    python start-up hook, a loader preload, a pytest configuration at `/`,
+ *    any file added or changed where python imports from, git's, pip's or
+ *    uv's configuration are listed in `tampered`; such a row's reward is 0 (its verifier's word
  *    is kept as `verifier_reward`);
- * 3. `/tests` and `/logs` are deleted, `/tests` and the reward directory
- *    `/logs/verifier` created fresh, and the task's tests (never in the
+ * 3. `/tests`, `/logs` and the verifier's HOME are deleted, `/tests`, the
+ *    reward directory `/logs/verifier` and an empty HOME created fresh, and the task's tests (never in the
  *    environment before) are copied in from outside (`docker cp`);
  * 4. the verifier `bash /tests/test.sh` runs with its `timeout_sec` and only
- *    its own variables (`env -i`, a standard PATH, HOME, the task's
- *    `[verifier] env`);
+ *    its own variables (`env -i`, a standard PATH, the fresh HOME,
+ *    PYTHONNOUSERSITE=1, the task's `[verifier] env`);
  * 5. the reward is read by the harness from `/logs/verifier/reward.json`
  *    (its `reward`, or its one number) or else `reward.txt`: written by that
  *    run alone, since the directory started empty; read from outside (the
@@ -27,7 +28,9 @@
  *
  * A verifier that writes no readable reward crashed: ours or the task's
  * (TerminalVerifierError, retried by the caller), unless the participant
- * tampered with the system, when it is the participant's 0. A verifier past
+ * tampered with the system, when it is the participant's 0; a harness step
+ * failing because the environment is gone or killed it while the engine
+ * answers is the participant's 0 too ({@link environmentLost}). A verifier past
  * its timeout is a 0 (the state the participant left made it slow).
  */
 import { readFile, readdir } from "node:fs/promises";
@@ -40,6 +43,11 @@ export const TESTS_DIR = "/tests";
 export const REWARD_DIR = "/logs/verifier";
 /** The PATH the verifier runs with (Debian's default for root). */
 export const VERIFIER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+/**
+ * The verifier's HOME: made fresh and empty by the harness after the episode's processes are ended, so nothing
+ * the participant left under /root (python's user site, `.gitconfig`, pip's or uv's configuration) is read.
+ */
+export const VERIFIER_HOME = "/a2a-bench-verifier-home";
 /** Limit of a harness step in the environment (killing, copying), ms. */
 const STEP_MS = 120_000;
 /** Bytes of the verifier's output kept for the row and the viewer. */
@@ -80,6 +88,22 @@ const SYSTEM_FILES = [
   "/etc/bashrc",
 ];
 const SYSTEM_DIRS = ["/etc/ld.so.conf.d/", "/etc/profile.d/"];
+/**
+ * Where python imports from: a file added, changed or deleted there (a fake `pytest` package, a `.pth`) changes
+ * what `python3 -m pytest` runs, whatever the verifier's variables.
+ */
+const IMPORT_ROOT =
+  /\/(site-packages|dist-packages)(\/|$)|^\/usr\/local\/lib\/python[^/]*(\/|$)|^\/usr\/lib\/python3[^/]*(\/|$)|^\/root\/\.local\/lib(\/|$)/;
+/** Configuration the verifier's tools read wherever HOME is (git, pip, uv), and root's own. */
+const TOOL_CONFIG_FILES = ["/etc/gitconfig", "/etc/pip.conf", "/root/.gitconfig"];
+const TOOL_CONFIG_DIRS = [
+  "/etc/xdg/pip/",
+  "/etc/uv/",
+  "/etc/xdg/uv/",
+  "/root/.config/pip/",
+  "/root/.pip/",
+  "/root/.config/uv/",
+];
 /** Directories of the verifier's PATH. */
 const PATH_DIRS = VERIFIER_PATH.split(":");
 /** Files that start with python or pytest wherever they are found. */
@@ -102,7 +126,9 @@ export interface Change {
 /**
  * The changes that could steer the verifier: a changed or deleted system file (directories that only hold a
  * changed entry are not listed), a python start-up hook or loader preload added, a pytest configuration at
- * `/`. Programs added on PATH are asked about separately ({@link shadowingPrograms}). Compiled caches
+ * `/`, any file added, changed or deleted where python imports from (a `site-packages` or `dist-packages`
+ * directory, `/usr/local/lib/python*`, `/usr/lib/python3*`, `/root/.local/lib`) or in the configuration of
+ * git, pip or uv. Programs added on PATH are asked about separately ({@link shadowingPrograms}). Compiled caches
  * (`__pycache__`) that running python adds are not listed.
  */
 export function tamperedPaths(changes: readonly Change[]): string[] {
@@ -118,7 +144,15 @@ export function tamperedPaths(changes: readonly Change[]): string[] {
       SYSTEM_PREFIXES.some((p) => c.path.startsWith(p)) ||
       SYSTEM_FILES.includes(c.path) ||
       SYSTEM_DIRS.some((d) => c.path.startsWith(d));
-    if (c.kind !== "A" && system && !(c.kind === "C" && isParent(c.path))) out.push(`${c.kind} ${c.path}`);
+    // Added, changed or deleted alike: what python imports and the tools' configuration.
+    const anyKind =
+      IMPORT_ROOT.test(c.path) ||
+      TOOL_CONFIG_FILES.includes(c.path) ||
+      TOOL_CONFIG_DIRS.some((d) => c.path.startsWith(d) || c.path === d.slice(0, -1));
+    const onlyHoldsChange = c.kind === "C" && isParent(c.path);
+    // A directory added there is listed by the files it holds (an empty one shadows no module).
+    if (anyKind && !(c.kind !== "D" && isParent(c.path))) out.push(`${c.kind} ${c.path}`);
+    else if (c.kind !== "A" && system && !onlyHoldsChange) out.push(`${c.kind} ${c.path}`);
     else if (c.kind === "A" && (HOOK_NAMES.test(c.path) || ROOT_CONFIG.has(c.path) || SYSTEM_FILES.includes(c.path)))
       out.push(`${c.kind} ${c.path}`);
   }
@@ -158,13 +192,41 @@ export interface VerdictOutcome {
   tamperUnchecked: boolean;
 }
 
+/** Exit code of a process killed by SIGKILL (the cgroup's OOM killer, `kill -9`). */
+const KILLED_EXIT = 137;
+
 async function step(env: Environment, argv: string[], what: string): Promise<string> {
   const r = await env.exec(argv, { timeoutMs: STEP_MS, maxOutputBytes: 64 * 1024 });
   if (r.infraError !== undefined) throw new TerminalVerifierError(`${what}: ${r.infraError}`);
   if (r.limitExceeded !== undefined) throw new TerminalVerifierError(`${what}: ${r.limitExceeded}`);
   if (r.exitCode !== 0)
-    throw new TerminalVerifierError(`${what} failed (exit ${String(r.exitCode)}): ${r.output.trim().slice(-300)}`);
+    throw new TerminalVerifierError(
+      `${what} failed (exit ${String(r.exitCode)}): ${r.output.trim().slice(-300)}`,
+      r.exitCode === KILLED_EXIT,
+    );
   return r.output;
+}
+
+/**
+ * After a harness step failed once the participant had the environment: the participant's doing, as a
+ * sentence, when the environment is gone or killed the step while the backend still answers (its main
+ * process ended from inside, its memory filled, a limit it broke); null when the failure may be ours (the
+ * backend stopped answering, the environment still runs commands and nothing was killed). Never rejects.
+ */
+export async function environmentLost(env: Environment, err: unknown): Promise<string | null> {
+  try {
+    const probe = await env.exec(["/bin/sh", "-c", "exit 0"], { timeoutMs: STEP_MS, maxOutputBytes: 4096 });
+    if (probe.limitExceeded !== undefined) return `the environment broke a limit: ${probe.limitExceeded}`;
+    if (probe.infraError !== undefined) return null;
+    if ((await env.backendProblem()) !== null) return null;
+    if (probe.exitCode !== 0)
+      return `the environment no longer runs commands while its engine answers (${probe.output.trim().slice(-200) || `exit ${String(probe.exitCode)}`})`;
+    if (err instanceof TerminalVerifierError && err.killed)
+      return "a harness step was killed (exit 137) after the episode's processes were ended: the memory the participant left full (a tmpfs) or its doing";
+    return null;
+  } catch {
+    return null;
+  }
 }
 
 /** End every process the episode left. Returns a flag when some survived (the participant's doing). */
@@ -200,8 +262,17 @@ export async function installTests(env: Environment, task: TerminalTask): Promis
   const dirs = [...new Set(files.map((f) => join(TESTS_DIR, f, "..")))];
   await step(
     env,
-    ["/bin/sh", "-c", 'rm -rf -- "$1" /logs && mkdir -p -- "$@"', "fresh", TESTS_DIR, REWARD_DIR, ...dirs],
-    "making /tests and the reward directory fresh",
+    [
+      "/bin/sh",
+      "-c",
+      'rm -rf -- "$1" /logs "$2" && mkdir -m 700 -- "$2" && mkdir -p -- "$1" && shift 2 && mkdir -p -- "$@"',
+      "fresh",
+      TESTS_DIR,
+      VERIFIER_HOME,
+      REWARD_DIR,
+      ...dirs,
+    ],
+    "making /tests, the reward directory and the verifier's HOME fresh",
   );
   if (env.copyInOutside) await env.copyInOutside(testsDir, TESTS_DIR);
   else
@@ -323,8 +394,10 @@ export async function runVerifier(
       "/usr/bin/env",
       "-i",
       `PATH=${VERIFIER_PATH}`,
-      "HOME=/root",
+      `HOME=${VERIFIER_HOME}`,
       "LANG=C.UTF-8",
+      // No per-user site directory, whatever HOME holds.
+      "PYTHONNOUSERSITE=1",
       ...vars,
       "timeout",
       "-k",

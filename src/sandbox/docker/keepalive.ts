@@ -1,6 +1,6 @@
 /**
  * A container tied to its owner's life. Its main process prints a ready line
- * and blocks reading stdin; stdin is a pipe from this process, held through
+ * and reads stdin to its end (lines written into it from inside change nothing); stdin is a pipe from this process, held through
  * an attached `docker start -ai` client (`-i` makes the container's stdin
  * close when its one attached client goes). When the owner dies — even by
  * SIGKILL — the pipe closes, the main process exits, the kernel kills every
@@ -81,7 +81,9 @@ export function createArgs(spec: ContainerSpec, name: string): string[] {
     "/bin/bash",
     spec.image,
     "-c",
-    `echo ${READY_LINE}; read -r _ || true`,
+    // Reads to the end of stdin, never one line: a process inside can open /proc/1/fd/0 (the pipe) and write
+    // to it, which must not end the container under the harness; only the lifeline's close does.
+    `echo ${READY_LINE}; while read -r _; do :; done`,
   ];
 }
 

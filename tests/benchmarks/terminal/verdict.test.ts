@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { addedOnPath, parseReward, tamperedPaths } from "../../../src/benchmarks/terminal/verdict.js";
+import { addedOnPath, environmentLost, parseReward, tamperedPaths } from "../../../src/benchmarks/terminal/verdict.js";
+import { TerminalVerifierError } from "../../../src/benchmarks/terminal/errors.js";
+import type { Environment, EnvironmentExecOutcome } from "../../../src/sandbox/environment.js";
 import { mapBaseImages } from "../../../src/benchmarks/terminal/image.js";
 import { aggregateTerminal, attemptIds } from "../../../src/benchmarks/terminal/definition.js";
 import type { TerminalRow } from "../../../src/benchmarks/terminal/row.js";
@@ -48,6 +50,62 @@ describe("the terminal verdict's pure parts", () => {
         { kind: "A", path: "/app/bash" },
       ]),
     ).toEqual(["/usr/local/bin/bash"]);
+  });
+
+  it("flags any file added, changed or deleted where python imports from and in git, pip or uv configuration", () => {
+    const flagged = tamperedPaths([
+      { kind: "C", path: "/root" },
+      { kind: "A", path: "/root/.local" },
+      { kind: "A", path: "/root/.local/lib" },
+      { kind: "A", path: "/root/.local/lib/python3.12/site-packages/pytest" },
+      { kind: "A", path: "/root/.local/lib/python3.12/site-packages/pytest/__main__.py" },
+      { kind: "C", path: "/usr/local/lib/python3.11/dist-packages" },
+      { kind: "A", path: "/usr/local/lib/python3.11/dist-packages/pytest/__init__.py" },
+      { kind: "A", path: "/opt/venv/lib/python3.12/site-packages/_pytest/main.py" },
+      { kind: "A", path: "/usr/lib/python3.12/pytest.py" },
+      { kind: "A", path: "/usr/lib/python3/dist-packages/pytest/__pycache__/x.pyc" },
+      { kind: "A", path: "/etc/gitconfig" },
+      { kind: "A", path: "/etc/pip.conf" },
+      { kind: "A", path: "/root/.config/pip/pip.conf" },
+      { kind: "A", path: "/root/.config/uv/uv.toml" },
+      { kind: "C", path: "/root/.gitconfig" },
+      { kind: "A", path: "/root/.bash_history" },
+      { kind: "A", path: "/app/venv-notes.txt" },
+    ]);
+    expect(flagged).toEqual([
+      "A /root/.local/lib/python3.12/site-packages/pytest/__main__.py",
+      "A /usr/local/lib/python3.11/dist-packages/pytest/__init__.py",
+      "A /opt/venv/lib/python3.12/site-packages/_pytest/main.py",
+      "A /usr/lib/python3.12/pytest.py",
+      "A /etc/gitconfig",
+      "A /etc/pip.conf",
+      "A /root/.config/pip/pip.conf",
+      "A /root/.config/uv/uv.toml",
+      "C /root/.gitconfig",
+    ]);
+  });
+
+  it("puts an environment gone or a harness step killed while the engine answers down to the participant", async () => {
+    const fake = (probe: Partial<EnvironmentExecOutcome>, backend: string | null): Environment => ({
+      id: "fake",
+      exec: () =>
+        Promise.resolve({ output: "", exitCode: 0, timedOut: false, isCanceled: false, durationMs: 1, ...probe }),
+      readFile: () => Promise.reject(new Error("unused")),
+      writeFile: () => Promise.reject(new Error("unused")),
+      backendProblem: () => Promise.resolve(backend),
+      close: () => Promise.resolve(),
+    });
+    const gone = { exitCode: null, output: "exec create: the engine answered 409: Container x is not running" };
+    const plain = new TerminalVerifierError("step failed (exit 1)");
+    const killed = new TerminalVerifierError("step failed (exit 137)", true);
+    expect(await environmentLost(fake(gone, null), plain)).toMatch(/no longer runs commands.*not running/);
+    expect(await environmentLost(fake(gone, "the container engine stopped answering"), plain)).toBeNull();
+    expect(await environmentLost(fake({ infraError: "the environment is closed" }, null), plain)).toBeNull();
+    expect(await environmentLost(fake({ limitExceeded: "disk: over 1 GiB" }, null), plain)).toMatch(/disk/);
+    expect(await environmentLost(fake({}, null), killed)).toMatch(/exit 137/);
+    expect(await environmentLost(fake({}, "the container engine stopped answering"), killed)).toBeNull();
+    expect(await environmentLost(fake({}, null), plain)).toBeNull();
+    expect(await environmentLost(fake({}, null), new Error("other"))).toBeNull();
   });
 
   it("maps FROM images (not earlier stages, flags kept) to the operator's local images", () => {
