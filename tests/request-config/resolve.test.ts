@@ -98,7 +98,7 @@ describe("defaults live in one place: the schema, applied by the one resolver", 
       ...{ scenarios: false, languages: false, sparc_config: false, sparc_package_cache_dir: false },
       ...{ sparc_npm_registry: false, sparc_pip_index_url: false, corpus_root: false, package_ids_file: false },
       ...{ simulation_mode: false, rpc_url: false, per_package_timeout_seconds: false, max_plan_attempts: false },
-      ...{ time_budget_seconds: false, shards: false },
+      ...{ time_budget_seconds: false, shards: false, shard_engine: false },
       ...{ model_gateway: false, max_cost_per_item_usd: false, max_cost_per_run_usd: false },
     } satisfies KeyFlags<ResolvedConfig>;
     const required = Object.keys(flags).filter((k) => flags[k as keyof typeof flags]);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,22 +41,18 @@ function hostileGitEnv(): { env: NodeJS.ProcessEnv; calls: () => string[][]; tra
   mkdirSync(join(dir, "bin"), { recursive: true });
   writeFileSync(join(dir, ".gitconfig"), "[gc]\n\tauto = 1\n\tautoPackLimit = 1\n[maintenance]\n\tauto = true\n");
   const real = execFileSync("bash", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-  const log = join(dir, "calls.jsonl");
+  // One file per call: git processes running at once (a pipeline, a sub-git) never share a write.
+  const log = join(dir, "calls");
+  mkdirSync(log);
   writeFileSync(
     join(dir, "bin", "git"),
-    `#!/bin/bash\nprintf '%s\\0' "$@" | python3 -c 'import sys,json; print(json.dumps(sys.stdin.read().split("\\0")[:-1]))' >> ${log}\nexec ${real} "$@"\n`,
+    `#!/bin/bash\nprintf '%s\\0' "$@" | python3 -c 'import sys,json; print(json.dumps(sys.stdin.read().split("\\0")[:-1]))' > "$(mktemp ${log}/call.XXXXXX)"\nexec ${real} "$@"\n`,
   );
   chmodSync(join(dir, "bin", "git"), 0o755);
   const trace = join(dir, "trace.txt");
   return {
     env: { ...process.env, HOME: dir, PATH: `${join(dir, "bin")}:${process.env["PATH"]}`, GIT_TRACE: trace },
-    calls: () =>
-      existsSync(log)
-        ? readFileSync(log, "utf8")
-            .trim()
-            .split("\n")
-            .map((l) => JSON.parse(l) as string[])
-        : [],
+    calls: () => readdirSync(log).map((f) => JSON.parse(readFileSync(join(log, f), "utf8")) as string[]),
     trace: () => (existsSync(trace) ? readFileSync(trace, "utf8") : ""),
   };
 }
