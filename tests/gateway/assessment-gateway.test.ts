@@ -183,7 +183,7 @@ describe("assessment gateway", () => {
     expect(g.closeItem(account)).toMatchObject({ requests: 0, refused_requests: 2, cost_usd: 0 });
   });
 
-  it("counts an answer without usage as such, at no tokens", async () => {
+  it("counts an answer without usage as such, at no tokens and at its worst-case cost (estimated)", async () => {
     const g = await open();
     upstream.fallback = reply("no usage");
     upstream.script.push((res, req) => {
@@ -192,7 +192,10 @@ describe("assessment gateway", () => {
     });
     const { account, grant } = g.openItem("item-1");
     expect((await call(`${grant.base_url}/chat/completions`, grant.api_key, chat())).status).toBe(200);
-    expect(g.closeItem(account)).toMatchObject({ requests: 1, requests_without_usage: 1, total_tokens: 0 });
+    const m = g.closeItem(account);
+    expect(m).toMatchObject({ requests: 1, requests_without_usage: 1, total_tokens: 0 });
+    expect(m.cost_usd).toBeGreaterThan(0);
+    expect(m.estimated_cost_usd).toBe(m.cost_usd);
   });
 
   it("closes: the URL no longer answers", async () => {
