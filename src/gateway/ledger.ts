@@ -40,7 +40,7 @@ export interface MeasuredUsage {
 export interface CostCaps {
   /** Calls of an item are refused once it has cost this much, USD. */
   perItemUsd?: number;
-  /** Calls of every item are refused once the run has cost this much, USD. */
+  /** Calls of every item are refused once the run's cost plus the worst cases of its calls in flight reach this much, USD. */
   perRunUsd?: number;
 }
 
