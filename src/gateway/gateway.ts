@@ -160,7 +160,18 @@ export class ModelGateway {
         cause: err,
       });
     }
-    const bytes = Buffer.from(await res.arrayBuffer());
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(await res.arrayBuffer());
+    } catch (err) {
+      // The answer broke off (or timed out) midway: a successful one's tokens were likely spent and cannot be
+      // counted, so it is charged at its worst case; an error answer is not charged. Either way the item is free.
+      if (res.ok) this.o.ledger.charge(admission, undefined, costUsd(dearest, inputEstimate, outputCeiling));
+      else this.o.ledger.release(admission);
+      throw new GatewayError("E_GATEWAY_UPSTREAM", `the upstream's answer broke off: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
     let answer: unknown;
     try {
       answer = JSON.parse(bytes.toString("utf8"));

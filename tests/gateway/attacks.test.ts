@@ -347,6 +347,27 @@ describe("model gateway under attack", () => {
     expect(m).toMatchObject({ requests: 1, refused_requests: N, cost_usd: 0.002, cap_hit: "item" });
   });
 
+  it("an answer broken off midway is charged at its worst case as estimated, and the item may call again", async () => {
+    upstream.script.push((res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100000" });
+      // Cut once the status and the first bytes are out (the gateway has its 200).
+      res.write('{"id":"x","choices":[', () => res.socket?.destroy());
+    });
+    const g = await open();
+    const { account, grant } = g.openItem("item-1");
+    const body = JSON.stringify(chat("cheap-model", { max_tokens: 10 }));
+    const broken = await call(`${grant.base_url}/chat/completions`, grant.api_key, body);
+    expect(broken.status).toBe(502);
+    expect(JSON.parse(broken.text)).toMatchObject({ error: { code: "E_GATEWAY_UPSTREAM" } });
+    // Not left in flight: the next call is served.
+    expect((await call(`${grant.base_url}/chat/completions`, grant.api_key, chat())).status).toBe(200);
+    const worst = (Buffer.byteLength(body) * 1000 + 10 * 2000) / 1e6;
+    const m = g.closeItem(account);
+    expect(m).toMatchObject({ requests: 2, requests_without_usage: 1, prompt_tokens: 1000 });
+    expect(m.estimated_cost_usd).toBeCloseTo(worst, 9);
+    expect(m.cost_usd).toBeCloseTo(worst + 0.002, 9);
+  });
+
   it("calls of different items in flight at once reserve their worst case: the run's cap refuses the one that could pass it", async () => {
     const held: Array<() => void> = [];
     upstream.fallback = (res: ServerResponse, req) => held.push(() => reply("hello", USAGE)(res, req));
