@@ -13,12 +13,14 @@ export type GatewayErrorCode =
   | "E_GATEWAY_BAD_REQUEST"
   | "E_GATEWAY_BODY_TOO_LARGE"
   | "E_GATEWAY_STREAM_UNSUPPORTED"
+  | "E_GATEWAY_ROUTING_UNSUPPORTED"
+  | "E_GATEWAY_BUSY"
   | "E_GATEWAY_UNPRICED_MODEL"
   | "E_GATEWAY_ITEM_CAP"
   | "E_GATEWAY_RUN_CAP"
   | "E_GATEWAY_UPSTREAM";
 
-/** HTTP status of each refusal (402: a cost cap, as a payment-required answer). */
+/** HTTP status of each refusal (402: a cost cap, as a payment-required answer; 429: the item's call already in flight). */
 export const GATEWAY_HTTP_STATUS: Record<GatewayErrorCode, number> = {
   E_GATEWAY_SETTING: 500,
   E_GATEWAY_UNAUTHORIZED: 401,
@@ -26,6 +28,8 @@ export const GATEWAY_HTTP_STATUS: Record<GatewayErrorCode, number> = {
   E_GATEWAY_BAD_REQUEST: 400,
   E_GATEWAY_BODY_TOO_LARGE: 413,
   E_GATEWAY_STREAM_UNSUPPORTED: 400,
+  E_GATEWAY_ROUTING_UNSUPPORTED: 400,
+  E_GATEWAY_BUSY: 429,
   E_GATEWAY_UNPRICED_MODEL: 400,
   E_GATEWAY_ITEM_CAP: 402,
   E_GATEWAY_RUN_CAP: 402,

@@ -6,18 +6,39 @@
  *
  * Forwarded: `POST <base>/chat/completions` and `POST <base>/completions`, where
  * `<base>` is `/<assessment path>/v1`. Refused with an OpenAI-shaped error: a
- * missing or revoked token (401), a model absent from the price table and
- * `stream: true` (400; usage is counted from whole answers only), a reached cost
- * cap (402). The participant's own `Authorization` never reaches the upstream.
+ * missing or revoked token (401), a model absent from the price table, any
+ * `stream` but `false` or a `stream_options` (400; usage is counted from whole
+ * answers only), a routing field (400; the answer must come from the model
+ * asked for), a call while the item's previous one is in flight (429), a cost
+ * cap reached counting the worst cases of calls in flight (402). The answer is
+ * priced as the model it names; one without usage at the call's worst case.
+ * The participant's own `Authorization` never reaches the upstream.
  */
 import type { Logger } from "../util/logger.js";
 import { errorMessage } from "../util/errors.js";
 import { GatewayError } from "./errors.js";
 import type { CallTokens, Ledger } from "./ledger.js";
-import { costUsd, type PriceTable } from "./prices.js";
+import { answerPrice, costUsd, highestPrice, type PriceTable } from "./prices.js";
 
 /** The forwarded endpoints, below `<base>`. */
 export const FORWARDED_PATHS = ["/chat/completions", "/completions"] as const;
+
+/**
+ * Body fields with which a router upstream answers from another model than `model` (a fallback list, a route,
+ * a provider choice): refused, so the call is answered by the model it names.
+ */
+export const ROUTING_FIELDS = [
+  "models",
+  "route",
+  "fallbacks",
+  "fallback_models",
+  "context_window_fallback_dict",
+  "provider",
+  "preset",
+] as const;
+
+/** Output tokens a call is assumed to be able to produce per choice when it sets no `max_tokens`/`max_completion_tokens`. */
+export const DEFAULT_OUTPUT_CEILING_TOKENS = 32_768;
 
 export interface GatewayRequest {
   method: string;
@@ -115,23 +136,12 @@ export class ModelGateway {
       this.o.ledger.refuse(token);
       throw new GatewayError("E_GATEWAY_BAD_REQUEST", `the body must be a JSON object: ${errorMessage(err)}`);
     }
-    if (body["stream"] === true) {
-      this.o.ledger.refuse(token);
-      throw new GatewayError(
-        "E_GATEWAY_STREAM_UNSUPPORTED",
-        "stream: true is not served by this gateway (usage is counted from whole answers); send stream: false",
-      );
-    }
-    const model = body["model"];
-    const price = typeof model === "string" && Object.hasOwn(this.o.prices, model) ? this.o.prices[model] : undefined;
-    if (price === undefined) {
-      this.o.ledger.refuse(token);
-      throw new GatewayError(
-        "E_GATEWAY_UNPRICED_MODEL",
-        `model ${JSON.stringify(model)} is not offered; offered: ${Object.keys(this.o.prices).join(", ")}`,
-      );
-    }
-    this.o.ledger.admit(token);
+    const outputCeiling = this.check(body, token);
+    // The worst case: every byte of the body an input token, the output ceiling in output tokens, at the table's
+    // highest prices (the answer may name another model). Reserved against the caps while the call is out.
+    const dearest = highestPrice(this.o.prices);
+    const inputEstimate = req.body.length;
+    const admission = this.o.ledger.admit(token, costUsd(dearest, inputEstimate, outputCeiling));
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (this.o.upstreamKey) headers["authorization"] = `Bearer ${this.o.upstreamKey}`;
     let res: Response;
@@ -145,23 +155,96 @@ export class ModelGateway {
       });
     } catch (err) {
       // Not charged: nothing came back. The participant sees a 502 (a failed call, like any network error).
-      this.o.ledger.refuse(token);
+      this.o.ledger.release(admission);
       throw new GatewayError("E_GATEWAY_UPSTREAM", `the upstream could not be reached: ${errorMessage(err)}`, {
         cause: err,
       });
     }
-    const bytes = Buffer.from(await res.arrayBuffer());
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(await res.arrayBuffer());
+    } catch (err) {
+      // The answer broke off (or timed out) midway: a successful one's tokens were likely spent and cannot be
+      // counted, so it is charged at its worst case; an error answer is not charged. Either way the item is free.
+      if (res.ok) this.o.ledger.charge(admission, undefined, costUsd(dearest, inputEstimate, outputCeiling));
+      else this.o.ledger.release(admission);
+      throw new GatewayError("E_GATEWAY_UPSTREAM", `the upstream's answer broke off: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
     let answer: unknown;
     try {
       answer = JSON.parse(bytes.toString("utf8"));
     } catch {
       answer = undefined;
     }
-    // An answer with usage is charged whatever its status (the upstream billed it); one without is counted as such.
-    if (res.ok || tokensOf(answer) !== undefined) {
-      const tokens = tokensOf(answer);
-      this.o.ledger.charge(token, tokens, tokens ? costUsd(price, tokens.prompt_tokens, tokens.completion_tokens) : 0);
-    }
+    // Priced as the model the answer names (the table's highest price when it names none or an unpriced one).
+    // An answer with usage is charged whatever its status (the upstream billed it); a successful one without
+    // usable usage (a stream, a body that is not JSON) at the call's worst case at that price, as an estimate.
+    const tokens = tokensOf(answer);
+    const { price: answeredPrice } = answerPrice(this.o.prices, (answer as { model?: unknown } | null)?.model);
+    if (tokens !== undefined)
+      this.o.ledger.charge(admission, tokens, costUsd(answeredPrice, tokens.prompt_tokens, tokens.completion_tokens));
+    else if (res.ok) this.o.ledger.charge(admission, undefined, costUsd(answeredPrice, inputEstimate, outputCeiling));
+    else this.o.ledger.release(admission);
     return { status: res.status, body: bytes, contentType: res.headers.get("content-type") ?? "application/json" };
+  }
+
+  /** Refuse a call the gateway cannot count (streaming, routing, an unpriced model, a bad limit); its output ceiling. */
+  private check(body: Record<string, unknown>, token: string): number {
+    const refuse = (
+      code: "E_GATEWAY_STREAM_UNSUPPORTED" | "E_GATEWAY_ROUTING_UNSUPPORTED" | "E_GATEWAY_BAD_REQUEST",
+      message: string,
+    ): never => {
+      this.o.ledger.refuse(token);
+      throw new GatewayError(code, message);
+    };
+    // Any `stream` but the literal false: a lax upstream reads "true", 1, "yes" as true and streams without usage.
+    if (Object.hasOwn(body, "stream") && body["stream"] !== false)
+      refuse(
+        "E_GATEWAY_STREAM_UNSUPPORTED",
+        `stream: ${JSON.stringify(body["stream"])} is not served by this gateway (usage is counted from whole answers); send stream: false or leave it out`,
+      );
+    if (Object.hasOwn(body, "stream_options") && body["stream_options"] !== null)
+      refuse(
+        "E_GATEWAY_STREAM_UNSUPPORTED",
+        "stream_options is not served by this gateway (no streaming); leave it out",
+      );
+    const routing = ROUTING_FIELDS.filter((f) => Object.hasOwn(body, f));
+    if (routing.length > 0)
+      refuse(
+        "E_GATEWAY_ROUTING_UNSUPPORTED",
+        `routing fields are not served by this gateway (the call is answered by the model it names): ${routing.join(", ")}`,
+      );
+    const outputCeiling = this.outputCeiling(body, refuse);
+    const model = body["model"];
+    if (typeof model !== "string" || !Object.hasOwn(this.o.prices, model)) {
+      this.o.ledger.refuse(token);
+      throw new GatewayError(
+        "E_GATEWAY_UNPRICED_MODEL",
+        `model ${JSON.stringify(model)} is not offered; offered: ${Object.keys(this.o.prices).join(", ")}`,
+      );
+    }
+    return outputCeiling;
+  }
+
+  /**
+   * The most output tokens the call can ask for: `max_completion_tokens` or `max_tokens` (the larger when both),
+   * else {@link DEFAULT_OUTPUT_CEILING_TOKENS}, times `n` choices. Either set to anything but a positive integer
+   * is refused (a lax upstream could read a string its own way).
+   */
+  private outputCeiling(
+    body: Record<string, unknown>,
+    refuse: (code: "E_GATEWAY_BAD_REQUEST", m: string) => never,
+  ): number {
+    const positive = (field: string): number | undefined => {
+      if (!Object.hasOwn(body, field) || body[field] === null) return undefined;
+      const v = body[field];
+      if (typeof v === "number" && Number.isSafeInteger(v) && v > 0) return v;
+      return refuse("E_GATEWAY_BAD_REQUEST", `${field} must be a positive integer, got ${JSON.stringify(v)}`);
+    };
+    const limits = [positive("max_tokens"), positive("max_completion_tokens")].filter((v) => v !== undefined);
+    const perChoice = limits.length > 0 ? Math.max(...limits) : DEFAULT_OUTPUT_CEILING_TOKENS;
+    return perChoice * (positive("n") ?? 1);
   }
 }

@@ -4,7 +4,11 @@
  * (`open`), revoked when it ends (`close`): a call is charged to the item whose
  * token it carries, and a token is worth nothing once its item is over, so a
  * participant can neither charge a finished item nor one of another assessment
- * (whose tokens this ledger never issued). Pure bookkeeping: no HTTP here.
+ * (whose tokens this ledger never issued). An item has at most one call in
+ * flight; each admitted call reserves its worst-case cost against the item's
+ * and the run's caps until its answer is charged, so calls in flight at once
+ * cannot each pass a cap that only one of them should. Pure bookkeeping: no
+ * HTTP here.
  */
 import { randomBytes } from "node:crypto";
 import { GatewayError } from "./errors.js";
@@ -18,12 +22,17 @@ export interface MeasuredUsage {
   total_tokens: number;
   /** Calls forwarded to the upstream. */
   requests: number;
-  /** Of `requests`, those whose answer carried no `usage` (their tokens are not counted). */
+  /**
+   * Of `requests`, those whose answer carried no usable `usage`: their tokens are not counted, each is charged
+   * at the call's worst case instead (in `cost_usd` and `estimated_cost_usd`).
+   */
   requests_without_usage: number;
-  /** Calls refused (a cost cap, an unpriced model, streaming); never forwarded, never charged. */
+  /** Calls refused (a cost cap, an unpriced model, streaming, a call already in flight); never forwarded, never charged. */
   refused_requests: number;
-  /** Cost of the counted tokens at the operator's prices, USD. */
+  /** Cost of the counted tokens at the operator's prices, plus the estimated cost of answers without usage, USD. */
   cost_usd: number;
+  /** Of `cost_usd`, the part estimated (answers without usage charged at their worst case); absent when none. */
+  estimated_cost_usd?: number;
   /** Set when a call was refused because the item's (`item`) or the run's (`run`) cost cap was reached. */
   cap_hit?: "item" | "run";
 }
@@ -31,7 +40,7 @@ export interface MeasuredUsage {
 export interface CostCaps {
   /** Calls of an item are refused once it has cost this much, USD. */
   perItemUsd?: number;
-  /** Calls of every item are refused once the run has cost this much, USD. */
+  /** Calls of every item are refused once the run's cost plus the worst cases of its calls in flight reach this much, USD. */
   perRunUsd?: number;
 }
 
@@ -67,6 +76,8 @@ export function addMeasured(a: MeasuredUsage, b: MeasuredUsage): MeasuredUsage {
     refused_requests: a.refused_requests + b.refused_requests,
     cost_usd: roundUsd(a.cost_usd + b.cost_usd),
   };
+  const estimated = roundUsd((a.estimated_cost_usd ?? 0) + (b.estimated_cost_usd ?? 0));
+  if (estimated > 0) sum.estimated_cost_usd = estimated;
   const hit = a.cap_hit === "run" || b.cap_hit === "run" ? "run" : (a.cap_hit ?? b.cap_hit);
   if (hit !== undefined) sum.cap_hit = hit;
   return sum;
@@ -84,16 +95,32 @@ export interface CallTokens {
   total_tokens: number;
 }
 
+/** What an admitted call holds until it is charged or released: its account and its reserved worst case. */
+export interface Admission {
+  readonly token: string;
+  readonly reservedUsd: number;
+}
+
+interface Account {
+  itemId: string;
+  usage: MeasuredUsage;
+  /** The worst case reserved by the item's call in flight; undefined when none is. */
+  inFlightUsd: number | undefined;
+}
+
 export class Ledger {
-  private readonly open_ = new Map<string, { itemId: string; usage: MeasuredUsage }>();
+  private readonly open_ = new Map<string, Account>();
   private run = emptyMeasuredUsage();
+  /** Worst cases reserved by every call in flight, of open and closed items alike. */
+  private runReservedUsd = 0;
+  private readonly admissions = new Map<Admission, Account>();
 
   constructor(private readonly caps: CostCaps = {}) {}
 
   /** Open an item's account: a fresh token only this item's calls carry. */
   open(itemId: string): ItemAccount {
     const token = `a2ab-${randomBytes(32).toString("base64url")}`;
-    const account = { itemId, usage: emptyMeasuredUsage() };
+    const account: Account = { itemId, usage: emptyMeasuredUsage(), inFlightUsd: undefined };
     this.open_.set(token, account);
     return { itemId, token, usage: account.usage };
   }
@@ -121,16 +148,29 @@ export class Ledger {
     return { itemId: account.itemId, token };
   }
 
-  /** Refuse the call if the item's or the run's cap is reached (counted as a refused call of the item). */
-  admit(token: string): void {
+  /**
+   * Admit a call whose cost is at most `worstCaseUsd`, or refuse it (counted as a refused call of the item):
+   * when the item already has a call in flight (429), or when what the run (the item) has spent plus the worst
+   * cases of its calls in flight has reached its cap (402). An admitted call's worst case stays reserved against
+   * both caps until {@link charge} or {@link release}; so a cap is never passed by more than one call's worst case.
+   */
+  admit(token: string, worstCaseUsd: number): Admission {
     const account = this.open_.get(token);
     if (!account) throw new GatewayError("E_GATEWAY_UNAUTHORIZED", "the item's gateway token was revoked");
+    if (account.inFlightUsd !== undefined) {
+      this.refuse(token);
+      throw new GatewayError(
+        "E_GATEWAY_BUSY",
+        "this item already has a model call in flight; an item makes one call at a time, send the next after its answer",
+      );
+    }
     const { perItemUsd, perRunUsd } = this.caps;
-    if (perRunUsd !== undefined && this.run.cost_usd >= perRunUsd) {
+    const runCommitted = roundUsd(this.run.cost_usd + this.runReservedUsd);
+    if (perRunUsd !== undefined && runCommitted >= perRunUsd) {
       this.refuse(token, "run");
       throw new GatewayError(
         "E_GATEWAY_RUN_CAP",
-        `the run's cost cap of ${perRunUsd} USD is reached (spent ${this.run.cost_usd} USD); no further model calls in this assessment`,
+        `the run's cost cap of ${perRunUsd} USD is reached (spent ${this.run.cost_usd} USD, ${roundUsd(this.runReservedUsd)} USD reserved by calls in flight); no further model calls in this assessment`,
       );
     }
     if (perItemUsd !== undefined && account.usage.cost_usd >= perItemUsd) {
@@ -140,6 +180,11 @@ export class Ledger {
         `this item's cost cap of ${perItemUsd} USD is reached (spent ${account.usage.cost_usd} USD); no further model calls for it`,
       );
     }
+    account.inFlightUsd = worstCaseUsd;
+    this.runReservedUsd += worstCaseUsd;
+    const admission: Admission = { token, reservedUsd: worstCaseUsd };
+    this.admissions.set(admission, account);
+    return admission;
   }
 
   /** Count a call refused before forwarding (and, for a cap, which cap). */
@@ -154,22 +199,36 @@ export class Ledger {
     }
   }
 
+  /** Drop an admitted call's reservation without charging it (nothing came back from the upstream). */
+  release(admission: Admission): Account | undefined {
+    const account = this.admissions.get(admission);
+    if (!account) return undefined;
+    this.admissions.delete(admission);
+    account.inFlightUsd = undefined;
+    this.runReservedUsd = Math.max(0, this.runReservedUsd - admission.reservedUsd);
+    return account;
+  }
+
   /**
-   * Charge a forwarded call: its tokens (undefined when the upstream gave no `usage`) and their cost. Charged
-   * to the run also when the item closed meanwhile (the tokens were spent).
+   * Charge an admitted call and release its reservation: its tokens (undefined when the upstream gave no usable
+   * `usage`, `cost` then being the call's estimated worst case) and their cost. Charged to the run also when the
+   * item closed meanwhile (the tokens were spent).
    */
-  charge(token: string, tokens: CallTokens | undefined, cost: number): void {
-    const account = this.open_.get(token);
-    for (const u of account ? [account.usage, this.run] : [this.run]) {
+  charge(admission: Admission, tokens: CallTokens | undefined, cost: number): void {
+    const account = this.release(admission);
+    if (account === undefined) return;
+    const stillOpen = this.open_.get(admission.token) === account;
+    for (const u of stillOpen ? [account.usage, this.run] : [this.run]) {
       u.requests++;
+      u.cost_usd = roundUsd(u.cost_usd + cost);
       if (tokens === undefined) {
         u.requests_without_usage++;
+        u.estimated_cost_usd = roundUsd((u.estimated_cost_usd ?? 0) + cost);
         continue;
       }
       u.prompt_tokens += tokens.prompt_tokens;
       u.completion_tokens += tokens.completion_tokens;
       u.total_tokens += tokens.total_tokens;
-      u.cost_usd = roundUsd(u.cost_usd + cost);
     }
   }
 

@@ -59,7 +59,7 @@ export interface AssessmentConfig {
   model_gateway?: boolean;
   /** With `model_gateway`: an item's calls are refused once it has cost this much, USD. */
   max_cost_per_item_usd?: number;
-  /** With `model_gateway`: every call is refused once the run has cost this much, USD. */
+  /** With `model_gateway`: every call is refused once the run's cost plus its calls' reserved worst cases reach this much, USD. */
   max_cost_per_run_usd?: number;
   predictions?: string;
   repos_dir?: string;

@@ -170,7 +170,7 @@ describe("assessment gateway", () => {
     expect(g.runTotals()).toMatchObject({ requests: 2, refused_requests: 1, cap_hit: "run", cost_usd: 0.004 });
   });
 
-  it("refuses unpriced models and streaming with a clear error, and charges nothing", async () => {
+  it("refuses unpriced models, streaming and unreadable output limits with a clear error, and charges nothing", async () => {
     const g = await open();
     const { account, grant } = g.openItem("item-1");
     const url = `${grant.base_url}/chat/completions`;
@@ -179,11 +179,17 @@ describe("assessment gateway", () => {
     expect(code(unpriced)).toBe("E_GATEWAY_UNPRICED_MODEL");
     const streaming = await call(url, grant.api_key, { ...chat(), stream: true });
     expect(code(streaming)).toBe("E_GATEWAY_STREAM_UNSUPPORTED");
+    // An output limit the gateway cannot read as a number of tokens: a lax upstream could read it its own way.
+    for (const limit of [{ max_tokens: "100" }, { max_completion_tokens: 0 }, { n: 1.5 }]) {
+      const r = await call(url, grant.api_key, { ...chat(), ...limit });
+      expect(r.status, JSON.stringify(limit)).toBe(400);
+      expect(code(r)).toBe("E_GATEWAY_BAD_REQUEST");
+    }
     expect(upstream.seen).toHaveLength(0);
-    expect(g.closeItem(account)).toMatchObject({ requests: 0, refused_requests: 2, cost_usd: 0 });
+    expect(g.closeItem(account)).toMatchObject({ requests: 0, refused_requests: 5, cost_usd: 0 });
   });
 
-  it("counts an answer without usage as such, at no tokens", async () => {
+  it("counts an answer without usage as such, at no tokens and at its worst-case cost (estimated)", async () => {
     const g = await open();
     upstream.fallback = reply("no usage");
     upstream.script.push((res, req) => {
@@ -192,7 +198,10 @@ describe("assessment gateway", () => {
     });
     const { account, grant } = g.openItem("item-1");
     expect((await call(`${grant.base_url}/chat/completions`, grant.api_key, chat())).status).toBe(200);
-    expect(g.closeItem(account)).toMatchObject({ requests: 1, requests_without_usage: 1, total_tokens: 0 });
+    const m = g.closeItem(account);
+    expect(m).toMatchObject({ requests: 1, requests_without_usage: 1, total_tokens: 0 });
+    expect(m.cost_usd).toBeGreaterThan(0);
+    expect(m.estimated_cost_usd).toBe(m.cost_usd);
   });
 
   it("closes: the URL no longer answers", async () => {
